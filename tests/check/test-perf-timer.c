@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/check/suites.h"
 #include "lib/perf-timer.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/vlog.h"

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tests/check/suites.h"
 #include "lib/spsc-ring.h"
 #include "hash.h"
 #include "openvswitch/dynamic-string.h"
