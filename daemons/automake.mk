@@ -1,0 +1,1 @@
+# daemons/: fpmsyncd and orchd.

@@ -1,0 +1,28 @@
+/*
+ * fibsync-paths: where a running fibsync stack keeps its sockets, pid files
+ * and logs.
+ *
+ * Every daemon and utility finds the stack through $FIBSYNC_RUNDIR
+ * (default "./_run"): the database socket is "$FIBSYNC_RUNDIR/db.sock" and
+ * each daemon's unixctl socket is "$FIBSYNC_RUNDIR/<daemon>.ctl".
+ */
+
+#ifndef FIBSYNC_PATHS_H
+#define FIBSYNC_PATHS_H 1
+
+/* Default FPM TCP port, as in FRR's dplane_fpm_nl. */
+#define FIBSYNC_FPM_PORT 2620
+
+/* Returns the run directory: $FIBSYNC_RUNDIR if set and non-empty,
+ * otherwise "./_run".  The string is owned by the module. */
+const char *fibsync_rundir(void);
+
+/* Returns the default database remote, "unix:<rundir>/db.sock".  The
+ * string is owned by the module. */
+const char *fibsync_default_db(void);
+
+/* Returns a newly allocated "<rundir>/<daemon>.ctl", the default unixctl
+ * socket path of 'daemon'.  The caller frees it. */
+char *fibsync_ctl_path(const char *daemon);
+
+#endif /* lib/fibsync-paths.h */

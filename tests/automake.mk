@@ -1,0 +1,76 @@
+# tests/: one Check runner for the pure C modules, and a GNU Autotest
+# suite, in the Open vSwitch style, for everything that runs processes.
+
+# ---- Check unit tests ----------------------------------------------------
+
+check_PROGRAMS += tests/check-fibsync
+tests_check_fibsync_SOURCES = tests/check/main.c tests/check/suites.h \
+	tests/check/test-paths.c
+tests_check_fibsync_SOURCES += \
+	tests/check/test-fib-prefix.c \
+	tests/check/test-spsc-ring.c \
+	tests/check/test-perf-timer.c
+tests_check_fibsync_SOURCES += \
+	tests/check/test-lpm.c
+tests_check_fibsync_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_fibsync_LDADD = \
+	asic-sim/libasicsim.la lib/libfibsync.la idl/libfibsync-idl.la \
+	$(OVSDB_LIBS) $(OVS_LIBS) $(CHECK_LIBS) $(NL_LIBS) $(ZMQ_LIBS) \
+	$(JEMALLOC_LIBS)
+
+# ---- Helper programs run by the autotest suite ---------------------------
+
+check_PROGRAMS += tests/test-idl-route
+tests_test_idl_route_SOURCES = tests/test-idl-route.c
+tests_test_idl_route_LDADD = idl/libfibsync-idl.la lib/libfibsync.la \
+	$(OVS_LIBS) $(JEMALLOC_LIBS)
+
+# ---- Autotest suite -------------------------------------------------------
+
+TESTSUITE_AT = \
+	tests/testsuite.at \
+	tests/ovs-macros.at \
+	tests/schema.at \
+	tests/idl.at \
+	tests/fibsync-ctl.at
+EXTRA_DIST += $(TESTSUITE_AT) tests/atlocal.in package.m4
+TESTSUITE = $(srcdir)/tests/testsuite
+DISTCLEANFILES += tests/atconfig tests/atlocal
+
+AUTOTEST_PATH = $(abs_top_builddir)/utilities:$(abs_top_builddir)/daemons:$(abs_top_builddir)/asic-sim:$(abs_top_builddir)/tests:$(OVS_BUILDDIR)/ovsdb:$(OVS_BUILDDIR)/utilities
+
+AUTOM4TE = autom4te
+AUTOTEST = $(AUTOM4TE) -l autotest
+$(TESTSUITE): $(TESTSUITE_AT) $(srcdir)/package.m4
+	$(AM_V_GEN)$(AUTOTEST) -I '$(srcdir)' -o $@.tmp $@.at && mv $@.tmp $@
+
+$(srcdir)/package.m4: $(top_srcdir)/configure.ac
+	$(AM_V_GEN):;{ \
+	  echo '# Signature of the current package.' && \
+	  echo 'm4_define([AT_PACKAGE_NAME],      [$(PACKAGE_NAME)])' && \
+	  echo 'm4_define([AT_PACKAGE_TARNAME],   [$(PACKAGE_TARNAME)])' && \
+	  echo 'm4_define([AT_PACKAGE_VERSION],   [$(PACKAGE_VERSION)])' && \
+	  echo 'm4_define([AT_PACKAGE_STRING],    [$(PACKAGE_STRING)])' && \
+	  echo 'm4_define([AT_PACKAGE_BUGREPORT], [$(PACKAGE_BUGREPORT)])'; \
+	} >'$(srcdir)/package.m4'
+
+# "make check" runs the Check runner, then the autotest suite, and fails
+# if either failed.  TESTSUITEFLAGS passes options to the testsuite
+# (-j2, -k KEYWORD, -v, -d), CK_RUN_SUITE runs one Check suite.
+CHECK_LOCAL += fibsync-check
+fibsync-check: $(check_PROGRAMS) $(TESTSUITE) tests/atconfig tests/atlocal \
+		utilities/fibsync-ctl
+	@rc=0; \
+	echo "== Check unit tests (tests/check-fibsync)"; \
+	tests/check-fibsync || rc=1; \
+	echo "== Autotest suite (tests/testsuite)"; \
+	$(SHELL) '$(TESTSUITE)' -C tests AUTOTEST_PATH='$(AUTOTEST_PATH)' \
+	    $(TESTSUITEFLAGS) || rc=1; \
+	exit $$rc
+.PHONY: fibsync-check
+
+clean-local: fibsync-clean-tests
+fibsync-clean-tests:
+	test ! -f '$(TESTSUITE)' || $(SHELL) '$(TESTSUITE)' -C tests --clean
+	rm -rf tests/testsuite.dir tests/testsuite.log
+.PHONY: fibsync-clean-tests

@@ -1,0 +1,42 @@
+/*
+ * check-fibsync: runs every Check suite of fibsync's pure C modules.
+ *
+ * usage: check-fibsync [SUITE...]
+ *
+ * With no arguments, runs every suite listed in tests/check/suites.h.
+ * CK_RUN_SUITE and CK_RUN_CASE (Check's own variables) narrow the run.
+ * Exits 0 only if every test passed.
+ */
+
+#include <config.h>
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/check/suites.h"
+
+int
+main(int argc, char *argv[])
+{
+    SRunner *sr = srunner_create(NULL);
+    int n_failed;
+
+#define SUITE(NAME)                                                     \
+    {                                                                   \
+        bool wanted = argc < 2;                                         \
+        for (int i = 1; i < argc; i++) {                                \
+            wanted = wanted || !strcmp(argv[i], #NAME);                 \
+        }                                                               \
+        if (wanted) {                                                   \
+            srunner_add_suite(sr, NAME##_suite());                      \
+        }                                                               \
+    }
+    FIBSYNC_SUITES
+#undef SUITE
+
+    srunner_run_all(sr, CK_NORMAL);
+    n_failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return n_failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

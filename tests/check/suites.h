@@ -1,0 +1,25 @@
+/*
+ * The Check suites run by tests/check-fibsync.  Each pure C module has a
+ * suite in tests/check/test-<module>.c; add its constructor here, in the
+ * FIBSYNC_SUITES list, and its file to tests/automake.mk.
+ */
+
+#ifndef TESTS_CHECK_SUITES_H
+#define TESTS_CHECK_SUITES_H 1
+
+#include <check.h>
+
+/* X-macro list of suite constructors: each entry is SUITE(name), where
+ * name_suite() returns the module's Suite. */
+#define FIBSYNC_SUITES \
+    SUITE(paths) \
+    SUITE(fib_prefix) \
+    SUITE(spsc_ring) \
+    SUITE(perf_timer) \
+    SUITE(lpm)
+
+#define SUITE(NAME) Suite *NAME##_suite(void);
+FIBSYNC_SUITES
+#undef SUITE
+
+#endif /* tests/check/suites.h */

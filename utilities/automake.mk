@@ -1,0 +1,11 @@
+# utilities/: fibsync-ctl, fibctl, fpm-replay, route-check, fibsync-bench.
+
+bin_SCRIPTS += utilities/fibsync-ctl
+EXTRA_DIST += utilities/fibsync-ctl.in
+CLEANFILES += utilities/fibsync-ctl
+utilities/fibsync-ctl: utilities/fibsync-ctl.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) utilities && \
+	$(SUBST_SCRIPT) $(srcdir)/utilities/fibsync-ctl.in > $@.tmp && \
+	chmod +x $@.tmp && mv $@.tmp $@
+
+include utilities/automake-fpm-replay.mk
