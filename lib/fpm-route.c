@@ -1,0 +1,1067 @@
+/*
+ * Copyright (c) 2024 The fibsync authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#include <config.h>
+
+#include "lib/fpm-route.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <linux/nexthop.h>
+#include <linux/rtnetlink.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include <netlink/attr.h>
+#include <netlink/msg.h>
+#include <netlink/netlink.h>
+
+#include "lib/fpm-frame.h"
+#include "openvswitch/dynamic-string.h"
+#include "openvswitch/ofpbuf.h"
+#include "util.h"
+
+/* Attribute policies for nlmsg_parse(): libnl checks that each attribute
+ * with a type here is at least as long as that type needs.  Addresses are
+ * checked for their exact size against the message's family afterward. */
+static struct nla_policy rta_policy[RTA_MAX + 1] = {
+    [RTA_DST] = { .type = NLA_UNSPEC, .minlen = 4 },
+    [RTA_SRC] = { .type = NLA_UNSPEC, .minlen = 4 },
+    [RTA_GATEWAY] = { .type = NLA_UNSPEC, .minlen = 4 },
+    [RTA_VIA] = { .type = NLA_UNSPEC, .minlen = 2 },
+    [RTA_OIF] = { .type = NLA_U32 },
+    [RTA_PRIORITY] = { .type = NLA_U32 },
+    [RTA_TABLE] = { .type = NLA_U32 },
+    [RTA_NH_ID] = { .type = NLA_U32 },
+    [RTA_MULTIPATH] = { .type = NLA_UNSPEC,
+                        .minlen = sizeof(struct rtnexthop) },
+};
+
+static struct nla_policy nha_policy[NHA_MAX + 1] = {
+    [NHA_ID] = { .type = NLA_U32 },
+    [NHA_GROUP] = { .type = NLA_UNSPEC,
+                    .minlen = sizeof(struct nexthop_grp) },
+    [NHA_GROUP_TYPE] = { .type = NLA_U16 },
+    [NHA_BLACKHOLE] = { .type = NLA_FLAG },
+    [NHA_OIF] = { .type = NLA_U32 },
+    [NHA_GATEWAY] = { .type = NLA_UNSPEC, .minlen = 4 },
+};
+
+/* Internal result of the per-type parsers: the message is well formed but
+ * not something fibsync translates. */
+#define FPM_PARSE_SKIP (-1)
+
+const char *
+fpm_parse_error_to_string(int error)
+{
+    switch (error) {
+    case FPM_PARSE_OK:
+        return "ok";
+    case FPM_PARSE_TRUNCATED:
+        return "message shorter than its header";
+    case FPM_PARSE_BAD_ATTR:
+        return "malformed attribute chain";
+    case FPM_PARSE_BAD_ATTR_LEN:
+        return "attribute too short for its type";
+    case FPM_PARSE_BAD_FAMILY:
+        return "unsupported address family";
+    case FPM_PARSE_BAD_PREFIXLEN:
+        return "prefix length over the address size";
+    case FPM_PARSE_HOST_BITS:
+        return "prefix has host bits set";
+    case FPM_PARSE_BAD_ADDR_LEN:
+        return "address attribute of the wrong size";
+    case FPM_PARSE_BAD_MULTIPATH:
+        return "malformed RTA_MULTIPATH";
+    case FPM_PARSE_BAD_GROUP:
+        return "malformed NHA_GROUP";
+    case FPM_PARSE_MISSING_ID:
+        return "nexthop message without NHA_ID";
+    case FPM_PARSE_CONFLICT:
+        return "contradictory attributes";
+    case FPM_PARSE_TOO_MANY_NEXTHOPS:
+        return "too many nexthops";
+    }
+    return error > 0 && error < FPM_PARSE_TRUNCATED ? ovs_strerror(error)
+                                                    : "unknown parse error";
+}
+
+/* Returns the size of an address of 'family', or 0 if 'family' is neither
+ * AF_INET nor AF_INET6. */
+static size_t
+family_addr_len(int family)
+{
+    return (family == AF_INET ? 4
+            : family == AF_INET6 ? 16
+            : 0);
+}
+
+/* Route and nexthop containers. */
+
+/* Initializes 'r' as an empty route (an add, in table 254). */
+void
+fpm_route_init(struct fpm_route *r)
+{
+    memset(r, 0, sizeof *r);
+    r->table = RT_TABLE_MAIN;
+}
+
+/* Frees the memory owned by 'r'. */
+void
+fpm_route_destroy(struct fpm_route *r)
+{
+    if (r) {
+        free(r->nexthops);
+        r->nexthops = NULL;
+        r->n_nexthops = r->allocated_nexthops = 0;
+    }
+}
+
+/* Resets 'r' to an empty route, keeping its nexthop array for reuse. */
+void
+fpm_route_clear(struct fpm_route *r)
+{
+    struct fpm_route_nh *nexthops = r->nexthops;
+    size_t allocated = r->allocated_nexthops;
+
+    memset(r, 0, sizeof *r);
+    r->table = RT_TABLE_MAIN;
+    r->nexthops = nexthops;
+    r->allocated_nexthops = allocated;
+}
+
+/* Appends a zeroed path with weight 1 to 'r' and returns it. */
+struct fpm_route_nh *
+fpm_route_add_nexthop(struct fpm_route *r)
+{
+    struct fpm_route_nh *nh;
+
+    if (r->n_nexthops >= r->allocated_nexthops) {
+        r->nexthops = x2nrealloc(r->nexthops, &r->allocated_nexthops,
+                                 sizeof *r->nexthops);
+    }
+    nh = &r->nexthops[r->n_nexthops++];
+    memset(nh, 0, sizeof *nh);
+    nh->weight = 1;
+    return nh;
+}
+
+/* Initializes 'nh' as an empty nexthop object (an add). */
+void
+fpm_nexthop_init(struct fpm_nexthop *nh)
+{
+    memset(nh, 0, sizeof *nh);
+}
+
+/* Frees the memory owned by 'nh'. */
+void
+fpm_nexthop_destroy(struct fpm_nexthop *nh)
+{
+    if (nh) {
+        free(nh->members);
+        nh->members = NULL;
+        nh->n_members = nh->allocated_members = 0;
+    }
+}
+
+/* Resets 'nh' to empty, keeping its member array for reuse. */
+void
+fpm_nexthop_clear(struct fpm_nexthop *nh)
+{
+    struct fpm_nhg_member *members = nh->members;
+    size_t allocated = nh->allocated_members;
+
+    memset(nh, 0, sizeof *nh);
+    nh->members = members;
+    nh->allocated_members = allocated;
+}
+
+/* Appends a zeroed member with weight 1 to group 'nh' and returns it. */
+struct fpm_nhg_member *
+fpm_nexthop_add_member(struct fpm_nexthop *nh)
+{
+    struct fpm_nhg_member *m;
+
+    if (nh->n_members >= nh->allocated_members) {
+        nh->members = x2nrealloc(nh->members, &nh->allocated_members,
+                                 sizeof *nh->members);
+    }
+    m = &nh->members[nh->n_members++];
+    m->id = 0;
+    m->weight = 1;
+    return m;
+}
+
+/* Initializes 'msg' for fpm_msg_parse(); reuse it for many messages. */
+void
+fpm_msg_init(struct fpm_msg *msg)
+{
+    memset(msg, 0, sizeof *msg);
+    fpm_route_init(&msg->route);
+    fpm_nexthop_init(&msg->nexthop);
+    msg->kind = FPM_MSG_SKIPPED;
+}
+
+/* Frees the memory owned by 'msg'. */
+void
+fpm_msg_destroy(struct fpm_msg *msg)
+{
+    if (msg) {
+        fpm_route_destroy(&msg->route);
+        fpm_nexthop_destroy(&msg->nexthop);
+    }
+}
+
+/* Decoding. */
+
+/* Parses the attributes of 'nlh', after a family header of 'hdrlen' bytes,
+ * into 'tb' (maxtype 'maxtype') with libnl's nlmsg_parse() and 'policy'.
+ * Unlike nlmsg_parse() alone, refuses an attribute chain that does not
+ * cover the message exactly: libnl stops at the first attribute whose
+ * length is below 4 or past the end and only logs the leftover bytes, which
+ * would silently drop the rest of the message. */
+static int
+parse_attrs(const struct nlmsghdr *nlh_, int hdrlen, struct nlattr **tb,
+            int maxtype, struct nla_policy *policy)
+{
+    struct nlmsghdr *nlh = CONST_CAST(struct nlmsghdr *, nlh_);
+    struct nlattr *nla;
+    int error;
+    int rem;
+
+    error = nlmsg_parse(nlh, hdrlen, tb, maxtype, policy);
+    if (error) {
+        return (error == -NLE_MSG_TOOSHORT ? FPM_PARSE_TRUNCATED
+                : error == -NLE_RANGE ? FPM_PARSE_BAD_ATTR_LEN
+                : FPM_PARSE_BAD_ATTR);
+    }
+    nlmsg_for_each_attr (nla, nlh, hdrlen, rem) {
+        continue;
+    }
+    /* 'rem' may be negative if the last attribute lacks its padding. */
+    return rem > 0 ? FPM_PARSE_BAD_ATTR : 0;
+}
+
+/* Like parse_attrs(), for a nested chain of 'len' bytes at 'head'. */
+static int
+parse_nested(struct nlattr *head, int len, struct nlattr **tb, int maxtype,
+             struct nla_policy *policy)
+{
+    struct nlattr *nla;
+    int error;
+    int rem;
+
+    error = nla_parse(tb, maxtype, head, len, policy);
+    if (error) {
+        return (error == -NLE_RANGE ? FPM_PARSE_BAD_ATTR_LEN
+                : FPM_PARSE_BAD_ATTR);
+    }
+    nla_for_each_attr (nla, head, len, rem) {
+        continue;
+    }
+    return rem > 0 ? FPM_PARSE_BAD_ATTR : 0;
+}
+
+/* Stores the gateway of a path in 'gw', from RTA_GATEWAY (an address of the
+ * route's 'family') or RTA_VIA (a struct rtvia, whose family may differ:
+ * RFC 5549 IPv4-over-IPv6 nexthops).  Either may be null. */
+static int
+parse_gateway(int family, const struct nlattr *gateway,
+              const struct nlattr *via, struct fpm_addr *gw)
+{
+    memset(gw, 0, sizeof *gw);
+    if (gateway && via) {
+        return FPM_PARSE_CONFLICT;
+    } else if (gateway) {
+        size_t alen = family_addr_len(family);
+
+        if (nla_len(gateway) != (int) alen) {
+            return FPM_PARSE_BAD_ADDR_LEN;
+        }
+        gw->family = family;
+        memcpy(gw->addr, nla_data(gateway), alen);
+    } else if (via) {
+        const struct rtvia *rtvia = nla_data(via);
+        size_t alen = family_addr_len(rtvia->rtvia_family);
+
+        if (!alen) {
+            return FPM_PARSE_BAD_FAMILY;
+        } else if (nla_len(via) != (int) (sizeof *rtvia + alen)) {
+            return FPM_PARSE_BAD_ADDR_LEN;
+        }
+        gw->family = rtvia->rtvia_family;
+        memcpy(gw->addr, rtvia->rtvia_addr, alen);
+    }
+    return 0;
+}
+
+/* Parses RTA_MULTIPATH 'mp' into 'r''s nexthops. */
+static int
+parse_multipath(struct fpm_route *r, struct nlattr *mp)
+{
+    const uint8_t *p = nla_data(mp);
+    size_t left = nla_len(mp);
+
+    while (left > 0) {
+        const struct rtnexthop *rtnh = (const struct rtnexthop *) p;
+        struct nlattr *ntb[RTA_MAX + 1];
+        struct fpm_route_nh *nh;
+        size_t step;
+        int error;
+
+        if (left < sizeof *rtnh
+            || rtnh->rtnh_len < sizeof *rtnh || rtnh->rtnh_len > left) {
+            return FPM_PARSE_BAD_MULTIPATH;
+        }
+        if (r->n_nexthops >= FPM_MAX_NEXTHOPS) {
+            return FPM_PARSE_TOO_MANY_NEXTHOPS;
+        }
+
+        error = parse_nested(CONST_CAST(struct nlattr *,
+                                        (const struct nlattr *)
+                                        (p + RTNH_LENGTH(0))),
+                             rtnh->rtnh_len - RTNH_LENGTH(0),
+                             ntb, RTA_MAX, rta_policy);
+        if (error) {
+            return error;
+        }
+
+        nh = fpm_route_add_nexthop(r);
+        error = parse_gateway(r->prefix.family, ntb[RTA_GATEWAY],
+                              ntb[RTA_VIA], &nh->gateway);
+        if (error) {
+            return error;
+        }
+        nh->ifindex = rtnh->rtnh_ifindex;
+        nh->weight = rtnh->rtnh_hops + 1;
+        nh->flags = rtnh->rtnh_flags;
+
+        step = MIN((size_t) RTNH_ALIGN(rtnh->rtnh_len), left);
+        p += step;
+        left -= step;
+    }
+    return r->n_nexthops ? 0 : FPM_PARSE_BAD_MULTIPATH;
+}
+
+/* Returns true if 'prefix' has bits set past its length. */
+static bool
+prefix_has_host_bits(const struct fpm_prefix *prefix)
+{
+    size_t alen = family_addr_len(prefix->family);
+    size_t i;
+
+    for (i = prefix->len / 8; i < alen; i++) {
+        int keep = (int) prefix->len - (int) (i * 8);
+        uint8_t mask = keep <= 0 ? 0 : (uint8_t) (0xff << (8 - keep));
+
+        if (prefix->addr[i] & ~mask) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Parses an RTM_NEWROUTE or RTM_DELROUTE message into 'r'. */
+static int
+parse_route(struct fpm_route *r, const struct nlmsghdr *nlh)
+{
+    struct nlattr *tb[RTA_MAX + 1];
+    const struct rtmsg *rtm;
+    size_t alen;
+    int error;
+
+    fpm_route_clear(r);
+    if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof *rtm)) {
+        return FPM_PARSE_TRUNCATED;
+    }
+    rtm = NLMSG_DATA(nlh);
+
+    /* MPLS label routes (AF_MPLS), multicast (RTNL_FAMILY_IPMR), ... are
+     * well formed but not ours. */
+    alen = family_addr_len(rtm->rtm_family);
+    if (!alen) {
+        return FPM_PARSE_SKIP;
+    }
+
+    error = parse_attrs(nlh, sizeof *rtm, tb, RTA_MAX, rta_policy);
+    if (error) {
+        return error;
+    }
+
+    r->op = nlh->nlmsg_type == RTM_NEWROUTE ? FPM_OP_ADD : FPM_OP_DEL;
+    r->nlmsg_flags = nlh->nlmsg_flags;
+    r->rtm_flags = rtm->rtm_flags;
+    r->protocol = rtm->rtm_protocol;
+    r->table = tb[RTA_TABLE] ? nla_get_u32(tb[RTA_TABLE]) : rtm->rtm_table;
+    r->metric = tb[RTA_PRIORITY] ? nla_get_u32(tb[RTA_PRIORITY]) : 0;
+    r->nhg_id = tb[RTA_NH_ID] ? nla_get_u32(tb[RTA_NH_ID]) : 0;
+
+    /* Prefix. */
+    r->prefix.family = rtm->rtm_family;
+    if (rtm->rtm_dst_len > alen * 8) {
+        return FPM_PARSE_BAD_PREFIXLEN;
+    }
+    r->prefix.len = rtm->rtm_dst_len;
+    if (tb[RTA_DST]) {
+        if (nla_len(tb[RTA_DST]) != (int) alen) {
+            return FPM_PARSE_BAD_ADDR_LEN;
+        }
+        memcpy(r->prefix.addr, nla_data(tb[RTA_DST]), alen);
+        if (prefix_has_host_bits(&r->prefix)) {
+            return FPM_PARSE_HOST_BITS;
+        }
+    }
+
+    /* Source-specific (IPv6 source-destination) routes cannot be
+     * represented. */
+    if (rtm->rtm_src_len || tb[RTA_SRC]) {
+        return FPM_PARSE_SKIP;
+    }
+
+    switch (rtm->rtm_type) {
+    case RTN_UNSPEC:
+    case RTN_UNICAST:
+        r->type = FPM_ROUTE_UNICAST;
+        break;
+    case RTN_BLACKHOLE:
+        r->type = FPM_ROUTE_BLACKHOLE;
+        break;
+    case RTN_UNREACHABLE:
+        r->type = FPM_ROUTE_UNREACHABLE;
+        break;
+    case RTN_PROHIBIT:
+        r->type = FPM_ROUTE_PROHIBIT;
+        break;
+    default:
+        /* RTN_LOCAL, RTN_MULTICAST, RTN_THROW...: a delete is still a
+         * delete of the prefix; an add is not ours. */
+        if (r->op == FPM_OP_ADD) {
+            return FPM_PARSE_SKIP;
+        }
+        r->type = FPM_ROUTE_UNICAST;
+        break;
+    }
+
+    /* Nexthops: an id, RTA_MULTIPATH, or a single RTA_GATEWAY/RTA_VIA and
+     * RTA_OIF.  With RTA_MULTIPATH, the top-level gateway and oif, if any,
+     * only repeat the first path (the kernel checks that they match), so
+     * they are ignored. */
+    if (tb[RTA_MULTIPATH]) {
+        if (r->nhg_id) {
+            return FPM_PARSE_CONFLICT;
+        }
+        error = parse_multipath(r, tb[RTA_MULTIPATH]);
+        if (error) {
+            return error;
+        }
+    } else if (tb[RTA_GATEWAY] || tb[RTA_VIA] || tb[RTA_OIF]) {
+        struct fpm_route_nh *nh;
+
+        if (r->nhg_id) {
+            return FPM_PARSE_CONFLICT;
+        }
+        nh = fpm_route_add_nexthop(r);
+        error = parse_gateway(r->prefix.family, tb[RTA_GATEWAY],
+                              tb[RTA_VIA], &nh->gateway);
+        if (error) {
+            return error;
+        }
+        nh->ifindex = tb[RTA_OIF] ? nla_get_u32(tb[RTA_OIF]) : 0;
+        nh->flags = rtm->rtm_flags & 0xff;
+    }
+    return 0;
+}
+
+/* Parses an RTM_NEWNEXTHOP or RTM_DELNEXTHOP message into 'nh'. */
+static int
+parse_nexthop(struct fpm_nexthop *nh, const struct nlmsghdr *nlh)
+{
+    struct nlattr *tb[NHA_MAX + 1];
+    const struct nhmsg *nhm;
+    int error;
+
+    fpm_nexthop_clear(nh);
+    if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof *nhm)) {
+        return FPM_PARSE_TRUNCATED;
+    }
+    nhm = NLMSG_DATA(nlh);
+
+    error = parse_attrs(nlh, sizeof *nhm, tb, NHA_MAX, nha_policy);
+    if (error) {
+        return error;
+    }
+
+    nh->op = nlh->nlmsg_type == RTM_NEWNEXTHOP ? FPM_OP_ADD : FPM_OP_DEL;
+    nh->family = nhm->nh_family;
+    nh->protocol = nhm->nh_protocol;
+    nh->nh_flags = nhm->nh_flags;
+    nh->id = tb[NHA_ID] ? nla_get_u32(tb[NHA_ID]) : 0;
+    if (!nh->id) {
+        return FPM_PARSE_MISSING_ID;
+    }
+    if (nh->op == FPM_OP_DEL) {
+        /* A delete needs only the id; whatever else is there is ignored. */
+        return 0;
+    }
+
+    nh->blackhole = tb[NHA_BLACKHOLE] != NULL;
+    nh->ifindex = tb[NHA_OIF] ? nla_get_u32(tb[NHA_OIF]) : 0;
+    nh->group_type = tb[NHA_GROUP_TYPE] ? nla_get_u16(tb[NHA_GROUP_TYPE]) : 0;
+
+    if (tb[NHA_GROUP]) {
+        const struct nexthop_grp *grp = nla_data(tb[NHA_GROUP]);
+        size_t len = nla_len(tb[NHA_GROUP]);
+        size_t i, n;
+
+        if (tb[NHA_GATEWAY] || tb[NHA_OIF] || nh->blackhole) {
+            return FPM_PARSE_CONFLICT;
+        }
+        if (len % sizeof *grp) {
+            return FPM_PARSE_BAD_GROUP;
+        }
+        n = len / sizeof *grp;
+        if (n > FPM_MAX_NEXTHOPS) {
+            return FPM_PARSE_TOO_MANY_NEXTHOPS;
+        }
+        for (i = 0; i < n; i++) {
+            struct fpm_nhg_member *m;
+
+            if (!grp[i].id) {
+                return FPM_PARSE_BAD_GROUP;
+            }
+            m = fpm_nexthop_add_member(nh);
+            m->id = grp[i].id;
+            m->weight = grp[i].weight + 1;
+        }
+        return 0;
+    }
+
+    if (nh->blackhole && (tb[NHA_GATEWAY] || tb[NHA_OIF])) {
+        return FPM_PARSE_CONFLICT;
+    }
+    if (tb[NHA_GATEWAY]) {
+        size_t alen = family_addr_len(nhm->nh_family);
+
+        if (!alen) {
+            return FPM_PARSE_BAD_FAMILY;
+        } else if (nla_len(tb[NHA_GATEWAY]) != (int) alen) {
+            return FPM_PARSE_BAD_ADDR_LEN;
+        }
+        nh->gateway.family = nhm->nh_family;
+        memcpy(nh->gateway.addr, nla_data(tb[NHA_GATEWAY]), alen);
+    }
+    return 0;
+}
+
+/* Parses netlink message 'nlh', whose 'nlmsg_len' bytes must all be
+ * readable (fpm_nlmsg_iter_next() guarantees that), into 'msg'.
+ *
+ * Returns 0 on success, with 'msg->kind' saying which of 'msg->route' and
+ * 'msg->nexthop' holds the result, or FPM_MSG_SKIPPED for a message type,
+ * family or route type that fibsync does not translate.  Returns an
+ * enum fpm_parse_error for a malformed message; 'msg' then holds nothing
+ * usable. */
+int
+fpm_msg_parse(struct fpm_msg *msg, const struct nlmsghdr *nlh)
+{
+    int error;
+
+    msg->nlmsg_type = nlh->nlmsg_type;
+    msg->nlmsg_seq = nlh->nlmsg_seq;
+    msg->kind = FPM_MSG_SKIPPED;
+    if (nlh->nlmsg_len < NLMSG_HDRLEN) {
+        return FPM_PARSE_TRUNCATED;
+    }
+
+    switch (nlh->nlmsg_type) {
+    case RTM_NEWROUTE:
+    case RTM_DELROUTE:
+        error = parse_route(&msg->route, nlh);
+        if (!error) {
+            msg->kind = FPM_MSG_ROUTE;
+        }
+        break;
+
+    case RTM_NEWNEXTHOP:
+    case RTM_DELNEXTHOP:
+        error = parse_nexthop(&msg->nexthop, nlh);
+        if (!error) {
+            msg->kind = FPM_MSG_NEXTHOP;
+        }
+        break;
+
+    default:
+        error = FPM_PARSE_SKIP;
+        break;
+    }
+
+    if (error == FPM_PARSE_SKIP) {
+        msg->kind = FPM_MSG_SKIPPED;
+        return 0;
+    }
+    return error;
+}
+
+/* Parses every netlink message in the frame payload of 'size' bytes at
+ * 'data', using 'scratch' (initialized with fpm_msg_init()) for the results,
+ * updates 'stats' (if nonnull), and calls 'cb' (if nonnull) for each
+ * message: with the result and error 0, or with a null result and the
+ * error. */
+void
+fpm_frame_parse(const void *data, size_t size, struct fpm_msg *scratch,
+                struct fpm_parse_stats *stats, fpm_msg_cb *cb, void *aux)
+{
+    struct fpm_parse_stats dummy;
+    const struct nlmsghdr *nlh;
+    struct fpm_nlmsg_iter it;
+    int error;
+
+    if (!stats) {
+        stats = &dummy;
+    }
+    stats->n_frames++;
+    fpm_nlmsg_iter_init(&it, data, size);
+    while (!(error = fpm_nlmsg_iter_next(&it, &nlh))) {
+        stats->n_msgs++;
+        error = fpm_msg_parse(scratch, nlh);
+        if (error) {
+            stats->n_errors++;
+        } else if (scratch->kind == FPM_MSG_ROUTE) {
+            stats->n_routes++;
+        } else if (scratch->kind == FPM_MSG_NEXTHOP) {
+            stats->n_nexthops++;
+        } else {
+            stats->n_skipped++;
+        }
+        if (cb) {
+            cb(error ? NULL : scratch, error, nlh, aux);
+        }
+    }
+    if (error != EOF) {
+        stats->n_bad_frames++;
+        stats->n_errors++;
+        if (cb) {
+            cb(NULL, FPM_PARSE_TRUNCATED, NULL, aux);
+        }
+    }
+}
+
+/* Encoding. */
+
+/* Appends a netlink header to 'b' and returns its offset, for
+ * nl_end_msg(). */
+static size_t
+nl_start_msg(struct ofpbuf *b, uint16_t type, uint16_t flags, uint32_t seq)
+{
+    struct nlmsghdr nlh = {
+        .nlmsg_len = 0,
+        .nlmsg_type = type,
+        .nlmsg_flags = flags,
+        .nlmsg_seq = seq,
+        .nlmsg_pid = 0,
+    };
+    size_t ofs = b->size;
+
+    ofpbuf_put(b, &nlh, sizeof nlh);
+    return ofs;
+}
+
+/* Appends 'len' bytes at 'data' to 'b', padded with zeros to a multiple of
+ * 4 bytes. */
+static void
+nl_put_padded(struct ofpbuf *b, const void *data, size_t len)
+{
+    ofpbuf_put(b, data, len);
+    if (NLMSG_ALIGN(len) != len) {
+        ofpbuf_put_zeros(b, NLMSG_ALIGN(len) - len);
+    }
+}
+
+/* Appends an attribute of 'type' with 'len' bytes of 'data' to 'b'. */
+static void
+nl_put_attr(struct ofpbuf *b, uint16_t type, const void *data, size_t len)
+{
+    struct nlattr nla = { .nla_len = NLA_HDRLEN + len, .nla_type = type };
+
+    ovs_assert(NLA_HDRLEN + len <= UINT16_MAX);
+    ofpbuf_put(b, &nla, sizeof nla);
+    if (len) {
+        nl_put_padded(b, data, len);
+    }
+}
+
+static void
+nl_put_u32(struct ofpbuf *b, uint16_t type, uint32_t value)
+{
+    nl_put_attr(b, type, &value, sizeof value);
+}
+
+/* Writes the length of the netlink message (or nested attribute) that
+ * starts at 'ofs' in 'b': the 'len_size' (2 or 4) bytes at 'ofs' get
+ * 'b->size - ofs'. */
+static void
+nl_end(struct ofpbuf *b, size_t ofs, size_t len_size)
+{
+    void *p = ofpbuf_at_assert(b, ofs, len_size);
+    size_t len = b->size - ofs;
+
+    if (len_size == 4) {
+        uint32_t len32 = len;
+        memcpy(p, &len32, 4);
+    } else {
+        uint16_t len16 = len;
+        ovs_assert(len <= UINT16_MAX);
+        memcpy(p, &len16, 2);
+    }
+}
+
+/* Appends the gateway of a path to 'b': RTA_GATEWAY if it has the route's
+ * 'family', RTA_VIA otherwise. */
+static void
+put_gateway(struct ofpbuf *b, int family, const struct fpm_addr *gw)
+{
+    size_t alen = family_addr_len(gw->family);
+
+    if (!alen) {
+        return;
+    } else if (gw->family == family) {
+        nl_put_attr(b, RTA_GATEWAY, gw->addr, alen);
+    } else {
+        uint8_t buf[sizeof(struct rtvia) + 16];
+        struct rtvia *via = (struct rtvia *) buf;
+
+        via->rtvia_family = gw->family;
+        memcpy(via->rtvia_addr, gw->addr, alen);
+        nl_put_attr(b, RTA_VIA, buf, sizeof *via + alen);
+    }
+}
+
+static uint8_t
+route_type_to_rtn(enum fpm_route_type type)
+{
+    switch (type) {
+    case FPM_ROUTE_BLACKHOLE:
+        return RTN_BLACKHOLE;
+    case FPM_ROUTE_UNREACHABLE:
+        return RTN_UNREACHABLE;
+    case FPM_ROUTE_PROHIBIT:
+        return RTN_PROHIBIT;
+    case FPM_ROUTE_UNICAST:
+    default:
+        return RTN_UNICAST;
+    }
+}
+
+/* Appends to 'b' the rtmsg and the common attributes of 'r' (table, dst,
+ * priority) the way zebra's netlink_route_multipath_msg_encode() lays them
+ * out: rtm_table carries tables below 256, RTA_TABLE the others. */
+static void
+put_route_head(struct ofpbuf *b, const struct fpm_route *r, uint32_t table,
+               uint32_t rtm_flags, bool always_rta_table)
+{
+    size_t alen = family_addr_len(r->prefix.family);
+    bool iface_only = (r->n_nexthops > 0 && !r->nhg_id
+                       && !r->nexthops[0].gateway.family);
+    struct rtmsg rtm = {
+        .rtm_family = r->prefix.family,
+        .rtm_dst_len = r->prefix.len,
+        .rtm_table = table < 256 ? table : RT_TABLE_UNSPEC,
+        .rtm_protocol = r->protocol,
+        .rtm_scope = iface_only ? RT_SCOPE_LINK : RT_SCOPE_UNIVERSE,
+        .rtm_type = route_type_to_rtn(r->type),
+        .rtm_flags = rtm_flags,
+    };
+
+    ovs_assert(alen);
+    nl_put_padded(b, &rtm, sizeof rtm);
+    if (table >= 256 || always_rta_table) {
+        nl_put_u32(b, RTA_TABLE, table);
+    }
+    nl_put_attr(b, RTA_DST, r->prefix.addr, alen);
+    nl_put_u32(b, RTA_PRIORITY, r->metric);
+}
+
+/* Appends to 'b' an RTM_NEWROUTE (op add) or RTM_DELROUTE (op delete)
+ * message for 'r', with sequence number 'nlmsg_seq'.  'r->nlmsg_flags', if
+ * nonzero, gives the netlink flags; otherwise they are zebra's:
+ * NLM_F_REQUEST | NLM_F_CREATE for an add, NLM_F_REQUEST for a delete.
+ * Nexthops are RTA_NH_ID if 'r->nhg_id' is nonzero, else RTA_GATEWAY (or
+ * RTA_VIA) and RTA_OIF for one path, RTA_MULTIPATH for more. */
+void
+fpm_route_encode(struct ofpbuf *b, const struct fpm_route *r,
+                 uint32_t nlmsg_seq)
+{
+    bool add = r->op == FPM_OP_ADD;
+    uint16_t flags = (r->nlmsg_flags ? r->nlmsg_flags
+                      : add ? NLM_F_REQUEST | NLM_F_CREATE
+                      : NLM_F_REQUEST);
+    size_t ofs = nl_start_msg(b, add ? RTM_NEWROUTE : RTM_DELROUTE,
+                              flags, nlmsg_seq);
+
+    put_route_head(b, r, r->table, r->rtm_flags, false);
+    if (r->nhg_id) {
+        nl_put_u32(b, RTA_NH_ID, r->nhg_id);
+    } else if (r->n_nexthops == 1) {
+        const struct fpm_route_nh *nh = &r->nexthops[0];
+
+        put_gateway(b, r->prefix.family, &nh->gateway);
+        if (nh->ifindex) {
+            nl_put_u32(b, RTA_OIF, nh->ifindex);
+        }
+    } else if (r->n_nexthops > 1) {
+        size_t mp_ofs = b->size;
+        size_t i;
+
+        nl_put_attr(b, RTA_MULTIPATH, NULL, 0);
+        for (i = 0; i < r->n_nexthops; i++) {
+            const struct fpm_route_nh *nh = &r->nexthops[i];
+            struct rtnexthop rtnh = {
+                .rtnh_len = 0,
+                .rtnh_flags = nh->flags,
+                .rtnh_hops = nh->weight ? nh->weight - 1 : 0,
+                .rtnh_ifindex = nh->ifindex,
+            };
+            size_t rtnh_ofs = b->size;
+
+            ofpbuf_put(b, &rtnh, sizeof rtnh);
+            put_gateway(b, r->prefix.family, &nh->gateway);
+            nl_end(b, rtnh_ofs, 2);
+        }
+        nl_end(b, mp_ofs, 2);
+    }
+    nl_end(b, ofs, 4);
+}
+
+/* Appends to 'b' an RTM_NEWNEXTHOP or RTM_DELNEXTHOP message for 'nh',
+ * with zebra's flags (NLM_F_REQUEST | NLM_F_CREATE | NLM_F_REPLACE for an
+ * add). */
+void
+fpm_nexthop_encode(struct ofpbuf *b, const struct fpm_nexthop *nh,
+                   uint32_t nlmsg_seq)
+{
+    bool add = nh->op == FPM_OP_ADD;
+    uint16_t flags = (add ? NLM_F_REQUEST | NLM_F_CREATE | NLM_F_REPLACE
+                      : NLM_F_REQUEST);
+    size_t ofs = nl_start_msg(b, add ? RTM_NEWNEXTHOP : RTM_DELNEXTHOP,
+                              flags, nlmsg_seq);
+    struct nhmsg nhm = {
+        .nh_family = (nh->n_members ? AF_UNSPEC
+                      : nh->family ? nh->family
+                      : nh->gateway.family),
+        .nh_protocol = nh->protocol,
+        .nh_flags = nh->nh_flags,
+    };
+
+    nl_put_padded(b, &nhm, sizeof nhm);
+    nl_put_u32(b, NHA_ID, nh->id);
+    if (add) {
+        if (nh->n_members) {
+            struct nexthop_grp *grp = xcalloc(nh->n_members, sizeof *grp);
+            size_t i;
+
+            for (i = 0; i < nh->n_members; i++) {
+                grp[i].id = nh->members[i].id;
+                grp[i].weight = (nh->members[i].weight
+                                 ? nh->members[i].weight - 1 : 0);
+            }
+            nl_put_attr(b, NHA_GROUP, grp, nh->n_members * sizeof *grp);
+            free(grp);
+            if (nh->group_type) {
+                uint16_t type = nh->group_type;
+                nl_put_attr(b, NHA_GROUP_TYPE, &type, sizeof type);
+            }
+        } else if (nh->blackhole) {
+            nl_put_attr(b, NHA_BLACKHOLE, NULL, 0);
+        } else {
+            size_t alen = family_addr_len(nh->gateway.family);
+
+            if (alen) {
+                nl_put_attr(b, NHA_GATEWAY, nh->gateway.addr, alen);
+            }
+            if (nh->ifindex) {
+                nl_put_u32(b, NHA_OIF, nh->ifindex);
+            }
+        }
+    }
+    nl_end(b, ofs, 4);
+}
+
+/* Appends to 'b' the RTM_NEWROUTE that tells zebra's dplane_fpm_nl the
+ * hardware state of route 'r', as SONiC's fpmsyncd does for
+ * "bgp suppress-fib-pending" (RouteSync::onRouteResponse() and
+ * sendOffloadReply()):
+ *
+ *   - nlmsg_flags NLM_F_REQUEST | NLM_F_CREATE: zebra's fpm_read() skips
+ *     messages without NLM_F_REQUEST;
+ *   - family, destination and length, and protocol from 'r' (zebra matches
+ *     the route entry by prefix and by the route type that it derives from
+ *     the protocol; it ignores RTPROT_KERNEL and RTPROT_REDIRECT);
+ *   - the table field is the VRF id, not the kernel table: zebra's
+ *     fpm_read() moves it into the context's VRF and looks the table up
+ *     from the VRF.  Pass 0 for the default VRF, the VRF device's ifindex
+ *     otherwise (what fpmsyncd sends);
+ *   - rtm_flags: RTM_F_OFFLOAD, RTM_F_TRAP or RTM_F_OFFLOAD_FAILED per
+ *     'status' (zebra sets ZEBRA_FLAG_OFFLOADED / _TRAPPED /
+ *     _OFFLOAD_FAILED; "offloaded" clears "failed" and vice versa, as the
+ *     kernel's fib_alias_hw_flags_set() does) and tells the owner (bgpd)
+ *     ZAPI_ROUTE_INSTALLED or ZAPI_ROUTE_FAIL_INSTALL;
+ *   - no nexthops (fpmsyncd sends none either).
+ *
+ * FRR releases before the FPM read path (e.g. Debian 12's 8.4) read and
+ * discard whatever the FPM server sends. */
+void
+fpm_route_encode_offload(struct ofpbuf *b, const struct fpm_route *r,
+                         enum fpm_offload_status status, uint32_t vrf_id,
+                         uint32_t nlmsg_seq)
+{
+    uint32_t rtm_flags = (status == FPM_OFFLOAD_OK ? RTM_F_OFFLOAD
+                          : status == FPM_OFFLOAD_TRAP ? RTM_F_TRAP
+                          : RTM_F_OFFLOAD_FAILED);
+    size_t ofs = nl_start_msg(b, RTM_NEWROUTE, NLM_F_REQUEST | NLM_F_CREATE,
+                              nlmsg_seq);
+    struct fpm_route head = *r;
+
+    head.n_nexthops = 0;
+    head.nhg_id = 0;
+    put_route_head(b, &head, vrf_id, rtm_flags, true);
+    nl_end(b, ofs, 4);
+}
+
+/* Formatting. */
+
+void
+fpm_addr_format(const struct fpm_addr *a, struct ds *s)
+{
+    char buf[INET6_ADDRSTRLEN];
+
+    if (a->family == AF_INET || a->family == AF_INET6) {
+        ds_put_cstr(s, inet_ntop(a->family, a->addr, buf, sizeof buf));
+    } else {
+        ds_put_cstr(s, "-");
+    }
+}
+
+void
+fpm_prefix_format(const struct fpm_prefix *p, struct ds *s)
+{
+    struct fpm_addr a;
+
+    a.family = p->family;
+    memcpy(a.addr, p->addr, sizeof a.addr);
+    fpm_addr_format(&a, s);
+    ds_put_format(s, "/%u", p->len);
+}
+
+static const char *
+route_type_to_string(enum fpm_route_type type)
+{
+    switch (type) {
+    case FPM_ROUTE_UNICAST:
+        return "unicast";
+    case FPM_ROUTE_BLACKHOLE:
+        return "blackhole";
+    case FPM_ROUTE_UNREACHABLE:
+        return "unreachable";
+    case FPM_ROUTE_PROHIBIT:
+        return "prohibit";
+    }
+    return "?";
+}
+
+/* Appends a one-line description of 'msg' to 's', e.g.
+ * "add route 10.0.0.0/24 table 254 proto 186 metric 20 nhid 12" or
+ * "add nexthop 12 group 10/1,11/1". */
+void
+fpm_msg_format(const struct fpm_msg *msg, struct ds *s)
+{
+    size_t i;
+
+    if (msg->kind == FPM_MSG_ROUTE) {
+        const struct fpm_route *r = &msg->route;
+
+        ds_put_format(s, "%s route ", r->op == FPM_OP_ADD ? "add" : "del");
+        fpm_prefix_format(&r->prefix, s);
+        ds_put_format(s, " table %"PRIu32" proto %u metric %"PRIu32,
+                      r->table, r->protocol, r->metric);
+        if (r->type != FPM_ROUTE_UNICAST) {
+            ds_put_format(s, " %s", route_type_to_string(r->type));
+        }
+        if (r->rtm_flags & RTM_F_OFFLOAD) {
+            ds_put_cstr(s, " offload");
+        }
+        if (r->rtm_flags & RTM_F_TRAP) {
+            ds_put_cstr(s, " trap");
+        }
+        if (r->rtm_flags & RTM_F_OFFLOAD_FAILED) {
+            ds_put_cstr(s, " offload-failed");
+        }
+        if (r->nhg_id) {
+            ds_put_format(s, " nhid %"PRIu32, r->nhg_id);
+        }
+        for (i = 0; i < r->n_nexthops; i++) {
+            const struct fpm_route_nh *nh = &r->nexthops[i];
+
+            ds_put_cstr(s, " via ");
+            fpm_addr_format(&nh->gateway, s);
+            ds_put_format(s, " dev %"PRIu32" weight %u",
+                          nh->ifindex, nh->weight);
+        }
+    } else if (msg->kind == FPM_MSG_NEXTHOP) {
+        const struct fpm_nexthop *nh = &msg->nexthop;
+
+        ds_put_format(s, "%s nexthop %"PRIu32,
+                      nh->op == FPM_OP_ADD ? "add" : "del", nh->id);
+        if (nh->op == FPM_OP_DEL) {
+            return;
+        }
+        if (nh->n_members) {
+            ds_put_cstr(s, " group ");
+            for (i = 0; i < nh->n_members; i++) {
+                ds_put_format(s, "%s%"PRIu32"/%u", i ? "," : "",
+                              nh->members[i].id, nh->members[i].weight);
+            }
+        } else if (nh->blackhole) {
+            ds_put_cstr(s, " blackhole");
+        } else {
+            ds_put_cstr(s, " via ");
+            fpm_addr_format(&nh->gateway, s);
+            ds_put_format(s, " dev %"PRIu32, nh->ifindex);
+        }
+        ds_put_format(s, " proto %u", nh->protocol);
+    } else {
+        ds_put_format(s, "skipped nlmsg type %u", msg->nlmsg_type);
+    }
+}
+
+/* Maps 'ifindex' to an interface name in the caller's network namespace,
+ * into 'buf' of 'size' bytes (IF_NAMESIZE is enough), falling back to
+ * "if<N>" for an index that does not exist here.  Returns 'buf'. */
+const char *
+fpm_ifindex_to_name(uint32_t ifindex, char *buf, size_t size)
+{
+    char name[IF_NAMESIZE];
+
+    if (ifindex && if_indextoname(ifindex, name)) {
+        ovs_strlcpy(buf, name, size);
+    } else {
+        snprintf(buf, size, "if%"PRIu32, ifindex);
+    }
+    return buf;
+}
