@@ -12,6 +12,9 @@ tests_check_fibsync_SOURCES += \
 	tests/check/test-perf-timer.c
 tests_check_fibsync_SOURCES += \
 	tests/check/test-lpm.c
+tests_check_fibsync_SOURCES += tests/check/test-fpm.c
+EXTRA_DIST += tests/data/zebra-nhg.fpm tests/data/zebra-no-nhg.fpm \
+	tests/data/zebra-nhg-replay.fpm
 tests_check_fibsync_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_fibsync_LDADD = \
 	asic-sim/libasicsim.la lib/libfibsync.la idl/libfibsync-idl.la \

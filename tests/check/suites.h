@@ -16,7 +16,8 @@
     SUITE(fib_prefix) \
     SUITE(spsc_ring) \
     SUITE(perf_timer) \
-    SUITE(lpm)
+    SUITE(lpm) \
+    SUITE(fpm)
 
 #define SUITE(NAME) Suite *NAME##_suite(void);
 FIBSYNC_SUITES
