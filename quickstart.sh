@@ -1,0 +1,104 @@
+#!/bin/sh
+# quickstart.sh -- set up, build and run fibsync on a fresh Debian 12
+# machine, as root.
+#
+# usage: ./quickstart.sh run     install, build, start the stack, load
+#                                routes and show them
+#        ./quickstart.sh test    install, build, and run every test
+#        ./quickstart.sh build   install and build only
+#        ./quickstart.sh deps    install the Debian packages only
+#
+# The build goes to ./_build (out of tree); Open vSwitch is built once into
+# ./_ovs; the running stack lives in $FIBSYNC_RUNDIR (default ./_run).
+# Set FIBSYNC_SKIP_DEPS=1 to skip the package step.
+
+set -e
+cd "$(dirname "$0")"
+TOP=$(pwd)
+
+PACKAGES="build-essential autoconf automake libtool pkg-config python3
+openvswitch-source libssl-dev libjemalloc-dev libzmq3-dev libnl-3-dev
+libnl-route-3-dev check frr exabgp iproute2 procps"
+
+say () { echo "quickstart: $*"; }
+
+deps () {
+    test "${FIBSYNC_SKIP_DEPS:-0}" = 1 && return 0
+    missing=
+    for p in $PACKAGES; do
+        dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+    done
+    if test -n "$missing"; then
+        if test "$(id -u)" != 0; then
+            echo "quickstart: need root to install:$missing" >&2
+            exit 1
+        fi
+        say "installing Debian packages:$missing"
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -qq
+        # FRR's package would start its own daemons; fibsync's tests start
+        # zebra by hand in network namespaces instead.
+        apt-get install -y -qq --no-install-recommends $missing \
+            > /tmp/fibsync-apt.log 2>&1 || {
+            tail -20 /tmp/fibsync-apt.log >&2
+            exit 1
+        }
+    fi
+}
+
+build () {
+    if test ! -x configure || test configure.ac -nt configure ||
+       test Makefile.am -nt Makefile.in; then
+        say "generating configure (boot.sh)"
+        ./boot.sh > /tmp/fibsync-boot.log 2>&1 || {
+            cat /tmp/fibsync-boot.log >&2; exit 1; }
+    fi
+    mkdir -p _build
+    if test ! -f _build/Makefile; then
+        say "configuring (Open vSwitch is built into _ovs/ the first time)"
+        (cd _build && ../configure) > /tmp/fibsync-configure.log 2>&1 || {
+            tail -30 /tmp/fibsync-configure.log >&2; exit 1; }
+    fi
+    say "building"
+    make -s -C _build -j"$(nproc)" V=0
+}
+
+run () {
+    B=$TOP/_build
+    export FIBSYNC_RUNDIR=${FIBSYNC_RUNDIR:-$TOP/_run}
+    "$B/utilities/fibsync-ctl" stop > /dev/null 2>&1 || true
+    "$B/utilities/fibsync-ctl" start
+    DB=unix:$FIBSYNC_RUNDIR/db.sock
+    C=$TOP/_ovs/openvswitch/ovsdb/ovsdb-client
+    echo
+    say "ovsdb-client list-tables $DB Fibsync"
+    "$C" list-tables "$DB" Fibsync
+    if test -x "$B/utilities/fpm-replay" && test -x "$B/daemons/fpmsyncd"; then
+        echo
+        say "loading 10000 routes over FPM with fpm-replay"
+        "$B/utilities/fpm-replay" --port="${FIBSYNC_FPM_PORT:-2620}" \
+            --routes=10000 --ecmp=2
+        sleep 1
+        echo
+        say "ovsdb-client dump $DB Fibsync Route (first rows)"
+        "$C" dump "$DB" Fibsync Route vrf prefix protocol nexthops status |
+            head -12
+    fi
+    if test -x "$B/utilities/fibctl"; then
+        echo
+        say "fibctl show ip route summary"
+        "$B/utilities/fibctl" show ip route summary || true
+    fi
+    echo
+    say "the stack keeps running; stop it with:"
+    say "  FIBSYNC_RUNDIR=$FIBSYNC_RUNDIR $B/utilities/fibsync-ctl stop"
+}
+
+case ${1:-} in
+    deps) deps ;;
+    build) deps; build ;;
+    run) deps; build; run ;;
+    test) deps; build
+          make -s -C _build check TESTSUITEFLAGS="${TESTSUITEFLAGS:--j2}" ;;
+    *) sed -n '2,16p' "$0" >&2; exit 1 ;;
+esac
