@@ -85,9 +85,15 @@ enum asic_sim_resource {
     ASIC_SIM_N_RESOURCES
 };
 
-/* Default capacities.  IPv4 and IPv6 routes share one route store of
- * ASIC_SIM_MAX_ROUTES entries, so their capacities cannot exceed it. */
+/* Largest capacities.  IPv4 and IPv6 routes share one route store of
+ * ASIC_SIM_MAX_ROUTES entries (the LPM tables map a prefix to a 24-bit
+ * record index), so neither capacity can exceed it, and together they
+ * cannot hold more.  Every other resource, and every object type with ids,
+ * is limited to ASIC_SIM_MAX_OBJECTS objects. */
 #define ASIC_SIM_MAX_ROUTES (1u << 24)
+#define ASIC_SIM_MAX_OBJECTS (1u << 24)
+
+/* Default capacities. */
 #define ASIC_SIM_DEFAULT_IPV4_ROUTES 4000000
 #define ASIC_SIM_DEFAULT_IPV6_ROUTES 1000000
 #define ASIC_SIM_DEFAULT_NEXT_HOPS 131072
@@ -118,7 +124,8 @@ enum asic_sim_switch_attr {
 enum asic_sim_route_entry_attr {
     /* uint64_t, READ_ONLY except that setting it to 0 clears it: number of
      * asic_sim_lookup() calls that matched the route. */
-    ASIC_SIM_ROUTE_ENTRY_ATTR_HIT_COUNT = SAI_ROUTE_ENTRY_ATTR_CUSTOM_RANGE_START,
+    ASIC_SIM_ROUTE_ENTRY_ATTR_HIT_COUNT
+        = SAI_ROUTE_ENTRY_ATTR_CUSTOM_RANGE_START,
 };
 
 /* ---- Resource counters (CRM) -------------------------------------------- */
@@ -137,7 +144,7 @@ sai_status_t asic_sim_set_capacity(sai_object_id_t switch_id,
                                    uint32_t capacity);
 const char *asic_sim_resource_name(enum asic_sim_resource);
 
-/* ---- Lookups -------------------------------------------------------------- */
+/* ---- Lookups ------------------------------------------------------------ */
 
 /* A route as found by a lookup or a dump. */
 struct asic_sim_route {
@@ -257,7 +264,7 @@ sai_status_t asic_sim_fault_prefix_walk(sai_object_id_t switch_id,
                                         asic_sim_fault_prefix_cb *,
                                         void *aux);
 
-/* ---- Statistics ---------------------------------------------------------- */
+/* ---- Statistics --------------------------------------------------------- */
 
 enum asic_sim_op {
     ASIC_SIM_OP_CREATE,
@@ -298,7 +305,7 @@ sai_status_t asic_sim_stats_clear(sai_object_id_t switch_id);
 unsigned int asic_sim_status_slot(sai_status_t);
 const char *asic_sim_op_name(enum asic_sim_op);
 
-/* ---- Memory ---------------------------------------------------------------- */
+/* ---- Memory ------------------------------------------------------------- */
 
 /* Memory used by a switch, in bytes. */
 struct asic_sim_memory {

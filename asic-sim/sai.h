@@ -44,7 +44,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* ---- Basic types --------------------------------------------------------- */
+/* ---- Basic types -------------------------------------------------------- */
 
 typedef int32_t sai_status_t;
 typedef uint64_t sai_object_id_t;
@@ -55,7 +55,7 @@ typedef uint8_t sai_ip6_t[16];   /* Network byte order. */
 
 #define SAI_NULL_OBJECT_ID 0
 
-/* ---- Status codes (values as in SAI's saistatus.h) ----------------------- */
+/* ---- Status codes (values as in SAI's saistatus.h) ---------------------- */
 
 #define SAI_STATUS_CODE(S) (-(S))
 
@@ -116,7 +116,7 @@ typedef uint8_t sai_ip6_t[16];   /* Network byte order. */
 #define SAI_STATUS_IS_ATTR_NOT_SUPPORTED(S) \
     SAI_STATUS_IS_ATTR_ERROR(S, SAI_STATUS_ATTR_NOT_SUPPORTED_0)
 
-/* ---- Enumerations --------------------------------------------------------- */
+/* ---- Enumerations ------------------------------------------------------- */
 
 /* Object types (values as in SAI's saitypes.h).  Only those listed exist in
  * the simulator. */
@@ -173,7 +173,7 @@ typedef enum _sai_bulk_op_error_mode_t {
     SAI_BULK_OP_ERROR_MODE_IGNORE_ERROR,
 } sai_bulk_op_error_mode_t;
 
-/* ---- Structures ------------------------------------------------------------ */
+/* ---- Structures --------------------------------------------------------- */
 
 typedef struct _sai_ip_address_t {
     sai_ip_addr_family_t addr_family;  /* Which member of 'addr' is used. */
@@ -240,7 +240,7 @@ typedef struct _sai_neighbor_entry_t {
     sai_ip_address_t ip_address; /* The neighbor's address. */
 } sai_neighbor_entry_t;
 
-/* ---- Attributes -------------------------------------------------------------
+/* ---- Attributes ------------------------------------------------------------
  *
  * Flags, as in SAI: MANDATORY_ON_CREATE, CREATE_ONLY (cannot be set),
  * CREATE_AND_SET, READ_ONLY (get only). */
@@ -372,7 +372,8 @@ typedef enum _sai_next_hop_group_type_t {
     SAI_NEXT_HOP_GROUP_TYPE_DYNAMIC_ORDERED_ECMP,
     SAI_NEXT_HOP_GROUP_TYPE_FINE_GRAIN_ECMP,
     SAI_NEXT_HOP_GROUP_TYPE_PROTECTION,
-    SAI_NEXT_HOP_GROUP_TYPE_ECMP = SAI_NEXT_HOP_GROUP_TYPE_DYNAMIC_UNORDERED_ECMP,
+    SAI_NEXT_HOP_GROUP_TYPE_ECMP
+        = SAI_NEXT_HOP_GROUP_TYPE_DYNAMIC_UNORDERED_ECMP,
 } sai_next_hop_group_type_t;
 
 typedef enum _sai_next_hop_group_attr_t {
@@ -562,7 +563,7 @@ typedef struct _sai_route_api_t {
     sai_bulk_get_route_entry_attribute_fn get_route_entries_attribute;
 } sai_route_api_t;
 
-/* ---- Library entry points -------------------------------------------------- */
+/* ---- Library entry points ----------------------------------------------- */
 
 /* Optional services the adapter host provides.  The simulator needs none;
  * the argument exists for SAI compatibility. */
