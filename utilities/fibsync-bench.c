@@ -1,0 +1,78 @@
+/*
+ * Copyright (c) 2024 The fibsync authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+/* fibsync-bench: fibsync's benchmarks, one subcommand each.
+ *
+ * usage: fibsync-bench SUBCOMMAND [ARGS...]
+ *
+ * A minimal dispatcher: each subcommand is a function taking the
+ * remaining arguments (its own name first) and returning the exit
+ * status. */
+
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "openvswitch/util.h"
+#include "util.h"
+#include "utilities/bench-asic.h"
+
+/* A subcommand. */
+struct bench_command {
+    const char *name;           /* As typed on the command line. */
+    int (*main)(int argc, char *argv[]); /* Its entry point. */
+    const char *help;           /* One line of usage. */
+};
+
+static const struct bench_command commands[] = {
+    { "asic", bench_asic_main,
+      "asic [--routes N] [--runs R] ...: SAI simulator (asic-sim)" },
+};
+
+static void
+usage(FILE *stream)
+{
+    fprintf(stream, "usage: %s SUBCOMMAND [ARGS...]\n"
+            "Subcommands (each takes --help):\n", program_name);
+    for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
+        fprintf(stream, "  %s\n", commands[i].help);
+    }
+}
+
+int
+main(int argc, char *argv[])
+{
+    set_program_name(argv[0]);
+
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_FAILURE;
+    } else if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        usage(stdout);
+        return EXIT_SUCCESS;
+    }
+    for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
+        if (!strcmp(argv[1], commands[i].name)) {
+            return commands[i].main(argc - 1, argv + 1);
+        }
+    }
+    fprintf(stderr, "%s: unknown subcommand \"%s\"\n", program_name,
+            argv[1]);
+    usage(stderr);
+    return EXIT_FAILURE;
+}
