@@ -48,6 +48,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "asic-sim/lpm4.h"
 #include "asic-sim/lpm6.h"
@@ -242,6 +243,7 @@ BUILD_ASSERT_DECL(sizeof(struct sim_route) == 16);
 
 #define ROUTE_CHUNK_SHIFT 16
 #define ROUTE_CHUNK_SIZE (1u << ROUTE_CHUNK_SHIFT)
+#define ROUTE_CHUNK_BYTES (ROUTE_CHUNK_SIZE * sizeof(struct sim_route))
 #define N_ROUTE_CHUNKS (ASIC_SIM_MAX_ROUTES / ROUTE_CHUNK_SIZE)
 BUILD_ASSERT_DECL(ASIC_SIM_MAX_ROUTES - 1 <= LPM4_MAX_VALUE);
 
@@ -745,6 +747,21 @@ route_get(const struct sim_switch *sw, uint32_t index)
                                                           - 1)];
 }
 
+/* Returns a new chunk of ROUTE_CHUNK_SIZE route records.  Chunks are
+ * mapped directly rather than taken from the allocator, so that removing a
+ * switch gives their memory back to the system at once (which also keeps
+ * RSS measurements of the simulator honest from one run to the next). */
+static struct sim_route *
+route_chunk_alloc(void)
+{
+    void *p = mmap(NULL, ROUTE_CHUNK_BYTES, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+        out_of_memory();
+    }
+    return p;
+}
+
 /* Returns the index of a new route record on 'sw'.  The caller checked
  * res_available(), so the store has room. */
 static uint32_t
@@ -760,8 +777,7 @@ route_alloc(struct sim_switch *sw)
         ovs_assert(index < ASIC_SIM_MAX_ROUTES);
         if (!(index & (ROUTE_CHUNK_SIZE - 1))) {
             uint32_t c = index >> ROUTE_CHUNK_SHIFT;
-            sw->route_chunks[c] = xmalloc(ROUTE_CHUNK_SIZE
-                                          * sizeof(struct sim_route));
+            sw->route_chunks[c] = route_chunk_alloc();
             sw->n_route_chunks++;
         }
     }
@@ -1743,7 +1759,7 @@ remove_switch(sai_object_id_t switch_id)
     hmap_destroy(&sw->fault_prefixes);
 
     for (uint32_t i = 0; i < sw->n_route_chunks; i++) {
-        free(sw->route_chunks[i]);
+        munmap(sw->route_chunks[i], ROUTE_CHUNK_BYTES);
     }
 
     switches[sw->index] = NULL;
@@ -3421,7 +3437,7 @@ asic_sim_lookup_bulk(sai_object_id_t vr_id, uint32_t n,
                 const sai_ip_address_t *a = &addrs[b + i];
 
                 if (a->addr_family == SAI_IP_ADDR_FAMILY_IPV4) {
-                    OVS_PREFETCH(&vr->lpm4->tbl24[ntohl(a->addr.ip4) >> 8]);
+                    lpm4_lookup_prefetch(vr->lpm4, ntohl(a->addr.ip4));
                 }
             }
         }
@@ -3914,8 +3930,7 @@ asic_sim_memory_get(sai_object_id_t switch_id, struct asic_sim_memory *mem)
     }
 
     memset(mem, 0, sizeof *mem);
-    mem->route_bytes = ((size_t) sw->n_route_chunks * ROUTE_CHUNK_SIZE
-                        * sizeof(struct sim_route));
+    mem->route_bytes = (size_t) sw->n_route_chunks * ROUTE_CHUNK_BYTES;
     mem->object_bytes = (sizeof *sw
                          + hmap_count(&sw->neighbors)
                            * sizeof(struct sim_neighbor)

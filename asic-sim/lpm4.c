@@ -244,14 +244,14 @@ lpm4_lookup_bulk(const struct lpm4 *lpm, const uint32_t addrs[], size_t n,
     enum { AHEAD = 8 };         /* Prefetch distance, in lookups. */
 
     for (size_t i = 0; i < n && i < AHEAD; i++) {
-        OVS_PREFETCH(&lpm->tbl24[addrs[i] >> 8]);
+        lpm4_lookup_prefetch(lpm, addrs[i]);
     }
     for (size_t i = 0; i < n; i++) {
         unsigned int plen;
         uint32_t value;
 
         if (i + AHEAD < n) {
-            OVS_PREFETCH(&lpm->tbl24[addrs[i + AHEAD] >> 8]);
+            lpm4_lookup_prefetch(lpm, addrs[i + AHEAD]);
         }
         values[i] = (lpm4_lookup(lpm, addrs[i], &value, &plen)
                      ? value : LPM4_NO_MATCH);

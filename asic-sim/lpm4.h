@@ -109,6 +109,7 @@ void lpm4_prefetch(const struct lpm4 *, uint32_t prefix, unsigned int plen);
 
 static inline bool lpm4_lookup(const struct lpm4 *, uint32_t addr,
                                uint32_t *value, unsigned int *plen);
+static inline void lpm4_lookup_prefetch(const struct lpm4 *, uint32_t addr);
 void lpm4_lookup_bulk(const struct lpm4 *, const uint32_t addrs[], size_t n,
                       uint32_t values[]);
 
@@ -135,6 +136,15 @@ lpm4_lookup(const struct lpm4 *lpm, uint32_t addr, uint32_t *value,
     *value = e & LPM4_VALUE_MASK;
     *plen = (e >> LPM4_DEPTH_SHIFT) & LPM4_DEPTH_MASK;
     return (e & LPM4_VALID) != 0;
+}
+
+/* Starts fetching into the CPU cache the tbl24 entry that looking up 'addr'
+ * reads first, so that a caller looking up a batch of addresses can overlap
+ * their cache misses. */
+static inline void
+lpm4_lookup_prefetch(const struct lpm4 *lpm, uint32_t addr)
+{
+    OVS_PREFETCH(&lpm->tbl24[addr >> 8]);
 }
 
 #endif /* asic-sim/lpm4.h */
