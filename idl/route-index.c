@@ -1,0 +1,1031 @@
+/*
+ * Copyright (c) 2024 The fibsync authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+/* Compound indexes over Route, with prefixes compared in binary.
+ *
+ * The row trailer
+ * ===============
+ *
+ * OVS index comparators receive two rows and nothing else, so whatever
+ * they compare must be reachable from a row.  Parsing 'route->prefix' in
+ * every comparison is what DESIGN.md warns against; a side table from row
+ * to binary prefix costs two cache misses a comparison (bucket and node)
+ * and must be kept in step with rows that the IDL frees without telling
+ * anyone (ovsdb_idl_clear() on a reconnect frees every row).  Instead, the
+ * binary data lives in the row itself, in a trailer after 'struct
+ * fibrec_route', and is computed when the IDL parses the row.  This relies
+ * on the following in OVS 3.1's ovsdb-idl.c, all of it through the
+ * documented structures of lib/ovsdb-idl-provider.h:
+ *
+ *   1. Every row of a table, including the rows made for index searches
+ *      (ovsdb_idl_index_init_row()), is allocated as
+ *      xzalloc(table_class->allocation_size).  route_index_init() grows
+ *      'fibrec_table_route.allocation_size' (the generated class is not
+ *      const) by the trailer's size, so the trailer exists and starts out
+ *      zeroed.  This must happen before the first Route row is created.
+ *
+ *   2. The IDL turns datums into struct fields only by calling each
+ *      column's 'parse' function, and releases them only by calling its
+ *      'unparse' function, through the table class's column array (the
+ *      generated 'fibrec_route_columns', also not const); every parsed row
+ *      is unparsed before it is freed, since the parsed fields own memory.
+ *      route_index_init() wraps the functions of the vrf, prefix, protocol
+ *      and nexthops columns: after the generated parse, the wrapper stores
+ *      the binary prefix (or interned VRF or protocol) in the trailer;
+ *      before the generated unparse, it withdraws the row from the
+ *      next-hop structure.  So the trailer always describes the row's
+ *      parsed fields, and the comparators never see stale data.
+ *
+ *   3. Rows enter and leave OVS indexes while parsed
+ *      (ovsdb_idl_add_to_indexes() after parsing,
+ *      ovsdb_idl_remove_from_indexes() before unparsing), so comparators
+ *      may read the trailer, and the row's strings too.  But a deleted
+ *      row's datums may be freed before it is unparsed (when the table is
+ *      not tracked), so code that runs from an unparse hook (removal from
+ *      the next-hop skiplists) reads only the trailer and the row's uuid,
+ *      never its strings.
+ *
+ *   4. A committed row has a non-null 'old_datum'; a row inserted by a
+ *      local transaction and an index search row have none.  Only
+ *      committed rows enter the next-hop structure and the prefix-length
+ *      counts.
+ *
+ * The wrappers are global (they serve every Fibsync IDL in the process);
+ * for an IDL without a route index they only fill in the binary prefix.
+ * They find a row's route index from 'row->table->idl' through a
+ * registry. */
+
+#include <config.h>
+
+#include "idl/route-index.h"
+
+#include <string.h>
+
+#include "hash.h"
+#include "openvswitch/hmap.h"
+#include "openvswitch/list.h"
+#include "openvswitch/vlog.h"
+#include "ovs-thread.h"
+#include "ovsdb-idl-provider.h"
+#include "simap.h"
+#include "skiplist.h"
+#include "util.h"
+#include "uuid.h"
+
+VLOG_DEFINE_THIS_MODULE(route_index);
+
+/* An interned VRF or protocol name.  Names are never freed before their
+ * index: they are few (VRFs, protocols), and rows point to them. */
+struct ri_name {
+    struct hmap_node node;      /* In 'vrfs' or 'protocols', by name. */
+    char *name;                 /* The name. */
+    size_t n_routes;            /* VRFs: committed routes counted. */
+    uint32_t n_len[2][129];     /* VRFs: routes by [is IPv6][length]. */
+};
+
+/* A next hop, as a key of Route.nexthops. */
+struct ri_nh {
+    struct hmap_node node;      /* In 'nexthops', by hash of 'key'. */
+    char *key;                  /* The map key, "GATEWAY@IFNAME". */
+    struct skiplist *routes;    /* "struct ri_nh_ref *"s, by ri_ref_cmp(). */
+};
+
+/* One (next hop, route) pair. */
+struct ri_nh_ref {
+    struct ri_nh *nh;           /* The next hop. */
+    const struct fibrec_route *route; /* The route. */
+};
+
+/* Flags of a trailer. */
+enum {
+    RI_F_PREFIX = 1 << 0,       /* 'prefix' column parsed. */
+    RI_F_PREFIX_OK = 1 << 1,    /* ...and valid: 'prefix' member is set. */
+    RI_F_VRF = 1 << 2,          /* 'vrf' column parsed. */
+    RI_F_NEXTHOPS = 1 << 3,     /* 'nexthops' column parsed. */
+    RI_F_LINKED = 1 << 4,       /* In the next-hop structure and counts. */
+};
+
+/* The data that the route index appends to each Route row. */
+struct ri_trailer {
+    struct fib_prefix prefix;   /* Binary prefix, if RI_F_PREFIX_OK. */
+    uint8_t flags;              /* RI_F_*. */
+    uint8_t pad_;               /* Unused. */
+    uint32_t n_refs;            /* Number of elements in 'refs'. */
+    struct ri_name *vrf;        /* Interned VRF, or NULL. */
+    struct ri_name *protocol;   /* Interned protocol, or NULL. */
+    struct ri_nh_ref *refs;     /* RI_F_LINKED: one per next hop. */
+};
+
+/* Where the trailer starts in a row. */
+#define RI_TRAILER_OFS ROUND_UP(sizeof(struct fibrec_route), 8)
+
+/* A route index. */
+struct route_index {
+    struct hmap_node node;      /* In 'registry', by hash of 'idl'. */
+    struct ovsdb_idl *idl;      /* The indexed IDL. */
+    enum route_index_cmp cmp;   /* Comparator flavour. */
+    struct ovsdb_idl_index *by_vrf;   /* (vrf, prefix). */
+    struct ovsdb_idl_index *by_proto; /* (protocol, vrf, prefix). */
+    struct fibrec_route *search;      /* Search row for both. */
+    char search_text[FIB_PREFIX_STRLEN]; /* ROUTE_INDEX_CMP_TEXT: prefix. */
+    struct hmap vrfs;           /* "struct ri_name"s. */
+    struct hmap protocols;      /* "struct ri_name"s. */
+    struct hmap nexthops;       /* "struct ri_nh"s. */
+    size_t n_refs;              /* Next-hop references, in all skiplists. */
+    size_t n_linked;            /* Rows with RI_F_LINKED. */
+    size_t n_named;             /* Rows whose trailer points to our names. */
+};
+
+/* Every route index, by IDL. */
+static struct ovs_mutex registry_mutex = OVS_MUTEX_INITIALIZER;
+static struct hmap registry OVS_GUARDED_BY(registry_mutex)
+    = HMAP_INITIALIZER(&registry);
+
+/* The generated parse and unparse functions that the hooks wrap. */
+typedef void ri_parse_func(struct ovsdb_idl_row *,
+                           const struct ovsdb_datum *);
+typedef void ri_unparse_func(struct ovsdb_idl_row *);
+static ri_parse_func *orig_parse_vrf, *orig_parse_prefix,
+    *orig_parse_protocol, *orig_parse_nexthops;
+static ri_unparse_func *orig_unparse_vrf, *orig_unparse_prefix,
+    *orig_unparse_protocol, *orig_unparse_nexthops;
+
+static inline struct ri_trailer *
+ri_trailer(const struct fibrec_route *route)
+{
+    return (struct ri_trailer *) ((char *) route + RI_TRAILER_OFS);
+}
+
+static inline struct fibrec_route *
+ri_route(const struct ovsdb_idl_row *row)
+{
+    return CONTAINER_OF(row, struct fibrec_route, header_);
+}
+
+/* Returns the route index of 'idl', or NULL. */
+static struct route_index *
+ri_lookup(const struct ovsdb_idl *idl)
+{
+    struct route_index *ri;
+
+    ovs_mutex_lock(&registry_mutex);
+    HMAP_FOR_EACH_WITH_HASH (ri, node, hash_pointer(idl, 0), &registry) {
+        if (ri->idl == idl) {
+            ovs_mutex_unlock(&registry_mutex);
+            return ri;
+        }
+    }
+    ovs_mutex_unlock(&registry_mutex);
+    return NULL;
+}
+
+/* Returns the interned 'name' in 'names', or NULL. */
+static struct ri_name *
+ri_name_find(const struct hmap *names, const char *name)
+{
+    struct ri_name *n;
+
+    HMAP_FOR_EACH_WITH_HASH (n, node, hash_string(name, 0), names) {
+        if (!strcmp(n->name, name)) {
+            return n;
+        }
+    }
+    return NULL;
+}
+
+/* Returns the interned 'name' in 'names', adding it if needed. */
+static struct ri_name *
+ri_name_intern(struct hmap *names, const char *name)
+{
+    struct ri_name *n = ri_name_find(names, name);
+
+    if (!n) {
+        n = xzalloc(sizeof *n);
+        n->name = xstrdup(name);
+        hmap_insert(names, &n->node, hash_string(name, 0));
+    }
+    return n;
+}
+
+static void
+ri_names_destroy(struct hmap *names)
+{
+    struct ri_name *n;
+
+    HMAP_FOR_EACH_POP (n, node, names) {
+        free(n->name);
+        free(n);
+    }
+    hmap_destroy(names);
+}
+
+/* Comparisons. */
+
+/* Compares the prefixes of 'a' and 'b' by their trailers: valid prefixes
+ * numerically, before invalid ones; two invalid ones by text if
+ * 'use_text' (only where the rows' strings are known to be alive),
+ * otherwise as equal. */
+static inline int
+ri_cmp_prefix__(const struct fibrec_route *a, const struct fibrec_route *b,
+                bool use_text)
+{
+    const struct ri_trailer *ta = ri_trailer(a);
+    const struct ri_trailer *tb = ri_trailer(b);
+    bool va = ta->flags & RI_F_PREFIX_OK;
+    bool vb = tb->flags & RI_F_PREFIX_OK;
+
+    if (va && vb) {
+        return fib_prefix_compare(&ta->prefix, &tb->prefix);
+    } else if (va != vb) {
+        return va ? -1 : 1;
+    } else {
+        return use_text ? strcmp(a->prefix, b->prefix) : 0;
+    }
+}
+
+/* Compares interned names 'na' and 'nb', falling back to the texts 'sa'
+ * and 'sb' when either is not interned. */
+static inline int
+ri_cmp_name(const struct ri_name *na, const struct ri_name *nb,
+            const char *sa, const char *sb)
+{
+    if (na && na == nb) {
+        return 0;
+    }
+    return strcmp(na ? na->name : sa, nb ? nb->name : sb);
+}
+
+/* OVS index comparators (column_comparator_func), binary flavour. */
+static int
+ri_cmp_vrf_bin(const void *a_, const void *b_)
+{
+    const struct fibrec_route *a = a_, *b = b_;
+
+    return ri_cmp_name(ri_trailer(a)->vrf, ri_trailer(b)->vrf,
+                       a->vrf, b->vrf);
+}
+
+static int
+ri_cmp_prefix_bin(const void *a, const void *b)
+{
+    return ri_cmp_prefix__(a, b, true);
+}
+
+static int
+ri_cmp_protocol_bin(const void *a_, const void *b_)
+{
+    const struct fibrec_route *a = a_, *b = b_;
+
+    return ri_cmp_name(ri_trailer(a)->protocol, ri_trailer(b)->protocol,
+                       a->protocol, b->protocol);
+}
+
+/* OVS index comparators, text flavour: what an index without the trailer
+ * would do, for measurements. */
+static int
+ri_cmp_vrf_text(const void *a_, const void *b_)
+{
+    const struct fibrec_route *a = a_, *b = b_;
+
+    return strcmp(a->vrf, b->vrf);
+}
+
+static int
+ri_cmp_prefix_text(const void *a_, const void *b_)
+{
+    const struct fibrec_route *a = a_, *b = b_;
+
+    return fib_prefix_compare_text(a->prefix, b->prefix);
+}
+
+static int
+ri_cmp_protocol_text(const void *a_, const void *b_)
+{
+    const struct fibrec_route *a = a_, *b = b_;
+
+    return strcmp(a->protocol, b->protocol);
+}
+
+/* Orders the references in a next hop's skiplist: by prefix, VRF, then
+ * row uuid, so that each reference is unique.  Reads only trailers and
+ * uuids (see point 3 at the top). */
+static int
+ri_ref_cmp(const void *a_, const void *b_, const void *conf OVS_UNUSED)
+{
+    const struct ri_nh_ref *a = a_, *b = b_;
+    int cmp;
+
+    if (a == b) {
+        return 0;
+    }
+    cmp = ri_cmp_prefix__(a->route, b->route, false);
+    if (!cmp) {
+        const struct ri_name *va = ri_trailer(a->route)->vrf;
+        const struct ri_name *vb = ri_trailer(b->route)->vrf;
+
+        cmp = va == vb ? 0 : strcmp(va->name, vb->name);
+    }
+    return cmp ? cmp : uuid_compare_3way(&a->route->header_.uuid,
+                                         &b->route->header_.uuid);
+}
+
+/* The next-hop structure and prefix-length counts. */
+
+/* Adds 'route' to its index's next-hop structure and prefix-length counts,
+ * once its vrf, prefix and nexthops columns are all parsed, if it is a
+ * committed row of an IDL with a route index. */
+static void
+ri_link(struct fibrec_route *route)
+{
+    struct ri_trailer *t = ri_trailer(route);
+    const uint8_t need = RI_F_PREFIX | RI_F_VRF | RI_F_NEXTHOPS;
+    struct route_index *ri;
+
+    if ((t->flags & (need | RI_F_LINKED)) != need
+        || !route->header_.old_datum || !t->vrf
+        || !(ri = ri_lookup(route->header_.table->idl))) {
+        return;
+    }
+
+    t->n_refs = route->n_nexthops;
+    t->refs = t->n_refs ? xmalloc(t->n_refs * sizeof *t->refs) : NULL;
+    for (size_t i = 0; i < route->n_nexthops; i++) {
+        const char *key = route->key_nexthops[i];
+        uint32_t hash = hash_string(key, 0);
+        struct ri_nh_ref *ref = &t->refs[i];
+        struct ri_nh *nh = NULL, *n;
+
+        HMAP_FOR_EACH_WITH_HASH (n, node, hash, &ri->nexthops) {
+            if (!strcmp(n->key, key)) {
+                nh = n;
+                break;
+            }
+        }
+        if (!nh) {
+            nh = xmalloc(sizeof *nh);
+            nh->key = xstrdup(key);
+            nh->routes = skiplist_create(ri_ref_cmp, NULL);
+            hmap_insert(&ri->nexthops, &nh->node, hash);
+        }
+        ref->nh = nh;
+        ref->route = route;
+        skiplist_insert(nh->routes, ref);
+    }
+    ri->n_refs += t->n_refs;
+
+    if (t->flags & RI_F_PREFIX_OK) {
+        t->vrf->n_len[t->prefix.family == AF_INET6][t->prefix.len]++;
+        t->vrf->n_routes++;
+    }
+    t->flags |= RI_F_LINKED;
+    ri->n_linked++;
+}
+
+/* Undoes ri_link(); called before any of the three columns is unparsed. */
+static void
+ri_unlink(struct fibrec_route *route)
+{
+    struct ri_trailer *t = ri_trailer(route);
+    struct route_index *ri;
+
+    if (!(t->flags & RI_F_LINKED)) {
+        return;
+    }
+    ri = ri_lookup(route->header_.table->idl);
+    ovs_assert(ri);
+    for (size_t i = 0; i < t->n_refs; i++) {
+        struct ri_nh *nh = t->refs[i].nh;
+
+        skiplist_delete(nh->routes, &t->refs[i]);
+        if (!skiplist_get_size(nh->routes)) {
+            hmap_remove(&ri->nexthops, &nh->node);
+            skiplist_destroy(nh->routes, NULL);
+            free(nh->key);
+            free(nh);
+        }
+    }
+    if (t->flags & RI_F_PREFIX_OK) {
+        t->vrf->n_len[t->prefix.family == AF_INET6][t->prefix.len]--;
+        t->vrf->n_routes--;
+    }
+    ri->n_refs -= t->n_refs;
+    ri->n_linked--;
+    free(t->refs);
+    t->refs = NULL;
+    t->n_refs = 0;
+    t->flags &= ~RI_F_LINKED;
+}
+
+/* Interns 'name' for 'route' in 'names' of its route index: committed rows
+ * add names, other rows (index searches, rows of local transactions) only
+ * find existing ones.  Returns NULL without a route index. */
+static struct ri_name *
+ri_intern_for(const struct fibrec_route *route, const char *name,
+              bool is_vrf)
+{
+    struct route_index *ri = ri_lookup(route->header_.table->idl);
+    struct hmap *names;
+    struct ri_name *n;
+
+    if (!ri) {
+        return NULL;
+    }
+    names = is_vrf ? &ri->vrfs : &ri->protocols;
+    n = (route->header_.old_datum
+         ? ri_name_intern(names, name) : ri_name_find(names, name));
+    if (n) {
+        ri->n_named++;
+    }
+    return n;
+}
+
+/* Drops a row's reference to an interned name. */
+static void
+ri_unname(const struct fibrec_route *route, struct ri_name **np)
+{
+    if (*np) {
+        struct route_index *ri = ri_lookup(route->header_.table->idl);
+
+        ovs_assert(ri);
+        ri->n_named--;
+        *np = NULL;
+    }
+}
+
+/* Column hooks (see point 2 at the top). */
+
+static void
+ri_parse_prefix(struct ovsdb_idl_row *row, const struct ovsdb_datum *datum)
+{
+    struct fibrec_route *route = ri_route(row);
+    struct ri_trailer *t = ri_trailer(route);
+
+    orig_parse_prefix(row, datum);
+    t->flags |= RI_F_PREFIX;
+    if (fib_prefix_parse__(route->prefix, false, &t->prefix)
+        == FIB_PREFIX_OK) {
+        t->flags |= RI_F_PREFIX_OK;
+    } else {
+        t->flags &= ~RI_F_PREFIX_OK;
+    }
+    ri_link(route);
+}
+
+static void
+ri_unparse_prefix(struct ovsdb_idl_row *row)
+{
+    struct fibrec_route *route = ri_route(row);
+
+    ri_unlink(route);
+    ri_trailer(route)->flags &= ~(RI_F_PREFIX | RI_F_PREFIX_OK);
+    orig_unparse_prefix(row);
+}
+
+static void
+ri_parse_vrf(struct ovsdb_idl_row *row, const struct ovsdb_datum *datum)
+{
+    struct fibrec_route *route = ri_route(row);
+    struct ri_trailer *t = ri_trailer(route);
+
+    orig_parse_vrf(row, datum);
+    t->vrf = ri_intern_for(route, route->vrf, true);
+    t->flags |= RI_F_VRF;
+    ri_link(route);
+}
+
+static void
+ri_unparse_vrf(struct ovsdb_idl_row *row)
+{
+    struct fibrec_route *route = ri_route(row);
+    struct ri_trailer *t = ri_trailer(route);
+
+    ri_unlink(route);
+    ri_unname(route, &t->vrf);
+    t->flags &= ~RI_F_VRF;
+    orig_unparse_vrf(row);
+}
+
+static void
+ri_parse_protocol(struct ovsdb_idl_row *row, const struct ovsdb_datum *datum)
+{
+    struct fibrec_route *route = ri_route(row);
+
+    orig_parse_protocol(row, datum);
+    ri_trailer(route)->protocol = ri_intern_for(route, route->protocol,
+                                                false);
+}
+
+static void
+ri_unparse_protocol(struct ovsdb_idl_row *row)
+{
+    struct fibrec_route *route = ri_route(row);
+
+    ri_unname(route, &ri_trailer(route)->protocol);
+    orig_unparse_protocol(row);
+}
+
+static void
+ri_parse_nexthops(struct ovsdb_idl_row *row, const struct ovsdb_datum *datum)
+{
+    struct fibrec_route *route = ri_route(row);
+
+    orig_parse_nexthops(row, datum);
+    ri_trailer(route)->flags |= RI_F_NEXTHOPS;
+    ri_link(route);
+}
+
+static void
+ri_unparse_nexthops(struct ovsdb_idl_row *row)
+{
+    struct fibrec_route *route = ri_route(row);
+
+    ri_unlink(route);
+    ri_trailer(route)->flags &= ~RI_F_NEXTHOPS;
+    orig_unparse_nexthops(row);
+}
+
+/* Installs the row trailer and the column hooks, once per process.  Must
+ * run before any Fibsync IDL creates a Route row (see the header). */
+void
+route_index_init(void)
+{
+    static struct ovsthread_once once = OVSTHREAD_ONCE_INITIALIZER;
+
+    if (ovsthread_once_start(&once)) {
+        struct ovsdb_idl_table_class *tc = &fibrec_table_route;
+
+        ovs_assert(tc->allocation_size == sizeof(struct fibrec_route));
+        tc->allocation_size = RI_TRAILER_OFS + sizeof(struct ri_trailer);
+
+#define RI_HOOK(COL, NAME)                                          \
+        orig_parse_##NAME = fibrec_route_columns[COL].parse;        \
+        orig_unparse_##NAME = fibrec_route_columns[COL].unparse;    \
+        fibrec_route_columns[COL].parse = ri_parse_##NAME;          \
+        fibrec_route_columns[COL].unparse = ri_unparse_##NAME;
+        RI_HOOK(FIBREC_ROUTE_COL_VRF, vrf);
+        RI_HOOK(FIBREC_ROUTE_COL_PREFIX, prefix);
+        RI_HOOK(FIBREC_ROUTE_COL_PROTOCOL, protocol);
+        RI_HOOK(FIBREC_ROUTE_COL_NEXTHOPS, nexthops);
+#undef RI_HOOK
+        ovsthread_once_done(&once);
+    }
+}
+
+/* Returns the bytes that route_index_init() adds to every Route row. */
+size_t
+route_index_row_overhead(void)
+{
+    return RI_TRAILER_OFS + sizeof(struct ri_trailer)
+           - sizeof(struct fibrec_route);
+}
+
+/* Creates the route index of 'idl', which must not have run yet. */
+struct route_index *
+route_index_create(struct ovsdb_idl *idl)
+{
+    return route_index_create_cmp(idl, ROUTE_INDEX_CMP_BINARY);
+}
+
+/* Creates the route index of 'idl' with comparators of flavour 'cmp'. */
+struct route_index *
+route_index_create_cmp(struct ovsdb_idl *idl, enum route_index_cmp cmp)
+{
+    bool text = cmp == ROUTE_INDEX_CMP_TEXT;
+    column_comparator_func *vrf_cmp = text ? ri_cmp_vrf_text
+                                           : ri_cmp_vrf_bin;
+    column_comparator_func *prefix_cmp = text ? ri_cmp_prefix_text
+                                              : ri_cmp_prefix_bin;
+    column_comparator_func *proto_cmp = text ? ri_cmp_protocol_text
+                                             : ri_cmp_protocol_bin;
+    const struct ovsdb_idl_index_column by_vrf[] = {
+        { .column = &fibrec_route_col_vrf, .comparer = vrf_cmp },
+        { .column = &fibrec_route_col_prefix, .comparer = prefix_cmp },
+    };
+    const struct ovsdb_idl_index_column by_proto[] = {
+        { .column = &fibrec_route_col_protocol, .comparer = proto_cmp },
+        { .column = &fibrec_route_col_vrf, .comparer = vrf_cmp },
+        { .column = &fibrec_route_col_prefix, .comparer = prefix_cmp },
+    };
+    struct route_index *ri;
+
+    route_index_init();
+    ovs_assert(!ri_lookup(idl));
+
+    ri = xzalloc(sizeof *ri);
+    ri->idl = idl;
+    ri->cmp = cmp;
+    ri->by_vrf = ovsdb_idl_index_create(idl, by_vrf, ARRAY_SIZE(by_vrf));
+    ri->by_proto = ovsdb_idl_index_create(idl, by_proto,
+                                          ARRAY_SIZE(by_proto));
+    /* Rows made before route_index_init() would have no trailer. */
+    ovs_assert(hmap_is_empty(&ri->by_vrf->table->rows));
+    /* The search row.  Not from fibrec_route_index_init_row(): freeing
+     * that needs the IDL's table, which may be gone by the time
+     * route_index_destroy() runs.  Only the comparators read it, and they
+     * read the vrf, prefix and protocol members and the trailer. */
+    ri->search = xzalloc(fibrec_table_route.allocation_size);
+    hmap_init(&ri->vrfs);
+    hmap_init(&ri->protocols);
+    hmap_init(&ri->nexthops);
+
+    ovs_mutex_lock(&registry_mutex);
+    hmap_insert(&registry, &ri->node, hash_pointer(idl, 0));
+    ovs_mutex_unlock(&registry_mutex);
+    return ri;
+}
+
+/* Detaches every row of 'table' (live, or deleted but still tracked) from
+ * 'ri'. */
+static void
+ri_detach_rows(struct route_index *ri, struct ovsdb_idl_table *table)
+{
+    struct ovsdb_idl_row *row;
+
+    HMAP_FOR_EACH (row, hmap_node, &table->rows) {
+        struct fibrec_route *route = ri_route(row);
+
+        ri_unlink(route);
+        ri_unname(route, &ri_trailer(route)->vrf);
+        ri_unname(route, &ri_trailer(route)->protocol);
+    }
+    LIST_FOR_EACH (row, track_node, &table->track_list) {
+        struct fibrec_route *route = ri_route(row);
+
+        ri_unlink(route);
+        ri_unname(route, &ri_trailer(route)->vrf);
+        ri_unname(route, &ri_trailer(route)->protocol);
+    }
+}
+
+/* Destroys 'ri'.  If its IDL still exists, its rows keep their binary
+ * prefixes, and its OVS indexes (which only the IDL can free) keep
+ * working, comparing VRF and protocol names as text. */
+void
+route_index_destroy(struct route_index *ri)
+{
+    if (!ri) {
+        return;
+    }
+    if (ri->n_named || ri->n_linked) {
+        /* The IDL is alive (destroying it unparses every row). */
+        ri_detach_rows(ri, ri->by_vrf->table);
+    }
+    ovs_assert(!ri->n_linked && !ri->n_named && !ri->n_refs);
+    ovs_assert(hmap_is_empty(&ri->nexthops));
+
+    ovs_mutex_lock(&registry_mutex);
+    hmap_remove(&registry, &ri->node);
+    ovs_mutex_unlock(&registry_mutex);
+
+    free(ri->search);
+    hmap_destroy(&ri->nexthops);
+    ri_names_destroy(&ri->vrfs);
+    ri_names_destroy(&ri->protocols);
+    free(ri);
+}
+
+/* Lookups. */
+
+/* Points the search row at ('vrf_name', 'p').  'vrf' is the interned VRF
+ * or NULL, 'protocol' the protocol name or NULL (only for 'by_proto'). */
+static void
+ri_set_search(struct route_index *ri, const char *vrf_name,
+              struct ri_name *vrf, const char *protocol,
+              struct ri_name *proto, const struct fib_prefix *p)
+{
+    struct fibrec_route *s = ri->search;
+    struct ri_trailer *t = ri_trailer(s);
+
+    s->vrf = CONST_CAST(char *, vrf_name);
+    s->protocol = CONST_CAST(char *, protocol ? protocol : "");
+    t->vrf = vrf;
+    t->protocol = proto;
+    t->prefix = *p;
+    t->flags = RI_F_PREFIX | RI_F_PREFIX_OK;
+    if (ri->cmp == ROUTE_INDEX_CMP_TEXT) {
+        fib_prefix_format(p, ri->search_text);
+    }
+    s->prefix = ri->search_text;
+}
+
+/* The smallest prefix in index order. */
+static const struct fib_prefix ri_min_prefix = { .family = AF_INET };
+
+/* Returns the route ('vrf', 'p'), or NULL. */
+const struct fibrec_route *
+route_index_find(struct route_index *ri, const char *vrf,
+                 const struct fib_prefix *p)
+{
+    struct ri_name *v = ri_name_find(&ri->vrfs, vrf);
+
+    if (!v && ri->cmp == ROUTE_INDEX_CMP_BINARY) {
+        /* Every route's VRF is interned, so there is none in 'vrf'. */
+        return NULL;
+    }
+    ri_set_search(ri, vrf, v, NULL, NULL, p);
+    return fibrec_route_index_find(ri->by_vrf, ri->search);
+}
+
+/* Probes the lengths of 'addr''s family from 'addr->len' down to 0 with
+ * exact lookups, skipping lengths without routes if 'skip'. */
+static const struct fibrec_route *
+ri_lpm(struct route_index *ri, const char *vrf,
+       const struct fib_prefix *addr, bool skip)
+{
+    struct ri_name *v = ri_name_find(&ri->vrfs, vrf);
+    int fam = addr->family == AF_INET6;
+
+    if (!v && ri->cmp == ROUTE_INDEX_CMP_BINARY) {
+        return NULL;
+    }
+    for (int len = addr->len; len >= 0; len--) {
+        const struct fibrec_route *route;
+        struct fib_prefix p;
+
+        if (skip && v && !v->n_len[fam][len]) {
+            continue;
+        }
+        p = *addr;
+        fib_prefix_truncate(&p, len);
+        ri_set_search(ri, vrf, v, NULL, NULL, &p);
+        route = fibrec_route_index_find(ri->by_vrf, ri->search);
+        if (route) {
+            return route;
+        }
+    }
+    return NULL;
+}
+
+/* Returns the route of 'vrf' with the longest prefix that contains 'addr'
+ * (an address as a host prefix, or any prefix), or NULL. */
+const struct fibrec_route *
+route_index_lpm(struct route_index *ri, const char *vrf,
+                const struct fib_prefix *addr)
+{
+    return ri_lpm(ri, vrf, addr, true);
+}
+
+/* Like route_index_lpm(), but probes every length, for measurements. */
+const struct fibrec_route *
+route_index_lpm_all_lengths(struct route_index *ri, const char *vrf,
+                            const struct fib_prefix *addr)
+{
+    return ri_lpm(ri, vrf, addr, false);
+}
+
+/* Returns the binary prefix of 'route', or NULL if it is not valid. */
+const struct fib_prefix *
+route_index_route_prefix(const struct fibrec_route *route)
+{
+    const struct ri_trailer *t = ri_trailer(route);
+
+    return (fibrec_table_route.allocation_size > sizeof *route
+            && t->flags & RI_F_PREFIX_OK) ? &t->prefix : NULL;
+}
+
+/* Walks. */
+
+/* True if 'route' is in VRF 'vrf' (interned, or NULL for none). */
+static bool
+ri_in_vrf(const struct fibrec_route *route, const struct ri_name *vrf,
+          const struct route_index_cursor *c)
+{
+    if (c->index->cmp == ROUTE_INDEX_CMP_BINARY) {
+        return ri_trailer(route)->vrf == vrf;
+    }
+    return vrf && !strcmp(route->vrf, vrf->name);
+}
+
+/* Returns the route at 'c''s position if it is still within the walk,
+ * otherwise ends the walk and returns NULL. */
+static const struct fibrec_route *
+ri_cursor_current(struct route_index_cursor *c)
+{
+    const struct fibrec_route *route;
+
+    if (c->walk == ROUTE_INDEX_WALK_NEXTHOP) {
+        /* Skip rows deleted but not yet freed (kept by change tracking):
+         * they leave the next-hop structure only when unparsed. */
+        for (;;) {
+            const struct ri_nh_ref *ref = skiplist_get_data(c->node);
+
+            if (!ref) {
+                return NULL;
+            } else if (ref->route->header_.old_datum) {
+                return ref->route;
+            }
+            c->node = skiplist_next(c->node);
+        }
+    }
+
+    route = fibrec_route_cursor_data(&c->ovs);
+    if (!route) {
+        return NULL;
+    }
+    switch (c->walk) {
+    case ROUTE_INDEX_WALK_ALL:
+        return route;
+    case ROUTE_INDEX_WALK_VRF:
+        if (ri_in_vrf(route, c->vrf, c)) {
+            return route;
+        }
+        break;
+    case ROUTE_INDEX_WALK_LONGER: {
+        const struct fib_prefix *p = route_index_route_prefix(route);
+
+        if (ri_in_vrf(route, c->vrf, c) && p
+            && fib_prefix_contains(&c->within, p)) {
+            return route;
+        }
+        break;
+    }
+    case ROUTE_INDEX_WALK_PROTOCOL: {
+        const struct ri_name *proto = c->protocol;
+
+        if ((c->index->cmp == ROUTE_INDEX_CMP_BINARY
+             ? ri_trailer(route)->protocol == proto
+             : proto && !strcmp(route->protocol, proto->name))
+            && (!c->vrf || ri_in_vrf(route, c->vrf, c))) {
+            return route;
+        }
+        break;
+    }
+    case ROUTE_INDEX_WALK_NEXTHOP:
+    default:
+        OVS_NOT_REACHED();
+    }
+    c->ovs.position = NULL;
+    return NULL;
+}
+
+static void
+ri_cursor_init(struct route_index *ri, struct route_index_cursor *c,
+               enum route_index_walk walk)
+{
+    memset(c, 0, sizeof *c);
+    c->index = ri;
+    c->walk = walk;
+}
+
+/* Starts a walk of every route, by VRF name then prefix. */
+const struct fibrec_route *
+route_index_first(struct route_index *ri, struct route_index_cursor *c)
+{
+    ri_cursor_init(ri, c, ROUTE_INDEX_WALK_ALL);
+    c->ovs = fibrec_route_cursor_first(ri->by_vrf);
+    return ri_cursor_current(c);
+}
+
+/* Starts a walk of the routes of 'vrf' in prefix order. */
+const struct fibrec_route *
+route_index_first_vrf(struct route_index *ri, struct route_index_cursor *c,
+                      const char *vrf)
+{
+    struct ri_name *v = ri_name_find(&ri->vrfs, vrf);
+
+    ri_cursor_init(ri, c, ROUTE_INDEX_WALK_VRF);
+    if (!v) {
+        return NULL;
+    }
+    c->vrf = v;
+    ri_set_search(ri, vrf, v, NULL, NULL, &ri_min_prefix);
+    c->ovs = fibrec_route_cursor_first_ge(ri->by_vrf, ri->search);
+    return ri_cursor_current(c);
+}
+
+/* Starts a walk of the routes of 'vrf' whose prefixes are within 'p'
+ * ('p' itself included), in prefix order. */
+const struct fibrec_route *
+route_index_first_longer(struct route_index *ri,
+                         struct route_index_cursor *c, const char *vrf,
+                         const struct fib_prefix *p)
+{
+    struct ri_name *v = ri_name_find(&ri->vrfs, vrf);
+
+    ri_cursor_init(ri, c, ROUTE_INDEX_WALK_LONGER);
+    if (!v) {
+        return NULL;
+    }
+    c->vrf = v;
+    c->within = *p;
+    ri_set_search(ri, vrf, v, NULL, NULL, p);
+    c->ovs = fibrec_route_cursor_first_ge(ri->by_vrf, ri->search);
+    return ri_cursor_current(c);
+}
+
+/* Starts a walk of the routes of 'protocol', in (VRF, prefix) order, only
+ * those of 'vrf' if it is nonnull. */
+const struct fibrec_route *
+route_index_first_protocol(struct route_index *ri,
+                           struct route_index_cursor *c,
+                           const char *protocol, const char *vrf)
+{
+    struct ri_name *proto = ri_name_find(&ri->protocols, protocol);
+    struct ri_name *v = vrf ? ri_name_find(&ri->vrfs, vrf) : NULL;
+
+    ri_cursor_init(ri, c, ROUTE_INDEX_WALK_PROTOCOL);
+    if (!proto || (vrf && !v)) {
+        return NULL;
+    }
+    c->protocol = proto;
+    c->vrf = v;
+    ri_set_search(ri, vrf ? vrf : "", v, protocol, proto, &ri_min_prefix);
+    c->ovs = fibrec_route_cursor_first_ge(ri->by_proto, ri->search);
+    return ri_cursor_current(c);
+}
+
+/* Starts a walk of the routes with next hop 'nexthop' (a key of
+ * Route.nexthops), in (prefix, VRF) order. */
+const struct fibrec_route *
+route_index_first_nexthop(struct route_index *ri,
+                          struct route_index_cursor *c, const char *nexthop)
+{
+    struct ri_nh *nh;
+
+    ri_cursor_init(ri, c, ROUTE_INDEX_WALK_NEXTHOP);
+    HMAP_FOR_EACH_WITH_HASH (nh, node, hash_string(nexthop, 0),
+                             &ri->nexthops) {
+        if (!strcmp(nh->key, nexthop)) {
+            c->node = skiplist_first(nh->routes);
+            return ri_cursor_current(c);
+        }
+    }
+    return NULL;
+}
+
+/* Advances 'c' and returns the next route of its walk, or NULL at the
+ * end. */
+const struct fibrec_route *
+route_index_next(struct route_index_cursor *c)
+{
+    if (c->walk == ROUTE_INDEX_WALK_NEXTHOP) {
+        if (!c->node) {
+            return NULL;
+        }
+        c->node = skiplist_next(c->node);
+    } else {
+        if (!c->ovs.position) {
+            return NULL;
+        }
+        ovsdb_idl_cursor_next(&c->ovs);
+    }
+    return ri_cursor_current(c);
+}
+
+/* Statistics. */
+
+/* Returns the number of routes in the index. */
+size_t
+route_index_count(const struct route_index *ri)
+{
+    return skiplist_get_size(ri->by_vrf->skiplist);
+}
+
+/* Returns the number of distinct next hops. */
+size_t
+route_index_n_nexthops(const struct route_index *ri)
+{
+    return hmap_count(&ri->nexthops);
+}
+
+/* Returns the number of routes through 'nexthop' (deleted rows that change
+ * tracking still keeps included). */
+size_t
+route_index_count_nexthop(const struct route_index *ri, const char *nexthop)
+{
+    struct ri_nh *nh;
+
+    HMAP_FOR_EACH_WITH_HASH (nh, node, hash_string(nexthop, 0),
+                             &ri->nexthops) {
+        if (!strcmp(nh->key, nexthop)) {
+            return skiplist_get_size(nh->routes);
+        }
+    }
+    return 0;
+}
+
+/* Adds counters to 'usage' ("route-index-*"). */
+void
+route_index_get_memory_usage(const struct route_index *ri,
+                             struct simap *usage)
+{
+    simap_increase(usage, "route-index-routes", route_index_count(ri));
+    simap_increase(usage, "route-index-vrfs", hmap_count(&ri->vrfs));
+    simap_increase(usage, "route-index-protocols",
+                   hmap_count(&ri->protocols));
+    simap_increase(usage, "route-index-nexthops", hmap_count(&ri->nexthops));
+    simap_increase(usage, "route-index-nexthop-refs", ri->n_refs);
+}
