@@ -51,6 +51,35 @@
  * prefixes, a per-route programming delay), statistics and memory use.
  * The simulator knows nothing of OVSDB.
  *
+ * Statuses
+ * ========
+ *
+ * Besides the statuses named above, as SAI implementations do:
+ *
+ *   - a route or neighbor key that names no existing switch, VR or RIF, or
+ *     has an invalid prefix (bad family, non-contiguous mask, host bits
+ *     set), gives SAI_STATUS_INVALID_PARAMETER;
+ *
+ *   - removing, setting or getting by an id of the wrong type gives
+ *     SAI_STATUS_INVALID_OBJECT_TYPE, by a stale or unknown id
+ *     SAI_STATUS_INVALID_OBJECT_ID;
+ *
+ *   - an attribute error gives the *_0 code of sai.h plus the attribute's
+ *     index: UNKNOWN_ATTRIBUTE for an id the object does not have,
+ *     INVALID_ATTRIBUTE for a read-only one on create or set, a
+ *     create-only one on set, or a duplicate, INVALID_ATTR_VALUE for a bad
+ *     value (including an id of the wrong type or switch), and
+ *     ATTR_NOT_SUPPORTED for a valid value the simulator does not model;
+ *     a missing mandatory attribute gives
+ *     SAI_STATUS_MANDATORY_ATTRIBUTE_MISSING.
+ *
+ * An operation is validated in full (key, attributes, existence,
+ * references, capacity) before the fault injector may fail it, and nothing
+ * changes unless it succeeds.  Bulk calls return SAI_STATUS_SUCCESS only
+ * if every object succeeded, otherwise SAI_STATUS_FAILURE with one status
+ * per object (SAI_STATUS_NOT_EXECUTED after the first failure in
+ * STOP_ON_ERROR mode).
+ *
  * Object ids
  * ==========
  *
