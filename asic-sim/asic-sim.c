@@ -654,6 +654,7 @@ fault_prefix_hash(sai_object_id_t vr_id, bool is_v6, unsigned int plen,
     return hash_bytes(addr, is_v6 ? 16 : 4, hash);
 }
 
+/* Returns the chosen prefix with the given key, or NULL. */
 static struct fault_prefix *
 fault_prefix_find(const struct sim_switch *sw, sai_object_id_t vr_id,
                   bool is_v6, unsigned int plen, const uint8_t addr[16])
@@ -784,6 +785,7 @@ route_alloc(struct sim_switch *sw)
     return index;
 }
 
+/* Puts route record 'index' on 'sw''s free list. */
 static void
 route_free(struct sim_switch *sw, uint32_t index)
 {
@@ -804,6 +806,7 @@ nhref_obj(const struct sim_switch *sw, uint32_t nhref)
     return sw->tabs[kind].slots[nhref & NHREF_INDEX_MASK].obj;
 }
 
+/* Returns the id of the object 'nhref' refers to, or null. */
 static inline sai_object_id_t
 nhref_oid(const struct sim_switch *sw, uint32_t nhref)
 {
@@ -852,6 +855,7 @@ nhref_resolve(const struct sim_switch *sw, sai_object_id_t oid,
     return true;
 }
 
+/* Takes a reference on the object 'nhref' refers to, if any. */
 static inline void
 nhref_ref(const struct sim_switch *sw, uint32_t nhref)
 {
@@ -860,6 +864,7 @@ nhref_ref(const struct sim_switch *sw, uint32_t nhref)
     }
 }
 
+/* Drops a reference taken by nhref_ref(). */
 static inline void
 nhref_unref(const struct sim_switch *sw, uint32_t nhref)
 {
@@ -1261,6 +1266,8 @@ route_get__(struct route_cache *c, const sai_route_entry_t *e,
     return SAI_STATUS_SUCCESS;
 }
 
+/* SAI create_route_entry(): PACKET_ACTION (default FORWARD) and
+ * NEXT_HOP_ID (default null). */
 static sai_status_t
 create_route_entry(const sai_route_entry_t *e, uint32_t attr_count,
                    const sai_attribute_t *attr_list)
@@ -1278,6 +1285,7 @@ create_route_entry(const sai_route_entry_t *e, uint32_t attr_count,
     return status;
 }
 
+/* SAI remove_route_entry(). */
 static sai_status_t
 remove_route_entry(const sai_route_entry_t *e)
 {
@@ -1294,6 +1302,8 @@ remove_route_entry(const sai_route_entry_t *e)
     return status;
 }
 
+/* SAI set_route_entry_attribute(): PACKET_ACTION, NEXT_HOP_ID, or
+ * ASIC_SIM_ROUTE_ENTRY_ATTR_HIT_COUNT set to 0 to clear the counter. */
 static sai_status_t
 set_route_entry_attribute(const sai_route_entry_t *e,
                           const sai_attribute_t *attr)
@@ -1311,6 +1321,7 @@ set_route_entry_attribute(const sai_route_entry_t *e,
     return status;
 }
 
+/* SAI get_route_entry_attribute(). */
 static sai_status_t
 get_route_entry_attribute(const sai_route_entry_t *e, uint32_t attr_count,
                           sai_attribute_t *attr_list)
@@ -1397,6 +1408,8 @@ route_bulk_finish(struct route_bulk *b)
 /* How many entries ahead the bulk calls prefetch. */
 #define BULK_PREFETCH_AHEAD 8
 
+/* SAI bulk create_route_entries(): see route_bulk_record() for the
+ * error modes.  Prefetches the LPM memory of later entries. */
 static sai_status_t
 create_route_entries(uint32_t n, const sai_route_entry_t *entries,
                      const uint32_t *attr_count,
@@ -1427,6 +1440,7 @@ create_route_entries(uint32_t n, const sai_route_entry_t *entries,
     return route_bulk_finish(&b);
 }
 
+/* SAI bulk remove_route_entries(). */
 static sai_status_t
 remove_route_entries(uint32_t n, const sai_route_entry_t *entries,
                      sai_bulk_op_error_mode_t mode, sai_status_t *statuses)
@@ -1453,6 +1467,7 @@ remove_route_entries(uint32_t n, const sai_route_entry_t *entries,
     return route_bulk_finish(&b);
 }
 
+/* SAI bulk set_route_entries_attribute(): one attribute per entry. */
 static sai_status_t
 set_route_entries_attribute(uint32_t n, const sai_route_entry_t *entries,
                             const sai_attribute_t *attr_list,
@@ -1482,6 +1497,7 @@ set_route_entries_attribute(uint32_t n, const sai_route_entry_t *entries,
     return route_bulk_finish(&b);
 }
 
+/* SAI bulk get_route_entries_attribute(). */
 static sai_status_t
 get_route_entries_attribute(uint32_t n, const sai_route_entry_t *entries,
                             const uint32_t *attr_count,
@@ -1570,6 +1586,7 @@ port_create(struct sim_switch *sw, bool is_cpu)
     return port;
 }
 
+/* Creates a VR on 'sw' with default attributes. */
 static struct sim_vr *
 vr_create__(struct sim_switch *sw)
 {
@@ -1581,6 +1598,7 @@ vr_create__(struct sim_switch *sw)
     return vr;
 }
 
+/* Frees 'vr' and its LPM tables. */
 static void
 vr_destroy__(struct sim_vr *vr)
 {
@@ -1608,6 +1626,9 @@ max_capacity(enum asic_sim_resource res)
             ? ASIC_SIM_MAX_ROUTES : ASIC_SIM_MAX_OBJECTS);
 }
 
+/* SAI create_switch(): a new switch with its CPU port, front-panel ports
+ * and default VR.  Capacities and the number of ports come from the
+ * custom attributes of asic-sim.h. */
 static sai_status_t
 create_switch(sai_object_id_t *switch_id, uint32_t attr_count,
               const sai_attribute_t *attr_list)
@@ -1710,6 +1731,7 @@ create_switch(sai_object_id_t *switch_id, uint32_t attr_count,
     return SAI_STATUS_SUCCESS;
 }
 
+/* SAI remove_switch(): frees the switch and every object on it. */
 static sai_status_t
 remove_switch(sai_object_id_t switch_id)
 {
@@ -1767,6 +1789,7 @@ remove_switch(sai_object_id_t switch_id)
     return SAI_STATUS_SUCCESS;
 }
 
+/* SAI set_switch_attribute(): SRC_MAC_ADDRESS and the capacities. */
 static sai_status_t
 set_switch_attribute(sai_object_id_t switch_id, const sai_attribute_t *attr)
 {
@@ -1797,6 +1820,7 @@ set_switch_attribute(sai_object_id_t switch_id, const sai_attribute_t *attr)
     return status;
 }
 
+/* SAI get_switch_attribute(), including the CRM AVAILABLE_* counters. */
 static sai_status_t
 get_switch_attribute(sai_object_id_t switch_id, uint32_t attr_count,
                      sai_attribute_t *attr_list)
@@ -1901,6 +1925,7 @@ vr_attr_apply(struct sim_vr *vr, const sai_attribute_t *a, uint32_t i)
     }
 }
 
+/* SAI create_virtual_router(). */
 static sai_status_t
 create_virtual_router(sai_object_id_t *vr_id, sai_object_id_t switch_id,
                       uint32_t attr_count, const sai_attribute_t *attr_list)
@@ -1939,6 +1964,8 @@ create_virtual_router(sai_object_id_t *vr_id, sai_object_id_t switch_id,
     return status;
 }
 
+/* SAI remove_virtual_router(): OBJECT_IN_USE for the default VR and for
+ * a VR with RIFs or routes. */
 static sai_status_t
 remove_virtual_router(sai_object_id_t vr_id)
 {
@@ -1962,6 +1989,7 @@ remove_virtual_router(sai_object_id_t vr_id)
     return status;
 }
 
+/* SAI set_virtual_router_attribute(). */
 static sai_status_t
 set_virtual_router_attribute(sai_object_id_t vr_id,
                              const sai_attribute_t *attr)
@@ -1987,6 +2015,7 @@ set_virtual_router_attribute(sai_object_id_t vr_id,
     return status;
 }
 
+/* SAI get_virtual_router_attribute(). */
 static sai_status_t
 get_virtual_router_attribute(sai_object_id_t vr_id, uint32_t attr_count,
                              sai_attribute_t *attr_list)
@@ -2054,6 +2083,8 @@ rif_attr_apply(struct sim_rif *rif, const sai_attribute_t *a, uint32_t i)
     }
 }
 
+/* SAI create_router_interface(): VIRTUAL_ROUTER_ID and TYPE mandatory,
+ * PORT_ID (a front-panel port) for TYPE_PORT, VLAN_ID for TYPE_VLAN. */
 static sai_status_t
 create_router_interface(sai_object_id_t *rif_id, sai_object_id_t switch_id,
                         uint32_t attr_count,
@@ -2151,6 +2182,8 @@ create_router_interface(sai_object_id_t *rif_id, sai_object_id_t switch_id,
     return status;
 }
 
+/* SAI remove_router_interface(): OBJECT_IN_USE while next hops,
+ * neighbors or routes refer to it. */
 static sai_status_t
 remove_router_interface(sai_object_id_t rif_id)
 {
@@ -2176,6 +2209,7 @@ remove_router_interface(sai_object_id_t rif_id)
     return status;
 }
 
+/* SAI set_router_interface_attribute(). */
 static sai_status_t
 set_router_interface_attribute(sai_object_id_t rif_id,
                                const sai_attribute_t *attr)
@@ -2201,6 +2235,7 @@ set_router_interface_attribute(sai_object_id_t rif_id,
     return status;
 }
 
+/* SAI get_router_interface_attribute(). */
 static sai_status_t
 get_router_interface_attribute(sai_object_id_t rif_id, uint32_t attr_count,
                                sai_attribute_t *attr_list)
@@ -2320,6 +2355,7 @@ neighbor_attr_apply(struct sim_neighbor *nb, const sai_attribute_t *a,
     }
 }
 
+/* Returns the CRM resource of a neighbor with address 'ip'. */
 static enum asic_sim_resource
 neighbor_res(const sai_ip_address_t *ip)
 {
@@ -2327,6 +2363,7 @@ neighbor_res(const sai_ip_address_t *ip)
             ? ASIC_SIM_RES_IPV4_NEIGHBOR : ASIC_SIM_RES_IPV6_NEIGHBOR);
 }
 
+/* SAI create_neighbor_entry(): DST_MAC_ADDRESS mandatory. */
 static sai_status_t
 create_neighbor_entry(const sai_neighbor_entry_t *e, uint32_t attr_count,
                       const sai_attribute_t *attr_list)
@@ -2379,6 +2416,7 @@ create_neighbor_entry(const sai_neighbor_entry_t *e, uint32_t attr_count,
     return status;
 }
 
+/* SAI remove_neighbor_entry(). */
 static sai_status_t
 remove_neighbor_entry(const sai_neighbor_entry_t *e)
 {
@@ -2406,6 +2444,7 @@ remove_neighbor_entry(const sai_neighbor_entry_t *e)
     return status;
 }
 
+/* SAI set_neighbor_entry_attribute(). */
 static sai_status_t
 set_neighbor_entry_attribute(const sai_neighbor_entry_t *e,
                              const sai_attribute_t *attr)
@@ -2439,6 +2478,7 @@ set_neighbor_entry_attribute(const sai_neighbor_entry_t *e,
     return status;
 }
 
+/* SAI get_neighbor_entry_attribute(). */
 static sai_status_t
 get_neighbor_entry_attribute(const sai_neighbor_entry_t *e,
                              uint32_t attr_count, sai_attribute_t *attr_list)
@@ -2482,6 +2522,8 @@ get_neighbor_entry_attribute(const sai_neighbor_entry_t *e,
 
 /* ---- Next hops ---------------------------------------------------------- */
 
+/* SAI create_next_hop(): TYPE (IP only), IP and ROUTER_INTERFACE_ID, all
+ * mandatory. */
 static sai_status_t
 create_next_hop(sai_object_id_t *nh_id, sai_object_id_t switch_id,
                 uint32_t attr_count, const sai_attribute_t *attr_list)
@@ -2555,6 +2597,8 @@ create_next_hop(sai_object_id_t *nh_id, sai_object_id_t switch_id,
     return status;
 }
 
+/* SAI remove_next_hop(): OBJECT_IN_USE while routes or group members
+ * use it. */
 static sai_status_t
 remove_next_hop(sai_object_id_t nh_id)
 {
@@ -2578,6 +2622,7 @@ remove_next_hop(sai_object_id_t nh_id)
     return status;
 }
 
+/* SAI set_next_hop_attribute(): every attribute is CREATE_ONLY. */
 static sai_status_t
 set_next_hop_attribute(sai_object_id_t nh_id, const sai_attribute_t *attr)
 {
@@ -2596,6 +2641,7 @@ set_next_hop_attribute(sai_object_id_t nh_id, const sai_attribute_t *attr)
     return status;
 }
 
+/* SAI get_next_hop_attribute(). */
 static sai_status_t
 get_next_hop_attribute(sai_object_id_t nh_id, uint32_t attr_count,
                        sai_attribute_t *attr_list)
@@ -2631,6 +2677,7 @@ get_next_hop_attribute(sai_object_id_t nh_id, uint32_t attr_count,
 
 /* ---- Next-hop groups and members ---------------------------------------- */
 
+/* SAI create_next_hop_group(): TYPE mandatory, dynamic ECMP only. */
 static sai_status_t
 create_next_hop_group(sai_object_id_t *nhg_id, sai_object_id_t switch_id,
                       uint32_t attr_count, const sai_attribute_t *attr_list)
@@ -2698,6 +2745,8 @@ create_next_hop_group(sai_object_id_t *nhg_id, sai_object_id_t switch_id,
     return status;
 }
 
+/* SAI remove_next_hop_group(): OBJECT_IN_USE while routes use it or it
+ * has members. */
 static sai_status_t
 remove_next_hop_group(sai_object_id_t nhg_id)
 {
@@ -2720,6 +2769,7 @@ remove_next_hop_group(sai_object_id_t nhg_id)
     return status;
 }
 
+/* SAI set_next_hop_group_attribute(): nothing is settable. */
 static sai_status_t
 set_next_hop_group_attribute(sai_object_id_t nhg_id,
                              const sai_attribute_t *attr)
@@ -2738,6 +2788,7 @@ set_next_hop_group_attribute(sai_object_id_t nhg_id,
     return status;
 }
 
+/* SAI get_next_hop_group_attribute(). */
 static sai_status_t
 get_next_hop_group_attribute(sai_object_id_t nhg_id, uint32_t attr_count,
                              sai_attribute_t *attr_list)
@@ -2810,6 +2861,8 @@ nhgm_attr_parse(const struct sim_switch *sw, struct sim_nhgm *m,
     }
 }
 
+/* SAI create_next_hop_group_member(): group and next hop mandatory,
+ * WEIGHT default 1.  Members keep their creation order in the group. */
 static sai_status_t
 create_next_hop_group_member(sai_object_id_t *nhgm_id,
                              sai_object_id_t switch_id, uint32_t attr_count,
@@ -2856,6 +2909,7 @@ create_next_hop_group_member(sai_object_id_t *nhgm_id,
     return status;
 }
 
+/* SAI remove_next_hop_group_member(). */
 static sai_status_t
 remove_next_hop_group_member(sai_object_id_t nhgm_id)
 {
@@ -2880,6 +2934,8 @@ remove_next_hop_group_member(sai_object_id_t nhgm_id)
     return status;
 }
 
+/* SAI set_next_hop_group_member_attribute(): NEXT_HOP_ID (moving the
+ * reference) or WEIGHT. */
 static sai_status_t
 set_next_hop_group_member_attribute(sai_object_id_t nhgm_id,
                                     const sai_attribute_t *attr)
@@ -2911,6 +2967,7 @@ set_next_hop_group_member_attribute(sai_object_id_t nhgm_id,
     return status;
 }
 
+/* SAI get_next_hop_group_member_attribute(). */
 static sai_status_t
 get_next_hop_group_member_attribute(sai_object_id_t nhgm_id,
                                     uint32_t attr_count,
@@ -3518,6 +3575,8 @@ struct walk_ctx {
     void *aux;                  /* ...and its argument. */
 };
 
+/* Reports route record 'index', whose prefix is 'prefix', to the walk's
+ * callback. */
 static void
 walk_route(struct walk_ctx *ctx, const sai_ip_prefix_t *prefix,
            uint32_t index)
@@ -3534,6 +3593,7 @@ walk_route(struct walk_ctx *ctx, const sai_ip_prefix_t *prefix,
     ctx->cb(&route, ctx->aux);
 }
 
+/* lpm4_walk() callback for asic_sim_route_walk(). */
 static void
 walk4_cb(uint32_t prefix, unsigned int plen, uint32_t value, void *ctx_)
 {
@@ -3543,6 +3603,7 @@ walk4_cb(uint32_t prefix, unsigned int plen, uint32_t value, void *ctx_)
     walk_route(ctx_, &p, value);
 }
 
+/* lpm6_walk() callback for asic_sim_route_walk(). */
 static void
 walk6_cb(const struct in6_addr *prefix, unsigned int plen, uint32_t value,
          void *ctx_)

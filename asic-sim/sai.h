@@ -202,23 +202,25 @@ typedef struct _sai_object_list_t {
     sai_object_id_t *list;      /* Caller-allocated array. */
 } sai_object_list_t;
 
+/* An attribute's value: the member used is the one that the attribute's
+ * documented type names. */
 typedef union _sai_attribute_value_t {
-    bool booldata;
-    uint8_t u8;
-    int8_t s8;
-    uint16_t u16;
-    int16_t s16;
-    uint32_t u32;
-    int32_t s32;               /* Also for enumerations. */
-    uint64_t u64;
-    int64_t s64;
-    sai_mac_t mac;
-    sai_ip4_t ip4;
-    sai_ip6_t ip6;
-    sai_ip_address_t ipaddr;
-    sai_ip_prefix_t ipprefix;
-    sai_object_id_t oid;
-    sai_object_list_t objlist;
+    bool booldata;              /* bool. */
+    uint8_t u8;                 /* uint8_t. */
+    int8_t s8;                  /* int8_t. */
+    uint16_t u16;               /* uint16_t. */
+    int16_t s16;                /* int16_t. */
+    uint32_t u32;               /* uint32_t. */
+    int32_t s32;                /* int32_t, also for enumerations. */
+    uint64_t u64;               /* uint64_t. */
+    int64_t s64;                /* int64_t. */
+    sai_mac_t mac;              /* MAC address. */
+    sai_ip4_t ip4;              /* IPv4 address, network order. */
+    sai_ip6_t ip6;              /* IPv6 address. */
+    sai_ip_address_t ipaddr;    /* IP address of either family. */
+    sai_ip_prefix_t ipprefix;   /* IP prefix. */
+    sai_object_id_t oid;        /* Object id. */
+    sai_object_list_t objlist;  /* List of object ids. */
 } sai_attribute_value_t;
 
 typedef struct _sai_attribute_t {

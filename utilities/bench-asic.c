@@ -141,6 +141,7 @@ static const struct {
     { 29, 2 }, { 30, 3 }, { 31, 2 }, { 32, 2 },
 };
 
+/* Returns a prefix length drawn from 'plen_mix'. */
 static unsigned int
 random_plen(uint64_t *rng)
 {
@@ -481,6 +482,7 @@ median(double *v, size_t n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* Prints the figures of 'r' on one line, after 'label'. */
 static void
 print_result(const char *label, const struct bench_result *r)
 {
@@ -506,6 +508,8 @@ usage(void)
            "  --seed S             seed of the inputs (default 1)\n");
 }
 
+/* Returns 's', the argument of 'option', as a number from 'min' to 'max',
+ * or exits with an error. */
 static uint64_t
 parse_number(const char *option, const char *s, uint64_t min, uint64_t max)
 {
@@ -521,6 +525,7 @@ parse_number(const char *option, const char *s, uint64_t min, uint64_t max)
     return x;
 }
 
+/* Entry point of "fibsync-bench asic".  See bench-asic.h. */
 int
 bench_asic_main(int argc, char *argv[])
 {
