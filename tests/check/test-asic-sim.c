@@ -725,6 +725,40 @@ START_TEST(test_capacity_and_crm)
     ck_assert_uint_eq(crm[ASIC_SIM_RES_NEXT_HOP_GROUP_MEMBER].used, 2);
     ck_assert_uint_eq(crm[ASIC_SIM_RES_NEXT_HOP].used, 3);
 
+    /* Neighbors, counted by family. */
+    sai_neighbor_entry_t ne[3];
+    sai_attribute_t mac;
+    static const char *const nb_ips[3] = { "10.0.0.1", "10.0.0.2",
+                                           "fe80::1" };
+    memset(&mac, 0, sizeof mac);
+    mac.id = SAI_NEIGHBOR_ENTRY_ATTR_DST_MAC_ADDRESS;
+    for (int i = 0; i < 3; i++) {
+        memset(&ne[i], 0, sizeof ne[i]);
+        ne[i].switch_id = sw;
+        ne[i].rif_id = rif;
+        ne[i].ip_address = addr_parse(nb_ips[i]);
+    }
+    ck_assert_status(asic_sim_set_capacity(sw, ASIC_SIM_RES_IPV4_NEIGHBOR,
+                                           1), SAI_STATUS_SUCCESS);
+    ck_assert_status(neighbor_api->create_neighbor_entry(&ne[0], 1, &mac),
+                     SAI_STATUS_SUCCESS);
+    ck_assert_status(neighbor_api->create_neighbor_entry(&ne[1], 1, &mac),
+                     SAI_STATUS_INSUFFICIENT_RESOURCES);
+    ck_assert_status(neighbor_api->create_neighbor_entry(&ne[2], 1, &mac),
+                     SAI_STATUS_SUCCESS);
+    crm_get(crm);
+    ck_assert_uint_eq(crm[ASIC_SIM_RES_IPV4_NEIGHBOR].used, 1);
+    ck_assert_uint_eq(crm[ASIC_SIM_RES_IPV4_NEIGHBOR].available, 0);
+    ck_assert_uint_eq(crm[ASIC_SIM_RES_IPV6_NEIGHBOR].used, 1);
+    ck_assert_status(neighbor_api->remove_neighbor_entry(&ne[0]),
+                     SAI_STATUS_SUCCESS);
+    ck_assert_status(neighbor_api->remove_neighbor_entry(&ne[2]),
+                     SAI_STATUS_SUCCESS);
+    crm_get(crm);
+    ck_assert_uint_eq(crm[ASIC_SIM_RES_IPV4_NEIGHBOR].used, 0);
+    ck_assert_uint_eq(crm[ASIC_SIM_RES_IPV4_NEIGHBOR].available, 1);
+    ck_assert_uint_eq(crm[ASIC_SIM_RES_IPV6_NEIGHBOR].used, 0);
+
     /* Removing routes gives the counts back, to zero. */
     for (int i = 1; i < 11; i++) {
         if (i != 3) {
