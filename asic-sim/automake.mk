@@ -21,3 +21,5 @@ utilities_fibsync_bench_SOURCES += \
 	utilities/bench-asic.c utilities/bench-asic.h
 utilities_fibsync_bench_LDADD = asic-sim/libasicsim.la \
 	$(OVS_LIBS) $(JEMALLOC_LIBS)
+
+include asic-sim/automake-syncd.mk

@@ -1,0 +1,115 @@
+/*
+ * Copyright (c) 2024 The fibsync authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#ifndef ASIC_SIM_SYNCD_DB_H
+#define ASIC_SIM_SYNCD_DB_H 1
+
+/* syncd-db: syncd's OVSDB path.  It monitors the Asic_Route table, turns
+ * row changes into route operations for the apply step
+ * (asic-sim/syncd-apply.h), and writes each row's outcome back into it.
+ *
+ * Reading
+ * =======
+ *
+ * An ovsdb-cs monitor (no replica: OVS's lib/ovsdb-cs.h) of the columns
+ * vrf, prefix, packet_action, nexthops and seq only, never of the columns
+ * syncd writes (state, error, applied_seq), so write-backs do not come
+ * back as updates.  The module keeps a compact map from row uuid to
+ * (VRF, prefix, seq, write-back state), 64 bytes a row, because a deletion
+ * carries only the uuid.  Updates are processed a bounded number of rows
+ * per syncd_db_run() call, and the monitor is not read while a backlog is
+ * queued, so the server coalesces further changes.
+ *
+ * Within one update, deletions (and the old half of a row whose VRF or
+ * prefix changed) are submitted before insertions and modifications, so a
+ * transaction that replaces the row of a prefix by another works.
+ *
+ * A row that cannot be used (bad prefix, unknown action, bad next-hop
+ * key) gets state "error" with a message in its error column and a
+ * counter; its old route, if any, is removed.
+ *
+ * Writing back
+ * ============
+ *
+ * A second connection (a plain jsonrpc_session) sends "transact" requests
+ * of "update" operations, one per row, selected by "_uuid" (a hash lookup
+ * on the server), setting state, error and applied_seq.  Outcomes are
+ * coalesced per row (only the latest is written) and sent in transactions
+ * of up to 'wb_batch' rows, with at most 'wb_inflight' outstanding, so
+ * the write-back never holds up programming.  If the connection drops,
+ * unacknowledged rows are sent again.
+ *
+ * On start, the module reads (uuid, applied_seq) of the rows in state
+ * "programmed", once, so that after a restart rows whose applied_seq
+ * already equals their seq and are programmed again are not written. */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct ds;
+struct syncd_apply;
+struct syncd_route_result;
+
+/* Options for syncd_db_create(). */
+struct syncd_db_options {
+    const char *remote;         /* Database remote, e.g. "unix:db.sock". */
+    uint32_t wb_batch;          /* Rows per write-back transaction (0 for
+                                 * the default, 5000). */
+    uint32_t wb_inflight;       /* Write-back transactions outstanding (0
+                                 * for the default, 2). */
+    uint32_t budget;            /* Rows processed per run (0 for the
+                                 * default, 20000). */
+};
+
+/* Counters. */
+struct syncd_db_stats {
+    uint64_t rows;              /* Rows known. */
+    uint64_t in_sync;           /* Of those, programmed and written back
+                                 * (the database says programmed with
+                                 * applied_seq == seq). */
+    uint64_t bad_rows;          /* Rows that are bad now. */
+    uint64_t bad_total;         /* Bad rows seen, ever. */
+    uint64_t updates;           /* Update messages received. */
+    uint64_t row_inserts;       /* Row insertions received... */
+    uint64_t row_modifies;      /* ...modifications... */
+    uint64_t row_deletes;       /* ...and deletions. */
+    uint64_t backlog;           /* Row changes received, not processed. */
+    uint64_t reconnects;        /* Monitor reconnections. */
+    uint64_t wb_pending;        /* Rows waiting to be written back. */
+    uint64_t wb_inflight_rows;  /* Rows in transactions outstanding. */
+    uint64_t wb_inflight_txns;  /* Transactions outstanding. */
+    uint64_t wb_txns;           /* Write-back transactions sent... */
+    uint64_t wb_rows;           /* ...with so many rows... */
+    uint64_t wb_acked;          /* ...of which so many were committed. */
+    uint64_t wb_errors;         /* Write-back transactions that failed. */
+    uint64_t wb_skipped;        /* Rows not written because the database
+                                 * already said so (restart). */
+    uint64_t results_ok;        /* Route results: programmed... */
+    uint64_t results_error;     /* ...or error. */
+};
+
+struct syncd_db *syncd_db_create(const struct syncd_db_options *,
+                                 struct syncd_apply *);
+void syncd_db_destroy(struct syncd_db *);
+void syncd_db_run(struct syncd_db *);
+void syncd_db_wait(struct syncd_db *);
+bool syncd_db_is_connected(const struct syncd_db *);
+void syncd_db_get_stats(const struct syncd_db *, struct syncd_db_stats *);
+
+/* The apply step's result callback, 'aux' being the 'struct syncd_db'. */
+void syncd_db_apply_result(const struct syncd_route_result *, void *aux);
+
+#endif /* asic-sim/syncd-db.h */

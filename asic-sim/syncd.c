@@ -1,0 +1,950 @@
+/*
+ * Copyright (c) 2024 The fibsync authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+/* syncd: programs the asic-sim simulated switch from OVSDB Asic_Route rows
+ * and writes each route's outcome back.  See usage() for the interface,
+ * asic-sim/syncd-db.h for the OVSDB path and asic-sim/syncd-apply.h for
+ * the apply step. */
+
+#include <config.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "asic-sim/asic-sim.h"
+#include "asic-sim/sai-util.h"
+#include "asic-sim/syncd-apply.h"
+#include "asic-sim/syncd-db.h"
+#include "command-line.h"
+#include "coverage.h"
+#include "daemon.h"
+#include "fatal-signal.h"
+#include "lib/fib-prefix.h"
+#include "lib/fibsync-paths.h"
+#include "lib/perf-timer.h"
+#include "memory.h"
+#include "openvswitch/dynamic-string.h"
+#include "openvswitch/json.h"
+#include "openvswitch/poll-loop.h"
+#include "openvswitch/vlog.h"
+#include "simap.h"
+#include "timeval.h"
+#include "unixctl.h"
+#include "util.h"
+
+VLOG_DEFINE_THIS_MODULE(syncd);
+
+/* Command-line settings. */
+struct syncd_settings {
+    char *db;                   /* --db. */
+    char *unixctl;              /* --unixctl. */
+    struct syncd_apply_options apply; /* Capacities, ports, bulk size. */
+    struct syncd_db_options dbo;      /* Write-back batching. */
+    struct asic_sim_fault fault;      /* --fault-rate/-seed/-delay. */
+    char **fault_prefixes;      /* --fault-prefix values. */
+    size_t n_fault_prefixes;    /* Number of 'fault_prefixes'. */
+};
+
+/* One sample of the counters, for rates. */
+struct rate_sample {
+    long long int msec;         /* When. */
+    uint64_t results;           /* Route operations completed. */
+    uint64_t wb_acked;          /* Rows written back. */
+};
+
+#define N_SAMPLES 11            /* 10 s of one-second samples. */
+
+/* The daemon. */
+struct syncd {
+    struct syncd_apply *apply;  /* The apply step and its switch. */
+    struct syncd_db *db;        /* The OVSDB path. */
+    struct perf_timer *timer;   /* "BULK" stage. */
+    bool exiting;               /* "exit" received? */
+    long long int start_msec;   /* When the daemon started. */
+    struct rate_sample samples[N_SAMPLES]; /* Ring of samples. */
+    size_t n_samples;           /* Samples taken so far. */
+    long long int next_sample;  /* When to take the next (msec). */
+    double peak_rate;           /* Best one-second route rate seen. */
+};
+
+OVS_NO_RETURN static void usage(void);
+static void parse_options(int argc, char *argv[], struct syncd_settings *);
+static void register_commands(struct syncd *);
+static char *abs_unix_remote(const char *remote);
+
+/* ---- Rates -------------------------------------------------------------- */
+
+static void
+take_sample(struct syncd *d, struct rate_sample *s)
+{
+    struct syncd_apply_stats as;
+    struct syncd_db_stats ds;
+
+    syncd_apply_get_stats(d->apply, &as);
+    syncd_db_get_stats(d->db, &ds);
+    s->msec = time_msec();
+    s->results = as.ok + as.failed;
+    s->wb_acked = ds.wb_acked;
+}
+
+/* Takes a sample of the counters every second. */
+static void
+rates_run(struct syncd *d)
+{
+    long long int now = time_msec();
+
+    if (now < d->next_sample) {
+        return;
+    }
+    struct rate_sample *s = &d->samples[d->n_samples % N_SAMPLES];
+    take_sample(d, s);
+    if (d->n_samples) {
+        const struct rate_sample *p
+            = &d->samples[(d->n_samples - 1) % N_SAMPLES];
+        double secs = (s->msec - p->msec) / 1000.0;
+
+        if (secs > 0) {
+            d->peak_rate = MAX(d->peak_rate,
+                               (s->results - p->results) / secs);
+        }
+    }
+    d->n_samples++;
+    d->next_sample = now + 1000;
+}
+
+/* Stores in '*ops' and '*wb' the route and write-back rates, per second,
+ * over the last 'secs' seconds of samples (as far as they go). */
+static void
+rates_get(const struct syncd *d, int secs, double *ops, double *wb)
+{
+    struct rate_sample now;
+
+    *ops = *wb = 0;
+    if (!d->n_samples) {
+        return;
+    }
+    take_sample(CONST_CAST(struct syncd *, d), &now);
+    size_t back = MIN((size_t) secs, MIN(d->n_samples - 1, N_SAMPLES - 1));
+    const struct rate_sample *then
+        = &d->samples[(d->n_samples - 1 - back) % N_SAMPLES];
+    double t = (now.msec - then->msec) / 1000.0;
+    if (t > 0) {
+        *ops = (now.results - then->results) / t;
+        *wb = (now.wb_acked - then->wb_acked) / t;
+    }
+}
+
+/* ---- Main --------------------------------------------------------------- */
+
+int
+main(int argc, char *argv[])
+{
+    struct syncd_settings settings;
+    struct unixctl_server *unixctl;
+    struct syncd d;
+    char *error;
+    int retval;
+
+    set_program_name(argv[0]);
+    ovs_cmdl_proctitle_init(argc, argv);
+    service_start(&argc, &argv);
+    fatal_ignore_sigpipe();
+    parse_options(argc, argv, &settings);
+
+    daemonize_start(false);
+
+    retval = unixctl_server_create(settings.unixctl, &unixctl);
+    if (retval) {
+        ovs_fatal(retval, "cannot create unixctl socket %s",
+                  settings.unixctl);
+    }
+
+    memset(&d, 0, sizeof d);
+    d.start_msec = time_msec();
+
+    struct perf_timer_options topts;
+    perf_timer_options_init(&topts);
+    topts.module = &this_module;
+    d.timer = perf_timer_create("BULK", &topts);
+    perf_timer_register_unixctl();
+
+    settings.apply.timer = d.timer;
+    d.apply = syncd_apply_create(&settings.apply, &error);
+    if (!d.apply) {
+        ovs_fatal(0, "%s", error);
+    }
+
+    /* Fault injection from the command line. */
+    sai_object_id_t sw = syncd_apply_switch_id(d.apply);
+    if (settings.fault.rate || settings.fault.delay_usec) {
+        asic_sim_fault_set(sw, &settings.fault);
+    }
+    for (size_t i = 0; i < settings.n_fault_prefixes; i++) {
+        char *arg = settings.fault_prefixes[i];
+        char *comma = strchr(arg, ',');
+        const char *vrf = comma ? arg : "default";
+        const char *prefix_s = comma ? comma + 1 : arg;
+        struct fib_prefix fp;
+        sai_object_id_t vr_id;
+        sai_ip_prefix_t p;
+
+        if (comma) {
+            *comma = '\0';
+        }
+        error = fib_prefix_parse(prefix_s, &fp);
+        if (error) {
+            ovs_fatal(0, "--fault-prefix: %s", error);
+        }
+        syncd_prefix_to_sai(&fp, &p);
+        if (syncd_apply_vr_get(d.apply, vrf, &vr_id)
+            || asic_sim_fault_add_prefix(sw, vr_id, &p)) {
+            ovs_fatal(0, "--fault-prefix: cannot add %s in VRF %s",
+                      prefix_s, vrf);
+        }
+    }
+
+    settings.dbo.remote = settings.db;
+    d.db = syncd_db_create(&settings.dbo, d.apply);
+    syncd_apply_set_callback(d.apply, syncd_db_apply_result, d.db);
+
+    register_commands(&d);
+    daemonize_complete();
+    VLOG_INFO("syncd started: database %s, bulks of %"PRIu32" routes",
+              settings.db, settings.apply.max_bulk
+              ? settings.apply.max_bulk : SYNCD_APPLY_DEFAULT_MAX_BULK);
+
+    while (!d.exiting) {
+        memory_run();
+        if (memory_should_report()) {
+            struct syncd_db_stats ds;
+            struct simap usage;
+
+            syncd_db_get_stats(d.db, &ds);
+            simap_init(&usage);
+            simap_put(&usage, "rows", ds.rows);
+            simap_put(&usage, "routes", syncd_apply_n_routes(d.apply));
+            memory_report(&usage);
+            simap_destroy(&usage);
+        }
+
+        syncd_db_run(d.db);
+        syncd_apply_run(d.apply);
+        unixctl_server_run(unixctl);
+        perf_timer_run(d.timer);
+        rates_run(&d);
+
+        syncd_db_wait(d.db);
+        syncd_apply_wait(d.apply);
+        unixctl_server_wait(unixctl);
+        perf_timer_wait(d.timer);
+        memory_wait();
+        poll_timer_wait_until(d.next_sample);
+        if (d.exiting) {
+            poll_immediate_wake();
+        }
+        poll_block();
+    }
+
+    perf_timer_flush(d.timer);
+    syncd_db_destroy(d.db);
+    syncd_apply_destroy(d.apply);
+    perf_timer_destroy(d.timer);
+    unixctl_server_destroy(unixctl);
+    service_stop();
+    return 0;
+}
+
+/* ---- Options ------------------------------------------------------------ */
+
+static unsigned long long int
+parse_number(const char *option, const char *arg, unsigned long long min,
+             unsigned long long max)
+{
+    unsigned long long int n;
+    char *end;
+
+    errno = 0;
+    n = strtoull(arg, &end, 10);
+    if (errno || end == arg || *end || arg[0] == '-' || n < min || n > max) {
+        ovs_fatal(0, "--%s: \"%s\" is not a number between %llu and %llu",
+                  option, arg, min, max);
+    }
+    return n;
+}
+
+/* Makes the file name of a "unix:" or "punix:" remote absolute, relative
+ * to the current directory (OVS would take it relative to its run
+ * directory). */
+static char *
+abs_unix_remote(const char *remote)
+{
+    const char *colon = strchr(remote, ':');
+
+    if (colon && colon[1] != '/'
+        && (!strncmp(remote, "unix:", 5) || !strncmp(remote, "punix:", 6))) {
+        char *cwd = get_cwd();
+        char *s = xasprintf("%.*s%s/%s", (int) (colon - remote + 1), remote,
+                            cwd ? cwd : ".", colon + 1);
+        free(cwd);
+        return s;
+    }
+    return xstrdup(remote);
+}
+
+static void
+parse_options(int argc, char *argv[], struct syncd_settings *s)
+{
+    enum {
+        OPT_DB = UCHAR_MAX + 1,
+        OPT_UNIXCTL,
+        OPT_CAP_IPV4,
+        OPT_CAP_IPV6,
+        OPT_CAP_NH,
+        OPT_CAP_NHG,
+        OPT_CAP_NHGM,
+        OPT_PORTS,
+        OPT_FAULT_RATE,
+        OPT_FAULT_SEED,
+        OPT_FAULT_DELAY,
+        OPT_FAULT_PREFIX,
+        OPT_WB_BATCH,
+        OPT_WB_INFLIGHT,
+        OPT_BATCH,
+        VLOG_OPTION_ENUMS,
+        DAEMON_OPTION_ENUMS,
+    };
+    static const struct option long_options[] = {
+        {"db", required_argument, NULL, OPT_DB},
+        {"unixctl", required_argument, NULL, OPT_UNIXCTL},
+        {"max-bulk", required_argument, NULL, 'k'},
+        {"capacity-ipv4-routes", required_argument, NULL, OPT_CAP_IPV4},
+        {"capacity-ipv6-routes", required_argument, NULL, OPT_CAP_IPV6},
+        {"capacity-nexthops", required_argument, NULL, OPT_CAP_NH},
+        {"capacity-nexthop-groups", required_argument, NULL, OPT_CAP_NHG},
+        {"capacity-nexthop-group-members", required_argument, NULL,
+         OPT_CAP_NHGM},
+        {"ports", required_argument, NULL, OPT_PORTS},
+        {"fault-rate", required_argument, NULL, OPT_FAULT_RATE},
+        {"fault-seed", required_argument, NULL, OPT_FAULT_SEED},
+        {"fault-delay", required_argument, NULL, OPT_FAULT_DELAY},
+        {"fault-prefix", required_argument, NULL, OPT_FAULT_PREFIX},
+        {"write-back-batch", required_argument, NULL, OPT_WB_BATCH},
+        {"write-back-inflight", required_argument, NULL, OPT_WB_INFLIGHT},
+        {"batch", required_argument, NULL, OPT_BATCH},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        VLOG_LONG_OPTIONS,
+        DAEMON_LONG_OPTIONS,
+        {NULL, 0, NULL, 0},
+    };
+    char *short_options = ovs_cmdl_long_options_to_short_options(long_options);
+    const char *db = NULL;
+    char *unixctl = NULL;
+
+    memset(s, 0, sizeof *s);
+    for (;;) {
+        int c = getopt_long(argc, argv, short_options, long_options, NULL);
+        const char *name = NULL;
+        int res = -1;
+
+        if (c == -1) {
+            break;
+        }
+        switch (c) {
+        case OPT_DB:
+            db = optarg;
+            break;
+        case OPT_UNIXCTL:
+            free(unixctl);
+            unixctl = xstrdup(optarg);
+            break;
+        case 'k':
+            s->apply.max_bulk = parse_number("max-bulk", optarg, 1, 1000000);
+            break;
+        case OPT_CAP_IPV4:
+            res = ASIC_SIM_RES_IPV4_ROUTE;
+            name = "capacity-ipv4-routes";
+            break;
+        case OPT_CAP_IPV6:
+            res = ASIC_SIM_RES_IPV6_ROUTE;
+            name = "capacity-ipv6-routes";
+            break;
+        case OPT_CAP_NH:
+            res = ASIC_SIM_RES_NEXT_HOP;
+            name = "capacity-nexthops";
+            break;
+        case OPT_CAP_NHG:
+            res = ASIC_SIM_RES_NEXT_HOP_GROUP;
+            name = "capacity-nexthop-groups";
+            break;
+        case OPT_CAP_NHGM:
+            res = ASIC_SIM_RES_NEXT_HOP_GROUP_MEMBER;
+            name = "capacity-nexthop-group-members";
+            break;
+        case OPT_PORTS:
+            s->apply.n_ports = parse_number("ports", optarg, 1, 4096);
+            break;
+        case OPT_FAULT_RATE: {
+            char *end;
+            double rate = strtod(optarg, &end);
+
+            if (*end || end == optarg || !(rate >= 0 && rate <= 1)) {
+                ovs_fatal(0, "--fault-rate: \"%s\" is not a fraction "
+                          "between 0 and 1", optarg);
+            }
+            s->fault.rate = rate;
+            break;
+        }
+        case OPT_FAULT_SEED:
+            s->fault.seed = parse_number("fault-seed", optarg, 0,
+                                         UINT64_MAX);
+            break;
+        case OPT_FAULT_DELAY:
+            s->fault.delay_usec = parse_number("fault-delay", optarg, 0,
+                                               10000000);
+            break;
+        case OPT_FAULT_PREFIX:
+            s->fault_prefixes = xrealloc(s->fault_prefixes,
+                                         (s->n_fault_prefixes + 1)
+                                         * sizeof *s->fault_prefixes);
+            s->fault_prefixes[s->n_fault_prefixes++] = xstrdup(optarg);
+            break;
+        case OPT_WB_BATCH:
+            s->dbo.wb_batch = parse_number("write-back-batch", optarg, 1,
+                                           1000000);
+            break;
+        case OPT_WB_INFLIGHT:
+            s->dbo.wb_inflight = parse_number("write-back-inflight", optarg,
+                                              1, 1024);
+            break;
+        case OPT_BATCH:
+            s->dbo.budget = parse_number("batch", optarg, 1, 10000000);
+            break;
+        case 'h':
+            usage();
+        case 'V':
+            printf("%s (fibsync) 0.1.0\n", program_name);
+            exit(EXIT_SUCCESS);
+
+        VLOG_OPTION_HANDLERS
+        DAEMON_OPTION_HANDLERS
+
+        case '?':
+            exit(EXIT_FAILURE);
+        default:
+            abort();
+        }
+        if (res >= 0) {
+            s->apply.capacity[res] = parse_number(name, optarg, 1,
+                                                  ASIC_SIM_MAX_ROUTES);
+        }
+    }
+    free(short_options);
+
+    if (optind < argc) {
+        ovs_fatal(0, "unexpected argument \"%s\" (use --help for help)",
+                  argv[optind]);
+    }
+    s->db = abs_unix_remote(db ? db : fibsync_default_db());
+    if (!unixctl) {
+        char *path = fibsync_ctl_path("syncd");
+
+        if (path[0] != '/') {
+            char *cwd = get_cwd();
+
+            unixctl = xasprintf("%s/%s", cwd ? cwd : ".", path);
+            free(cwd);
+            free(path);
+        } else {
+            unixctl = path;
+        }
+    }
+    s->unixctl = unixctl;
+}
+
+static void
+usage(void)
+{
+    printf("\
+%s: program a simulated switch ASIC from OVSDB Asic_Route rows\n\
+usage: %s [OPTIONS]\n\
+\n\
+syncd monitors the Asic_Route table of the Fibsync database (columns vrf,\n\
+prefix, packet_action, nexthops and seq), programs each row into an\n\
+in-process asic-sim switch through SAI bulk route calls, and writes the\n\
+outcome back into the row: state \"programmed\" or \"error\", error (the\n\
+SAI status name, e.g. SAI_STATUS_INSUFFICIENT_RESOURCES, or why the row\n\
+is unusable) and applied_seq (the seq it applied).  Virtual routers,\n\
+router interfaces, next hops and next-hop groups are created on demand;\n\
+next hops and groups are shared between routes and removed when unused.\n\
+On start, syncd rebuilds the switch from the table's contents.\n\
+\n\
+Database:\n\
+  --db=REMOTE             database remote (default: %s)\n\
+  --batch=N               row changes processed per main-loop pass\n\
+                          (default 20000)\n\
+  --write-back-batch=N    rows per write-back transaction (default 5000)\n\
+  --write-back-inflight=N write-back transactions outstanding (default 2)\n\
+\n\
+Switch:\n\
+  -k, --max-bulk=N        route entries per SAI bulk call (default %d)\n\
+  --capacity-ipv4-routes=N           capacities (defaults: %d IPv4 and\n\
+  --capacity-ipv6-routes=N           %d IPv6 routes, %d next hops,\n\
+  --capacity-nexthops=N              %d groups and %d group members)\n\
+  --capacity-nexthop-groups=N\n\
+  --capacity-nexthop-group-members=N\n\
+  --ports=N               front-panel ports (default %d)\n\
+\n\
+Fault injection at start (see also asic/fault below):\n\
+  --fault-rate=FRACTION   fail this fraction of route operations\n\
+  --fault-seed=N          seed of the fault generator (default 0)\n\
+  --fault-delay=USEC      programming delay per route operation\n\
+  --fault-prefix=[VRF,]PREFIX  fail every operation on PREFIX (in VRF,\n\
+                          default \"default\"); may be repeated\n\
+\n\
+Runtime commands (ovs-appctl -t SOCKET COMMAND):\n\
+  asic/lookup ADDRESS [vrf NAME]  longest-prefix match: prefix, action,\n\
+                          next hops with weights, hit counter\n\
+  asic/dump [json]        every route of every VRF\n\
+  crm/show                used/available/capacity of each resource\n\
+  asic/fault rate FRACTION [SEED] | prefix add|del VRF PREFIX |\n\
+             delay USEC | clear | show\n\
+  asic/stats              operations, bulks, errors, rates, write-back\n\
+  perf/show [BULK]        performance-timer lines of the bulk apply stage\n\
+  coverage/show, memory/show, vlog/set ..., exit\n\
+\n\
+Other options:\n\
+  --unixctl=SOCKET        control socket (default: %s)\n\
+  -h, --help              display this help message\n\
+  -V, --version           display version information\n",
+           program_name, program_name, fibsync_default_db(),
+           SYNCD_APPLY_DEFAULT_MAX_BULK, ASIC_SIM_DEFAULT_IPV4_ROUTES,
+           ASIC_SIM_DEFAULT_IPV6_ROUTES, ASIC_SIM_DEFAULT_NEXT_HOPS,
+           ASIC_SIM_DEFAULT_NEXT_HOP_GROUPS,
+           ASIC_SIM_DEFAULT_NEXT_HOP_GROUP_MEMBERS, ASIC_SIM_DEFAULT_PORTS,
+           "$FIBSYNC_RUNDIR/syncd.ctl");
+    daemon_usage();
+    vlog_usage();
+    printf("\n\
+Environment:\n\
+  FIBSYNC_RUNDIR          run directory of the stack (default ./_run)\n");
+    exit(EXIT_SUCCESS);
+}
+
+/* ---- Commands ----------------------------------------------------------- */
+
+/* "asic/lookup ADDRESS [vrf NAME]". */
+static void
+cmd_lookup(struct unixctl_conn *conn, int argc, const char *argv[],
+           void *d_)
+{
+    struct syncd *d = d_;
+    const char *vrf = "default";
+    sai_ip_address_t addr;
+
+    if (argc == 4 && !strcmp(argv[2], "vrf")) {
+        vrf = argv[3];
+    } else if (argc == 3) {
+        vrf = argv[2];
+    } else if (argc != 2) {
+        unixctl_command_reply_error(conn, "usage: asic/lookup ADDRESS "
+                                    "[vrf NAME]");
+        return;
+    }
+    if (!sai_ip_address_parse(argv[1], &addr)) {
+        unixctl_command_reply_error(conn, "bad address");
+        return;
+    }
+    sai_object_id_t vr_id = syncd_apply_vr_find(d->apply, vrf);
+    if (!vr_id) {
+        char *msg = xasprintf("no VRF %s", vrf);
+        unixctl_command_reply_error(conn, msg);
+        free(msg);
+        return;
+    }
+
+    struct asic_sim_nexthop *nhs = NULL;
+    struct asic_sim_route route;
+    uint32_t n = 16;
+    sai_status_t status;
+    do {
+        nhs = xrealloc(nhs, n * sizeof *nhs);
+        status = asic_sim_lookup(vr_id, &addr, &route, nhs, &n);
+    } while (status == SAI_STATUS_BUFFER_OVERFLOW);
+
+    if (status) {
+        char *msg = xasprintf("%s: no route in VRF %s (%s)", argv[1], vrf,
+                              sai_status_name(status));
+        unixctl_command_reply_error(conn, msg);
+        free(msg);
+        free(nhs);
+        return;
+    }
+
+    struct ds s = DS_EMPTY_INITIALIZER;
+    char buf[SAI_IP_PREFIX_STRLEN];
+    ds_put_format(&s, "%s vrf %s action %s hits %"PRIu64"\n",
+                  sai_ip_prefix_format(&route.entry.destination, buf), vrf,
+                  syncd_action_name(route.action), route.hits);
+    for (uint32_t i = 0; i < n; i++) {
+        ds_put_cstr(&s, "  nexthop ");
+        syncd_apply_format_nexthop(d->apply, &nhs[i], &s);
+        ds_put_format(&s, " weight %"PRIu32"\n", nhs[i].weight);
+    }
+    unixctl_command_reply(conn, ds_cstr(&s));
+    ds_destroy(&s);
+    free(nhs);
+}
+
+/* Context of a route dump. */
+struct dump_ctx {
+    const struct syncd *d;      /* The daemon. */
+    const char *vrf;            /* VRF being dumped. */
+    struct ds *s;               /* Text output, or NULL. */
+    struct json *array;         /* JSON output, or NULL. */
+};
+
+static void
+dump_route(const struct asic_sim_route *r, void *ctx_)
+{
+    struct dump_ctx *ctx = ctx_;
+    char buf[SAI_IP_PREFIX_STRLEN];
+
+    sai_ip_prefix_format(&r->entry.destination, buf);
+    if (ctx->s) {
+        ds_put_format(ctx->s, "%s %s %s ", ctx->vrf, buf,
+                      syncd_action_name(r->action));
+        syncd_apply_format_target(ctx->d->apply, r->next_hop_id, ctx->s);
+        ds_put_format(ctx->s, " hits=%"PRIu64"\n", r->hits);
+    } else {
+        struct json *o = json_object_create();
+
+        json_object_put_string(o, "vrf", ctx->vrf);
+        json_object_put_string(o, "prefix", buf);
+        json_object_put_string(o, "action", syncd_action_name(r->action));
+        json_object_put(o, "nexthops",
+                        syncd_apply_target_to_json(ctx->d->apply,
+                                                   r->next_hop_id));
+        json_object_put(o, "hits", json_integer_create(r->hits));
+        json_array_add(ctx->array, o);
+    }
+}
+
+static int
+compare_vr_names(const void *a_, const void *b_)
+{
+    const char *const *a = a_;
+    const char *const *b = b_;
+
+    return strcmp(*a, *b);
+}
+
+/* "asic/dump [json]". */
+static void
+cmd_dump(struct unixctl_conn *conn, int argc, const char *argv[], void *d_)
+{
+    struct syncd *d = d_;
+    bool json = argc > 1 && !strcmp(argv[1], "json");
+
+    if (argc > 1 && !json) {
+        unixctl_command_reply_error(conn, "usage: asic/dump [json]");
+        return;
+    }
+
+    /* VRFs in name order. */
+    size_t n = syncd_apply_n_vrs(d->apply);
+    const char **names = xmalloc(n * sizeof *names);
+    for (size_t i = 0; i < n; i++) {
+        sai_object_id_t vr_id;
+
+        names[i] = syncd_apply_vr_name(d->apply, i, &vr_id);
+    }
+    qsort(names, n, sizeof *names, compare_vr_names);
+
+    struct ds s = DS_EMPTY_INITIALIZER;
+    struct dump_ctx ctx = {
+        .d = d,
+        .s = json ? NULL : &s,
+        .array = json ? json_array_create_empty() : NULL,
+    };
+    for (size_t i = 0; i < n; i++) {
+        ctx.vrf = names[i];
+        asic_sim_route_walk(syncd_apply_vr_find(d->apply, names[i]),
+                            dump_route, &ctx);
+    }
+    free(names);
+
+    if (json) {
+        char *text = json_to_string(ctx.array, JSSF_SORT);
+        unixctl_command_reply(conn, text);
+        free(text);
+        json_destroy(ctx.array);
+    } else {
+        unixctl_command_reply(conn, ds_cstr(&s));
+    }
+    ds_destroy(&s);
+}
+
+/* "crm/show". */
+static void
+cmd_crm_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
+             const char *argv[] OVS_UNUSED, void *d_)
+{
+    struct syncd *d = d_;
+    struct asic_sim_crm_entry crm[ASIC_SIM_N_RESOURCES];
+    sai_status_t status = asic_sim_crm_get(syncd_apply_switch_id(d->apply),
+                                           crm);
+
+    if (status) {
+        unixctl_command_reply_error(conn, sai_status_name(status));
+        return;
+    }
+
+    struct ds s = DS_EMPTY_INITIALIZER;
+    ds_put_format(&s, "%-22s %10s %10s %10s\n", "resource", "used",
+                  "available", "capacity");
+    for (int i = 0; i < ASIC_SIM_N_RESOURCES; i++) {
+        ds_put_format(&s, "%-22s %10"PRIu32" %10"PRIu32" %10"PRIu32"\n",
+                      asic_sim_resource_name(i), crm[i].used,
+                      crm[i].available, crm[i].capacity);
+    }
+    unixctl_command_reply(conn, ds_cstr(&s));
+    ds_destroy(&s);
+}
+
+/* Context of "asic/fault show". */
+struct fault_show_ctx {
+    const struct syncd *d;      /* The daemon. */
+    struct ds *s;               /* Output. */
+};
+
+static void
+fault_show_prefix(sai_object_id_t vr_id, const sai_ip_prefix_t *p,
+                  void *ctx_)
+{
+    struct fault_show_ctx *ctx = ctx_;
+    char buf[SAI_IP_PREFIX_STRLEN];
+    const char *vrf = "?";
+
+    for (size_t i = 0; i < syncd_apply_n_vrs(ctx->d->apply); i++) {
+        sai_object_id_t id;
+        const char *name = syncd_apply_vr_name(ctx->d->apply, i, &id);
+
+        if (id == vr_id) {
+            vrf = name;
+            break;
+        }
+    }
+    ds_put_format(ctx->s, "prefix %s %s\n", vrf,
+                  sai_ip_prefix_format(p, buf));
+}
+
+/* "asic/fault rate FRACTION [SEED] | prefix add|del VRF PREFIX |
+ *  delay USEC | clear | show". */
+static void
+cmd_fault(struct unixctl_conn *conn, int argc, const char *argv[], void *d_)
+{
+    struct syncd *d = d_;
+    sai_object_id_t sw = syncd_apply_switch_id(d->apply);
+    struct asic_sim_fault f;
+    sai_status_t status;
+    char *end;
+
+    asic_sim_fault_get(sw, &f);
+    if (!strcmp(argv[1], "rate") && (argc == 3 || argc == 4)) {
+        double rate = strtod(argv[2], &end);
+
+        if (*end || end == argv[2] || !(rate >= 0 && rate <= 1)) {
+            unixctl_command_reply_error(conn, "rate must be a fraction "
+                                        "between 0 and 1");
+            return;
+        }
+        f.rate = rate;
+        if (argc == 4) {
+            f.seed = strtoull(argv[3], &end, 10);
+            if (*end || end == argv[3]) {
+                unixctl_command_reply_error(conn, "bad seed");
+                return;
+            }
+        }
+        status = asic_sim_fault_set(sw, &f);
+    } else if (!strcmp(argv[1], "delay") && argc == 3) {
+        unsigned long usec = strtoul(argv[2], &end, 10);
+
+        if (*end || end == argv[2] || usec > 10000000) {
+            unixctl_command_reply_error(conn, "bad delay");
+            return;
+        }
+        f.delay_usec = usec;
+        status = asic_sim_fault_set(sw, &f);
+    } else if (!strcmp(argv[1], "prefix") && argc == 5
+               && (!strcmp(argv[2], "add") || !strcmp(argv[2], "del"))) {
+        bool add = !strcmp(argv[2], "add");
+        struct fib_prefix fp;
+        sai_object_id_t vr_id;
+        sai_ip_prefix_t p;
+        char *error = fib_prefix_parse(argv[4], &fp);
+
+        if (error) {
+            unixctl_command_reply_error(conn, error);
+            free(error);
+            return;
+        }
+        syncd_prefix_to_sai(&fp, &p);
+        if (add) {
+            status = syncd_apply_vr_get(d->apply, argv[3], &vr_id);
+            if (!status) {
+                status = asic_sim_fault_add_prefix(sw, vr_id, &p);
+            }
+        } else {
+            vr_id = syncd_apply_vr_find(d->apply, argv[3]);
+            status = (vr_id ? asic_sim_fault_remove_prefix(sw, vr_id, &p)
+                      : SAI_STATUS_ITEM_NOT_FOUND);
+        }
+    } else if (!strcmp(argv[1], "clear") && argc == 2) {
+        status = asic_sim_fault_clear(sw);
+    } else if (!strcmp(argv[1], "show") && argc == 2) {
+        struct ds s = DS_EMPTY_INITIALIZER;
+        struct fault_show_ctx ctx = { .d = d, .s = &s };
+
+        ds_put_format(&s, "rate %g seed %"PRIu64" delay_usec %"PRIu32"\n",
+                      f.rate, f.seed, f.delay_usec);
+        asic_sim_fault_prefix_walk(sw, fault_show_prefix, &ctx);
+        unixctl_command_reply(conn, ds_cstr(&s));
+        ds_destroy(&s);
+        return;
+    } else {
+        unixctl_command_reply_error(conn, "usage: asic/fault rate FRACTION "
+                                    "[SEED] | prefix add|del VRF PREFIX | "
+                                    "delay USEC | clear | show");
+        return;
+    }
+
+    if (status) {
+        unixctl_command_reply_error(conn, sai_status_name(status));
+    } else {
+        unixctl_command_reply(conn, NULL);
+    }
+}
+
+/* "asic/stats". */
+static void
+cmd_stats(struct unixctl_conn *conn, int argc OVS_UNUSED,
+          const char *argv[] OVS_UNUSED, void *d_)
+{
+    struct syncd *d = d_;
+    struct syncd_apply_stats as;
+    struct syncd_db_stats ds;
+    struct asic_sim_stats ss;
+    struct ds s = DS_EMPTY_INITIALIZER;
+    double ops1, wb1, ops10, wb10;
+
+    syncd_apply_get_stats(d->apply, &as);
+    syncd_db_get_stats(d->db, &ds);
+    asic_sim_stats_get(syncd_apply_switch_id(d->apply), &ss);
+    rates_get(d, 1, &ops1, &wb1);
+    rates_get(d, 10, &ops10, &wb10);
+
+    ds_put_format(&s, "operations: set %"PRIu64" del %"PRIu64
+                  " (no-op %"PRIu64") ok %"PRIu64" error %"PRIu64"\n",
+                  as.ops[SYNCD_OP_SET], as.ops[SYNCD_OP_DEL], as.noops,
+                  as.ok, as.failed);
+    ds_put_format(&s, "route entries: create %"PRIu64" remove %"PRIu64
+                  " set %"PRIu64"\n",
+                  as.route_ops[ASIC_SIM_OP_CREATE],
+                  as.route_ops[ASIC_SIM_OP_REMOVE],
+                  as.route_ops[ASIC_SIM_OP_SET]);
+    ds_put_format(&s, "bulks: create %"PRIu64" remove %"PRIu64" set %"PRIu64
+                  " flushes %"PRIu64" busy %.3f s\n",
+                  as.bulks[ASIC_SIM_OP_CREATE], as.bulks[ASIC_SIM_OP_REMOVE],
+                  as.bulks[ASIC_SIM_OP_SET], as.flushes,
+                  as.busy_usec / 1e6);
+    ds_put_format(&s, "errors: %"PRIu64"\n", as.failed);
+    for (int i = 1; i < SYNCD_STATUS_N_CODES; i++) {
+        if (as.errors[i]) {
+            ds_put_format(&s, "  %s: %"PRIu64"\n",
+                          syncd_status_code_name(i), as.errors[i]);
+        }
+    }
+    ds_put_format(&s, "next hops: created %"PRIu64" removed %"PRIu64
+                  "; groups: created %"PRIu64" removed %"PRIu64"\n",
+                  as.nh_created, as.nh_removed, as.nhg_created,
+                  as.nhg_removed);
+    ds_put_format(&s, "orphans: %"PRIu64" retries %"PRIu64"\n",
+                  as.orphans, as.orphan_retries);
+    ds_put_format(&s, "routes: %"PRIuSIZE"\n",
+                  syncd_apply_n_routes(d->apply));
+    ds_put_format(&s, "rates: %.0f routes/s (1 s), %.0f routes/s (10 s), "
+                  "peak %.0f routes/s; write-back %.0f rows/s (10 s)\n",
+                  ops1, ops10, d->peak_rate, wb10);
+    ds_put_format(&s, "asic: route ops %"PRIu64" errors %"PRIu64
+                  " faults injected %"PRIu64" lookups %"PRIu64"\n",
+                  ss.route_ops[ASIC_SIM_OP_CREATE]
+                  + ss.route_ops[ASIC_SIM_OP_REMOVE]
+                  + ss.route_ops[ASIC_SIM_OP_SET],
+                  ss.errors, ss.faults_injected, ss.lookups);
+    ds_put_format(&s, "db: %s, rows %"PRIu64" in-sync %"PRIu64" bad %"PRIu64
+                  " (ever %"PRIu64") backlog %"PRIu64" updates %"PRIu64
+                  " reconnects %"PRIu64"\n",
+                  syncd_db_is_connected(d->db) ? "connected" : "disconnected",
+                  ds.rows, ds.in_sync, ds.bad_rows, ds.bad_total, ds.backlog,
+                  ds.updates, ds.reconnects);
+    ds_put_format(&s, "db rows: inserted %"PRIu64" modified %"PRIu64
+                  " deleted %"PRIu64"\n",
+                  ds.row_inserts, ds.row_modifies, ds.row_deletes);
+    ds_put_format(&s, "write-back: txns %"PRIu64" rows %"PRIu64" acked %"
+                  PRIu64" skipped %"PRIu64" failed txns %"PRIu64
+                  " pending %"PRIu64" inflight %"PRIu64" (%"PRIu64
+                  " txns)\n",
+                  ds.wb_txns, ds.wb_rows, ds.wb_acked, ds.wb_skipped,
+                  ds.wb_errors, ds.wb_pending, ds.wb_inflight_rows,
+                  ds.wb_inflight_txns);
+    unixctl_command_reply(conn, ds_cstr(&s));
+    ds_destroy(&s);
+}
+
+/* "exit". */
+static void
+cmd_exit(struct unixctl_conn *conn, int argc OVS_UNUSED,
+         const char *argv[] OVS_UNUSED, void *d_)
+{
+    struct syncd *d = d_;
+
+    d->exiting = true;
+    unixctl_command_reply(conn, NULL);
+}
+
+static void
+register_commands(struct syncd *d)
+{
+    unixctl_command_register("asic/lookup", "ADDRESS [vrf NAME]", 1, 3,
+                             cmd_lookup, d);
+    unixctl_command_register("asic/dump", "[json]", 0, 1, cmd_dump, d);
+    unixctl_command_register("crm/show", "", 0, 0, cmd_crm_show, d);
+    unixctl_command_register("asic/fault",
+                             "rate FRACTION [SEED] | prefix add|del VRF "
+                             "PREFIX | delay USEC | clear | show",
+                             1, 4, cmd_fault, d);
+    unixctl_command_register("asic/stats", "", 0, 0, cmd_stats, d);
+    unixctl_command_register("exit", "", 0, 0, cmd_exit, d);
+}
