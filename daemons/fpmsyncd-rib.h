@@ -1,0 +1,167 @@
+/*
+ * Copyright (c) 2024 The fibsync authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#ifndef FPMSYNCD_RIB_H
+#define FPMSYNCD_RIB_H 1
+
+/* fpmsyncd's route table: what zebra sent, what is in OVSDB.
+ *
+ * This module holds no socket.  It takes parsed FPM messages
+ * (lib/fpm-route.h) and OVSDB replies (as JSON) and produces OVSDB
+ * transactions (as JSON text), so that fpmsyncd.c only moves bytes.
+ *
+ * Memory
+ * ======
+ *
+ * There is no replica of the Route table.  Each route costs one
+ * 'struct fpmd_route' (under 100 bytes): its key (VRF, binary prefix),
+ * the few fields an offload notification needs, a reference to its
+ * next-hop set, and a 'struct rbatch_entry' (lib/route-batch.h) with a
+ * 32-bit hash of the content written to the database.  That is enough to
+ * choose insert, update or delete and to skip a route that zebra replays
+ * unchanged.  Next-hop sets are shared: zebra's next-hop objects by id,
+ * and inline next hops (zebra without next-hop groups) interned by value.
+ *
+ * Rows
+ * ====
+ *
+ * Each row has a deterministic UUID (lib/route-key.h), so every update
+ * and delete is "where _uuid == U", a hash lookup in ovsdb-server.
+ *
+ *   Route          vrf, prefix, protocol, metric (if nonzero), blackhole,
+ *                  nexthop_group (zebra's id, when the route refers to a
+ *                  next-hop object) and nexthops: the resolved members,
+ *                  "GATEWAY@IFNAME" -> weight, so that "ovsdb-client dump"
+ *                  shows every route with its next hops.  A route whose
+ *                  next-hop object zebra has not defined yet (on a replay a
+ *                  group can come before its members) waits, unwritten,
+ *                  until it can be resolved.  When a next-hop object
+ *                  changes, every route that uses it is rewritten.
+ *
+ *   Nexthop_Group  one row per zebra next-hop id: a single next hop is a
+ *                  group of one member; a blackhole has no member.
+ *
+ *   Vrf            one row per kernel table id fpmsyncd meets that has no
+ *                  Vrf row yet: "default" for 254, else "table<N>".
+ *                  Existing Vrf rows name the VRF of their table_id.
+ *
+ * Reconciliation
+ * ==============
+ *
+ * Each zebra connection starts a new generation; every route and next-hop
+ * object zebra sends is stamped with it.  fpmd_rib_reconcile() deletes
+ * what the current generation has not (re)announced: rows read from the
+ * database at startup that zebra did not replay, and state from a
+ * previous connection.
+ *
+ * Thread safety: none. */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "openvswitch/compiler.h"
+
+struct ds;
+struct fpm_nexthop;
+struct fpm_route;
+struct json;
+struct rbatch_stats;
+struct rbatch_txn;
+struct uuid;
+
+/* Writes the name of interface 'ifindex' into 'buf' and returns 'buf'. */
+typedef const char *fpmd_ifname_func(uint32_t ifindex, char *buf,
+                                     size_t size);
+
+/* Called to tell zebra that route 'r' (its head: prefix, table, protocol,
+ * type, metric) is offloaded. */
+typedef void fpmd_offload_func(const struct fpm_route *r, void *aux);
+
+/* Counters kept by the rib. */
+struct fpmd_rib_stats {
+    uint64_t route_add;         /* RTM_NEWROUTE handled. */
+    uint64_t route_del;         /* RTM_DELROUTE handled. */
+    uint64_t route_del_unknown; /* RTM_DELROUTE for a route not held. */
+    uint64_t nh_add;            /* RTM_NEWNEXTHOP handled. */
+    uint64_t nh_del;            /* RTM_DELNEXTHOP handled. */
+    uint64_t nh_del_unknown;    /* RTM_DELNEXTHOP for an unknown id. */
+    uint64_t nh_changed;        /* Next-hop objects whose resolved set
+                                 * changed. */
+    uint64_t routes_rewritten;  /* Route refreshes caused by a next-hop
+                                 * object change. */
+    uint64_t unsupported;       /* Routes ignored (e.g. nested groups). */
+    uint64_t vrf_created;       /* Vrf rows fpmsyncd asked to insert. */
+    uint64_t load_routes;       /* Route rows read from the database. */
+    uint64_t load_nhgs;         /* Nexthop_Group rows read. */
+    uint64_t load_foreign;      /* Rows read whose UUID is not the
+                                 * deterministic one. */
+    uint64_t load_bad;          /* Rows read that could not be used. */
+    uint64_t reconciles;        /* Reconciliations run. */
+    uint64_t stale_routes;      /* Routes deleted by reconciliation. */
+    uint64_t stale_nhgs;        /* Next-hop objects deleted by it. */
+    uint64_t offload_sent;      /* Offload notifications asked for. */
+    uint64_t txn_errors;        /* Transactions the database refused. */
+};
+
+struct fpmd_rib *fpmd_rib_create(fpmd_ifname_func *);
+void fpmd_rib_destroy(struct fpmd_rib *);
+
+/* FPM input. */
+void fpmd_rib_route(struct fpmd_rib *, const struct fpm_route *);
+void fpmd_rib_nexthop(struct fpmd_rib *, const struct fpm_nexthop *);
+
+/* Reconciliation. */
+void fpmd_rib_new_generation(struct fpmd_rib *);
+uint32_t fpmd_rib_generation(const struct fpmd_rib *);
+void fpmd_rib_reconcile(struct fpmd_rib *, size_t *n_routes,
+                        size_t *n_nhgs);
+
+/* The database connection. */
+void fpmd_rib_db_lost(struct fpmd_rib *);
+bool fpmd_rib_is_loaded(const struct fpmd_rib *);
+struct json *fpmd_rib_load_params(void);
+char *fpmd_rib_load_reply(struct fpmd_rib *, const struct json *result)
+    OVS_WARN_UNUSED_RESULT;
+void fpmd_rib_vrf_row(struct fpmd_rib *, const char *name, int64_t table);
+
+/* Writing. */
+size_t fpmd_rib_n_pending(const struct fpmd_rib *);
+size_t fpmd_rib_n_inflight(const struct fpmd_rib *);
+size_t fpmd_rib_n_inflight_ops(const struct fpmd_rib *);
+struct rbatch_txn *fpmd_rib_take(struct fpmd_rib *, size_t max_ops,
+                                 struct json **params);
+bool fpmd_rib_txn_reply(struct fpmd_rib *, struct rbatch_txn *,
+                        const struct json *result, const struct json *error,
+                        struct ds *errors);
+struct rbatch_txn *fpmd_rib_oldest_txn(const struct fpmd_rib *);
+
+/* FIB suppression. */
+void fpmd_rib_set_offload(struct fpmd_rib *, bool enabled,
+                          fpmd_offload_func *, void *aux);
+void fpmd_rib_status_reset(struct fpmd_rib *);
+void fpmd_rib_status_offloaded(struct fpmd_rib *, const struct uuid *,
+                               const char *vrf, const char *prefix);
+void fpmd_rib_status_touched(struct fpmd_rib *, const struct uuid *);
+void fpmd_rib_status_cleared(struct fpmd_rib *, const struct uuid *);
+
+/* Introspection. */
+const struct fpmd_rib_stats *fpmd_rib_get_stats(const struct fpmd_rib *);
+const struct rbatch_stats *fpmd_rib_get_batch_stats(const struct fpmd_rib *);
+void fpmd_rib_format(const struct fpmd_rib *, struct ds *);
+size_t fpmd_rib_n_routes(const struct fpmd_rib *);
+size_t fpmd_rib_n_nexthops(const struct fpmd_rib *);
+
+#endif /* daemons/fpmsyncd-rib.h */

@@ -1,0 +1,227 @@
+/*
+ * Copyright (c) 2024 The fibsync authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#ifndef FIBSYNC_ROUTE_BATCH_H
+#define FIBSYNC_ROUTE_BATCH_H 1
+
+/* Coalescing write batcher for rows mirrored into OVSDB.
+ *
+ * A writer such as fpmsyncd keeps, for each row it owns, a small
+ * 'struct rbatch_entry' embedded in its own object: what it wants in the
+ * database (present with a content hash, or absent) and what it believes
+ * the database holds.  It reports changes with rbatch_set() and
+ * rbatch_del(); the batcher queues the entries that need a write, in
+ * first-change order, and rbatch_take() turns up to N of them into one
+ * transaction's worth of insert, update and delete operations, which the
+ * writer serializes and sends.
+ *
+ * Coalescing
+ * ==========
+ *
+ * An entry is queued at most once, so updates to one key coalesce: the
+ * last write wins.  The operation is chosen only when the entry is taken,
+ * from the wanted state and the believed database state at that moment:
+ *
+ *   wanted      database     operation
+ *   present H   absent       insert
+ *   present H   present H    none (unchanged: not rewritten)
+ *   present H   present H'   update
+ *   present H   unknown      update (the writer checks the row count)
+ *   absent      absent       none (an add then delete cancels)
+ *   absent      present/unk  delete
+ *
+ * so an add then a delete of a row that never reached the database
+ * cancels, and the same add then delete of a row that is in the database
+ * becomes a delete.  rbatch_set() of the content the database already
+ * holds does not even queue the entry: that is how a writer's
+ * reconciliation skips unchanged rows.
+ *
+ * Transactions in flight
+ * ======================
+ *
+ * The believed database state is optimistic: it is updated when an
+ * operation is taken, as if its transaction had already committed, so
+ * the next transaction can be built and sent (pipelined) before the
+ * previous reply arrives.  This is safe when the transactions go over one
+ * connection, where ovsdb-server executes them in order.  When a reply
+ * arrives:
+ *
+ *   - rbatch_txn_commit() with each update's row count: an update that
+ *     matched no row (someone deleted it) makes the row absent, and the
+ *     entry is queued again to be inserted;
+ *
+ *   - rbatch_txn_fail(): nothing of the transaction happened, so each
+ *     entry's database state becomes unknown (unless a later transaction
+ *     in flight will settle it) and the entry is queued again.  No update
+ *     is lost: the wanted state is still in the entry.
+ *
+ * Transactions must be completed in the order they were taken.
+ *
+ * Entry lifetime
+ * ==============
+ *
+ * An entry is idle when it wants nothing, the database holds nothing
+ * (as far as the batcher knows) and it is neither queued nor in flight.
+ * The batcher calls the 'idle' callback when an entry it was handling
+ * becomes idle, so that the owner can free it; rbatch_entry_is_idle()
+ * answers the same question after rbatch_del().
+ *
+ * Held entries
+ * ============
+ *
+ * An entry may want a row whose content its owner cannot produce yet (for
+ * fpmsyncd, a route whose next-hop group zebra has not defined yet).  The
+ * 'writable' callback tells the batcher so; see rbatch_writable_cb.
+ *
+ * Thread safety: none; one batcher belongs to one thread. */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "openvswitch/list.h"
+
+/* What the batcher believes the database holds for an entry. */
+enum rbatch_db {
+    RBATCH_DB_ABSENT,           /* No row. */
+    RBATCH_DB_PRESENT,          /* A row with content hash 'db_hash'. */
+    RBATCH_DB_UNKNOWN,          /* Unknown, after a failed transaction. */
+};
+
+/* Per-row state, embedded in the writer's object.  Initialize with
+ * rbatch_entry_init(); read it, never write it, except 'tag' and 'flags',
+ * which the batcher never touches. */
+struct rbatch_entry {
+    uint32_t want_hash;         /* Content hash wanted (if 'want'). */
+    uint32_t db_hash;           /* Content hash in the database (if 'db'
+                                 * is RBATCH_DB_PRESENT), as of the last
+                                 * transaction taken. */
+    uint8_t db;                 /* enum rbatch_db, optimistic. */
+    bool want;                  /* True if the row should exist. */
+    bool queued;                /* True while on the batcher's queue. */
+    uint8_t n_inflight;         /* Transactions in flight that hold an
+                                 * operation on this entry. */
+    uint8_t tag;                /* Free for the owner (e.g. a type). */
+    uint8_t flags;              /* Free for the owner. */
+};
+
+/* A database operation chosen by rbatch_take(). */
+enum rbatch_op_type {
+    RBATCH_INSERT,              /* Insert the row. */
+    RBATCH_UPDATE,              /* Update the row (all content columns). */
+    RBATCH_DELETE,              /* Delete the row. */
+};
+
+const char *rbatch_op_type_to_string(enum rbatch_op_type);
+
+/* One operation of a transaction. */
+struct rbatch_op {
+    struct rbatch_entry *entry; /* The row. */
+    enum rbatch_op_type type;   /* What to do. */
+    uint32_t hash;              /* Content hash written (insert/update). */
+};
+
+/* One transaction's worth of operations, from rbatch_take() until
+ * rbatch_txn_commit() or rbatch_txn_fail(). */
+struct rbatch_txn {
+    struct ovs_list node;       /* In 'struct rbatch' 'inflight'. */
+    uint64_t seq;               /* Sequence number, 1 for the first. */
+    struct rbatch_op *ops;      /* Operations, in queue order. */
+    size_t n_ops;               /* Number of operations. */
+    size_t n_insert;            /* How many are inserts... */
+    size_t n_update;            /* ...updates... */
+    size_t n_delete;            /* ...and deletes. */
+    long long int taken_msec;   /* Time taken, for the caller's use. */
+    void *aux;                  /* For the caller's use. */
+};
+
+/* Counters, all monotonic. */
+struct rbatch_stats {
+    uint64_t n_set;             /* rbatch_set() calls. */
+    uint64_t n_del;             /* rbatch_del() calls. */
+    uint64_t n_coalesced;       /* Changes to an already queued entry. */
+    uint64_t n_unchanged;       /* rbatch_set() of what the database
+                                 * holds: nothing to write. */
+    uint64_t n_cancelled;       /* Entries taken that needed no operation
+                                 * (add then delete, or changed back). */
+    uint64_t n_held;            /* Entries taken that were not writable. */
+    uint64_t n_insert;          /* Operations taken, by type. */
+    uint64_t n_update;
+    uint64_t n_delete;
+    uint64_t n_txn;             /* Transactions taken. */
+    uint64_t n_committed;       /* Transactions committed. */
+    uint64_t n_failed;          /* Transactions failed. */
+    uint64_t n_ops_committed;   /* Operations in committed transactions. */
+    uint64_t n_requeued;        /* Entries queued again after a failure
+                                 * or an update that found no row. */
+};
+
+/* Called when 'entry' becomes idle (see above). */
+typedef void rbatch_idle_cb(struct rbatch_entry *entry, void *aux);
+
+/* Returns true if the owner can write the content 'entry' wants now.  An
+ * entry that wants a row but cannot be written (its content depends on
+ * something not known yet) is "held": rbatch_take() drops it from the
+ * queue without an operation and leaves its state alone, and the owner
+ * calls rbatch_set() again once it can be written. */
+typedef bool rbatch_writable_cb(const struct rbatch_entry *entry, void *aux);
+
+/* The batcher. */
+struct rbatch {
+    struct rbatch_entry **queue; /* Circular FIFO of queued entries. */
+    size_t head;                /* Index of the oldest in 'queue'. */
+    size_t n_queued;            /* Entries in 'queue'. */
+    size_t allocated;           /* Capacity of 'queue' (power of 2). */
+    struct ovs_list inflight;   /* 'struct rbatch_txn's, oldest first. */
+    size_t n_inflight;          /* Length of 'inflight'. */
+    size_t n_inflight_ops;      /* Operations in 'inflight'. */
+    uint64_t next_seq;          /* Next transaction's 'seq'. */
+    rbatch_idle_cb *idle;       /* Idle callback, may be NULL. */
+    rbatch_writable_cb *writable; /* Writable callback, may be NULL. */
+    void *aux;                  /* Passed to both callbacks. */
+    struct rbatch_stats stats;  /* Counters. */
+};
+
+void rbatch_init(struct rbatch *, rbatch_idle_cb *, rbatch_writable_cb *,
+                 void *aux);
+void rbatch_destroy(struct rbatch *);
+
+void rbatch_entry_init(struct rbatch_entry *);
+bool rbatch_entry_is_idle(const struct rbatch_entry *);
+
+void rbatch_set(struct rbatch *, struct rbatch_entry *, uint32_t hash);
+void rbatch_del(struct rbatch *, struct rbatch_entry *);
+void rbatch_enqueue(struct rbatch *, struct rbatch_entry *);
+void rbatch_resync(struct rbatch *, struct rbatch_entry *,
+                   bool present, uint32_t hash);
+void rbatch_keep(struct rbatch_entry *, uint32_t hash);
+void rbatch_forget(struct rbatch *, struct rbatch_entry *);
+
+/* Number of entries queued (an upper bound on the operations the next
+ * rbatch_take() calls would return). */
+static inline size_t
+rbatch_n_pending(const struct rbatch *b)
+{
+    return b->n_queued;
+}
+
+struct rbatch_txn *rbatch_take(struct rbatch *, size_t max_ops);
+void rbatch_txn_commit(struct rbatch *, struct rbatch_txn *,
+                       const unsigned int *counts);
+void rbatch_txn_fail(struct rbatch *, struct rbatch_txn *);
+void rbatch_fail_all(struct rbatch *);
+struct rbatch_txn *rbatch_oldest_txn(const struct rbatch *);
+
+#endif /* lib/route-batch.h */

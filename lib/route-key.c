@@ -1,0 +1,281 @@
+/*
+ * Copyright (c) 2024 The fibsync authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#include <config.h>
+#include "lib/route-key.h"
+
+#include <arpa/inet.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lib/fib-prefix.h"
+#include "openvswitch/dynamic-string.h"
+#include "sha1.h"
+#include "util.h"
+
+/* Namespaces of the version-5 row UUIDs, one per table.  Changing any of
+ * them changes every row UUID fibsync computes: never do that. */
+static const struct uuid route_ns = {
+    .parts = { 0x3b0a6f6e, 0x5d2c4c1e, 0x9a550f1b, 0x5e2c7a01 } };
+static const struct uuid nhg_ns = {
+    .parts = { 0x3b0a6f6e, 0x5d2c4c1e, 0x9a550f1b, 0x5e2c7a02 } };
+static const struct uuid vrf_ns = {
+    .parts = { 0x3b0a6f6e, 0x5d2c4c1e, 0x9a550f1b, 0x5e2c7a03 } };
+
+/* Writes 'u' as its 16 RFC 4122 bytes (the order of its text form). */
+static void
+uuid_to_bytes(const struct uuid *u, uint8_t bytes[16])
+{
+    for (int i = 0; i < 4; i++) {
+        bytes[4 * i] = u->parts[i] >> 24;
+        bytes[4 * i + 1] = u->parts[i] >> 16;
+        bytes[4 * i + 2] = u->parts[i] >> 8;
+        bytes[4 * i + 3] = u->parts[i];
+    }
+}
+
+/* Computes the RFC 4122 version-5 UUID of 'name' ('len' bytes) in
+ * 'namespace' into '*u'.
+ *
+ * This uses OVS's built-in SHA-1 (ovs_sha1_*) rather than sha1_*(), which
+ * OVS maps to OpenSSL's EVP interface when it is built with OpenSSL: EVP
+ * allocates and frees a context per digest, which costs more than the
+ * digest of these short names, and fpmsyncd computes one per row it
+ * writes. */
+void
+route_key_uuid_v5(const struct uuid *namespace, const void *name,
+                  size_t len, struct uuid *u)
+{
+    uint8_t ns[16];
+    uint8_t digest[SHA1_DIGEST_SIZE];
+    struct sha1_ctx ctx;
+
+    uuid_to_bytes(namespace, ns);
+    ovs_sha1_init(&ctx);
+    ovs_sha1_update(&ctx, ns, sizeof ns);
+    ovs_sha1_update(&ctx, name, len);
+    ovs_sha1_final(&ctx, digest);
+
+    digest[6] = (digest[6] & 0x0f) | 0x50;      /* Version 5. */
+    digest[8] = (digest[8] & 0x3f) | 0x80;      /* Variant 10. */
+    for (int i = 0; i < 4; i++) {
+        u->parts[i] = ((uint32_t) digest[4 * i] << 24
+                       | (uint32_t) digest[4 * i + 1] << 16
+                       | (uint32_t) digest[4 * i + 2] << 8
+                       | digest[4 * i + 3]);
+    }
+}
+
+/* Computes into '*u' the UUID of the Route row for 'prefix' (canonical
+ * text, as fib_prefix_format() writes it) in VRF 'vrf'.  The caller must
+ * pass canonical text: "10.1.0.0/16" and "10.1.0.0/016" name different
+ * UUIDs. */
+void
+route_key_route_uuid_text(const char *vrf, const char *prefix,
+                          struct uuid *u)
+{
+    size_t vrf_len = strlen(vrf);
+    size_t prefix_len = strlen(prefix);
+    char stack[64 + FIB_PREFIX_STRLEN];
+    char *name = (vrf_len + 1 + prefix_len <= sizeof stack
+                  ? stack : xmalloc(vrf_len + 1 + prefix_len));
+
+    memcpy(name, vrf, vrf_len);
+    name[vrf_len] = '\0';
+    memcpy(name + vrf_len + 1, prefix, prefix_len);
+    route_key_uuid_v5(&route_ns, name, vrf_len + 1 + prefix_len, u);
+    if (name != stack) {
+        free(name);
+    }
+}
+
+/* Computes into '*u' the UUID of the Route row for binary 'prefix' in VRF
+ * 'vrf'. */
+void
+route_key_route_uuid(const char *vrf, const struct fib_prefix *prefix,
+                     struct uuid *u)
+{
+    char buf[FIB_PREFIX_STRLEN];
+
+    fib_prefix_format(prefix, buf);
+    route_key_route_uuid_text(vrf, buf, u);
+}
+
+/* Computes into '*u' the UUID of the Nexthop_Group row for zebra nexthop
+ * id 'id'. */
+void
+route_key_nhg_uuid(uint32_t id, struct uuid *u)
+{
+    char name[16];
+    int len = snprintf(name, sizeof name, "%"PRIu32, id);
+
+    route_key_uuid_v5(&nhg_ns, name, len, u);
+}
+
+/* Computes into '*u' the UUID of the Vrf row named 'vrf'. */
+void
+route_key_vrf_uuid(const char *vrf, struct uuid *u)
+{
+    route_key_uuid_v5(&vrf_ns, vrf, strlen(vrf), u);
+}
+
+/* Routing protocol numbers (rtm_protocol) and their names.  Numbers 186
+ * and up are FRR's (zebra/rt_netlink.h); the others are the kernel's
+ * (linux/rtnetlink.h).  zebra sends its connected routes with 2
+ * (RTPROT_KERNEL); callers that can tell a connected route apart name it
+ * "connected" themselves. */
+struct proto_name {
+    uint8_t protocol;           /* rtm_protocol. */
+    const char *name;           /* Name in Route.protocol. */
+};
+
+static const struct proto_name proto_names[] = {
+    { 186, "bgp" },             /* RTPROT_BGP. */
+    { 187, "isis" },            /* RTPROT_ISIS. */
+    { 188, "ospf" },            /* RTPROT_OSPF. */
+    { 189, "rip" },             /* RTPROT_RIP. */
+    { 190, "ripng" },           /* RTPROT_RIPNG. */
+    { 191, "nhrp" },            /* RTPROT_NHRP. */
+    { 192, "eigrp" },           /* RTPROT_EIGRP. */
+    { 193, "ldp" },             /* RTPROT_LDP. */
+    { 194, "sharp" },           /* RTPROT_SHARP. */
+    { 195, "pbr" },             /* RTPROT_PBR. */
+    { 196, "static" },          /* RTPROT_ZSTATIC: FRR's staticd. */
+    { 197, "openfabric" },      /* RTPROT_OPENFABRIC. */
+    { 198, "srte" },            /* RTPROT_SRTE. */
+    { 1, "redirect" },          /* RTPROT_REDIRECT. */
+    { 2, "kernel" },            /* RTPROT_KERNEL (zebra: also connected). */
+    { 3, "boot" },              /* RTPROT_BOOT. */
+    { 4, "kernel-static" },     /* RTPROT_STATIC: "ip route ... proto
+                                 * static", not FRR's staticd. */
+    { 11, "zebra" },            /* RTPROT_ZEBRA. */
+    { 16, "dhcp" },             /* RTPROT_DHCP. */
+    { 42, "babel" },            /* RTPROT_BABEL. */
+};
+
+/* Returns the name of routing protocol number 'protocol' ("bgp" for 186),
+ * or "proto-N" written into 'buf' for a number without a name. */
+const char *
+route_key_protocol_name(uint8_t protocol, char buf[ROUTE_KEY_PROTO_NAMELEN])
+{
+    for (size_t i = 0; i < ARRAY_SIZE(proto_names); i++) {
+        if (proto_names[i].protocol == protocol) {
+            return proto_names[i].name;
+        }
+    }
+    snprintf(buf, ROUTE_KEY_PROTO_NAMELEN, "proto-%u", protocol);
+    return buf;
+}
+
+/* Returns the protocol number that 'name' names (186 for "bgp", 2 for
+ * "kernel" or "connected", N for "proto-N"), or -1 if none. */
+int
+route_key_protocol_from_name(const char *name)
+{
+    unsigned int n;
+    int pos;
+
+    if (!strcmp(name, "connected")) {
+        return 2;
+    }
+    for (size_t i = 0; i < ARRAY_SIZE(proto_names); i++) {
+        if (!strcmp(proto_names[i].name, name)) {
+            return proto_names[i].protocol;
+        }
+    }
+    if (sscanf(name, "proto-%u%n", &n, &pos) == 1 && !name[pos]
+        && n <= UINT8_MAX && name[6] >= '0' && name[6] <= '9') {
+        return n;
+    }
+    return -1;
+}
+
+/* Returns the VRF name for kernel table 'table' when no Vrf row names it:
+ * "default" for 254 (RT_TABLE_MAIN), otherwise "table<N>" written into
+ * 'buf'. */
+const char *
+route_key_table_vrf_name(uint32_t table, char buf[ROUTE_KEY_VRF_NAMELEN])
+{
+    if (table == ROUTE_KEY_MAIN_TABLE) {
+        return ROUTE_KEY_DEFAULT_VRF;
+    }
+    snprintf(buf, ROUTE_KEY_VRF_NAMELEN, "table%"PRIu32, table);
+    return buf;
+}
+
+/* Appends to 's' the next-hop key for 'gateway' (an AF_INET or AF_INET6
+ * address in network byte order, as 'family' says; family 0 for none) out
+ * of interface 'ifname' (NULL or "" for none): "192.168.1.2@eth0",
+ * "2001:db8::1" (no interface) or "@eth0" (no gateway: a connected
+ * route). */
+void
+route_key_nexthop_format(struct ds *s, int family, const void *gateway,
+                         const char *ifname)
+{
+    if (family == AF_INET || family == AF_INET6) {
+        char buf[INET6_ADDRSTRLEN];
+
+        ds_put_cstr(s, inet_ntop(family, gateway, buf, sizeof buf));
+    }
+    if (ifname && ifname[0]) {
+        ds_put_char(s, '@');
+        ds_put_cstr(s, ifname);
+    }
+}
+
+/* Parses next-hop key 'key' as route_key_nexthop_format() writes it.  On
+ * success, returns NULL and stores the gateway's family (0 if none) in
+ * '*family', the gateway in 'gateway' (zeroed if none) and a malloc()'d
+ * interface name, or NULL if none, in '*ifname'.  On failure, returns a
+ * malloc()'d error message and stores nothing useful. */
+char *
+route_key_nexthop_parse(const char *key, int *family, uint8_t gateway[16],
+                        char **ifname)
+{
+    const char *at = strchr(key, '@');
+    size_t gw_len = at ? at - key : strlen(key);
+    char gw[INET6_ADDRSTRLEN];
+
+    *family = 0;
+    *ifname = NULL;
+    memset(gateway, 0, 16);
+
+    if (at && !at[1]) {
+        return xasprintf("%s: empty interface name", key);
+    }
+    if (!gw_len && !at) {
+        return xasprintf("empty next-hop key");
+    }
+    if (gw_len) {
+        if (gw_len >= sizeof gw) {
+            return xasprintf("%s: bad gateway address", key);
+        }
+        memcpy(gw, key, gw_len);
+        gw[gw_len] = '\0';
+        if (inet_pton(AF_INET, gw, gateway) == 1) {
+            *family = AF_INET;
+        } else if (inet_pton(AF_INET6, gw, gateway) == 1) {
+            *family = AF_INET6;
+        } else {
+            return xasprintf("%s: bad gateway address", key);
+        }
+    }
+    if (at) {
+        *ifname = xstrdup(at + 1);
+    }
+    return NULL;
+}

@@ -1,0 +1,100 @@
+/*
+ * Copyright (c) 2024 The fibsync authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#ifndef FIBSYNC_ROUTE_KEY_H
+#define FIBSYNC_ROUTE_KEY_H 1
+
+/* Route keys: the names and row UUIDs every fibsync process agrees on.
+ *
+ * Deterministic row UUIDs
+ * =======================
+ *
+ * fpmsyncd inserts every Route, Nexthop_Group and Vrf row with an explicit
+ * "uuid" derived from the row's key, so that any process can find the row
+ * of a key without a table scan or an index: an OVSDB "where
+ * [["_uuid","==",["uuid",U]]]" is a hash lookup in ovsdb-server, and an IDL
+ * client can call ovsdb_idl_get_row_for_uuid().
+ *
+ * Each UUID is an RFC 4122 name-based version-5 UUID: the first 16 bytes of
+ * SHA-1(namespace || name), with the version nibble set to 5 and the
+ * variant bits to 10.  Each table has its own namespace (below), and the
+ * names are:
+ *
+ *   Route           VRF name, a NUL byte, canonical prefix text
+ *                   ("default\0" "10.1.0.0/16"; see lib/fib-prefix.h)
+ *   Nexthop_Group   zebra's nexthop id in decimal ("24")
+ *   Vrf             VRF name ("default", "table10")
+ *
+ * A row someone else inserted without these UUIDs is still a valid row:
+ * fpmsyncd finds it by its key when it reads the table at startup.
+ *
+ * Names
+ * =====
+ *
+ * The same module names the things FPM carries as numbers: routing protocol
+ * numbers (rtm_protocol, as FRR's zebra/rt_netlink.h defines them), kernel
+ * table ids (254 is the VRF "default"; another id with no Vrf row is
+ * "table<N>"), and the "GATEWAY@IFNAME" next-hop keys of Route.nexthops
+ * and Nexthop_Group.members.
+ *
+ * Thread safety: every function is thread-safe. */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "openvswitch/compiler.h"
+#include "openvswitch/uuid.h"
+
+struct ds;
+struct fib_prefix;
+
+/* The main kernel table (RT_TABLE_MAIN) and its VRF name. */
+#define ROUTE_KEY_MAIN_TABLE 254
+#define ROUTE_KEY_DEFAULT_VRF "default"
+
+/* Longest VRF name route_key_table_vrf_name() writes, with the null. */
+#define ROUTE_KEY_VRF_NAMELEN 16
+
+/* Buffer size for route_key_protocol_name(), with the null. */
+#define ROUTE_KEY_PROTO_NAMELEN 16
+
+/* Row UUIDs. */
+void route_key_route_uuid(const char *vrf, const struct fib_prefix *,
+                          struct uuid *);
+void route_key_route_uuid_text(const char *vrf, const char *prefix,
+                               struct uuid *);
+void route_key_nhg_uuid(uint32_t id, struct uuid *);
+void route_key_vrf_uuid(const char *vrf, struct uuid *);
+void route_key_uuid_v5(const struct uuid *namespace,
+                       const void *name, size_t len, struct uuid *);
+
+/* Protocol names. */
+const char *route_key_protocol_name(uint8_t protocol,
+                                    char buf[ROUTE_KEY_PROTO_NAMELEN]);
+int route_key_protocol_from_name(const char *name);
+
+/* VRF names for table ids that have no Vrf row. */
+const char *route_key_table_vrf_name(uint32_t table,
+                                     char buf[ROUTE_KEY_VRF_NAMELEN]);
+
+/* Next-hop keys ("192.168.1.2@eth0", "2001:db8::1", "@eth0"). */
+void route_key_nexthop_format(struct ds *, int family, const void *gateway,
+                              const char *ifname);
+char *route_key_nexthop_parse(const char *key, int *family,
+                              uint8_t gateway[16], char **ifname)
+    OVS_WARN_UNUSED_RESULT;
+
+#endif /* lib/route-key.h */
