@@ -8,3 +8,4 @@ lib_libfibsync_la_LIBADD = $(OVS_LIBS) $(NL_LIBS) $(ZMQ_LIBS) \
 
 include lib/automake-core.mk
 include lib/automake-fpm.mk
+include lib/automake-fpmsyncd.mk
