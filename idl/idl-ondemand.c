@@ -875,11 +875,6 @@ idl_ondemand_run(struct ovsdb_idl *idl)
         od->conn_seqno = seqno;
     }
 
-    if (jsonrpc_session_is_connected(od->session)
-        && !ovs_list_is_empty(&od->queued)) {
-        od_send_queued(od);
-    }
-
     for (int i = 0; i < ONDEMAND_MAX_MSGS; i++) {
         struct jsonrpc_msg *msg = jsonrpc_session_recv(od->session);
         struct od_request *req;
@@ -897,6 +892,14 @@ idl_ondemand_run(struct ovsdb_idl *idl)
                         od->remote, jsonrpc_msg_type_to_string(msg->type));
         }
         jsonrpc_msg_destroy(msg);
+    }
+
+    /* Last, so that a reply is never processed in the run that sent its
+     * request: a client can count on one main-loop iteration between
+     * asking and getting the value. */
+    if (jsonrpc_session_is_connected(od->session)
+        && !ovs_list_is_empty(&od->queued)) {
+        od_send_queued(od);
     }
 }
 

@@ -269,8 +269,8 @@ ri_cmp_name(const struct ri_name *na, const struct ri_name *nb,
 }
 
 /* OVS index comparators (column_comparator_func), binary flavour. */
-static int
-ri_cmp_vrf_bin(const void *a_, const void *b_)
+int
+route_index_cmp_vrf(const void *a_, const void *b_)
 {
     const struct fibrec_route *a = a_, *b = b_;
 
@@ -278,14 +278,14 @@ ri_cmp_vrf_bin(const void *a_, const void *b_)
                        a->vrf, b->vrf);
 }
 
-static int
-ri_cmp_prefix_bin(const void *a, const void *b)
+int
+route_index_cmp_prefix(const void *a, const void *b)
 {
     return ri_cmp_prefix__(a, b, true);
 }
 
-static int
-ri_cmp_protocol_bin(const void *a_, const void *b_)
+int
+route_index_cmp_protocol(const void *a_, const void *b_)
 {
     const struct fibrec_route *a = a_, *b = b_;
 
@@ -605,11 +605,11 @@ route_index_create_cmp(struct ovsdb_idl *idl, enum route_index_cmp cmp)
 {
     bool text = cmp == ROUTE_INDEX_CMP_TEXT;
     column_comparator_func *vrf_cmp = text ? ri_cmp_vrf_text
-                                           : ri_cmp_vrf_bin;
+                                           : route_index_cmp_vrf;
     column_comparator_func *prefix_cmp = text ? ri_cmp_prefix_text
-                                              : ri_cmp_prefix_bin;
+                                              : route_index_cmp_prefix;
     column_comparator_func *proto_cmp = text ? ri_cmp_protocol_text
-                                             : ri_cmp_protocol_bin;
+                                             : route_index_cmp_protocol;
     const struct ovsdb_idl_index_column by_vrf[] = {
         { .column = &fibrec_route_col_vrf, .comparer = vrf_cmp },
         { .column = &fibrec_route_col_prefix, .comparer = prefix_cmp },

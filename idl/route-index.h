@@ -123,6 +123,20 @@ const struct fibrec_route *route_index_lpm(struct route_index *,
 const struct fibrec_route *route_index_lpm_all_lengths(
     struct route_index *, const char *vrf, const struct fib_prefix *addr);
 
+/* Column comparators (column_comparator_func) for OVS IDL indexes over
+ * Route built by other code, for example
+ *
+ *     { .column = &fibrec_route_col_prefix,
+ *       .comparer = route_index_cmp_prefix }
+ *
+ * route_index_cmp_prefix() orders numerically, as fib_prefix_compare(),
+ * invalid prefix texts last; route_index_cmp_vrf() and
+ * route_index_cmp_protocol() order by name, comparing interned pointers
+ * first when the IDL has a route index.  They need route_index_init(). */
+int route_index_cmp_prefix(const void *a, const void *b);
+int route_index_cmp_vrf(const void *a, const void *b);
+int route_index_cmp_protocol(const void *a, const void *b);
+
 /* The binary form of 'route->prefix', or NULL if it is not a valid prefix
  * (or if route_index_init() has not run). */
 const struct fib_prefix *route_index_route_prefix(

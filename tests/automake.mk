@@ -13,6 +13,7 @@ tests_check_fibsync_SOURCES += \
 tests_check_fibsync_SOURCES += \
 	tests/check/test-lpm.c
 tests_check_fibsync_SOURCES += tests/check/test-fpm.c
+tests_check_fibsync_SOURCES += tests/check/test-route-index.c
 EXTRA_DIST += tests/data/zebra-nhg.fpm tests/data/zebra-no-nhg.fpm \
 	tests/data/zebra-nhg-replay.fpm
 tests_check_fibsync_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
@@ -27,6 +28,10 @@ check_PROGRAMS += tests/test-idl-route
 tests_test_idl_route_SOURCES = tests/test-idl-route.c
 tests_test_idl_route_LDADD = idl/libfibsync-idl.la lib/libfibsync.la \
 	$(OVS_LIBS) $(JEMALLOC_LIBS)
+check_PROGRAMS += tests/test-idl-ondemand
+tests_test_idl_ondemand_SOURCES = tests/test-idl-ondemand.c
+tests_test_idl_ondemand_LDADD = idl/libfibsync-idl.la lib/libfibsync.la \
+	$(OVSDB_LIBS) $(OVS_LIBS) $(JEMALLOC_LIBS)
 
 # ---- Autotest suite -------------------------------------------------------
 
@@ -35,6 +40,7 @@ TESTSUITE_AT = \
 	tests/ovs-macros.at \
 	tests/schema.at \
 	tests/idl.at \
+	tests/idl-ondemand.at \
 	tests/fibsync-ctl.at
 EXTRA_DIST += $(TESTSUITE_AT) tests/atlocal.in package.m4
 TESTSUITE = $(srcdir)/tests/testsuite

@@ -17,7 +17,8 @@
     SUITE(spsc_ring) \
     SUITE(perf_timer) \
     SUITE(lpm) \
-    SUITE(fpm)
+    SUITE(fpm) \
+    SUITE(route_index)
 
 #define SUITE(NAME) Suite *NAME##_suite(void);
 FIBSYNC_SUITES
