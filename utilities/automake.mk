@@ -9,3 +9,4 @@ utilities/fibsync-ctl: utilities/fibsync-ctl.in Makefile
 	chmod +x $@.tmp && mv $@.tmp $@
 
 include utilities/automake-fpm-replay.mk
+include utilities/automake-bench-index.mk

@@ -31,6 +31,7 @@
 #include "openvswitch/util.h"
 #include "util.h"
 #include "utilities/bench-asic.h"
+#include "utilities/bench-index.h"
 
 /* A subcommand. */
 struct bench_command {
@@ -42,6 +43,8 @@ struct bench_command {
 static const struct bench_command commands[] = {
     { "asic", bench_asic_main,
       "asic [--routes N] [--runs R] ...: SAI simulator (asic-sim)" },
+    { "index", bench_index_main,
+      "index --db REMOTE [--load] [--routes N] ...: IDL route index" },
 };
 
 static void
