@@ -13,6 +13,7 @@ tests_check_fibsync_SOURCES += \
 tests_check_fibsync_SOURCES += \
 	tests/check/test-lpm.c
 tests_check_fibsync_SOURCES += tests/check/test-fpm.c
+tests_check_fibsync_SOURCES += tests/check/test-syncd-apply.c asic-sim/syncd-apply.c
 tests_check_fibsync_SOURCES += tests/check/test-route-index.c
 EXTRA_DIST += tests/data/zebra-nhg.fpm tests/data/zebra-no-nhg.fpm \
 	tests/data/zebra-nhg-replay.fpm

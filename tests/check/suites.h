@@ -13,6 +13,7 @@
  * name_suite() returns the module's Suite. */
 #define FIBSYNC_SUITES \
     SUITE(paths) \
+    SUITE(syncd_apply) \
     SUITE(fib_prefix) \
     SUITE(spsc_ring) \
     SUITE(perf_timer) \

@@ -1,0 +1,512 @@
+/*
+ * Copyright (c) 2024 The fibsync authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+/* Check suite of syncd's apply step (asic-sim/syncd-apply.c), run against
+ * the simulator in-process. */
+
+#include <config.h>
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "asic-sim/asic-sim.h"
+#include "asic-sim/sai-util.h"
+#include "asic-sim/syncd-apply.h"
+#include "openvswitch/dynamic-string.h"
+#include "openvswitch/vlog.h"
+#include "tests/check/suites.h"
+#include "util.h"
+
+/* Results received from the apply step. */
+struct results {
+    struct syncd_route_result r[256]; /* In order ('prefix' and 'origin'
+                                       * are dangling: not kept). */
+    int64_t seq[256];           /* Same as r[i].seq. */
+    size_t n;                   /* Number received. */
+};
+
+static void
+collect(const struct syncd_route_result *r, void *results_)
+{
+    struct results *res = results_;
+
+    ck_assert_uint_lt(res->n, ARRAY_SIZE(res->r));
+    res->r[res->n] = *r;
+    res->seq[res->n] = r->seq;
+    res->n++;
+}
+
+/* Creates an apply step reporting into 'res', with IPv4 route capacity
+ * 'cap4' (0 for the default) and bulks of 'max_bulk'. */
+static struct syncd_apply *
+create(struct results *res, uint32_t cap4, uint32_t max_bulk)
+{
+    struct syncd_apply_options o;
+    struct syncd_apply *sa;
+    char *error;
+
+    vlog_set_levels(NULL, VLF_CONSOLE, VLL_WARN);
+    memset(&o, 0, sizeof o);
+    memset(res, 0, sizeof *res);
+    o.capacity[ASIC_SIM_RES_IPV4_ROUTE] = cap4;
+    o.max_bulk = max_bulk;
+    o.cb = collect;
+    o.cb_aux = res;
+    sa = syncd_apply_create(&o, &error);
+    ck_assert_msg(sa != NULL, "%s", error ? error : "");
+    return sa;
+}
+
+/* Parses "GW@IF", "GW" or "@IF" (weight 'w') into 'nh'. */
+static void
+nh_init(struct syncd_nexthop *nh, const char *key, uint32_t w)
+{
+    static char ifnames[64][16];
+    static size_t next;
+    const char *at = strchr(key, '@');
+    char gw[64];
+
+    memset(nh, 0, sizeof *nh);
+    nh->weight = w;
+    nh->ifname = "";
+    if (at) {
+        char *ifname = ifnames[next++ % ARRAY_SIZE(ifnames)];
+
+        ovs_strlcpy(ifname, at + 1, sizeof ifnames[0]);
+        nh->ifname = ifname;
+    }
+    size_t len = at ? (size_t) (at - key) : strlen(key);
+    if (len) {
+        memcpy(gw, key, len);
+        gw[len] = '\0';
+        ck_assert(sai_ip_address_parse(gw, &nh->gateway));
+        nh->has_gateway = true;
+    }
+}
+
+/* Submits a SET of 'prefix' in 'vrf' with 'action' and the next hops in
+ * 'keys' (NULL-terminated, "KEY" or "KEY=WEIGHT"), tagged 'seq'. */
+static void
+set_route(struct syncd_apply *sa, const char *vrf, const char *prefix,
+          sai_packet_action_t action, int64_t seq, const char *keys[])
+{
+    struct syncd_nexthop nhs[16];
+    struct syncd_route_op op;
+    size_t n = 0;
+
+    memset(&op, 0, sizeof op);
+    for (; keys && keys[n]; n++) {
+        char key[64];
+        char *eq;
+        uint32_t w = 1;
+
+        ovs_strlcpy(key, keys[n], sizeof key);
+        eq = strchr(key, '=');
+        if (eq) {
+            *eq = '\0';
+            w = atoi(eq + 1);
+        }
+        nh_init(&nhs[n], key, w);
+    }
+    op.type = SYNCD_OP_SET;
+    op.vrf = vrf;
+    char *error = fib_prefix_parse_strict(prefix, &op.prefix);
+    ck_assert_msg(!error, "%s", error);
+    op.action = action;
+    op.nexthops = nhs;
+    op.n_nexthops = n;
+    op.seq = seq;
+    syncd_apply_submit(sa, &op);
+}
+
+static void
+del_route(struct syncd_apply *sa, const char *vrf, const char *prefix,
+          int64_t seq)
+{
+    struct syncd_route_op op;
+
+    memset(&op, 0, sizeof op);
+    op.type = SYNCD_OP_DEL;
+    op.vrf = vrf;
+    char *error = fib_prefix_parse_strict(prefix, &op.prefix);
+    ck_assert_msg(!error, "%s", error);
+    op.seq = seq;
+    syncd_apply_submit(sa, &op);
+}
+
+/* Looks up 'addr' in 'vrf' and returns its route as text: "PREFIX ACTION
+ * NH=W,NH=W", or "miss".  The caller frees it. */
+static char *
+lookup(struct syncd_apply *sa, const char *vrf, const char *addr_s)
+{
+    struct asic_sim_nexthop nhs[16];
+    struct asic_sim_route route;
+    sai_ip_address_t addr;
+    uint32_t n = ARRAY_SIZE(nhs);
+    char buf[SAI_IP_PREFIX_STRLEN];
+
+    ck_assert(sai_ip_address_parse(addr_s, &addr));
+    sai_object_id_t vr = syncd_apply_vr_find(sa, vrf);
+    if (!vr || asic_sim_lookup(vr, &addr, &route, nhs, &n)) {
+        return xstrdup("miss");
+    }
+
+    struct ds s = DS_EMPTY_INITIALIZER;
+    ds_put_format(&s, "%s %s",
+                  sai_ip_prefix_format(&route.entry.destination, buf),
+                  syncd_action_name(route.action));
+    for (uint32_t i = 0; i < n; i++) {
+        ds_put_char(&s, i ? ',' : ' ');
+        syncd_apply_format_nexthop(sa, &nhs[i], &s);
+        ds_put_format(&s, "=%"PRIu32, nhs[i].weight);
+    }
+    return ds_steal_cstr(&s);
+}
+
+#define ck_assert_lookup(SA, VRF, ADDR, EXPECTED)       \
+    do {                                                \
+        char *got_ = lookup(SA, VRF, ADDR);             \
+        ck_assert_str_eq(got_, EXPECTED);               \
+        free(got_);                                     \
+    } while (0)
+
+/* Returns the "used" count of 'res' on the switch of 'sa'. */
+static uint32_t
+crm_used(struct syncd_apply *sa, enum asic_sim_resource res)
+{
+    struct asic_sim_crm_entry crm[ASIC_SIM_N_RESOURCES];
+
+    ck_assert_int_eq(asic_sim_crm_get(syncd_apply_switch_id(sa), crm), 0);
+    return crm[res].used;
+}
+
+START_TEST(test_program_and_lookup)
+{
+    struct results res;
+    struct syncd_apply *sa = create(&res, 0, 0);
+
+    set_route(sa, "default", "10.1.0.0/16", SAI_PACKET_ACTION_FORWARD, 1,
+              (const char *[]) { "192.168.1.2@eth0=1", "192.168.1.3@eth1=2",
+                                 NULL });
+    set_route(sa, "default", "10.1.2.0/24", SAI_PACKET_ACTION_FORWARD, 2,
+              (const char *[]) { "192.168.1.4@eth0", NULL });
+    set_route(sa, "default", "10.1.2.128/25", SAI_PACKET_ACTION_DROP, 3,
+              NULL);
+    set_route(sa, "default", "192.168.1.0/24", SAI_PACKET_ACTION_FORWARD, 4,
+              (const char *[]) { "@eth0", NULL });
+    set_route(sa, "blue", "2001:db8::/32", SAI_PACKET_ACTION_FORWARD, 5,
+              (const char *[]) { "fe80::1@eth2", "fe80::2", NULL });
+    set_route(sa, "default", "10.255.0.1/32", SAI_PACKET_ACTION_TRAP, 6,
+              NULL);
+
+    /* Nothing is reported before the flush. */
+    ck_assert_uint_eq(res.n, 0);
+    ck_assert_uint_eq(syncd_apply_n_pending(sa), 6);
+    syncd_apply_flush(sa);
+    ck_assert_uint_eq(res.n, 6);
+    for (size_t i = 0; i < res.n; i++) {
+        ck_assert_int_eq(res.r[i].status, SAI_STATUS_SUCCESS);
+        ck_assert_int_eq(res.seq[i], i + 1);
+        ck_assert_int_eq(res.r[i].type, SYNCD_OP_SET);
+    }
+
+    ck_assert_lookup(sa, "default", "10.1.9.9",
+                     "10.1.0.0/16 forward "
+                     "192.168.1.2@eth0=1,192.168.1.3@eth1=2");
+    ck_assert_lookup(sa, "default", "10.1.2.3",
+                     "10.1.2.0/24 forward 192.168.1.4@eth0=1");
+    ck_assert_lookup(sa, "default", "10.1.2.200", "10.1.2.128/25 drop");
+    ck_assert_lookup(sa, "default", "10.255.0.1", "10.255.0.1/32 trap");
+    ck_assert_lookup(sa, "default", "192.168.1.9",
+                     "192.168.1.0/24 forward @eth0=1");
+    ck_assert_lookup(sa, "blue", "2001:db8::1",
+                     "2001:db8::/32 forward fe80::1@eth2=1,fe80::2=1");
+    ck_assert_lookup(sa, "default", "2001:db8::1", "miss");
+    ck_assert_lookup(sa, "default", "11.0.0.1", "miss");
+
+    ck_assert_uint_eq(syncd_apply_n_routes(sa), 6);
+    ck_assert_uint_eq(crm_used(sa, ASIC_SIM_RES_NEXT_HOP), 5);
+    ck_assert_uint_eq(crm_used(sa, ASIC_SIM_RES_NEXT_HOP_GROUP), 2);
+
+    struct syncd_apply_stats st;
+    syncd_apply_get_stats(sa, &st);
+    ck_assert_uint_eq(st.bulks[ASIC_SIM_OP_CREATE], 1);
+    ck_assert_uint_eq(st.route_ops[ASIC_SIM_OP_CREATE], 6);
+    ck_assert_uint_eq(st.ok, 6);
+    syncd_apply_destroy(sa);
+}
+END_TEST
+
+START_TEST(test_sharing_and_removal)
+{
+    struct results res;
+    struct syncd_apply *sa = create(&res, 0, 0);
+    const char *ecmp[] = { "10.0.0.1@e0", "10.0.0.2@e1", NULL };
+    const char *ecmp_rev[] = { "10.0.0.2@e1", "10.0.0.1@e0", NULL };
+
+    /* The same member set, in any order, is one group. */
+    set_route(sa, "default", "1.0.0.0/8", SAI_PACKET_ACTION_FORWARD, 1,
+              ecmp);
+    set_route(sa, "default", "2.0.0.0/8", SAI_PACKET_ACTION_FORWARD, 2,
+              ecmp_rev);
+    set_route(sa, "default", "3.0.0.0/8", SAI_PACKET_ACTION_FORWARD, 3,
+              (const char *[]) { "10.0.0.1@e0", NULL });
+    syncd_apply_flush(sa);
+    ck_assert_uint_eq(crm_used(sa, ASIC_SIM_RES_NEXT_HOP), 2);
+    ck_assert_uint_eq(crm_used(sa, ASIC_SIM_RES_NEXT_HOP_GROUP), 1);
+    ck_assert_uint_eq(crm_used(sa, ASIC_SIM_RES_NEXT_HOP_GROUP_MEMBER), 2);
+
+    /* Moving one route off the group keeps it for the other. */
+    set_route(sa, "default", "1.0.0.0/8", SAI_PACKET_ACTION_FORWARD, 4,
+              (const char *[]) { "10.0.0.3@e0", NULL });
+    syncd_apply_flush(sa);
+    ck_assert_uint_eq(crm_used(sa, ASIC_SIM_RES_NEXT_HOP), 3);
+    ck_assert_uint_eq(crm_used(sa, ASIC_SIM_RES_NEXT_HOP_GROUP), 1);
+    ck_assert_lookup(sa, "default", "1.2.3.4",
+                     "1.0.0.0/8 forward 10.0.0.3@e0=1");
+
+    /* Removing the last user removes the group, then next hops used by
+     * nothing else. */
+    del_route(sa, "default", "2.0.0.0/8", 5);
+    syncd_apply_flush(sa);
+    ck_assert_uint_eq(crm_used(sa, ASIC_SIM_RES_NEXT_HOP_GROUP), 0);
+    ck_assert_uint_eq(crm_used(sa, ASIC_SIM_RES_NEXT_HOP_GROUP_MEMBER), 0);
+    ck_assert_uint_eq(crm_used(sa, ASIC_SIM_RES_NEXT_HOP), 2);
+    del_route(sa, "default", "1.0.0.0/8", 6);
+    del_route(sa, "default", "3.0.0.0/8", 7);
+    /* Removing an absent route is a no-op that succeeds at once. */
+    del_route(sa, "default", "4.0.0.0/8", 8);
+    ck_assert_int_eq(res.r[res.n - 1].status, SAI_STATUS_SUCCESS);
+    ck_assert_int_eq(res.seq[res.n - 1], 8);
+    syncd_apply_flush(sa);
+    ck_assert_uint_eq(crm_used(sa, ASIC_SIM_RES_NEXT_HOP), 0);
+    ck_assert_uint_eq(crm_used(sa, ASIC_SIM_RES_IPV4_ROUTE), 0);
+    ck_assert_uint_eq(syncd_apply_n_routes(sa), 0);
+    for (size_t i = 0; i < res.n; i++) {
+        ck_assert_int_eq(res.r[i].status, SAI_STATUS_SUCCESS);
+    }
+
+    struct syncd_apply_stats st;
+    syncd_apply_get_stats(sa, &st);
+    ck_assert_uint_eq(st.nh_created, 3);
+    ck_assert_uint_eq(st.nh_removed, 3);
+    ck_assert_uint_eq(st.nhg_created, 1);
+    ck_assert_uint_eq(st.nhg_removed, 1);
+    syncd_apply_destroy(sa);
+}
+END_TEST
+
+START_TEST(test_order_within_prefix)
+{
+    struct results res;
+    struct syncd_apply *sa = create(&res, 0, 0);
+    const char *a[] = { "10.0.0.1@e0", NULL };
+    const char *b[] = { "10.0.0.2@e0", NULL };
+
+    /* Create, remove, create again, change: each later operation on the
+     * prefix must see the earlier ones done. */
+    set_route(sa, "default", "1.0.0.0/8", SAI_PACKET_ACTION_FORWARD, 1, a);
+    set_route(sa, "default", "2.0.0.0/8", SAI_PACKET_ACTION_FORWARD, 2, a);
+    del_route(sa, "default", "1.0.0.0/8", 3);
+    set_route(sa, "default", "1.0.0.0/8", SAI_PACKET_ACTION_FORWARD, 4, b);
+    set_route(sa, "default", "1.0.0.0/8", SAI_PACKET_ACTION_DROP, 5, NULL);
+    set_route(sa, "default", "1.0.0.0/8", SAI_PACKET_ACTION_FORWARD, 6, a);
+    syncd_apply_flush(sa);
+
+    ck_assert_uint_eq(res.n, 6);
+    int64_t order[] = { 1, 2, 3, 4, 5, 6 };
+    for (size_t i = 0; i < res.n; i++) {
+        ck_assert_int_eq(res.r[i].status, SAI_STATUS_SUCCESS);
+        ck_assert_int_eq(res.seq[i], order[i]);
+    }
+    ck_assert_lookup(sa, "default", "1.1.1.1",
+                     "1.0.0.0/8 forward 10.0.0.1@e0=1");
+    ck_assert_uint_eq(crm_used(sa, ASIC_SIM_RES_NEXT_HOP), 1);
+
+    /* Setting what is already there needs no SAI call. */
+    struct syncd_apply_stats st;
+    syncd_apply_get_stats(sa, &st);
+    uint64_t noops = st.noops;
+    set_route(sa, "default", "1.0.0.0/8", SAI_PACKET_ACTION_FORWARD, 7, a);
+    ck_assert_uint_eq(res.n, 7);
+    ck_assert_uint_eq(syncd_apply_n_pending(sa), 0);
+    syncd_apply_get_stats(sa, &st);
+    ck_assert_uint_eq(st.noops, noops + 1);
+    syncd_apply_destroy(sa);
+}
+END_TEST
+
+START_TEST(test_bulk_size)
+{
+    struct results res;
+    struct syncd_apply *sa = create(&res, 0, 4);
+    const char *nh[] = { "10.0.0.1@e0", NULL };
+    char prefix[32];
+
+    for (int i = 0; i < 10; i++) {
+        snprintf(prefix, sizeof prefix, "10.%d.0.0/16", i);
+        set_route(sa, "default", prefix, SAI_PACKET_ACTION_FORWARD, i, nh);
+    }
+    /* Two full bulks went out by themselves. */
+    ck_assert_uint_eq(res.n, 8);
+    ck_assert_uint_eq(syncd_apply_n_pending(sa), 2);
+    syncd_apply_flush(sa);
+    ck_assert_uint_eq(res.n, 10);
+
+    struct syncd_apply_stats st;
+    syncd_apply_get_stats(sa, &st);
+    ck_assert_uint_eq(st.bulks[ASIC_SIM_OP_CREATE], 3);
+    ck_assert_uint_eq(st.route_ops[ASIC_SIM_OP_CREATE], 10);
+
+    syncd_apply_set_max_bulk(sa, 100);
+    for (int i = 0; i < 10; i++) {
+        snprintf(prefix, sizeof prefix, "10.%d.0.0/16", i);
+        del_route(sa, "default", prefix, 100 + i);
+    }
+    syncd_apply_flush(sa);
+    syncd_apply_get_stats(sa, &st);
+    ck_assert_uint_eq(st.bulks[ASIC_SIM_OP_REMOVE], 1);
+    ck_assert_uint_eq(crm_used(sa, ASIC_SIM_RES_IPV4_ROUTE), 0);
+    syncd_apply_destroy(sa);
+}
+END_TEST
+
+START_TEST(test_capacity)
+{
+    struct results res;
+    struct syncd_apply *sa = create(&res, 2, 0);
+    const char *nh[] = { "10.0.0.1@e0", NULL };
+
+    set_route(sa, "default", "1.0.0.0/8", SAI_PACKET_ACTION_FORWARD, 1, nh);
+    set_route(sa, "default", "2.0.0.0/8", SAI_PACKET_ACTION_FORWARD, 2, nh);
+    set_route(sa, "default", "3.0.0.0/8", SAI_PACKET_ACTION_FORWARD, 3, nh);
+    syncd_apply_flush(sa);
+    ck_assert_uint_eq(res.n, 3);
+    ck_assert_int_eq(res.r[0].status, SAI_STATUS_SUCCESS);
+    ck_assert_int_eq(res.r[1].status, SAI_STATUS_SUCCESS);
+    ck_assert_int_eq(res.r[2].status, SAI_STATUS_INSUFFICIENT_RESOURCES);
+    ck_assert_lookup(sa, "default", "3.0.0.1", "miss");
+
+    /* A removal in the same batch makes room: removals go first. */
+    set_route(sa, "default", "3.0.0.0/8", SAI_PACKET_ACTION_FORWARD, 4, nh);
+    del_route(sa, "default", "1.0.0.0/8", 5);
+    syncd_apply_flush(sa);
+    ck_assert_uint_eq(res.n, 5);
+    ck_assert_int_eq(res.r[3].status, SAI_STATUS_SUCCESS);
+    ck_assert_int_eq(res.r[4].status, SAI_STATUS_SUCCESS);
+    ck_assert_lookup(sa, "default", "3.0.0.1",
+                     "3.0.0.0/8 forward 10.0.0.1@e0=1");
+
+    struct syncd_apply_stats st;
+    syncd_apply_get_stats(sa, &st);
+    ck_assert_uint_eq(st.failed, 1);
+    ck_assert_uint_eq(
+        st.errors[syncd_status_code(SAI_STATUS_INSUFFICIENT_RESOURCES)], 1);
+    ck_assert_str_eq(syncd_status_code_name(syncd_status_code(
+                         SAI_STATUS_INSUFFICIENT_RESOURCES)),
+                     "SAI_STATUS_INSUFFICIENT_RESOURCES");
+    syncd_apply_destroy(sa);
+}
+END_TEST
+
+START_TEST(test_faults_and_orphans)
+{
+    struct results res;
+    struct syncd_apply *sa = create(&res, 0, 0);
+    sai_object_id_t sw = syncd_apply_switch_id(sa);
+    const char *nh[] = { "10.0.0.1@e0", NULL };
+    struct fib_prefix fp;
+    sai_ip_prefix_t p;
+
+    ovs_assert(!fib_prefix_parse("1.0.0.0/8", &fp));
+    syncd_prefix_to_sai(&fp, &p);
+    set_route(sa, "default", "1.0.0.0/8", SAI_PACKET_ACTION_FORWARD, 1, nh);
+    syncd_apply_flush(sa);
+    ck_assert_int_eq(res.r[0].status, SAI_STATUS_SUCCESS);
+
+    /* A failed removal leaves an orphan, retried until it goes. */
+    ck_assert_int_eq(asic_sim_fault_add_prefix(
+                         sw, syncd_apply_vr_find(sa, "default"), &p), 0);
+    del_route(sa, "default", "1.0.0.0/8", 2);
+    syncd_apply_flush(sa);
+    ck_assert_int_eq(res.r[1].status, SAI_STATUS_FAILURE);
+    ck_assert_lookup(sa, "default", "1.1.1.1",
+                     "1.0.0.0/8 forward 10.0.0.1@e0=1");
+    struct syncd_apply_stats st;
+    syncd_apply_get_stats(sa, &st);
+    ck_assert_uint_eq(st.orphans, 1);
+
+    ck_assert_int_eq(asic_sim_fault_clear(sw), 0);
+    usleep(1100 * 1000);
+    syncd_apply_run(sa);
+    ck_assert_lookup(sa, "default", "1.1.1.1", "miss");
+    ck_assert_uint_eq(crm_used(sa, ASIC_SIM_RES_NEXT_HOP), 0);
+    syncd_apply_get_stats(sa, &st);
+    ck_assert_uint_eq(st.orphan_retries, 1);
+    /* Retries report nothing. */
+    ck_assert_uint_eq(res.n, 2);
+
+    /* A creation that fails keeps nothing. */
+    struct asic_sim_fault f = { .rate = 1.0 };
+    ck_assert_int_eq(asic_sim_fault_set(sw, &f), 0);
+    set_route(sa, "default", "2.0.0.0/8", SAI_PACKET_ACTION_FORWARD, 3, nh);
+    syncd_apply_flush(sa);
+    ck_assert_int_eq(res.r[2].status, SAI_STATUS_FAILURE);
+    ck_assert_uint_eq(crm_used(sa, ASIC_SIM_RES_NEXT_HOP), 0);
+    ck_assert_uint_eq(syncd_apply_n_routes(sa), 0);
+    syncd_apply_destroy(sa);
+}
+END_TEST
+
+START_TEST(test_invalid)
+{
+    struct results res;
+    struct syncd_apply *sa = create(&res, 0, 0);
+
+    /* A connected next hop cannot share a route with a gateway. */
+    set_route(sa, "default", "1.0.0.0/8", SAI_PACKET_ACTION_FORWARD, 1,
+              (const char *[]) { "@e0", "10.0.0.1@e0", NULL });
+    ck_assert_uint_eq(res.n, 1);
+    ck_assert_int_eq(res.r[0].status, SAI_STATUS_INVALID_PARAMETER);
+    /* Nor can an action other than forward, drop and trap be set. */
+    set_route(sa, "default", "1.0.0.0/8", SAI_PACKET_ACTION_LOG, 2, NULL);
+    ck_assert_uint_eq(res.n, 2);
+    ck_assert_int_eq(res.r[1].status, SAI_STATUS_INVALID_PARAMETER);
+    ck_assert_uint_eq(syncd_apply_n_pending(sa), 0);
+    ck_assert_uint_eq(crm_used(sa, ASIC_SIM_RES_NEXT_HOP), 0);
+    syncd_apply_destroy(sa);
+}
+END_TEST
+
+Suite *
+syncd_apply_suite(void)
+{
+    Suite *s = suite_create("syncd_apply");
+    TCase *tc = tcase_create("core");
+
+    tcase_add_test(tc, test_program_and_lookup);
+    tcase_add_test(tc, test_sharing_and_removal);
+    tcase_add_test(tc, test_order_within_prefix);
+    tcase_add_test(tc, test_bulk_size);
+    tcase_add_test(tc, test_capacity);
+    tcase_add_test(tc, test_faults_and_orphans);
+    tcase_add_test(tc, test_invalid);
+    tcase_set_timeout(tc, 30);
+    suite_add_tcase(s, tc);
+    return s;
+}
