@@ -36,6 +36,10 @@
  *
  *   - bulk removal through remove_route_entries(): routes/s.
  *
+ * "cpu" is the share of the timed phases' wall-clock time during which the
+ * benchmark's thread actually ran: well under 100% means that other
+ * processes took the CPU and the rates of that run are understated.
+ *
  * Inputs (prefixes, bulks, addresses) are built before the clock starts.
  * Every status is checked: a failed operation aborts the benchmark. Each
  * run is printed, then the median of each figure over the runs. */
@@ -83,6 +87,9 @@ struct bench_result {
     double rss_per_route;       /* RSS growth minus tbl24, per route. */
     struct asic_sim_memory mem; /* The simulator's accounting. */
     int64_t rss_delta;          /* RSS growth during creation, bytes. */
+    double wall_time;           /* Wall-clock time of the timed phases... */
+    double cpu_time;            /* ...and the CPU time they got. */
+    double cpu_share;           /* 'cpu_time' / 'wall_time'. */
 };
 
 /* The benchmark's inputs, shared by the runs. */
@@ -112,6 +119,26 @@ now(void)
 
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Returns the CPU time used by this thread, in seconds. */
+static double
+cpu_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Accounts a timed phase that ran from 't0' to 't1' (wall clock) and
+ * started at CPU time 'c0', so that 'res' can tell how much of the time
+ * the benchmark actually had a CPU (other processes compete for it). */
+static void
+phase_done(struct bench_result *res, double t0, double t1, double c0)
+{
+    res->wall_time += t1 - t0;
+    res->cpu_time += cpu_now() - c0;
 }
 
 /* Returns the process's resident set size in bytes. */
@@ -362,6 +389,7 @@ run_once(const struct bench_options *opts, const struct bench_input *in,
     /* Bulk create. */
     int64_t rss0 = rss_bytes();
     double t0 = now();
+    double c0 = cpu_now();
     for (uint32_t i = 0; i < n; i += opts->bulk_size) {
         uint32_t k = MIN(opts->bulk_size, n - i);
 
@@ -371,6 +399,7 @@ run_once(const struct bench_options *opts, const struct bench_input *in,
               "create_route_entries");
     }
     double t1 = now();
+    phase_done(res, t0, t1, c0);
     res->rss_delta = rss_bytes() - rss0;
     res->create_rate = n / (t1 - t0);
 
@@ -391,6 +420,7 @@ run_once(const struct bench_options *opts, const struct bench_input *in,
     uint64_t hits = 0;
     uint32_t pos = 0;
     t0 = now();
+    c0 = cpu_now();
     for (uint64_t done = 0; done < opts->n_lookups; ) {
         uint32_t k = MIN(LOOKUP_BATCH, in->n_lookup_addrs - pos);
 
@@ -407,6 +437,7 @@ run_once(const struct bench_options *opts, const struct bench_input *in,
         }
     }
     t1 = now();
+    phase_done(res, t0, t1, c0);
     res->lookup_rate = opts->n_lookups / (t1 - t0);
     res->hit_ratio = (double) hits / opts->n_lookups;
 
@@ -415,6 +446,7 @@ run_once(const struct bench_options *opts, const struct bench_input *in,
     uint64_t single_hits = 0;
     pos = 0;
     t0 = now();
+    c0 = cpu_now();
     for (uint64_t done = 0; done < opts->n_single; done++) {
         struct asic_sim_route route;
         uint32_t n_nh = ARRAY_SIZE(nexthops);
@@ -431,6 +463,7 @@ run_once(const struct bench_options *opts, const struct bench_input *in,
         }
     }
     t1 = now();
+    phase_done(res, t0, t1, c0);
     res->single_rate = opts->n_single / (t1 - t0);
 
     struct asic_sim_stats stats;
@@ -442,6 +475,7 @@ run_once(const struct bench_options *opts, const struct bench_input *in,
 
     /* Bulk remove. */
     t0 = now();
+    c0 = cpu_now();
     for (uint32_t i = 0; i < n; i += opts->bulk_size) {
         uint32_t k = MIN(opts->bulk_size, n - i);
 
@@ -451,11 +485,14 @@ run_once(const struct bench_options *opts, const struct bench_input *in,
               "remove_route_entries");
     }
     t1 = now();
+    phase_done(res, t0, t1, c0);
     res->remove_rate = n / (t1 - t0);
     check(asic_sim_crm_get(sw, crm), "crm_get");
     if (crm[ASIC_SIM_RES_IPV4_ROUTE].used) {
         ovs_fatal(0, "routes left after removal");
     }
+
+    res->cpu_share = res->cpu_time / res->wall_time;
 
     free(routes);
     free(entries);
@@ -488,10 +525,11 @@ print_result(const char *label, const struct bench_result *r)
 {
     printf("%-7s create %6.2f M routes/s  lookup %6.2f M/s (bulk, "
            "%.1f%% hit)  %5.2f M/s (single+resolve)  remove %6.2f M "
-           "routes/s  mem %5.1f B/route (accounting) %5.1f B/route (RSS)\n",
+           "routes/s  mem %5.1f B/route (accounting) %5.1f B/route (RSS)  "
+           "cpu %3.0f%%\n",
            label, r->create_rate / 1e6, r->lookup_rate / 1e6,
            r->hit_ratio * 100, r->single_rate / 1e6, r->remove_rate / 1e6,
-           r->bytes_per_route, r->rss_per_route);
+           r->bytes_per_route, r->rss_per_route, r->cpu_share * 100);
 }
 
 static void
@@ -624,6 +662,7 @@ bench_asic_main(int argc, char *argv[])
     MEDIAN(hit_ratio);
     MEDIAN(bytes_per_route);
     MEDIAN(rss_per_route);
+    MEDIAN(cpu_share);
 #undef MEDIAN
     print_result("median", &med);
 
