@@ -11,15 +11,19 @@ tests_check_fibsync_SOURCES += \
 	tests/check/test-spsc-ring.c \
 	tests/check/test-perf-timer.c
 tests_check_fibsync_SOURCES += \
-	tests/check/test-lpm.c
+	tests/check/test-lpm.c \
+	tests/check/test-asic-sim.c
 tests_check_fibsync_SOURCES += tests/check/test-fpm.c
+tests_check_fibsync_SOURCES += tests/check/test-route-key.c tests/check/test-route-batch.c tests/check/test-fpmsyncd-rib.c
 tests_check_fibsync_SOURCES += tests/check/test-syncd-apply.c asic-sim/syncd-apply.c
 tests_check_fibsync_SOURCES += tests/check/test-route-index.c
+tests_check_fibsync_SOURCES += tests/check/test-orchd-bulker.c
 EXTRA_DIST += tests/data/zebra-nhg.fpm tests/data/zebra-no-nhg.fpm \
 	tests/data/zebra-nhg-replay.fpm
 tests_check_fibsync_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_fibsync_LDADD = \
-	asic-sim/libasicsim.la lib/libfibsync.la idl/libfibsync-idl.la \
+	daemons/libfpmsyncd.la \
+	daemons/liborchd.la asic-sim/libasicsim.la lib/libfibsync.la idl/libfibsync-idl.la \
 	$(OVSDB_LIBS) $(OVS_LIBS) $(CHECK_LIBS) $(NL_LIBS) $(ZMQ_LIBS) \
 	$(JEMALLOC_LIBS)
 

@@ -13,13 +13,18 @@
  * name_suite() returns the module's Suite. */
 #define FIBSYNC_SUITES \
     SUITE(paths) \
+    SUITE(route_key) \
+    SUITE(route_batch) \
+    SUITE(fpmsyncd_rib) \
     SUITE(syncd_apply) \
     SUITE(fib_prefix) \
     SUITE(spsc_ring) \
     SUITE(perf_timer) \
     SUITE(lpm) \
+    SUITE(asic_sim) \
     SUITE(fpm) \
-    SUITE(route_index)
+    SUITE(route_index) \
+    SUITE(orchd_bulker)
 
 #define SUITE(NAME) Suite *NAME##_suite(void);
 FIBSYNC_SUITES

@@ -1,0 +1,544 @@
+/*
+ * orchd-bulker: desired route states into SAI bulks, with a window of
+ * outstanding bulks and acknowledgement matching by sequence number.
+ */
+
+#include <config.h>
+
+#include "daemons/orchd-bulker.h"
+
+#include <stdlib.h>
+
+#include "daemons/orchd-entry.h"
+#include "openvswitch/dynamic-string.h"
+#include "timeval.h"
+#include "util.h"
+
+/* What the bulker knows of one route. */
+struct route_state {
+    struct hmap_node node;      /* In 'routes', by hash of 'key'. */
+    struct uuid key;            /* Route key. */
+    struct orchd_entry *written; /* Content last written, NULL if none. */
+    bool unknown;               /* A write was lost: existence unknown. */
+    bool failed;                /* The last acknowledged write failed. */
+    struct ovs_list waiting;    /* Items awaiting acknowledgement, by seq. */
+    bool pending;               /* In 'pending' list. */
+    struct orchd_entry *desired; /* If pending: wanted content, or NULL to
+                                  * remove. */
+    struct ovs_list pending_node; /* In 'pending', oldest first. */
+};
+
+struct orchd_bulker {
+    struct orchd_bulker_config cfg;  /* Configuration. */
+    struct orchd_bulker_cbs cbs;     /* Callbacks. */
+    void *aux;                       /* Their argument. */
+    struct hmap routes;              /* Contains "struct route_state"s. */
+    struct ovs_list pending;         /* Routes with a waiting update. */
+    size_t n_pending;                /* Length of 'pending'. */
+    struct ovs_list outstanding;     /* Bulks sent, not yet all acked. */
+    size_t n_outstanding;            /* Length of 'outstanding'. */
+    size_t n_written;                /* Routes with a 'written' entry. */
+    int64_t next_seq;                /* Next write sequence number. */
+    uint64_t next_bulk_id;           /* Next bulk number. */
+    struct orchd_bulker_stats stats; /* Counters. */
+};
+
+static uint32_t
+key_hash(const struct uuid *key)
+{
+    return uuid_hash(key);
+}
+
+static struct route_state *
+find_state(const struct orchd_bulker *b, const struct uuid *key)
+{
+    struct route_state *st;
+
+    HMAP_FOR_EACH_WITH_HASH (st, node, key_hash(key), &b->routes) {
+        if (uuid_equals(&st->key, key)) {
+            return st;
+        }
+    }
+    return NULL;
+}
+
+static struct route_state *
+get_state(struct orchd_bulker *b, const struct uuid *key)
+{
+    struct route_state *st = find_state(b, key);
+
+    if (!st) {
+        st = xzalloc(sizeof *st);
+        st->key = *key;
+        ovs_list_init(&st->waiting);
+        hmap_insert(&b->routes, &st->node, key_hash(key));
+    }
+    return st;
+}
+
+static void
+set_written(struct orchd_bulker *b, struct route_state *st,
+            struct orchd_entry *e)
+{
+    b->n_written += (e != NULL) - (st->written != NULL);
+    orchd_entry_unref(st->written);
+    st->written = e;
+}
+
+/* Frees 'st' if nothing refers to it any more. */
+static void
+maybe_free_state(struct orchd_bulker *b, struct route_state *st)
+{
+    if (!st->written && !st->unknown && !st->pending
+        && ovs_list_is_empty(&st->waiting)) {
+        hmap_remove(&b->routes, &st->node);
+        free(st);
+    }
+}
+
+struct orchd_bulker *
+orchd_bulker_create(const struct orchd_bulker_config *cfg,
+                    const struct orchd_bulker_cbs *cbs, void *aux)
+{
+    struct orchd_bulker *b = xzalloc(sizeof *b);
+
+    orchd_bulker_set_config(b, cfg);
+    b->cbs = *cbs;
+    b->aux = aux;
+    hmap_init(&b->routes);
+    ovs_list_init(&b->pending);
+    ovs_list_init(&b->outstanding);
+    b->next_seq = 1;
+    b->next_bulk_id = 1;
+    return b;
+}
+
+static void
+free_bulk(struct orchd_bulk *bulk)
+{
+    for (size_t i = 0; i < bulk->n_items; i++) {
+        orchd_entry_unref(bulk->items[i].entry);
+    }
+    free(bulk->items);
+    free(bulk);
+}
+
+void
+orchd_bulker_destroy(struct orchd_bulker *b)
+{
+    struct route_state *st;
+    struct orchd_bulk *bulk;
+
+    if (!b) {
+        return;
+    }
+    LIST_FOR_EACH_POP (bulk, node, &b->outstanding) {
+        free_bulk(bulk);
+    }
+    HMAP_FOR_EACH_POP (st, node, &b->routes) {
+        orchd_entry_unref(st->written);
+        if (st->pending) {
+            orchd_entry_unref(st->desired);
+        }
+        free(st);
+    }
+    hmap_destroy(&b->routes);
+    free(b);
+}
+
+void
+orchd_bulker_set_config(struct orchd_bulker *b,
+                        const struct orchd_bulker_config *cfg)
+{
+    b->cfg = *cfg;
+    b->cfg.max_bulk = MAX(b->cfg.max_bulk, 1);
+    b->cfg.max_outstanding = MAX(b->cfg.max_outstanding, 1);
+}
+
+const struct orchd_bulker_config *
+orchd_bulker_get_config(const struct orchd_bulker *b)
+{
+    return &b->cfg;
+}
+
+/* Records that 'e' is already in the ASIC (at startup, from what the
+ * database holds).  If 'settled' is false (the entry's last write was not
+ * acknowledged as programmed), a later update with the same content is
+ * written again rather than skipped. */
+void
+orchd_bulker_seed(struct orchd_bulker *b, struct orchd_entry *e,
+                  bool settled)
+{
+    struct route_state *st = get_state(b, &e->asic_uuid);
+
+    set_written(b, st, e);
+    st->failed = !settled;
+}
+
+/* Makes the next write sequence number at least 'seq'. */
+void
+orchd_bulker_set_next_seq(struct orchd_bulker *b, int64_t seq)
+{
+    b->next_seq = MAX(b->next_seq, seq);
+}
+
+/* Queues 'desired' (NULL to remove) for 'st'. */
+static void
+enqueue(struct orchd_bulker *b, struct route_state *st,
+        struct orchd_entry *desired)
+{
+    if (st->pending) {
+        /* Last write wins; the route keeps its place in the queue. */
+        orchd_entry_unref(st->desired);
+        st->desired = desired;
+        b->stats.n_coalesced++;
+        return;
+    }
+    st->pending = true;
+    st->desired = desired;
+    ovs_list_push_back(&b->pending, &st->pending_node);
+    b->n_pending++;
+}
+
+/* Wants 'e' programmed (takes ownership of one reference). */
+void
+orchd_bulker_set(struct orchd_bulker *b, struct orchd_entry *e)
+{
+    b->stats.n_set++;
+    enqueue(b, get_state(b, &e->asic_uuid), e);
+}
+
+/* Wants the route 'key' removed. */
+void
+orchd_bulker_del(struct orchd_bulker *b, const struct uuid *key)
+{
+    struct route_state *st = find_state(b, key);
+
+    b->stats.n_del++;
+    if (st) {
+        enqueue(b, st, NULL);
+    }
+}
+
+static int
+item_cmp(const void *a_, const void *b_)
+{
+    const struct orchd_bulk_item *a = a_, *b = b_;
+
+    /* Removals first: they free resources the creations may need. */
+    if ((a->op == ORCHD_BULK_REMOVE) != (b->op == ORCHD_BULK_REMOVE)) {
+        return a->op == ORCHD_BULK_REMOVE ? -1 : 1;
+    }
+    if (a->entry && b->entry) {
+        return orchd_entry_compare_prefix(a->entry, b->entry);
+    }
+    return uuid_compare_3way(&a->key, &b->key);
+}
+
+/* Takes one route off the pending queue and turns it into 'item', if it
+ * needs a write.  Returns true if it does. */
+static bool
+take_pending(struct orchd_bulker *b, struct orchd_bulk_item *item)
+{
+    struct route_state *st = CONTAINER_OF(ovs_list_pop_front(&b->pending),
+                                          struct route_state, pending_node);
+    struct orchd_entry *desired = st->desired;
+
+    b->n_pending--;
+    st->pending = false;
+    st->desired = NULL;
+
+    memset(item, 0, sizeof *item);
+    item->key = st->key;
+    if (!desired) {
+        if (!st->written && !st->unknown) {
+            maybe_free_state(b, st);
+            return false;
+        }
+        item->op = ORCHD_BULK_REMOVE;
+        b->stats.n_removes++;
+        set_written(b, st, NULL);
+    } else {
+        if (st->written && !st->unknown && !st->failed
+            && orchd_entry_same_content(st->written, desired)) {
+            b->stats.n_unchanged++;
+            orchd_entry_unref(desired);
+            return false;
+        }
+        item->op = st->written || st->unknown ? ORCHD_BULK_SET
+                                              : ORCHD_BULK_CREATE;
+        item->unknown = st->unknown;
+        item->entry = orchd_entry_ref(desired);
+        if (item->op == ORCHD_BULK_CREATE) {
+            b->stats.n_creates++;
+        } else {
+            b->stats.n_sets++;
+        }
+        set_written(b, st, desired);
+    }
+    st->unknown = false;
+    st->failed = false;
+    item->seq = b->next_seq++;
+    return true;
+}
+
+/* Builds and sends bulks while the window has room. */
+void
+orchd_bulker_run(struct orchd_bulker *b)
+{
+    while (b->n_outstanding < b->cfg.max_outstanding && b->n_pending) {
+        struct orchd_bulk *bulk = xzalloc(sizeof *bulk);
+        size_t max = MIN(b->cfg.max_bulk, b->n_pending);
+
+        bulk->items = xmalloc(max * sizeof *bulk->items);
+        while (bulk->n_items < b->cfg.max_bulk && b->n_pending) {
+            if (take_pending(b, &bulk->items[bulk->n_items])) {
+                bulk->n_items++;
+            }
+        }
+        if (!bulk->n_items) {
+            free(bulk->items);
+            free(bulk);
+            continue;
+        }
+        if (b->cfg.sorted) {
+            qsort(bulk->items, bulk->n_items, sizeof *bulk->items,
+                  item_cmp);
+        }
+        /* Link the items only now: sorting moves them. */
+        for (size_t i = 0; i < bulk->n_items; i++) {
+            struct orchd_bulk_item *item = &bulk->items[i];
+            struct route_state *st = find_state(b, &item->key);
+
+            item->bulk = bulk;
+            ovs_list_push_back(&st->waiting, &item->node);
+        }
+        bulk->id = b->next_bulk_id++;
+        bulk->n_waiting = bulk->n_items;
+        bulk->start_usec = time_usec();
+        ovs_list_push_back(&b->outstanding, &bulk->node);
+        b->n_outstanding++;
+        b->stats.max_outstanding_seen = MAX(b->stats.max_outstanding_seen,
+                                            b->n_outstanding);
+        b->stats.n_bulks++;
+        b->stats.n_items += bulk->n_items;
+        b->cbs.send(b->aux, bulk);
+    }
+}
+
+/* Removes 'bulk' from the window once nothing in it is waiting. */
+static void
+maybe_finish_bulk(struct orchd_bulker *b, struct orchd_bulk *bulk)
+{
+    if (!bulk->n_waiting && bulk->sent) {
+        ovs_list_remove(&bulk->node);
+        b->n_outstanding--;
+        free_bulk(bulk);
+    }
+}
+
+/* Completes 'item' of route 'st'. */
+static void
+complete_item(struct orchd_bulker *b, struct route_state *st,
+              struct orchd_bulk_item *item)
+{
+    ovs_list_remove(&item->node);
+    item->acked = true;
+    item->bulk->n_waiting--;
+    (void) st;
+    (void) b;
+}
+
+/* Reports whether sending 'bulk' worked.  On success, removals are done
+ * (their rows are gone); the rest wait for acknowledgements.  On failure,
+ * every write of the bulk is queued again, marked as of unknown outcome. */
+void
+orchd_bulker_sent(struct orchd_bulker *b, struct orchd_bulk *bulk, bool ok)
+{
+    for (size_t i = 0; i < bulk->n_items; i++) {
+        struct orchd_bulk_item *item = &bulk->items[i];
+        struct route_state *st;
+
+        if (item->acked) {
+            continue;
+        }
+        st = find_state(b, &item->key);
+        if (ok) {
+            if (item->op == ORCHD_BULK_REMOVE) {
+                complete_item(b, st, item);
+                b->stats.n_acked++;
+                b->cbs.done(b->aux, &item->key, NULL, true, NULL);
+                maybe_free_state(b, st);
+            }
+            continue;
+        }
+
+        complete_item(b, st, item);
+        st->unknown = true;
+        if (!st->pending && ovs_list_is_empty(&st->waiting)) {
+            /* Try again with the content this write wanted, unless a
+             * newer write already replaced it. */
+            set_written(b, st, NULL);
+            enqueue(b, st, orchd_entry_ref(item->entry));
+        } else if (ovs_list_is_empty(&st->waiting)) {
+            set_written(b, st, NULL);
+        }
+    }
+    if (!ok) {
+        b->stats.n_send_failures++;
+    }
+    bulk->sent = true;
+    maybe_finish_bulk(b, bulk);
+}
+
+/* Reports that 'item', a write of unknown outcome sent as a change of an
+ * existing entry, found no entry: it is queued again as a creation.  Call
+ * it before orchd_bulker_sent() for the item's bulk. */
+void
+orchd_bulker_missing(struct orchd_bulker *b, struct orchd_bulk_item *item)
+{
+    struct route_state *st = find_state(b, &item->key);
+
+    if (item->acked || !st) {
+        return;
+    }
+    complete_item(b, st, item);
+    if (ovs_list_is_empty(&st->waiting)) {
+        set_written(b, st, NULL);
+        st->unknown = false;
+        if (!st->pending) {
+            enqueue(b, st, orchd_entry_ref(item->entry));
+        }
+    }
+}
+
+/* Reports that the route 'key' has had write 'applied_seq' applied, with
+ * outcome 'ok' ('error' says why not).  Completes that write and any older
+ * write of the same route still waiting. */
+void
+orchd_bulker_ack(struct orchd_bulker *b, const struct uuid *key,
+                 int64_t applied_seq, bool ok, const char *error)
+{
+    struct route_state *st = find_state(b, key);
+    struct orchd_bulk_item *item;
+    bool matched = false;
+
+    if (!st) {
+        b->stats.n_stale_acks++;
+        return;
+    }
+    LIST_FOR_EACH_SAFE (item, node, &st->waiting) {
+        struct orchd_bulk *bulk = item->bulk;
+
+        if (item->seq > applied_seq) {
+            break;
+        }
+        if (item->op == ORCHD_BULK_REMOVE) {
+            /* Completed by orchd_bulker_sent(); the ack is for a later
+             * write that overtook the notification. */
+            continue;
+        }
+        matched = true;
+        complete_item(b, st, item);
+        if (item->seq == applied_seq) {
+            if (ok) {
+                b->stats.n_acked++;
+            } else {
+                b->stats.n_failed++;
+                if (st->written == item->entry) {
+                    st->failed = true;
+                }
+            }
+            b->cbs.done(b->aux, key, item->entry, ok, error);
+        } else {
+            b->stats.n_superseded++;
+        }
+        maybe_finish_bulk(b, bulk);
+    }
+    if (!matched) {
+        b->stats.n_stale_acks++;
+    }
+    maybe_free_state(b, st);
+}
+
+const struct orchd_entry *
+orchd_bulker_get_written(const struct orchd_bulker *b,
+                         const struct uuid *key)
+{
+    const struct route_state *st = find_state(b, key);
+
+    return st ? st->written : NULL;
+}
+
+size_t
+orchd_bulker_n_pending(const struct orchd_bulker *b)
+{
+    return b->n_pending;
+}
+
+size_t
+orchd_bulker_n_outstanding(const struct orchd_bulker *b)
+{
+    return b->n_outstanding;
+}
+
+size_t
+orchd_bulker_n_written(const struct orchd_bulker *b)
+{
+    return b->n_written;
+}
+
+bool
+orchd_bulker_is_idle(const struct orchd_bulker *b)
+{
+    return !b->n_pending && !b->n_outstanding;
+}
+
+void
+orchd_bulker_get_stats(const struct orchd_bulker *b,
+                       struct orchd_bulker_stats *stats)
+{
+    *stats = b->stats;
+}
+
+void
+orchd_bulker_walk_written(const struct orchd_bulker *b,
+                          orchd_bulker_walk_cb *cb, void *aux)
+{
+    const struct route_state *st;
+
+    HMAP_FOR_EACH (st, node, &b->routes) {
+        if (st->written) {
+            cb(aux, &st->key, st->written);
+        }
+    }
+}
+
+void
+orchd_bulker_format(const struct orchd_bulker *b, struct ds *s)
+{
+    const struct orchd_bulker_stats *st = &b->stats;
+
+    ds_put_format(s, "mode: %s (window %"PRIuSIZE" bulk%s), bulk size %"
+                  PRIuSIZE", %s\n",
+                  b->cfg.max_outstanding > 1 ? "async" : "sync",
+                  b->cfg.max_outstanding,
+                  b->cfg.max_outstanding > 1 ? "s" : "",
+                  b->cfg.max_bulk, b->cfg.sorted ? "sorted" : "unsorted");
+    ds_put_format(s, "routes written: %"PRIuSIZE", pending: %"PRIuSIZE
+                  ", bulks outstanding: %"PRIuSIZE" (most %"PRIuSIZE")\n",
+                  b->n_written, b->n_pending, b->n_outstanding,
+                  st->max_outstanding_seen);
+    ds_put_format(s, "updates: %"PRIu64" set, %"PRIu64" delete, %"PRIu64
+                  " coalesced, %"PRIu64" unchanged\n",
+                  st->n_set, st->n_del, st->n_coalesced, st->n_unchanged);
+    ds_put_format(s, "bulks: %"PRIu64" with %"PRIu64" writes (%"PRIu64
+                  " create, %"PRIu64" set, %"PRIu64" remove), %"PRIu64
+                  " failed to send\n",
+                  st->n_bulks, st->n_items, st->n_creates, st->n_sets,
+                  st->n_removes, st->n_send_failures);
+    ds_put_format(s, "acks: %"PRIu64" programmed, %"PRIu64" failed, %"
+                  PRIu64" superseded, %"PRIu64" stale\n",
+                  st->n_acked, st->n_failed, st->n_superseded,
+                  st->n_stale_acks);
+}

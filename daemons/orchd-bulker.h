@@ -1,0 +1,150 @@
+/*
+ * orchd-bulker: turns a stream of desired route states into SAI bulks,
+ * keeps at most N bulks outstanding, and matches acknowledgements to the
+ * writes they answer.
+ *
+ * The bulker knows nothing of OVSDB.  Its caller says what each route
+ * should be (orchd_bulker_set/del), lets it build bulks
+ * (orchd_bulker_run, which calls 'send' once per bulk while the window
+ * has room), reports the outcome of sending each bulk
+ * (orchd_bulker_sent), and feeds it acknowledgements
+ * (orchd_bulker_ack).  It calls 'done' once per route write when it is
+ * acknowledged, so the caller can update its read cache and status.
+ *
+ * Ordering: only the newest desired state of a route is kept while it
+ * waits (later updates replace earlier ones in place, keeping the route's
+ * place in the queue), every write gets a sequence number from one
+ * counter, and an acknowledgement of sequence number S completes every
+ * write of that route numbered S or less.  So updates to one prefix are
+ * never reordered, and a delete followed by an add of the same prefix ends
+ * with the route present.
+ *
+ * Synchronous SAI mode is a window of one bulk: the next bulk goes out
+ * only once every write of the previous one is acknowledged.
+ * Asynchronous mode allows up to 'max_outstanding' bulks.
+ *
+ * Thread safety: none; one thread drives a bulker.
+ */
+
+#ifndef ORCHD_BULKER_H
+#define ORCHD_BULKER_H 1
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "openvswitch/hmap.h"
+#include "openvswitch/list.h"
+#include "uuid.h"
+
+struct ds;
+struct orchd_entry;
+
+/* The operation of one item of a bulk. */
+enum orchd_bulk_op {
+    ORCHD_BULK_CREATE,          /* New route entry. */
+    ORCHD_BULK_SET,             /* Change an entry's attributes. */
+    ORCHD_BULK_REMOVE,          /* Remove an entry. */
+};
+
+/* One route write in a bulk. */
+struct orchd_bulk_item {
+    enum orchd_bulk_op op;      /* What to do. */
+    struct uuid key;            /* Route key (Asic_Route row UUID). */
+    struct orchd_entry *entry;  /* New content; NULL for REMOVE. */
+    int64_t seq;                /* Sequence number of this write. */
+    bool unknown;               /* Caller must check whether the entry
+                                 * exists (a previous write was lost). */
+    struct ovs_list node;       /* In its route's 'waiting' list. */
+    struct orchd_bulk *bulk;    /* Bulk this item belongs to. */
+    bool acked;                 /* Completed. */
+};
+
+/* A bulk of route writes, sent as one unit. */
+struct orchd_bulk {
+    uint64_t id;                /* Bulk number, from 1. */
+    struct orchd_bulk_item *items; /* The writes. */
+    size_t n_items;             /* Number of 'items'. */
+    size_t n_waiting;           /* Items not yet acknowledged. */
+    bool sent;                  /* orchd_bulker_sent() reported success. */
+    long long int start_usec;   /* When it was built, for latency. */
+    struct ovs_list node;       /* In the bulker's 'outstanding' list. */
+};
+
+/* Configuration. */
+struct orchd_bulker_config {
+    size_t max_bulk;            /* Most items in a bulk (orchd -k). */
+    size_t max_outstanding;     /* Bulks outstanding: 1 = sync mode. */
+    bool sorted;                /* Sort each bulk by (vrf, prefix). */
+};
+
+/* Callbacks. */
+struct orchd_bulker_cbs {
+    /* Sends 'bulk'; must eventually call orchd_bulker_sent() for it. */
+    void (*send)(void *aux, struct orchd_bulk *bulk);
+
+    /* Reports the end of one write: 'entry' is the content written (NULL
+     * for a removal), 'ok' whether it was programmed, 'error' why not.
+     * 'superseded' writes (replaced by a newer write before they were
+     * acknowledged) are not reported. */
+    void (*done)(void *aux, const struct uuid *key,
+                 const struct orchd_entry *entry, bool ok,
+                 const char *error);
+};
+
+/* Counters. */
+struct orchd_bulker_stats {
+    uint64_t n_set;             /* orchd_bulker_set() calls. */
+    uint64_t n_del;             /* orchd_bulker_del() calls. */
+    uint64_t n_coalesced;       /* Updates that replaced a waiting one. */
+    uint64_t n_unchanged;       /* Updates equal to what is written. */
+    uint64_t n_bulks;           /* Bulks sent. */
+    uint64_t n_items;           /* Writes sent. */
+    uint64_t n_creates, n_sets, n_removes; /* By operation. */
+    uint64_t n_acked;           /* Writes acknowledged as programmed. */
+    uint64_t n_failed;          /* Writes acknowledged as failed. */
+    uint64_t n_superseded;      /* Writes overtaken before their ack. */
+    uint64_t n_send_failures;   /* Bulks whose sending failed. */
+    uint64_t n_stale_acks;      /* Acks for writes no longer waiting. */
+    size_t max_outstanding_seen; /* High-water mark of the window. */
+};
+
+struct orchd_bulker *orchd_bulker_create(const struct orchd_bulker_config *,
+                                         const struct orchd_bulker_cbs *,
+                                         void *aux);
+void orchd_bulker_destroy(struct orchd_bulker *);
+void orchd_bulker_set_config(struct orchd_bulker *,
+                             const struct orchd_bulker_config *);
+const struct orchd_bulker_config *orchd_bulker_get_config(
+    const struct orchd_bulker *);
+
+void orchd_bulker_seed(struct orchd_bulker *, struct orchd_entry *,
+                       bool settled);
+void orchd_bulker_set_next_seq(struct orchd_bulker *, int64_t);
+
+void orchd_bulker_set(struct orchd_bulker *, struct orchd_entry *);
+void orchd_bulker_del(struct orchd_bulker *, const struct uuid *key);
+
+void orchd_bulker_run(struct orchd_bulker *);
+void orchd_bulker_sent(struct orchd_bulker *, struct orchd_bulk *, bool ok);
+void orchd_bulker_missing(struct orchd_bulker *, struct orchd_bulk_item *);
+void orchd_bulker_ack(struct orchd_bulker *, const struct uuid *key,
+                      int64_t applied_seq, bool ok, const char *error);
+
+const struct orchd_entry *orchd_bulker_get_written(
+    const struct orchd_bulker *, const struct uuid *key);
+size_t orchd_bulker_n_pending(const struct orchd_bulker *);
+size_t orchd_bulker_n_outstanding(const struct orchd_bulker *);
+size_t orchd_bulker_n_written(const struct orchd_bulker *);
+bool orchd_bulker_is_idle(const struct orchd_bulker *);
+void orchd_bulker_get_stats(const struct orchd_bulker *,
+                            struct orchd_bulker_stats *);
+void orchd_bulker_format(const struct orchd_bulker *, struct ds *);
+
+/* Iterates over every written entry (present or in flight). */
+typedef void orchd_bulker_walk_cb(void *aux, const struct uuid *key,
+                                  const struct orchd_entry *);
+void orchd_bulker_walk_written(const struct orchd_bulker *,
+                               orchd_bulker_walk_cb *, void *aux);
+
+#endif /* daemons/orchd-bulker.h */

@@ -1,0 +1,222 @@
+/*
+ * orchd-entry: SAI-shaped route entries.
+ */
+
+#include <config.h>
+
+#include "daemons/orchd-entry.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "hash.h"
+#include "lib/ovsdb-writer.h"
+#include "lib/route-key.h"
+#include "openvswitch/dynamic-string.h"
+#include "openvswitch/json.h"
+#include "util.h"
+
+static const char *const action_names[] = {
+    [ORCHD_ACTION_FORWARD] = "forward",
+    [ORCHD_ACTION_DROP] = "drop",
+    [ORCHD_ACTION_TRAP] = "trap",
+};
+
+const char *
+orchd_action_to_string(enum orchd_action a)
+{
+    return a < ARRAY_SIZE(action_names) ? action_names[a] : "?";
+}
+
+bool
+orchd_action_from_string(const char *s, enum orchd_action *a)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(action_names); i++) {
+        if (!strcmp(s, action_names[i])) {
+            *a = i;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Computes the Asic_Route row UUID of (vrf, prefix).  It is derived, not
+ * random, so orchd can update or delete a row without looking it up, and a
+ * restarted orchd finds its own rows again. */
+void
+orchd_asic_uuid(const char *vrf, const struct fib_prefix *prefix,
+                struct uuid *uuid)
+{
+    /* The Asic_Route namespace; the name is "VRF\0PREFIX" as for Route
+     * rows (lib/route-key.h). */
+    static const struct uuid asic_route_ns = {
+        .parts = { 0x8c2f0a51, 0x5e3b4d7a, 0x9b1e6f20, 0x4a7c3d15 },
+    };
+    char name[ROUTE_KEY_VRF_NAMELEN + FIB_PREFIX_STRLEN + 256];
+    size_t vrf_len = strlen(vrf);
+    size_t len;
+
+    if (vrf_len > 255) {
+        vrf_len = 255;
+    }
+    memcpy(name, vrf, vrf_len);
+    name[vrf_len] = '\0';
+    len = vrf_len + 1 + fib_prefix_format(prefix, name + vrf_len + 1);
+    route_key_uuid_v5(&asic_route_ns, name, len, uuid);
+}
+
+static int
+nexthop_cmp(const void *a_, const void *b_)
+{
+    const struct orchd_nexthop *a = a_, *b = b_;
+
+    return strcmp(a->key, b->key);
+}
+
+struct orchd_entry *
+orchd_entry_create(const char *vrf, const struct fib_prefix *prefix,
+                   enum orchd_action action, const char **nh_keys,
+                   const int64_t *nh_weights, size_t n_nexthops)
+{
+    struct orchd_entry *e = xzalloc(sizeof *e);
+
+    ovs_refcount_init(&e->ref);
+    e->vrf = xstrdup(vrf);
+    e->prefix = *prefix;
+    fib_prefix_format(prefix, e->prefix_text);
+    orchd_asic_uuid(vrf, prefix, &e->asic_uuid);
+    e->action = action;
+    if (action == ORCHD_ACTION_FORWARD && n_nexthops) {
+        e->nexthops = xmalloc(n_nexthops * sizeof *e->nexthops);
+        for (size_t i = 0; i < n_nexthops; i++) {
+            e->nexthops[i].key = xstrdup(nh_keys[i]);
+            e->nexthops[i].weight = (nh_weights && nh_weights[i] > 0
+                                     ? nh_weights[i] : 1);
+        }
+        e->n_nexthops = n_nexthops;
+        qsort(e->nexthops, n_nexthops, sizeof *e->nexthops, nexthop_cmp);
+    }
+
+    uint32_t h = hash_int(action, 0);
+    for (size_t i = 0; i < e->n_nexthops; i++) {
+        h = hash_string(e->nexthops[i].key, h);
+        h = hash_int(e->nexthops[i].weight, h);
+    }
+    e->hash = h;
+    return e;
+}
+
+struct orchd_entry *
+orchd_entry_ref(const struct orchd_entry *e_)
+{
+    struct orchd_entry *e = CONST_CAST(struct orchd_entry *, e_);
+
+    if (e) {
+        ovs_refcount_ref(&e->ref);
+    }
+    return e;
+}
+
+void
+orchd_entry_unref(struct orchd_entry *e)
+{
+    if (e && ovs_refcount_unref_relaxed(&e->ref) == 1) {
+        for (size_t i = 0; i < e->n_nexthops; i++) {
+            free(e->nexthops[i].key);
+        }
+        free(e->nexthops);
+        free(e->vrf);
+        free(e);
+    }
+}
+
+/* Returns true if 'a' and 'b' program the same forwarding: same action and
+ * next hops with the same weights.  (Keys are assumed equal.) */
+bool
+orchd_entry_same_content(const struct orchd_entry *a,
+                         const struct orchd_entry *b)
+{
+    if (a == b) {
+        return true;
+    }
+    if (!a || !b || a->hash != b->hash || a->action != b->action
+        || a->n_nexthops != b->n_nexthops) {
+        return false;
+    }
+    for (size_t i = 0; i < a->n_nexthops; i++) {
+        if (a->nexthops[i].weight != b->nexthops[i].weight
+            || strcmp(a->nexthops[i].key, b->nexthops[i].key)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Orders entries by VRF name, then prefix numerically. */
+int
+orchd_entry_compare_prefix(const struct orchd_entry *a,
+                           const struct orchd_entry *b)
+{
+    int c = strcmp(a->vrf, b->vrf);
+
+    return c ? c : fib_prefix_compare(&a->prefix, &b->prefix);
+}
+
+/* Returns the Asic_Route row for 'e', written with sequence number 'seq'
+ * and state "pending". */
+struct json *
+orchd_entry_to_row(const struct orchd_entry *e, int64_t seq)
+{
+    struct json *row = json_object_create();
+    struct json *nh = ovsdb_writer_map_new();
+
+    json_object_put_string(row, "vrf", e->vrf);
+    json_object_put_string(row, "prefix", e->prefix_text);
+    json_object_put_string(row, "packet_action",
+                           orchd_action_to_string(e->action));
+    for (size_t i = 0; i < e->n_nexthops; i++) {
+        ovsdb_writer_map_add(nh, json_string_create(e->nexthops[i].key),
+                             json_integer_create(e->nexthops[i].weight));
+    }
+    json_object_put(row, "nexthops", nh);
+    json_object_put(row, "seq", json_integer_create(seq));
+    json_object_put_string(row, "state", "pending");
+    return row;
+}
+
+/* Appends "PREFIX [vrf VRF] ACTION via NH (weight W), ..." to 's'. */
+void
+orchd_entry_format(const struct orchd_entry *e, struct ds *s)
+{
+    ds_put_cstr(s, e->prefix_text);
+    if (strcmp(e->vrf, "default")) {
+        ds_put_format(s, " vrf %s", e->vrf);
+    }
+    ds_put_format(s, " %s", orchd_action_to_string(e->action));
+    for (size_t i = 0; i < e->n_nexthops; i++) {
+        ds_put_format(s, "%s %s weight %"PRIu32, i ? "," : " via",
+                      e->nexthops[i].key, e->nexthops[i].weight);
+    }
+}
+
+/* Returns 'e' as a JSON object for "json" output of unixctl commands. */
+struct json *
+orchd_entry_to_json(const struct orchd_entry *e)
+{
+    struct json *j = json_object_create();
+    struct json *nhs = json_array_create_empty();
+
+    json_object_put_string(j, "vrf", e->vrf);
+    json_object_put_string(j, "prefix", e->prefix_text);
+    json_object_put_string(j, "action", orchd_action_to_string(e->action));
+    for (size_t i = 0; i < e->n_nexthops; i++) {
+        struct json *nh = json_object_create();
+
+        json_object_put_string(nh, "nexthop", e->nexthops[i].key);
+        json_object_put(nh, "weight",
+                        json_integer_create(e->nexthops[i].weight));
+        json_array_add(nhs, nh);
+    }
+    json_object_put(j, "nexthops", nhs);
+    return j;
+}

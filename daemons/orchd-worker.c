@@ -1,0 +1,592 @@
+/*
+ * orchd-worker: bulks, writes and acknowledgements, inline or behind a
+ * task ring in an assistant thread.
+ */
+
+#include <config.h>
+
+#include "daemons/orchd-worker.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coverage.h"
+#include "daemons/orchd-bulker.h"
+#include "daemons/orchd-cache.h"
+#include "daemons/orchd-entry.h"
+#include "lib/ovsdb-writer.h"
+#include "lib/perf-timer.h"
+#include "lib/spsc-ring.h"
+#include "openvswitch/dynamic-string.h"
+#include "openvswitch/json.h"
+#include "openvswitch/poll-loop.h"
+#include "openvswitch/vlog.h"
+#include "ovs-thread.h"
+#include "seq.h"
+#include "timeval.h"
+#include "util.h"
+
+VLOG_DEFINE_THIS_MODULE(orchd_worker);
+
+static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
+
+COVERAGE_DEFINE(orchd_ring_full);
+COVERAGE_DEFINE(orchd_bulk_sent);
+COVERAGE_DEFINE(orchd_route_programmed);
+COVERAGE_DEFINE(orchd_route_failed);
+COVERAGE_DEFINE(orchd_route_recreated);
+
+struct orchd_worker {
+    struct ovs_mutex mutex;         /* Protects the fields marked below,
+                                     * held by whichever thread runs the
+                                     * bulker. */
+    struct orchd_bulker *bulker OVS_GUARDED;  /* Bulk builder. */
+    struct ovsdb_writer *writer OVS_GUARDED;  /* Asic_Route writer. */
+    struct perf_timer *bulk_timer OVS_GUARDED; /* "BULK" stage. */
+    struct orchd_cache *cache;      /* Read cache (own locking). */
+
+    /* Status results for the main thread. */
+    struct ovs_mutex results_mutex; /* Protects 'results', 'want_results'. */
+    struct ovs_list results;        /* Contains "struct orchd_result"s. */
+    bool want_results;              /* Report successes, not only errors. */
+    struct seq *results_seq;        /* Changes when results are added. */
+
+    /* Assistant thread, when the ring is in use. */
+    bool use_ring;                  /* Tasks go through the ring. */
+    struct spsc_ring *ring;         /* Tasks, main → worker. */
+    pthread_t thread;               /* The assistant thread. */
+    struct seq *wake_seq;           /* Wakes the worker after pushes. */
+    atomic_bool stop;               /* Tells the worker to exit. */
+    uint64_t n_pushed;              /* Tasks pushed (main thread only). */
+    atomic_uint64_t n_run;          /* Tasks run (worker writes). */
+    uint64_t n_full_waits;          /* Pushes that found the ring full. */
+    bool started;                   /* orchd_worker_start() was called. */
+};
+
+/* A queued route operation. */
+enum task_type {
+    TASK_SET,                       /* orchd_worker_set(). */
+    TASK_DEL,                       /* orchd_worker_del(). */
+    TASK_ACK,                       /* orchd_worker_ack(). */
+    TASK_CONFIG,                    /* orchd_worker_set_config(). */
+};
+
+struct task {
+    struct orchd_worker *w;         /* Owner. */
+    enum task_type type;            /* What to do. */
+    struct uuid key;                /* Route key (DEL, ACK). */
+    struct orchd_entry *entry;      /* Content (SET). */
+    int64_t seq;                    /* Applied sequence number (ACK). */
+    bool ok;                        /* Outcome (ACK). */
+    char *error;                    /* Why not (ACK). */
+    struct orchd_bulker_config cfg; /* New configuration (CONFIG). */
+};
+
+/* Context of one bulk's transaction. */
+struct bulk_ctx {
+    struct orchd_worker *w;         /* Owner. */
+    struct orchd_bulk *bulk;        /* The bulk. */
+};
+
+static void
+add_result(struct orchd_worker *w, const struct orchd_entry *entry,
+           bool ok, const char *error)
+{
+    struct orchd_result *r;
+
+    if (!entry || uuid_is_zero(&entry->route_uuid)) {
+        return;
+    }
+    ovs_mutex_lock(&w->results_mutex);
+    if (ok && !w->want_results) {
+        ovs_mutex_unlock(&w->results_mutex);
+        return;
+    }
+    r = xzalloc(sizeof *r);
+    r->route_uuid = entry->route_uuid;
+    r->ok = ok;
+    r->error = error ? xstrdup(error) : NULL;
+    ovs_list_push_back(&w->results, &r->node);
+    ovs_mutex_unlock(&w->results_mutex);
+    seq_change(w->results_seq);
+}
+
+/* Bulker callback: one write ended. */
+static void
+bulker_done(void *w_, const struct uuid *key, const struct orchd_entry *e,
+            bool ok, const char *error)
+{
+    struct orchd_worker *w = w_;
+
+    if (ok) {
+        COVERAGE_INC(orchd_route_programmed);
+        if (e) {
+            orchd_cache_put(w->cache, orchd_entry_ref(e));
+        } else {
+            orchd_cache_remove(w->cache, key);
+        }
+    } else {
+        COVERAGE_INC(orchd_route_failed);
+        VLOG_WARN_RL(&rl,
+                     "%s vrf %s: programming failed: %s",
+                     e ? e->prefix_text : "?", e ? e->vrf : "?",
+                     error ? error : "unknown error");
+    }
+    add_result(w, e, ok, error);
+}
+
+/* Writer callback: the transaction of one bulk ended. */
+static void
+bulk_committed(void *ctx_, enum ovsdb_writer_result result,
+               const struct json *reply)
+{
+    struct bulk_ctx *ctx = ctx_;
+    struct orchd_worker *w = ctx->w;
+    struct orchd_bulk *bulk = ctx->bulk;
+
+    if (result == OVSDB_WRITER_SUCCESS) {
+        /* A change sent for an entry of unknown existence updated nothing
+         * if the entry was not there: create it instead. */
+        for (size_t i = 0; i < bulk->n_items; i++) {
+            struct orchd_bulk_item *item = &bulk->items[i];
+
+            if (item->unknown && item->op != ORCHD_BULK_REMOVE
+                && i < reply->array.n) {
+                const struct json *r = reply->array.elems[i];
+                const struct json *count = shash_find_data(json_object(r),
+                                                           "count");
+
+                if (count && count->type == JSON_INTEGER
+                    && !count->integer) {
+                    COVERAGE_INC(orchd_route_recreated);
+                    orchd_bulker_missing(w->bulker, item);
+                }
+            }
+        }
+    }
+    orchd_bulker_sent(w->bulker, bulk, result == OVSDB_WRITER_SUCCESS);
+    free(ctx);
+}
+
+/* Bulker callback: writes 'bulk' into Asic_Route as one transaction. */
+static void
+bulker_send(void *w_, struct orchd_bulk *bulk)
+{
+    struct orchd_worker *w = w_;
+    struct json *ops = json_array_create_empty();
+    struct bulk_ctx *ctx = xmalloc(sizeof *ctx);
+
+    perf_timer_start(w->bulk_timer);
+    for (size_t i = 0; i < bulk->n_items; i++) {
+        const struct orchd_bulk_item *item = &bulk->items[i];
+        struct json *op;
+
+        switch (item->op) {
+        case ORCHD_BULK_CREATE:
+            op = ovsdb_writer_op_insert("Asic_Route", &item->key,
+                                        orchd_entry_to_row(item->entry,
+                                                           item->seq));
+            break;
+        case ORCHD_BULK_SET:
+            op = ovsdb_writer_op_update("Asic_Route", &item->key,
+                                        orchd_entry_to_row(item->entry,
+                                                           item->seq));
+            break;
+        case ORCHD_BULK_REMOVE:
+        default:
+            op = ovsdb_writer_op_delete("Asic_Route", &item->key);
+            break;
+        }
+        json_array_add(ops, op);
+    }
+    ctx->w = w;
+    ctx->bulk = bulk;
+    ovsdb_writer_commit(w->writer, ops, bulk_committed, ctx);
+    perf_timer_inc(w->bulk_timer, bulk->n_items);
+    perf_timer_pause(w->bulk_timer);
+    COVERAGE_INC(orchd_bulk_sent);
+}
+
+struct orchd_worker *
+orchd_worker_create(const char *db_remote,
+                    const struct orchd_bulker_config *cfg,
+                    struct orchd_cache *cache)
+{
+    static const struct orchd_bulker_cbs cbs = {
+        .send = bulker_send,
+        .done = bulker_done,
+    };
+    struct orchd_worker *w = xzalloc(sizeof *w);
+    struct perf_timer_options popts;
+
+    ovs_mutex_init(&w->mutex);
+    ovs_mutex_init(&w->results_mutex);
+    ovs_list_init(&w->results);
+    w->results_seq = seq_create();
+    w->wake_seq = seq_create();
+    w->cache = cache;
+    atomic_init(&w->stop, false);
+    atomic_init(&w->n_run, 0);
+
+    ovs_mutex_lock(&w->mutex);
+    w->bulker = orchd_bulker_create(cfg, &cbs, w);
+    w->writer = ovsdb_writer_create(db_remote, "Fibsync");
+    ovsdb_writer_set_max_in_flight(w->writer, cfg->max_outstanding + 1);
+    perf_timer_options_init(&popts);
+    popts.module = &this_module;
+    w->bulk_timer = perf_timer_create("BULK", &popts);
+    ovs_mutex_unlock(&w->mutex);
+    return w;
+}
+
+/* Runs one task, with 'w->mutex' held. */
+static void
+task_run(void *t_)
+{
+    struct task *t = t_;
+    struct orchd_worker *w = t->w;
+
+    switch (t->type) {
+    case TASK_SET:
+        orchd_bulker_set(w->bulker, t->entry);
+        break;
+    case TASK_DEL:
+        orchd_bulker_del(w->bulker, &t->key);
+        break;
+    case TASK_ACK:
+        orchd_bulker_ack(w->bulker, &t->key, t->seq, t->ok, t->error);
+        free(t->error);
+        break;
+    case TASK_CONFIG:
+        orchd_bulker_set_config(w->bulker, &t->cfg);
+        ovsdb_writer_set_max_in_flight(w->writer,
+                                       t->cfg.max_outstanding + 1);
+        break;
+    }
+    free(t);
+}
+
+/* The assistant thread. */
+static void *
+worker_main(void *w_)
+{
+    struct orchd_worker *w = w_;
+    struct spsc_ring_task batch[256];
+
+    for (;;) {
+        uint64_t wake = seq_read(w->wake_seq);
+        bool stop;
+        size_t n;
+
+        ovs_mutex_lock(&w->mutex);
+        n = spsc_ring_pop_batch(w->ring, batch, ARRAY_SIZE(batch));
+        for (size_t i = 0; i < n; i++) {
+            batch[i].func(batch[i].ctx);
+        }
+        if (n) {
+            atomic_add(&w->n_run, n, &(uint64_t) {0});
+        }
+        orchd_bulker_run(w->bulker);
+        ovsdb_writer_run(w->writer);
+        orchd_bulker_run(w->bulker);
+        perf_timer_run(w->bulk_timer);
+        atomic_read(&w->stop, &stop);
+        if (stop && !n && spsc_ring_is_empty(w->ring)) {
+            ovs_mutex_unlock(&w->mutex);
+            break;
+        }
+        if (!n) {
+            ovsdb_writer_wait(w->writer);
+            perf_timer_wait(w->bulk_timer);
+        }
+        ovs_mutex_unlock(&w->mutex);
+        if (n) {
+            continue;
+        }
+        seq_wait(w->wake_seq, wake);
+        poll_block();
+    }
+    return NULL;
+}
+
+/* Records an entry already in the ASIC; call before orchd_worker_start(). */
+void
+orchd_worker_seed(struct orchd_worker *w, struct orchd_entry *e,
+                  bool settled, int64_t seq)
+{
+    ovs_mutex_lock(&w->mutex);
+    if (settled) {
+        orchd_cache_put(w->cache, orchd_entry_ref(e));
+    }
+    orchd_bulker_seed(w->bulker, e, settled);
+    orchd_bulker_set_next_seq(w->bulker, seq + 1);
+    ovs_mutex_unlock(&w->mutex);
+}
+
+/* Starts processing tasks, through a ring of 'ring_size' tasks and an
+ * assistant thread if 'use_ring', inline otherwise. */
+void
+orchd_worker_start(struct orchd_worker *w, bool use_ring, size_t ring_size)
+{
+    ovs_assert(!w->started);
+    w->started = true;
+    w->use_ring = use_ring;
+    if (use_ring) {
+        w->ring = spsc_ring_create(ring_size);
+        w->thread = ovs_thread_create("orchd_worker", worker_main, w);
+    }
+}
+
+bool
+orchd_worker_uses_ring(const struct orchd_worker *w)
+{
+    return w->use_ring;
+}
+
+/* Queues 't', or runs it at once in inline mode. */
+static void
+submit(struct orchd_worker *w, struct task *t)
+{
+    t->w = w;
+    if (!w->use_ring) {
+        ovs_mutex_lock(&w->mutex);
+        task_run(t);
+        ovs_mutex_unlock(&w->mutex);
+        return;
+    }
+    if (!spsc_ring_push(w->ring, task_run, t)) {
+        COVERAGE_INC(orchd_ring_full);
+        w->n_full_waits++;
+        seq_change(w->wake_seq);
+        while (!spsc_ring_push(w->ring, task_run, t)) {
+            xnanosleep(20 * 1000);
+        }
+    }
+    w->n_pushed++;
+    /* Wake the worker once per batch of pushes rather than every time. */
+    if (!(w->n_pushed % 64)) {
+        seq_change(w->wake_seq);
+    }
+}
+
+/* Wants 'e' programmed (takes ownership of one reference). */
+void
+orchd_worker_set(struct orchd_worker *w, struct orchd_entry *e)
+{
+    struct task *t = xzalloc(sizeof *t);
+
+    t->type = TASK_SET;
+    t->entry = e;
+    submit(w, t);
+}
+
+void
+orchd_worker_del(struct orchd_worker *w, const struct uuid *key)
+{
+    struct task *t = xzalloc(sizeof *t);
+
+    t->type = TASK_DEL;
+    t->key = *key;
+    submit(w, t);
+}
+
+void
+orchd_worker_ack(struct orchd_worker *w, const struct uuid *key,
+                 int64_t applied_seq, bool ok, const char *error)
+{
+    struct task *t = xzalloc(sizeof *t);
+
+    t->type = TASK_ACK;
+    t->key = *key;
+    t->seq = applied_seq;
+    t->ok = ok;
+    t->error = error ? xstrdup(error) : NULL;
+    submit(w, t);
+}
+
+void
+orchd_worker_set_config(struct orchd_worker *w,
+                        const struct orchd_bulker_config *cfg)
+{
+    struct task *t = xzalloc(sizeof *t);
+
+    t->type = TASK_CONFIG;
+    t->cfg = *cfg;
+    submit(w, t);
+}
+
+/* Says whether successes, not only failures, are reported as results
+ * (only FIB suppression needs them). */
+void
+orchd_worker_want_results(struct orchd_worker *w, bool want)
+{
+    ovs_mutex_lock(&w->results_mutex);
+    w->want_results = want;
+    ovs_mutex_unlock(&w->results_mutex);
+}
+
+/* Main loop: in inline mode, drives the bulker and writer; in ring mode,
+ * makes sure the worker has seen every push. */
+void
+orchd_worker_run(struct orchd_worker *w)
+{
+    if (w->use_ring) {
+        seq_change(w->wake_seq);
+        return;
+    }
+    ovs_mutex_lock(&w->mutex);
+    orchd_bulker_run(w->bulker);
+    ovsdb_writer_run(w->writer);
+    orchd_bulker_run(w->bulker);
+    perf_timer_run(w->bulk_timer);
+    ovs_mutex_unlock(&w->mutex);
+}
+
+void
+orchd_worker_wait(struct orchd_worker *w)
+{
+    seq_wait(w->results_seq, seq_read(w->results_seq));
+    if (w->use_ring) {
+        return;
+    }
+    ovs_mutex_lock(&w->mutex);
+    ovsdb_writer_wait(w->writer);
+    perf_timer_wait(w->bulk_timer);
+    if (orchd_bulker_n_pending(w->bulker)
+        && orchd_bulker_n_outstanding(w->bulker)
+           < orchd_bulker_get_config(w->bulker)->max_outstanding) {
+        poll_immediate_wake();
+    }
+    ovs_mutex_unlock(&w->mutex);
+}
+
+/* Blocks until every task queued so far has run. */
+void
+orchd_worker_drain(struct orchd_worker *w)
+{
+    if (!w->use_ring) {
+        return;
+    }
+    for (;;) {
+        uint64_t n_run;
+
+        atomic_read(&w->n_run, &n_run);
+        if (n_run >= w->n_pushed) {
+            return;
+        }
+        seq_change(w->wake_seq);
+        xnanosleep(200 * 1000);
+    }
+}
+
+/* Returns true if nothing is queued, pending or outstanding. */
+bool
+orchd_worker_is_idle(struct orchd_worker *w)
+{
+    bool idle;
+    uint64_t n_run;
+
+    atomic_read(&w->n_run, &n_run);
+    ovs_mutex_lock(&w->mutex);
+    idle = (!w->use_ring || n_run >= w->n_pushed)
+           && orchd_bulker_is_idle(w->bulker)
+           && ovsdb_writer_is_idle(w->writer);
+    ovs_mutex_unlock(&w->mutex);
+    return idle;
+}
+
+void
+orchd_worker_take_results(struct orchd_worker *w, struct ovs_list *out)
+{
+    ovs_mutex_lock(&w->results_mutex);
+    ovs_list_push_back_all(out, &w->results);
+    ovs_mutex_unlock(&w->results_mutex);
+}
+
+void
+orchd_result_destroy(struct orchd_result *r)
+{
+    if (r) {
+        free(r->error);
+        free(r);
+    }
+}
+
+/* Returns the content last written for 'key' (valid until the next call
+ * into the worker from this thread, in inline mode; a snapshot
+ * reference-free pointer that may go stale in ring mode: use only to
+ * compare under orchd_worker_drain()). */
+const struct orchd_entry *
+orchd_worker_get_written(struct orchd_worker *w, const struct uuid *key)
+{
+    const struct orchd_entry *e;
+
+    ovs_mutex_lock(&w->mutex);
+    e = orchd_bulker_get_written(w->bulker, key);
+    ovs_mutex_unlock(&w->mutex);
+    return e;
+}
+
+void
+orchd_worker_format(struct orchd_worker *w, struct ds *s)
+{
+    ovs_mutex_lock(&w->mutex);
+    orchd_bulker_format(w->bulker, s);
+    ds_put_cstr(s, "asic writer: ");
+    ovsdb_writer_format_stats(w->writer, s);
+    ovs_mutex_unlock(&w->mutex);
+    ds_put_format(s, "read cache: %"PRIuSIZE" routes programmed\n",
+                  orchd_cache_count(w->cache));
+}
+
+void
+orchd_worker_format_ring(struct orchd_worker *w, struct ds *s)
+{
+    struct spsc_ring_stats st;
+    uint64_t n_run;
+
+    if (!w->use_ring) {
+        ds_put_cstr(s, "ring: off (tasks run inline in the main thread)\n");
+        return;
+    }
+    spsc_ring_get_stats(w->ring, &st);
+    atomic_read(&w->n_run, &n_run);
+    ds_put_format(s, "ring: on, capacity %"PRIuSIZE", queued %"PRIuSIZE
+                  ", high-water %"PRIuSIZE"\n",
+                  spsc_ring_capacity(w->ring), spsc_ring_count(w->ring),
+                  (size_t) st.high_water);
+    ds_put_format(s, "tasks: pushed %"PRIu64", run %"PRIu64
+                  ", pushes that found it full %"PRIu64"\n",
+                  w->n_pushed, n_run, w->n_full_waits);
+}
+
+void
+orchd_worker_destroy(struct orchd_worker *w)
+{
+    struct orchd_result *r;
+
+    if (!w) {
+        return;
+    }
+    if (w->use_ring && w->started) {
+        orchd_worker_drain(w);
+        atomic_store(&w->stop, true);
+        seq_change(w->wake_seq);
+        xpthread_join(w->thread, NULL);
+        spsc_ring_destroy(w->ring);
+    }
+    ovs_mutex_lock(&w->mutex);
+    ovsdb_writer_destroy(w->writer);
+    orchd_bulker_destroy(w->bulker);
+    perf_timer_destroy(w->bulk_timer);
+    ovs_mutex_unlock(&w->mutex);
+    LIST_FOR_EACH_POP (r, node, &w->results) {
+        orchd_result_destroy(r);
+    }
+    seq_destroy(w->results_seq);
+    seq_destroy(w->wake_seq);
+    ovs_mutex_destroy(&w->results_mutex);
+    ovs_mutex_destroy(&w->mutex);
+    free(w);
+}

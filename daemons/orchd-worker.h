@@ -1,0 +1,70 @@
+/*
+ * orchd-worker: the part of orchd that turns route updates into SAI bulks
+ * and writes them: the bulker (daemons/orchd-bulker.h), the Asic_Route
+ * writer (lib/ovsdb-writer.h) and the read cache (daemons/orchd-cache.h).
+ *
+ * It runs either inline, in orchd's main thread, or in an assistant thread
+ * fed through a single-producer single-consumer ring of tasks (function +
+ * context; lib/spsc-ring.h), so the main thread can keep reading the
+ * database while bulks are built and sent.  Either way, the tasks run in
+ * the order they were queued: updates to one prefix are never reordered.
+ *
+ * The main thread calls every function here except the callbacks, which
+ * run in the worker's thread.
+ */
+
+#ifndef ORCHD_WORKER_H
+#define ORCHD_WORKER_H 1
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "openvswitch/list.h"
+#include "uuid.h"
+
+struct ds;
+struct orchd_bulker_config;
+struct orchd_cache;
+struct orchd_entry;
+
+/* The outcome of one route write, for Route.status write-back. */
+struct orchd_result {
+    struct ovs_list node;       /* In the worker's results list. */
+    struct uuid route_uuid;     /* The Route row it came from. */
+    bool ok;                    /* Programmed? */
+    char *error;                /* If not, why (owned). */
+};
+
+struct orchd_worker *orchd_worker_create(const char *db_remote,
+                                         const struct orchd_bulker_config *,
+                                         struct orchd_cache *);
+void orchd_worker_destroy(struct orchd_worker *);
+
+void orchd_worker_seed(struct orchd_worker *, struct orchd_entry *,
+                       bool settled, int64_t seq);
+void orchd_worker_start(struct orchd_worker *, bool use_ring,
+                        size_t ring_size);
+bool orchd_worker_uses_ring(const struct orchd_worker *);
+
+void orchd_worker_set(struct orchd_worker *, struct orchd_entry *);
+void orchd_worker_del(struct orchd_worker *, const struct uuid *key);
+void orchd_worker_ack(struct orchd_worker *, const struct uuid *key,
+                      int64_t applied_seq, bool ok, const char *error);
+void orchd_worker_set_config(struct orchd_worker *,
+                             const struct orchd_bulker_config *);
+void orchd_worker_want_results(struct orchd_worker *, bool want);
+
+void orchd_worker_run(struct orchd_worker *);
+void orchd_worker_wait(struct orchd_worker *);
+void orchd_worker_drain(struct orchd_worker *);
+bool orchd_worker_is_idle(struct orchd_worker *);
+
+void orchd_worker_take_results(struct orchd_worker *, struct ovs_list *);
+void orchd_result_destroy(struct orchd_result *);
+
+const struct orchd_entry *orchd_worker_get_written(struct orchd_worker *,
+                                                   const struct uuid *);
+void orchd_worker_format(struct orchd_worker *, struct ds *);
+void orchd_worker_format_ring(struct orchd_worker *, struct ds *);
+
+#endif /* daemons/orchd-worker.h */

@@ -1,0 +1,1113 @@
+/*
+ * orchd: turns the routes in OVSDB into SAI route entries, in bulks.
+ *
+ * orchd replicates Route, Nexthop_Group, Vrf and Global (never
+ * Route.counters), resolves each route's next hops into one SAI-shaped
+ * entry, and writes the entries into Asic_Route in bulks, where syncd
+ * programs them and acknowledges each write.  Acknowledged entries go into
+ * a read cache; with FIB suppression on, each route's status goes back
+ * into Route.status by partial map mutates.  See orchd(8) (--help).
+ */
+
+#include <config.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "command-line.h"
+#include "coverage.h"
+#include "daemon.h"
+#include "daemons/orchd-bulker.h"
+#include "daemons/orchd-cache.h"
+#include "daemons/orchd-entry.h"
+#include "daemons/orchd-worker.h"
+#include "fatal-signal.h"
+#include "hash.h"
+#include "idl/fibsync-idl.h"
+#include "lib/fib-prefix.h"
+#include "lib/fibsync-paths.h"
+#include "lib/perf-timer.h"
+#include "openvswitch/dynamic-string.h"
+#include "openvswitch/hmap.h"
+#include "openvswitch/json.h"
+#include "openvswitch/poll-loop.h"
+#include "openvswitch/vlog.h"
+#include "ovsdb-idl.h"
+#include "smap.h"
+#include "timeval.h"
+#include "unixctl.h"
+#include "util.h"
+
+VLOG_DEFINE_THIS_MODULE(orchd);
+
+static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
+
+COVERAGE_DEFINE(orchd_route_update);
+COVERAGE_DEFINE(orchd_route_delete);
+COVERAGE_DEFINE(orchd_route_bad);
+COVERAGE_DEFINE(orchd_route_unresolved);
+COVERAGE_DEFINE(orchd_status_write);
+
+/* Where a feature's value came from. */
+enum feature_source {
+    SRC_DEFAULT,                /* Built-in default. */
+    SRC_GLOBAL,                 /* The Global row. */
+    SRC_CMDLINE,                /* A command-line option (wins). */
+};
+
+static const char *const source_names[] = {
+    [SRC_DEFAULT] = "default",
+    [SRC_GLOBAL] = "Global",
+    [SRC_CMDLINE] = "command line",
+};
+
+/* One tunable: value, where it came from, and whether the command line
+ * fixed it. */
+struct feature {
+    const char *name;           /* As features/show prints it. */
+    int64_t value;              /* Current value (booleans are 0/1). */
+    enum feature_source source; /* Where 'value' came from. */
+    bool cmdline;               /* Set on the command line. */
+    int64_t cmdline_value;      /* That value. */
+    int64_t default_value;      /* Built-in default. */
+};
+
+enum {
+    F_RING,                     /* Ring buffer and assistant thread. */
+    F_ASYNC,                    /* Asynchronous SAI mode. */
+    F_MAX_OUTSTANDING,          /* Window in async mode. */
+    F_MAX_BULK,                 /* Bulk size (-k). */
+    F_BATCH,                    /* Pop batch size (-b). */
+    F_FIB_SUPPRESSION,          /* Status write-back. */
+    F_SORTED,                   /* Sorted bulks. */
+    F_NEXTHOP_GROUPS,           /* Shared next-hop groups (syncd). */
+    N_FEATURES
+};
+
+static struct feature features[N_FEATURES] = {
+    [F_RING] = { "ring_thread", 0, SRC_DEFAULT, false, 0, 0 },
+    [F_ASYNC] = { "sai_mode async", 0, SRC_DEFAULT, false, 0, 0 },
+    [F_MAX_OUTSTANDING] = { "async_max_outstanding", 8, SRC_DEFAULT,
+                            false, 0, 8 },
+    [F_MAX_BULK] = { "max_bulk_size", 1000, SRC_DEFAULT, false, 0, 1000 },
+    [F_BATCH] = { "batch_size", 1000, SRC_DEFAULT, false, 0, 1000 },
+    [F_FIB_SUPPRESSION] = { "fib_suppression", 0, SRC_DEFAULT, false, 0,
+                            0 },
+    [F_SORTED] = { "sorted_bulks", 0, SRC_DEFAULT, false, 0, 0 },
+    [F_NEXTHOP_GROUPS] = { "nexthop_groups", 1, SRC_DEFAULT, false, 0, 1 },
+};
+
+/* The daemon's state. */
+struct orchd {
+    struct ovsdb_idl *idl;          /* Replica of the database. */
+    struct ovsdb_idl_index *route_by_nhg; /* Route by nexthop_group. */
+    struct ovsdb_idl_index *nhg_by_id;    /* Nexthop_Group by id. */
+    struct orchd_cache *cache;      /* Programmed routes. */
+    struct orchd_worker *worker;    /* Bulks and writes. */
+    struct perf_timer *drain_timer; /* "DRAIN" stage. */
+    bool synced;                    /* Initial reconciliation done. */
+    bool exiting;                   /* "exit" received. */
+
+    /* Route.status write-back. */
+    struct ovsdb_idl_txn *status_txn; /* In flight, or NULL. */
+    struct ovs_list status_sent;    /* Results in 'status_txn'. */
+    struct ovs_list status_queue;   /* Results waiting for a transaction. */
+
+    /* Counters. */
+    uint64_t n_updates;             /* Route rows processed. */
+    uint64_t n_deletes;             /* Route rows deleted. */
+    uint64_t n_bad;                 /* Routes that could not be parsed. */
+    uint64_t n_unresolved;          /* Routes waiting for a next-hop group. */
+    uint64_t n_status_writes;       /* Route.status keys written. */
+};
+
+static char *db_remote;
+static char *unixctl_path;
+
+static void parse_options(int argc, char *argv[]);
+OVS_NO_RETURN static void usage(void);
+
+/* ---- Features ----------------------------------------------------------*/
+
+static void
+feature_update(struct feature *f, bool present, int64_t v)
+{
+    if (f->cmdline) {
+        f->value = f->cmdline_value;
+        f->source = SRC_CMDLINE;
+    } else if (present) {
+        f->value = v;
+        f->source = SRC_GLOBAL;
+    } else {
+        f->value = f->default_value;
+        f->source = SRC_DEFAULT;
+    }
+}
+
+static void
+feature_set_cmdline(int idx, int64_t v)
+{
+    features[idx].cmdline = true;
+    features[idx].cmdline_value = v;
+    features[idx].value = v;
+    features[idx].source = SRC_CMDLINE;
+}
+
+/* Reads the Global row into 'features'. */
+static void
+read_global(const struct fibrec_global *g)
+{
+    feature_update(&features[F_RING], g && g->n_ring_thread,
+                   g && g->n_ring_thread ? *g->ring_thread : 0);
+    feature_update(&features[F_ASYNC], g && g->sai_mode,
+                   g && g->sai_mode && !strcmp(g->sai_mode, "async"));
+    feature_update(&features[F_MAX_OUTSTANDING],
+                   g && g->n_async_max_outstanding,
+                   g && g->n_async_max_outstanding
+                   ? *g->async_max_outstanding : 0);
+    feature_update(&features[F_MAX_BULK], g && g->n_max_bulk_size,
+                   g && g->n_max_bulk_size ? *g->max_bulk_size : 0);
+    feature_update(&features[F_BATCH], g && g->n_batch_size,
+                   g && g->n_batch_size ? *g->batch_size : 0);
+    feature_update(&features[F_FIB_SUPPRESSION], g && g->n_fib_suppression,
+                   g && g->n_fib_suppression ? *g->fib_suppression : 0);
+    feature_update(&features[F_SORTED], g && g->n_sorted_bulks,
+                   g && g->n_sorted_bulks ? *g->sorted_bulks : 0);
+    feature_update(&features[F_NEXTHOP_GROUPS], g && g->n_nexthop_groups,
+                   g && g->n_nexthop_groups ? *g->nexthop_groups : 0);
+}
+
+static void
+bulker_config(struct orchd_bulker_config *cfg)
+{
+    cfg->max_bulk = features[F_MAX_BULK].value;
+    cfg->max_outstanding = (features[F_ASYNC].value
+                            ? features[F_MAX_OUTSTANDING].value : 1);
+    cfg->sorted = features[F_SORTED].value;
+}
+
+/* ---- Resolution --------------------------------------------------------*/
+
+/* Returns the SAI entry that 'route' should program, or NULL if it cannot
+ * be programmed yet (its next-hop group is unknown) or is malformed
+ * ('*bad' set).  The caller owns the reference. */
+static struct orchd_entry *
+resolve_route(struct orchd *o, const struct fibrec_route *route, bool *bad)
+{
+    struct fib_prefix prefix;
+    struct orchd_entry *e;
+    char *error;
+
+    *bad = false;
+    error = fib_prefix_parse(route->prefix, &prefix);
+    if (error) {
+        VLOG_WARN_RL(&rl,
+                     "Route "UUID_FMT": %s", UUID_ARGS(&route->header_.uuid),
+                     error);
+        free(error);
+        *bad = true;
+        return NULL;
+    }
+    if (route->blackhole) {
+        e = orchd_entry_create(route->vrf, &prefix, ORCHD_ACTION_DROP,
+                               NULL, NULL, 0);
+    } else if (route->n_nexthop_group) {
+        const struct fibrec_nexthop_group *nhg;
+        struct fibrec_nexthop_group *target;
+
+        target = fibrec_nexthop_group_index_init_row(o->nhg_by_id);
+        fibrec_nexthop_group_index_set_id(target, *route->nexthop_group);
+        nhg = fibrec_nexthop_group_index_find(o->nhg_by_id, target);
+        fibrec_nexthop_group_index_destroy_row(target);
+        if (!nhg || !nhg->n_members) {
+            return NULL;
+        }
+        e = orchd_entry_create(route->vrf, &prefix, ORCHD_ACTION_FORWARD,
+                               (const char **) nhg->key_members,
+                               nhg->value_members, nhg->n_members);
+    } else if (route->n_nexthops) {
+        e = orchd_entry_create(route->vrf, &prefix, ORCHD_ACTION_FORWARD,
+                               (const char **) route->key_nexthops,
+                               route->value_nexthops, route->n_nexthops);
+    } else {
+        /* No next hop at all: punt to the CPU. */
+        e = orchd_entry_create(route->vrf, &prefix, ORCHD_ACTION_TRAP,
+                               NULL, NULL, 0);
+    }
+    e->route_uuid = route->header_.uuid;
+    return e;
+}
+
+/* Computes the Asic_Route key of 'route'; false if its prefix is bad. */
+static bool
+route_asic_key(const struct fibrec_route *route, struct uuid *key)
+{
+    struct fib_prefix prefix;
+    char *error = fib_prefix_parse(route->prefix, &prefix);
+
+    if (error) {
+        free(error);
+        return false;
+    }
+    orchd_asic_uuid(route->vrf, &prefix, key);
+    return true;
+}
+
+/* Sends the desired state of 'route' to the worker. */
+static void
+process_route(struct orchd *o, const struct fibrec_route *route)
+{
+    struct orchd_entry *e;
+    bool bad;
+
+    o->n_updates++;
+    COVERAGE_INC(orchd_route_update);
+    e = resolve_route(o, route, &bad);
+    if (e) {
+        orchd_worker_set(o->worker, e);
+    } else if (bad) {
+        o->n_bad++;
+        COVERAGE_INC(orchd_route_bad);
+    } else {
+        /* Programmed again once its group arrives (process_nhgs()). */
+        o->n_unresolved++;
+        COVERAGE_INC(orchd_route_unresolved);
+    }
+}
+
+/* Re-resolves the routes that use next-hop group 'id'. */
+static void
+process_nhg_users(struct orchd *o, int64_t id)
+{
+    const struct fibrec_route *route;
+    struct fibrec_route *target;
+
+    target = fibrec_route_index_init_row(o->route_by_nhg);
+    fibrec_route_index_set_nexthop_group(target, &id, 1);
+    FIBREC_ROUTE_FOR_EACH_EQUAL (route, target, o->route_by_nhg) {
+        process_route(o, route);
+    }
+    fibrec_route_index_destroy_row(target);
+}
+
+/* ---- Changes from the database -----------------------------------------*/
+
+static void
+process_changes(struct orchd *o)
+{
+    const struct fibrec_nexthop_group *nhg;
+    const struct fibrec_asic_route *ar;
+    const struct fibrec_route *route;
+    size_t n = 0;
+
+    perf_timer_start(o->drain_timer);
+
+    /* Acknowledgements first: they free room in the window. */
+    FIBREC_ASIC_ROUTE_FOR_EACH_TRACKED (ar, o->idl) {
+        if (fibrec_asic_route_is_deleted(ar) || !ar->applied_seq) {
+            continue;
+        }
+        if (fibrec_asic_route_is_new(ar)
+            || fibrec_asic_route_is_updated(
+                   ar, FIBREC_ASIC_ROUTE_COL_APPLIED_SEQ)
+            || fibrec_asic_route_is_updated(ar, FIBREC_ASIC_ROUTE_COL_STATE)) {
+            bool ok = ar->state && !strcmp(ar->state, "programmed");
+
+            orchd_worker_ack(o->worker, &ar->header_.uuid, ar->applied_seq,
+                             ok, ok ? NULL : ar->error ? ar->error
+                                                       : ar->state);
+            n++;
+        }
+    }
+
+    FIBREC_ROUTE_FOR_EACH_TRACKED (route, o->idl) {
+        if (fibrec_route_is_deleted(route)) {
+            struct uuid key;
+
+            if (route_asic_key(route, &key)) {
+                o->n_deletes++;
+                COVERAGE_INC(orchd_route_delete);
+                orchd_worker_del(o->worker, &key);
+            }
+        } else if (fibrec_route_is_new(route)
+                   || fibrec_route_is_updated(route,
+                                              FIBREC_ROUTE_COL_NEXTHOPS)
+                   || fibrec_route_is_updated(route,
+                                              FIBREC_ROUTE_COL_NEXTHOP_GROUP)
+                   || fibrec_route_is_updated(route,
+                                              FIBREC_ROUTE_COL_BLACKHOLE)) {
+            process_route(o, route);
+        }
+        n++;
+    }
+
+    FIBREC_NEXTHOP_GROUP_FOR_EACH_TRACKED (nhg, o->idl) {
+        if (!fibrec_nexthop_group_is_deleted(nhg)) {
+            process_nhg_users(o, nhg->id);
+        }
+        n++;
+    }
+
+    ovsdb_idl_track_clear(o->idl);
+    perf_timer_inc(o->drain_timer, n);
+    perf_timer_pause(o->drain_timer);
+}
+
+/* Hash set of UUIDs, for the initial reconciliation. */
+struct uuid_node {
+    struct hmap_node node;      /* In a set, by uuid_hash(). */
+    struct uuid uuid;           /* Member. */
+};
+
+static bool
+uuid_set_contains(const struct hmap *set, const struct uuid *u)
+{
+    const struct uuid_node *n;
+
+    HMAP_FOR_EACH_WITH_HASH (n, node, uuid_hash(u), set) {
+        if (uuid_equals(&n->uuid, u)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* First contact with the database: learns what Asic_Route already holds,
+ * then programs only what differs, so a restart neither removes nor re-adds
+ * a route that is already right. */
+static void
+initial_sync(struct orchd *o)
+{
+    const struct fibrec_asic_route *ar;
+    const struct fibrec_route *route;
+    struct hmap wanted = HMAP_INITIALIZER(&wanted);
+    struct uuid_node *un;
+    size_t n_seeded = 0, n_orphans = 0;
+
+    FIBREC_ASIC_ROUTE_FOR_EACH (ar, o->idl) {
+        enum orchd_action action;
+        struct fib_prefix prefix;
+        struct orchd_entry *e;
+        char *error = fib_prefix_parse(ar->prefix, &prefix);
+
+        if (error || !orchd_action_from_string(ar->packet_action, &action)) {
+            free(error);
+            continue;
+        }
+        e = orchd_entry_create(ar->vrf, &prefix, action,
+                               (const char **) ar->key_nexthops,
+                               ar->value_nexthops, ar->n_nexthops);
+        if (!uuid_equals(&e->asic_uuid, &ar->header_.uuid)) {
+            /* Not one of ours (or from another naming scheme). */
+            orchd_entry_unref(e);
+            continue;
+        }
+        orchd_worker_seed(o->worker, e,
+                          ar->state && !strcmp(ar->state, "programmed")
+                          && ar->applied_seq == ar->seq, ar->seq);
+        n_seeded++;
+    }
+
+    FIBREC_ROUTE_FOR_EACH (route, o->idl) {
+        struct uuid key;
+
+        if (route_asic_key(route, &key)) {
+            un = xmalloc(sizeof *un);
+            un->uuid = key;
+            hmap_insert(&wanted, &un->node, uuid_hash(&key));
+        }
+        process_route(o, route);
+    }
+
+    FIBREC_ASIC_ROUTE_FOR_EACH (ar, o->idl) {
+        if (!uuid_set_contains(&wanted, &ar->header_.uuid)) {
+            orchd_worker_del(o->worker, &ar->header_.uuid);
+            n_orphans++;
+        }
+    }
+    HMAP_FOR_EACH_POP (un, node, &wanted) {
+        free(un);
+    }
+    hmap_destroy(&wanted);
+    ovsdb_idl_track_clear(o->idl);
+    VLOG_INFO("initial sync: %"PRIuSIZE" entries already in Asic_Route, "
+              "%"PRIu64" routes, %"PRIuSIZE" stale entries to remove",
+              n_seeded, o->n_updates, n_orphans);
+    o->synced = true;
+}
+
+/* ---- Route.status write-back -------------------------------------------*/
+
+static void
+status_run(struct orchd *o)
+{
+    struct orchd_result *r;
+    struct ovs_list results = OVS_LIST_INITIALIZER(&results);
+
+    orchd_worker_take_results(o->worker, &results);
+    ovs_list_push_back_all(&o->status_queue, &results);
+
+    if (o->status_txn) {
+        enum ovsdb_idl_txn_status s = ovsdb_idl_txn_commit(o->status_txn);
+
+        if (s == TXN_INCOMPLETE) {
+            return;
+        }
+        if (s == TXN_SUCCESS || s == TXN_UNCHANGED) {
+            LIST_FOR_EACH_POP (r, node, &o->status_sent) {
+                orchd_result_destroy(r);
+            }
+        } else {
+            /* Try again with the next transaction. */
+            VLOG_WARN_RL(&rl,
+                         "Route.status write-back: %s",
+                         ovsdb_idl_txn_status_to_string(s));
+            ovs_list_splice(o->status_queue.next, o->status_sent.next,
+                            &o->status_sent);
+        }
+        ovsdb_idl_txn_destroy(o->status_txn);
+        o->status_txn = NULL;
+    }
+
+    if (ovs_list_is_empty(&o->status_queue)) {
+        return;
+    }
+    o->status_txn = ovsdb_idl_txn_create(o->idl);
+    size_t n = 0;
+    LIST_FOR_EACH_POP (r, node, &o->status_queue) {
+        const struct fibrec_route *route
+            = fibrec_route_get_for_uuid(o->idl, &r->route_uuid);
+
+        ovs_list_push_back(&o->status_sent, &r->node);
+        if (!route) {
+            continue;
+        }
+        /* Partial map mutates: one key at a time, never the whole map. */
+        if (r->ok) {
+            if (!smap_get(&route->status, "offload")) {
+                fibrec_route_update_status_setkey(route, "offload", "true");
+            }
+            if (smap_get(&route->status, "error")) {
+                fibrec_route_update_status_delkey(route, "error");
+            }
+        } else {
+            fibrec_route_update_status_setkey(route, "error", r->error
+                                              ? r->error : "failed");
+            if (smap_get(&route->status, "offload")) {
+                fibrec_route_update_status_delkey(route, "offload");
+            }
+        }
+        n++;
+        if (n >= 5000) {
+            break;
+        }
+    }
+    o->n_status_writes += n;
+    COVERAGE_ADD(orchd_status_write, n);
+    ovsdb_idl_txn_commit(o->status_txn);
+}
+
+/* ---- unixctl commands --------------------------------------------------*/
+
+static void
+orchd_unixctl_exit(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                   const char *argv[] OVS_UNUSED, void *o_)
+{
+    struct orchd *o = o_;
+
+    o->exiting = true;
+    unixctl_command_reply(conn, NULL);
+}
+
+/* Parses "[vrf NAME] PREFIX" or "PREFIX [vrf NAME]" from argv[1...]. */
+static char *
+parse_vrf_prefix(int argc, const char *argv[], const char **vrf,
+                 struct fib_prefix *prefix)
+{
+    const char *p = NULL;
+
+    *vrf = "default";
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "vrf") && i + 1 < argc) {
+            *vrf = argv[++i];
+        } else if (!p) {
+            p = argv[i];
+        } else {
+            return xasprintf("unexpected argument \"%s\"", argv[i]);
+        }
+    }
+    if (!p) {
+        return xstrdup("missing PREFIX");
+    }
+    return fib_prefix_parse(p, prefix);
+}
+
+static void
+orchd_unixctl_route_show(struct unixctl_conn *conn, int argc,
+                         const char *argv[], void *o_)
+{
+    struct orchd *o = o_;
+    struct fib_prefix prefix;
+    struct orchd_entry *e;
+    struct ds s = DS_EMPTY_INITIALIZER;
+    const char *vrf;
+    struct uuid key;
+    char *error;
+
+    error = parse_vrf_prefix(argc, argv, &vrf, &prefix);
+    if (error) {
+        unixctl_command_reply_error(conn, error);
+        free(error);
+        return;
+    }
+    orchd_asic_uuid(vrf, &prefix, &key);
+    e = orchd_cache_get(o->cache, &key);
+    if (e) {
+        orchd_entry_format(e, &s);
+        ds_put_cstr(&s, "\n");
+        orchd_entry_unref(e);
+        unixctl_command_reply(conn, ds_cstr(&s));
+    } else {
+        char buf[FIB_PREFIX_STRLEN];
+
+        fib_prefix_format(&prefix, buf);
+        ds_put_format(&s, "%s vrf %s: not programmed", buf, vrf);
+        unixctl_command_reply_error(conn, ds_cstr(&s));
+    }
+    ds_destroy(&s);
+}
+
+static void
+orchd_unixctl_route_dump(struct unixctl_conn *conn, int argc,
+                         const char *argv[], void *o_)
+{
+    struct orchd *o = o_;
+    bool json = argc > 1 && !strcmp(argv[1], "json");
+    struct ds s = DS_EMPTY_INITIALIZER;
+    struct orchd_entry **v;
+    size_t n;
+
+    if (argc > 1 && !json) {
+        unixctl_command_reply_error(conn, "usage: route/dump [json]");
+        return;
+    }
+    v = orchd_cache_snapshot(o->cache, true, &n);
+    if (json) {
+        struct json *a = json_array_create_empty();
+
+        for (size_t i = 0; i < n; i++) {
+            json_array_add(a, orchd_entry_to_json(v[i]));
+        }
+        json_to_ds(a, 0, &s);
+        ds_put_char(&s, '\n');
+        json_destroy(a);
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            orchd_entry_format(v[i], &s);
+            ds_put_char(&s, '\n');
+        }
+    }
+    orchd_cache_snapshot_free(v, n);
+    unixctl_command_reply(conn, ds_cstr(&s));
+    ds_destroy(&s);
+}
+
+/* Compares the read cache, OVSDB Route (resolved as orchd would) and
+ * OVSDB Asic_Route, and reports every difference. */
+static void
+orchd_unixctl_cache_verify(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                           const char *argv[] OVS_UNUSED, void *o_)
+{
+    struct orchd *o = o_;
+    struct ds s = DS_EMPTY_INITIALIZER;
+    const struct fibrec_asic_route *ar;
+    const struct fibrec_route *route;
+    struct hmap wanted = HMAP_INITIALIZER(&wanted);
+    size_t n_routes = 0, n_diffs = 0, n_cached;
+    struct orchd_entry **v;
+    struct uuid_node *un;
+
+#define DIFF(...) (n_diffs++, ds_put_format(&s, __VA_ARGS__))
+
+    orchd_worker_drain(o->worker);
+    FIBREC_ROUTE_FOR_EACH (route, o->idl) {
+        struct orchd_entry *want, *have;
+        bool bad;
+
+        want = resolve_route(o, route, &bad);
+        n_routes++;
+        if (!want) {
+            DIFF("route %s vrf %s: %s\n", route->prefix, route->vrf,
+                 bad ? "malformed" : "next-hop group unknown");
+            continue;
+        }
+        un = xmalloc(sizeof *un);
+        un->uuid = want->asic_uuid;
+        hmap_insert(&wanted, &un->node, uuid_hash(&un->uuid));
+
+        have = orchd_cache_get(o->cache, &want->asic_uuid);
+        if (!have) {
+            DIFF("missing from cache: %s vrf %s\n", want->prefix_text,
+                 want->vrf);
+        } else if (!orchd_entry_same_content(have, want)) {
+            DIFF("different in cache: %s vrf %s: cache has \"",
+                 want->prefix_text, want->vrf);
+            orchd_entry_format(have, &s);
+            ds_put_cstr(&s, "\", Route wants \"");
+            orchd_entry_format(want, &s);
+            ds_put_cstr(&s, "\"\n");
+        }
+        orchd_entry_unref(have);
+
+        ar = fibrec_asic_route_get_for_uuid(o->idl, &want->asic_uuid);
+        if (!ar) {
+            DIFF("missing from Asic_Route: %s vrf %s\n", want->prefix_text,
+                 want->vrf);
+        } else {
+            struct orchd_entry *asic;
+            enum orchd_action action = ORCHD_ACTION_TRAP;
+
+            orchd_action_from_string(ar->packet_action, &action);
+            asic = orchd_entry_create(ar->vrf, &want->prefix, action,
+                                      (const char **) ar->key_nexthops,
+                                      ar->value_nexthops, ar->n_nexthops);
+            if (!orchd_entry_same_content(asic, want)) {
+                DIFF("different in Asic_Route: %s vrf %s\n",
+                     want->prefix_text, want->vrf);
+            } else if (!ar->state || strcmp(ar->state, "programmed")
+                       || ar->applied_seq != ar->seq) {
+                DIFF("not programmed in Asic_Route: %s vrf %s: state %s%s%s"
+                     "\n", want->prefix_text, want->vrf,
+                     ar->state ? ar->state : "none",
+                     ar->error ? ", error " : "", ar->error ? ar->error : "");
+            }
+            orchd_entry_unref(asic);
+        }
+        orchd_entry_unref(want);
+    }
+
+    v = orchd_cache_snapshot(o->cache, true, &n_cached);
+    for (size_t i = 0; i < n_cached; i++) {
+        if (!uuid_set_contains(&wanted, &v[i]->asic_uuid)) {
+            DIFF("extra in cache: %s vrf %s\n", v[i]->prefix_text,
+                 v[i]->vrf);
+        }
+    }
+    orchd_cache_snapshot_free(v, n_cached);
+    FIBREC_ASIC_ROUTE_FOR_EACH (ar, o->idl) {
+        if (!uuid_set_contains(&wanted, &ar->header_.uuid)) {
+            DIFF("extra in Asic_Route: %s vrf %s\n", ar->prefix, ar->vrf);
+        }
+    }
+#undef DIFF
+    HMAP_FOR_EACH_POP (un, node, &wanted) {
+        free(un);
+    }
+    hmap_destroy(&wanted);
+
+    ds_put_format(&s, "cache/verify: %"PRIuSIZE" routes, %"PRIuSIZE
+                  " in cache, %"PRIuSIZE" difference%s%s\n",
+                  n_routes, n_cached, n_diffs, n_diffs == 1 ? "" : "s",
+                  n_diffs && !orchd_worker_is_idle(o->worker)
+                  ? " (updates still in flight)" : "");
+    unixctl_command_reply(conn, ds_cstr(&s));
+    ds_destroy(&s);
+}
+
+static void
+orchd_unixctl_features_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                            const char *argv[] OVS_UNUSED, void *o_)
+{
+    struct orchd *o = o_;
+    struct ds s = DS_EMPTY_INITIALIZER;
+
+    for (size_t i = 0; i < N_FEATURES; i++) {
+        const struct feature *f = &features[i];
+
+        ds_put_format(&s, "%-24s %-8"PRId64" (%s)\n", f->name, f->value,
+                      source_names[f->source]);
+    }
+    if (features[F_RING].value != orchd_worker_uses_ring(o->worker)) {
+        ds_put_format(&s, "note: ring_thread is %s until orchd restarts\n",
+                      orchd_worker_uses_ring(o->worker) ? "on" : "off");
+    }
+    unixctl_command_reply(conn, ds_cstr(&s));
+    ds_destroy(&s);
+}
+
+static void
+orchd_unixctl_ring_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                        const char *argv[] OVS_UNUSED, void *o_)
+{
+    struct orchd *o = o_;
+    struct ds s = DS_EMPTY_INITIALIZER;
+
+    orchd_worker_format_ring(o->worker, &s);
+    unixctl_command_reply(conn, ds_cstr(&s));
+    ds_destroy(&s);
+}
+
+static void
+orchd_unixctl_status(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                     const char *argv[] OVS_UNUSED, void *o_)
+{
+    struct orchd *o = o_;
+    struct ds s = DS_EMPTY_INITIALIZER;
+
+    ds_put_format(&s, "database: %s\n",
+                  ovsdb_idl_is_connected(o->idl) ? "connected"
+                                                 : "not connected");
+    ds_put_format(&s, "synced: %s, idle: %s\n", o->synced ? "yes" : "no",
+                  orchd_worker_is_idle(o->worker) ? "yes" : "no");
+    ds_put_format(&s, "route updates: %"PRIu64", deletes: %"PRIu64
+                  ", malformed: %"PRIu64", waiting for a group: %"PRIu64
+                  "\n", o->n_updates, o->n_deletes, o->n_bad,
+                  o->n_unresolved);
+    ds_put_format(&s, "Route.status keys written: %"PRIu64"\n",
+                  o->n_status_writes);
+    orchd_worker_format(o->worker, &s);
+    unixctl_command_reply(conn, ds_cstr(&s));
+    ds_destroy(&s);
+}
+
+/* ---- Main --------------------------------------------------------------*/
+
+static void
+register_columns(struct ovsdb_idl *idl)
+{
+    ovsdb_idl_add_table(idl, &fibrec_table_global);
+    for (size_t i = 0; i < FIBREC_GLOBAL_N_COLUMNS; i++) {
+        ovsdb_idl_add_column(idl, &fibrec_global_columns[i]);
+    }
+    ovsdb_idl_add_table(idl, &fibrec_table_vrf);
+    ovsdb_idl_add_column(idl, &fibrec_vrf_col_name);
+    ovsdb_idl_add_column(idl, &fibrec_vrf_col_table_id);
+
+    /* Route: never "counters" (on demand, written by syncd) nor
+     * external_ids; "status" is written, not watched. */
+    ovsdb_idl_add_table(idl, &fibrec_table_route);
+    ovsdb_idl_add_column(idl, &fibrec_route_col_vrf);
+    ovsdb_idl_add_column(idl, &fibrec_route_col_prefix);
+    ovsdb_idl_add_column(idl, &fibrec_route_col_protocol);
+    ovsdb_idl_add_column(idl, &fibrec_route_col_distance);
+    ovsdb_idl_add_column(idl, &fibrec_route_col_metric);
+    ovsdb_idl_add_column(idl, &fibrec_route_col_nexthops);
+    ovsdb_idl_add_column(idl, &fibrec_route_col_nexthop_group);
+    ovsdb_idl_add_column(idl, &fibrec_route_col_blackhole);
+    ovsdb_idl_add_column(idl, &fibrec_route_col_status);
+    ovsdb_idl_omit_alert(idl, &fibrec_route_col_status);
+
+    ovsdb_idl_add_table(idl, &fibrec_table_nexthop_group);
+    ovsdb_idl_add_column(idl, &fibrec_nexthop_group_col_id);
+    ovsdb_idl_add_column(idl, &fibrec_nexthop_group_col_members);
+
+    ovsdb_idl_add_table(idl, &fibrec_table_asic_route);
+    ovsdb_idl_add_column(idl, &fibrec_asic_route_col_vrf);
+    ovsdb_idl_add_column(idl, &fibrec_asic_route_col_prefix);
+    ovsdb_idl_add_column(idl, &fibrec_asic_route_col_packet_action);
+    ovsdb_idl_add_column(idl, &fibrec_asic_route_col_nexthops);
+    ovsdb_idl_add_column(idl, &fibrec_asic_route_col_seq);
+    ovsdb_idl_add_column(idl, &fibrec_asic_route_col_applied_seq);
+    ovsdb_idl_add_column(idl, &fibrec_asic_route_col_state);
+    ovsdb_idl_add_column(idl, &fibrec_asic_route_col_error);
+
+    ovsdb_idl_track_add_all(idl);
+}
+
+int
+main(int argc, char *argv[])
+{
+    struct unixctl_server *unixctl;
+    struct orchd_bulker_config cfg;
+    struct perf_timer_options popts;
+    struct orchd o;
+    unsigned int global_seqno = 0;
+    int retval;
+
+    set_program_name(argv[0]);
+    service_start(&argc, &argv);
+    fatal_ignore_sigpipe();
+    parse_options(argc, argv);
+
+    daemonize_start(false);
+    if (!unixctl_path) {
+        unixctl_path = fibsync_ctl_path("orchd");
+    }
+    retval = unixctl_server_create(unixctl_path, &unixctl);
+    if (retval) {
+        exit(EXIT_FAILURE);
+    }
+    daemonize_complete();
+
+    memset(&o, 0, sizeof o);
+    ovs_list_init(&o.status_sent);
+    ovs_list_init(&o.status_queue);
+    o.idl = ovsdb_idl_create(db_remote, &fibrec_idl_class, false, true);
+    ovsdb_idl_set_probe_interval(o.idl, 0);
+    register_columns(o.idl);
+    o.route_by_nhg = ovsdb_idl_index_create1(
+        o.idl, &fibrec_route_col_nexthop_group);
+    o.nhg_by_id = ovsdb_idl_index_create1(o.idl,
+                                          &fibrec_nexthop_group_col_id);
+    o.cache = orchd_cache_create();
+    perf_timer_options_init(&popts);
+    popts.module = &this_module;
+    o.drain_timer = perf_timer_create("DRAIN", &popts);
+    perf_timer_register_unixctl();
+
+    unixctl_command_register("exit", "", 0, 0, orchd_unixctl_exit, &o);
+    unixctl_command_register("route/show", "[vrf NAME] PREFIX", 1, 3,
+                             orchd_unixctl_route_show, &o);
+    unixctl_command_register("route/dump", "[json]", 0, 1,
+                             orchd_unixctl_route_dump, &o);
+    unixctl_command_register("cache/verify", "", 0, 0,
+                             orchd_unixctl_cache_verify, &o);
+    unixctl_command_register("features/show", "", 0, 0,
+                             orchd_unixctl_features_show, &o);
+    unixctl_command_register("ring/show", "", 0, 0,
+                             orchd_unixctl_ring_show, &o);
+    unixctl_command_register("orchd/status", "", 0, 0,
+                             orchd_unixctl_status, &o);
+
+    /* Wait for the first copy of the database: the worker's configuration
+     * (ring or not) comes from the Global row. */
+    while (!o.exiting) {
+        ovsdb_idl_run(o.idl);
+        unixctl_server_run(unixctl);
+        if (ovsdb_idl_has_ever_connected(o.idl)) {
+            break;
+        }
+        ovsdb_idl_wait(o.idl);
+        unixctl_server_wait(unixctl);
+        poll_block();
+    }
+    read_global(fibrec_global_first(o.idl));
+    global_seqno = ovsdb_idl_get_seqno(o.idl);
+    bulker_config(&cfg);
+    o.worker = orchd_worker_create(db_remote, &cfg, o.cache);
+    orchd_worker_want_results(o.worker, features[F_FIB_SUPPRESSION].value);
+    if (!o.exiting) {
+        initial_sync(&o);
+    }
+    orchd_worker_start(o.worker, features[F_RING].value,
+                       features[F_BATCH].value * 64);
+
+    while (!o.exiting) {
+        ovsdb_idl_run(o.idl);
+        if (ovsdb_idl_get_seqno(o.idl) != global_seqno) {
+            global_seqno = ovsdb_idl_get_seqno(o.idl);
+            read_global(fibrec_global_first(o.idl));
+            bulker_config(&cfg);
+            orchd_worker_set_config(o.worker, &cfg);
+            orchd_worker_want_results(o.worker,
+                                      features[F_FIB_SUPPRESSION].value);
+            process_changes(&o);
+        }
+        orchd_worker_run(o.worker);
+        status_run(&o);
+        unixctl_server_run(unixctl);
+        perf_timer_run(o.drain_timer);
+
+        ovsdb_idl_wait(o.idl);
+        orchd_worker_wait(o.worker);
+        if (o.status_txn) {
+            ovsdb_idl_txn_wait(o.status_txn);
+        }
+        if (!ovs_list_is_empty(&o.status_queue) && !o.status_txn) {
+            poll_immediate_wake();
+        }
+        perf_timer_wait(o.drain_timer);
+        unixctl_server_wait(unixctl);
+        poll_block();
+    }
+
+    /* Drain before exit: every queued task runs. */
+    orchd_worker_destroy(o.worker);
+    if (o.status_txn) {
+        ovsdb_idl_txn_destroy(o.status_txn);
+    }
+    perf_timer_destroy(o.drain_timer);
+    orchd_cache_destroy(o.cache);
+    ovsdb_idl_destroy(o.idl);
+    unixctl_server_destroy(unixctl);
+    service_stop();
+    return 0;
+}
+
+static int64_t
+parse_int_option(const char *name, const char *arg, int64_t min, int64_t max)
+{
+    char *end;
+    long long int v;
+
+    errno = 0;
+    v = strtoll(arg, &end, 10);
+    if (errno || *end || arg == end || v < min || v > max) {
+        ovs_fatal(0, "--%s: \"%s\" is not a number from %"PRId64" to %"
+                  PRId64, name, arg, min, max);
+    }
+    return v;
+}
+
+static void
+parse_options(int argc, char *argv[])
+{
+    enum {
+        OPT_DB = UCHAR_MAX + 1,
+        OPT_UNIXCTL,
+        OPT_RING,
+        OPT_NO_RING,
+        OPT_SAI_MODE,
+        OPT_MAX_OUTSTANDING,
+        OPT_FIB_SUPPRESSION,
+        OPT_NO_FIB_SUPPRESSION,
+        OPT_SORTED,
+        OPT_NO_SORTED,
+        VLOG_OPTION_ENUMS,
+        DAEMON_OPTION_ENUMS,
+    };
+    static const struct option long_options[] = {
+        {"db", required_argument, NULL, OPT_DB},
+        {"unixctl", required_argument, NULL, OPT_UNIXCTL},
+        {"max-bulk", required_argument, NULL, 'k'},
+        {"batch-size", required_argument, NULL, 'b'},
+        {"ring", no_argument, NULL, OPT_RING},
+        {"no-ring", no_argument, NULL, OPT_NO_RING},
+        {"sai-mode", required_argument, NULL, OPT_SAI_MODE},
+        {"max-outstanding", required_argument, NULL, OPT_MAX_OUTSTANDING},
+        {"fib-suppression", no_argument, NULL, OPT_FIB_SUPPRESSION},
+        {"no-fib-suppression", no_argument, NULL, OPT_NO_FIB_SUPPRESSION},
+        {"sorted-bulks", no_argument, NULL, OPT_SORTED},
+        {"no-sorted-bulks", no_argument, NULL, OPT_NO_SORTED},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        VLOG_LONG_OPTIONS,
+        DAEMON_LONG_OPTIONS,
+        {NULL, 0, NULL, 0},
+    };
+    char *short_options = ovs_cmdl_long_options_to_short_options(
+        long_options);
+
+    for (;;) {
+        int c = getopt_long(argc, argv, short_options, long_options, NULL);
+
+        if (c == -1) {
+            break;
+        }
+        switch (c) {
+        case OPT_DB:
+            db_remote = xstrdup(optarg);
+            break;
+        case OPT_UNIXCTL:
+            unixctl_path = xstrdup(optarg);
+            break;
+        case 'k':
+            feature_set_cmdline(F_MAX_BULK,
+                                parse_int_option("max-bulk", optarg, 1,
+                                                 1000000));
+            break;
+        case 'b':
+            feature_set_cmdline(F_BATCH,
+                                parse_int_option("batch-size", optarg, 1,
+                                                 1000000));
+            break;
+        case OPT_RING:
+        case OPT_NO_RING:
+            feature_set_cmdline(F_RING, c == OPT_RING);
+            break;
+        case OPT_SAI_MODE:
+            if (strcmp(optarg, "sync") && strcmp(optarg, "async")) {
+                ovs_fatal(0, "--sai-mode: \"%s\" is neither sync nor async",
+                          optarg);
+            }
+            feature_set_cmdline(F_ASYNC, !strcmp(optarg, "async"));
+            break;
+        case OPT_MAX_OUTSTANDING:
+            feature_set_cmdline(F_MAX_OUTSTANDING,
+                                parse_int_option("max-outstanding", optarg,
+                                                 1, 1024));
+            break;
+        case OPT_FIB_SUPPRESSION:
+        case OPT_NO_FIB_SUPPRESSION:
+            feature_set_cmdline(F_FIB_SUPPRESSION,
+                                c == OPT_FIB_SUPPRESSION);
+            break;
+        case OPT_SORTED:
+        case OPT_NO_SORTED:
+            feature_set_cmdline(F_SORTED, c == OPT_SORTED);
+            break;
+        case 'h':
+            usage();
+        case 'V':
+            ovs_print_version(0, 0);
+            exit(EXIT_SUCCESS);
+        VLOG_OPTION_HANDLERS
+        DAEMON_OPTION_HANDLERS
+        case '?':
+            exit(EXIT_FAILURE);
+        default:
+            abort();
+        }
+    }
+    free(short_options);
+    if (optind < argc) {
+        ovs_fatal(0, "unexpected argument \"%s\" (use --help for help)",
+                  argv[optind]);
+    }
+    if (!db_remote) {
+        db_remote = xstrdup(fibsync_default_db());
+    }
+}
+
+static void
+usage(void)
+{
+    printf("\
+%s: programs the routes in the Fibsync database into the ASIC\n\
+usage: %s [OPTIONS]\n\
+\n\
+orchd reads Route, Nexthop_Group, Vrf and Global from the Fibsync OVSDB\n\
+database, resolves each route's next hops into a SAI route entry, and\n\
+writes the entries into Asic_Route in bulks, where syncd programs them.\n\
+Acknowledged entries are kept in a read cache; with FIB suppression on,\n\
+each route's outcome is written back into Route.status (offload=true or\n\
+error=REASON) by partial map mutates.\n\
+\n\
+Database:\n\
+  --db=REMOTE             OVSDB remote (default: unix:$FIBSYNC_RUNDIR/db.sock,\n\
+                          now %s)\n\
+\n\
+Tuning (each overrides the matching Global column; default in brackets):\n\
+  -k, --max-bulk=N        route entries per SAI bulk [1000]\n\
+  -b, --batch-size=N      tasks taken per batch; the ring holds 64x this [1000]\n\
+  --ring, --no-ring       run bulks in an assistant thread fed by a\n\
+                          single-producer single-consumer task ring [off]\n\
+  --sai-mode=sync|async   wait for each bulk's acknowledgement, or keep\n\
+                          several bulks outstanding [sync]\n\
+  --max-outstanding=N     bulks outstanding in async mode [8]\n\
+  --fib-suppression, --no-fib-suppression\n\
+                          write Route.status back [off]\n\
+  --sorted-bulks, --no-sorted-bulks\n\
+                          sort each bulk by prefix [off]\n\
+\n\
+unixctl commands (ovs-appctl -t $FIBSYNC_RUNDIR/orchd.ctl COMMAND):\n\
+  route/show [vrf NAME] PREFIX   the programmed entry, from the read cache\n\
+  route/dump [json]              every programmed entry, in prefix order\n\
+  cache/verify                   compare cache, Route and Asic_Route\n\
+  features/show                  each optimization, its value and source\n\
+  perf/show                      last per-stage performance lines\n\
+  ring/show                      task ring statistics\n\
+  orchd/status                   counters: updates, bulks, acks, cache\n\
+  exit                           drain and exit\n",
+           program_name, program_name, fibsync_default_db());
+    daemon_usage();
+    vlog_usage();
+    printf("\nOther options:\n"
+           "  --unixctl=SOCKET        control socket (default: "
+           "$FIBSYNC_RUNDIR/orchd.ctl)\n"
+           "  -h, --help              display this help message\n"
+           "  -V, --version           display version information\n");
+    exit(EXIT_SUCCESS);
+}

@@ -1,0 +1,418 @@
+/*
+ * Check suite for daemons/orchd-bulker: bulking, the window of outstanding
+ * bulks (sync and async SAI modes), and acknowledgement matching.
+ */
+
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemons/orchd-bulker.h"
+#include "daemons/orchd-entry.h"
+#include "lib/fib-prefix.h"
+#include "openvswitch/list.h"
+#include "tests/check/suites.h"
+#include "util.h"
+
+/* A fake SAI channel: records sent bulks and completed writes. */
+struct fake {
+    struct orchd_bulk *sent[64];    /* Bulks sent, in order. */
+    size_t n_sent;                  /* Number of 'sent'. */
+    size_t n_done_ok;               /* done() with ok. */
+    size_t n_done_fail;             /* done() with !ok. */
+    size_t n_done_remove;           /* done() for removals. */
+    char last_error[64];            /* Last error reported. */
+    char last_nexthop[64];          /* First next hop of last ok write. */
+};
+
+static void
+fake_send(void *f_, struct orchd_bulk *bulk)
+{
+    struct fake *f = f_;
+
+    ck_assert_uint_lt(f->n_sent, ARRAY_SIZE(f->sent));
+    f->sent[f->n_sent++] = bulk;
+}
+
+static void
+fake_done(void *f_, const struct uuid *key OVS_UNUSED,
+          const struct orchd_entry *e, bool ok, const char *error)
+{
+    struct fake *f = f_;
+
+    if (!e) {
+        f->n_done_remove++;
+    } else if (ok) {
+        f->n_done_ok++;
+        snprintf(f->last_nexthop, sizeof f->last_nexthop, "%s",
+                 e->n_nexthops ? e->nexthops[0].key : "");
+    } else {
+        f->n_done_fail++;
+        snprintf(f->last_error, sizeof f->last_error, "%s", error);
+    }
+}
+
+static const struct orchd_bulker_cbs fake_cbs = {
+    .send = fake_send,
+    .done = fake_done,
+};
+
+/* Returns an entry for "10.0.I.0/24" via next hop 'nh'. */
+static struct orchd_entry *
+make_entry(int i, const char *nh)
+{
+    struct fib_prefix p;
+    char text[32];
+    const char *keys[1] = { nh };
+    int64_t weights[1] = { 1 };
+
+    snprintf(text, sizeof text, "10.%d.%d.0/24", i / 256, i % 256);
+    ck_assert_ptr_null(fib_prefix_parse(text, &p));
+    return orchd_entry_create("default", &p, ORCHD_ACTION_FORWARD, keys,
+                              weights, 1);
+}
+
+static struct uuid
+key_of(int i)
+{
+    struct orchd_entry *e = make_entry(i, "x");
+    struct uuid key = e->asic_uuid;
+
+    orchd_entry_unref(e);
+    return key;
+}
+
+/* Acknowledges every write of 'bulk' as 'ok'. */
+static void
+ack_bulk(struct orchd_bulker *b, struct orchd_bulk *bulk, bool ok)
+{
+    /* Copy first: acknowledging the last item frees the bulk. */
+    size_t n = bulk->n_items;
+    struct uuid *keys = xmalloc(n * sizeof *keys);
+    int64_t *seqs = xmalloc(n * sizeof *seqs);
+    enum orchd_bulk_op *ops = xmalloc(n * sizeof *ops);
+
+    for (size_t i = 0; i < n; i++) {
+        keys[i] = bulk->items[i].key;
+        seqs[i] = bulk->items[i].seq;
+        ops[i] = bulk->items[i].op;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (ops[i] != ORCHD_BULK_REMOVE) {
+            orchd_bulker_ack(b, &keys[i], seqs[i], ok, ok ? NULL : "boom");
+        }
+    }
+    free(keys);
+    free(seqs);
+    free(ops);
+}
+
+START_TEST(test_bulks_split_at_max)
+{
+    struct orchd_bulker_config cfg = { .max_bulk = 10,
+                                       .max_outstanding = 8 };
+    struct fake f = { .n_sent = 0 };
+    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+
+    for (int i = 0; i < 25; i++) {
+        orchd_bulker_set(b, make_entry(i, "1.1.1.1@e0"));
+    }
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 3);
+    ck_assert_uint_eq(f.sent[0]->n_items, 10);
+    ck_assert_uint_eq(f.sent[1]->n_items, 10);
+    ck_assert_uint_eq(f.sent[2]->n_items, 5);
+    ck_assert_int_eq(f.sent[0]->items[0].op, ORCHD_BULK_CREATE);
+    /* Sequence numbers grow across bulks. */
+    ck_assert_int_lt(f.sent[0]->items[9].seq, f.sent[1]->items[0].seq);
+    for (size_t i = 0; i < 3; i++) {
+        orchd_bulker_sent(b, f.sent[i], true);
+    }
+    for (size_t i = 0; i < 3; i++) {
+        ack_bulk(b, f.sent[i], true);
+    }
+    ck_assert_uint_eq(f.n_done_ok, 25);
+    ck_assert(orchd_bulker_is_idle(b));
+    ck_assert_uint_eq(orchd_bulker_n_written(b), 25);
+    orchd_bulker_destroy(b);
+}
+END_TEST
+
+/* Sync mode: one bulk at a time, the next only after every ack. */
+START_TEST(test_sync_window)
+{
+    struct orchd_bulker_config cfg = { .max_bulk = 4, .max_outstanding = 1 };
+    struct fake f = { .n_sent = 0 };
+    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+
+    for (int i = 0; i < 8; i++) {
+        orchd_bulker_set(b, make_entry(i, "1.1.1.1@e0"));
+    }
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 1);
+    orchd_bulker_sent(b, f.sent[0], true);
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 1);     /* Still waiting for acks. */
+
+    /* Three of four acks: still waiting. */
+    struct uuid k = f.sent[0]->items[3].key;
+    int64_t seq = f.sent[0]->items[3].seq;
+    for (int i = 0; i < 3; i++) {
+        orchd_bulker_ack(b, &f.sent[0]->items[i].key,
+                         f.sent[0]->items[i].seq, true, NULL);
+    }
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 1);
+    orchd_bulker_ack(b, &k, seq, true, NULL);
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 2);
+    orchd_bulker_destroy(b);
+}
+END_TEST
+
+/* Async mode: up to N bulks outstanding, acks in any order. */
+START_TEST(test_async_window_out_of_order_acks)
+{
+    struct orchd_bulker_config cfg = { .max_bulk = 2, .max_outstanding = 3 };
+    struct fake f = { .n_sent = 0 };
+    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+    struct orchd_bulker_stats st;
+
+    for (int i = 0; i < 10; i++) {
+        orchd_bulker_set(b, make_entry(i, "1.1.1.1@e0"));
+    }
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 3);
+    for (size_t i = 0; i < 3; i++) {
+        orchd_bulker_sent(b, f.sent[i], true);
+    }
+    /* The third bulk finishes first: that frees one slot. */
+    ack_bulk(b, f.sent[2], true);
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 4);
+    ck_assert_uint_eq(orchd_bulker_n_outstanding(b), 3);
+    ack_bulk(b, f.sent[0], true);
+    ack_bulk(b, f.sent[1], true);
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 5);
+    orchd_bulker_sent(b, f.sent[3], true);
+    orchd_bulker_sent(b, f.sent[4], true);
+    ack_bulk(b, f.sent[4], true);
+    ack_bulk(b, f.sent[3], true);
+    ck_assert(orchd_bulker_is_idle(b));
+    ck_assert_uint_eq(f.n_done_ok, 10);
+    orchd_bulker_get_stats(b, &st);
+    ck_assert_uint_eq(st.max_outstanding_seen, 3);
+    orchd_bulker_destroy(b);
+}
+END_TEST
+
+/* Updates to one prefix while waiting collapse to the last; add, delete,
+ * add of one prefix ends with the prefix programmed. */
+START_TEST(test_add_del_add_one_prefix)
+{
+    struct orchd_bulker_config cfg = { .max_bulk = 100,
+                                       .max_outstanding = 4 };
+    struct fake f = { .n_sent = 0 };
+    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+    struct uuid k = key_of(7);
+
+    /* All three while nothing was sent: only the last counts. */
+    orchd_bulker_set(b, make_entry(7, "1.1.1.1@e0"));
+    orchd_bulker_del(b, &k);
+    orchd_bulker_set(b, make_entry(7, "2.2.2.2@e0"));
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 1);
+    ck_assert_uint_eq(f.sent[0]->n_items, 1);
+    ck_assert_int_eq(f.sent[0]->items[0].op, ORCHD_BULK_CREATE);
+    ck_assert_str_eq(f.sent[0]->items[0].entry->nexthops[0].key,
+                     "2.2.2.2@e0");
+    orchd_bulker_sent(b, f.sent[0], true);
+    ack_bulk(b, f.sent[0], true);
+
+    /* Now spread over three bulks in flight at once. */
+    orchd_bulker_del(b, &k);
+    orchd_bulker_run(b);
+    orchd_bulker_set(b, make_entry(7, "3.3.3.3@e0"));
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 3);
+    ck_assert_int_eq(f.sent[1]->items[0].op, ORCHD_BULK_REMOVE);
+    ck_assert_int_eq(f.sent[2]->items[0].op, ORCHD_BULK_CREATE);
+    ck_assert_int_lt(f.sent[1]->items[0].seq, f.sent[2]->items[0].seq);
+    orchd_bulker_sent(b, f.sent[1], true);
+    orchd_bulker_sent(b, f.sent[2], true);
+    ck_assert_uint_eq(f.n_done_remove, 1);
+    ack_bulk(b, f.sent[2], true);
+    ck_assert(orchd_bulker_is_idle(b));
+    ck_assert_str_eq(f.last_nexthop, "3.3.3.3@e0");
+    ck_assert_ptr_nonnull(orchd_bulker_get_written(b, &k));
+    orchd_bulker_destroy(b);
+}
+END_TEST
+
+/* An ack for a newer write completes older writes of the same route. */
+START_TEST(test_newer_ack_supersedes)
+{
+    struct orchd_bulker_config cfg = { .max_bulk = 1,
+                                       .max_outstanding = 4 };
+    struct fake f = { .n_sent = 0 };
+    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+    struct orchd_bulker_stats st;
+    struct uuid k = key_of(1);
+
+    orchd_bulker_set(b, make_entry(1, "1.1.1.1@e0"));
+    orchd_bulker_run(b);
+    orchd_bulker_set(b, make_entry(1, "2.2.2.2@e0"));
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 2);
+    ck_assert_int_eq(f.sent[1]->items[0].op, ORCHD_BULK_SET);
+    orchd_bulker_sent(b, f.sent[0], true);
+    orchd_bulker_sent(b, f.sent[1], true);
+    orchd_bulker_ack(b, &k, f.sent[1]->items[0].seq, true, NULL);
+    ck_assert(orchd_bulker_is_idle(b));
+    ck_assert_uint_eq(f.n_done_ok, 1);
+    ck_assert_str_eq(f.last_nexthop, "2.2.2.2@e0");
+    orchd_bulker_get_stats(b, &st);
+    ck_assert_uint_eq(st.n_superseded, 1);
+    orchd_bulker_destroy(b);
+}
+END_TEST
+
+/* A failed write is reported, and the same content is written again on
+ * the next update rather than skipped as unchanged. */
+START_TEST(test_failure_then_retry)
+{
+    struct orchd_bulker_config cfg = { .max_bulk = 10,
+                                       .max_outstanding = 1 };
+    struct fake f = { .n_sent = 0 };
+    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+
+    orchd_bulker_set(b, make_entry(3, "1.1.1.1@e0"));
+    orchd_bulker_run(b);
+    orchd_bulker_sent(b, f.sent[0], true);
+    ack_bulk(b, f.sent[0], false);
+    ck_assert_uint_eq(f.n_done_fail, 1);
+    ck_assert_str_eq(f.last_error, "boom");
+
+    orchd_bulker_set(b, make_entry(3, "1.1.1.1@e0"));
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 2);
+    ck_assert_int_eq(f.sent[1]->items[0].op, ORCHD_BULK_SET);
+
+    /* Once programmed, the same content again is skipped. */
+    orchd_bulker_sent(b, f.sent[1], true);
+    ack_bulk(b, f.sent[1], true);
+    orchd_bulker_set(b, make_entry(3, "1.1.1.1@e0"));
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 2);
+    orchd_bulker_destroy(b);
+}
+END_TEST
+
+/* A bulk whose sending failed is queued again with its outcome unknown;
+ * an unknown write that finds no entry becomes a creation. */
+START_TEST(test_send_failure_requeues)
+{
+    struct orchd_bulker_config cfg = { .max_bulk = 10,
+                                       .max_outstanding = 1 };
+    struct fake f = { .n_sent = 0 };
+    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+
+    orchd_bulker_set(b, make_entry(1, "1.1.1.1@e0"));
+    orchd_bulker_set(b, make_entry(2, "1.1.1.1@e0"));
+    orchd_bulker_run(b);
+    orchd_bulker_sent(b, f.sent[0], false);
+    ck_assert_uint_eq(orchd_bulker_n_pending(b), 2);
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 2);
+    ck_assert(f.sent[1]->items[0].unknown);
+    ck_assert_int_eq(f.sent[1]->items[0].op, ORCHD_BULK_SET);
+
+    /* The first turned out to be missing; the second existed. */
+    orchd_bulker_missing(b, &f.sent[1]->items[0]);
+    orchd_bulker_sent(b, f.sent[1], true);
+    orchd_bulker_ack(b, &f.sent[1]->items[1].key, f.sent[1]->items[1].seq,
+                     true, NULL);
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 3);
+    ck_assert_uint_eq(f.sent[2]->n_items, 1);
+    ck_assert_int_eq(f.sent[2]->items[0].op, ORCHD_BULK_CREATE);
+    ck_assert(!f.sent[2]->items[0].unknown);
+    orchd_bulker_sent(b, f.sent[2], true);
+    ack_bulk(b, f.sent[2], true);
+    ck_assert(orchd_bulker_is_idle(b));
+    ck_assert_uint_eq(f.n_done_ok, 2);
+    orchd_bulker_destroy(b);
+}
+END_TEST
+
+/* Seeded entries (already in the ASIC at startup) are not rewritten. */
+START_TEST(test_seed_skips_unchanged)
+{
+    struct orchd_bulker_config cfg = { .max_bulk = 10,
+                                       .max_outstanding = 1 };
+    struct fake f = { .n_sent = 0 };
+    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+    struct uuid k5 = key_of(5);
+
+    orchd_bulker_seed(b, make_entry(4, "1.1.1.1@e0"), true);
+    orchd_bulker_seed(b, make_entry(5, "1.1.1.1@e0"), true);
+    orchd_bulker_seed(b, make_entry(6, "1.1.1.1@e0"), false);
+    orchd_bulker_set(b, make_entry(4, "1.1.1.1@e0"));   /* Same. */
+    orchd_bulker_set(b, make_entry(6, "1.1.1.1@e0"));   /* Unsettled. */
+    orchd_bulker_del(b, &k5);                           /* Stale. */
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 1);
+    ck_assert_uint_eq(f.sent[0]->n_items, 2);
+    ck_assert_int_eq(f.sent[0]->items[0].op, ORCHD_BULK_SET);
+    ck_assert_int_eq(f.sent[0]->items[1].op, ORCHD_BULK_REMOVE);
+    orchd_bulker_destroy(b);
+}
+END_TEST
+
+/* Sorted bulks: removals first, then prefixes in numeric order. */
+START_TEST(test_sorted_bulk)
+{
+    struct orchd_bulker_config cfg = { .max_bulk = 10,
+                                       .max_outstanding = 1,
+                                       .sorted = true };
+    struct fake f = { .n_sent = 0 };
+    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+    struct uuid k9 = key_of(9);
+
+    orchd_bulker_seed(b, make_entry(9, "1.1.1.1@e0"), true);
+    orchd_bulker_set(b, make_entry(300, "1.1.1.1@e0"));
+    orchd_bulker_set(b, make_entry(2, "1.1.1.1@e0"));
+    orchd_bulker_set(b, make_entry(20, "1.1.1.1@e0"));
+    orchd_bulker_del(b, &k9);
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.sent[0]->n_items, 4);
+    ck_assert_int_eq(f.sent[0]->items[0].op, ORCHD_BULK_REMOVE);
+    ck_assert_str_eq(f.sent[0]->items[1].entry->prefix_text, "10.0.2.0/24");
+    ck_assert_str_eq(f.sent[0]->items[2].entry->prefix_text,
+                     "10.0.20.0/24");
+    ck_assert_str_eq(f.sent[0]->items[3].entry->prefix_text,
+                     "10.1.44.0/24");
+    orchd_bulker_destroy(b);
+}
+END_TEST
+
+Suite *
+orchd_bulker_suite(void)
+{
+    Suite *s = suite_create("orchd_bulker");
+    TCase *tc = tcase_create("bulker");
+
+    tcase_add_test(tc, test_bulks_split_at_max);
+    tcase_add_test(tc, test_sync_window);
+    tcase_add_test(tc, test_async_window_out_of_order_acks);
+    tcase_add_test(tc, test_add_del_add_one_prefix);
+    tcase_add_test(tc, test_newer_ack_supersedes);
+    tcase_add_test(tc, test_failure_then_retry);
+    tcase_add_test(tc, test_send_failure_requeues);
+    tcase_add_test(tc, test_seed_skips_unchanged);
+    tcase_add_test(tc, test_sorted_bulk);
+    suite_add_tcase(s, tc);
+    return s;
+}
