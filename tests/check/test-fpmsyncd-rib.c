@@ -1,0 +1,686 @@
+/*
+ * Copyright (c) 2024 The fibsync authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+/* Check suite for daemons/fpmsyncd-rib: captured zebra streams in, OVSDB
+ * operations out, against a small in-memory stand-in for ovsdb-server
+ * that applies them the way the server would. */
+
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemons/fpmsyncd-rib.h"
+#include "lib/fpm-frame.h"
+#include "lib/fpm-route.h"
+#include "lib/route-batch.h"
+#include "lib/route-key.h"
+#include "openvswitch/dynamic-string.h"
+#include "openvswitch/json.h"
+#include "openvswitch/ofpbuf.h"
+#include "openvswitch/shash.h"
+#include "tests/check/suites.h"
+#include "util.h"
+#include "uuid.h"
+
+/* Interface names that do not depend on the host. */
+static const char *
+test_ifname(uint32_t ifindex, char *buf, size_t size)
+{
+    snprintf(buf, size, "eth%u", ifindex);
+    return buf;
+}
+
+/* Reads tests/data/'name' into 'b'. */
+static void
+read_capture(const char *name, struct ofpbuf *b)
+{
+    const char *srcdir = getenv("srcdir");
+    char *here = dir_name(__FILE__);
+    char *paths[] = {
+        srcdir ? xasprintf("%s/tests/data/%s", srcdir, name) : NULL,
+        xasprintf("tests/data/%s", name),
+        xasprintf("../tests/data/%s", name),
+        xasprintf("%s/../data/%s", here, name),
+    };
+    bool done = false;
+
+    for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
+        FILE *f = paths[i] && !done ? fopen(paths[i], "rb") : NULL;
+
+        if (f) {
+            char buf[4096];
+            size_t n;
+
+            while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
+                ofpbuf_put(b, buf, n);
+            }
+            fclose(f);
+            done = true;
+        }
+        free(paths[i]);
+    }
+    free(here);
+    ck_assert_msg(done, "tests/data/%s not found (set srcdir)", name);
+}
+
+static void
+rib_cb(const struct fpm_msg *msg, int error,
+       const struct nlmsghdr *nlh OVS_UNUSED, void *rib_)
+{
+    struct fpmd_rib *rib = rib_;
+
+    ck_assert_int_eq(error, 0);
+    if (msg->kind == FPM_MSG_ROUTE) {
+        fpmd_rib_route(rib, &msg->route);
+    } else if (msg->kind == FPM_MSG_NEXTHOP) {
+        fpmd_rib_nexthop(rib, &msg->nexthop);
+    }
+}
+
+/* Feeds frames [first, last) of capture 'name' (last 0: all) to 'rib'. */
+static void
+feed(struct fpmd_rib *rib, const char *name, size_t first, size_t last)
+{
+    struct fpm_splitter s;
+    struct fpm_frame f;
+    struct fpm_msg msg;
+    struct ofpbuf b;
+    size_t i = 0;
+
+    ofpbuf_init(&b, 0);
+    read_capture(name, &b);
+    fpm_splitter_init(&s, 0);
+    fpm_msg_init(&msg);
+    fpm_splitter_feed(&s, b.data, b.size);
+    while (!fpm_splitter_next(&s, &f)) {
+        if (i >= first && (!last || i < last)) {
+            fpm_frame_parse(f.data, f.size, &msg, NULL, rib_cb, rib);
+        }
+        i++;
+    }
+    fpm_msg_destroy(&msg);
+    fpm_splitter_destroy(&s);
+    ofpbuf_uninit(&b);
+}
+
+/* The stand-in database: table name -> (uuid string -> row object). */
+struct fake_db {
+    struct shash tables;        /* Each a 'struct shash *' of rows. */
+    size_t n_txns;              /* Transactions applied. */
+    size_t n_ops;               /* Operations applied. */
+    size_t n_insert, n_update, n_delete; /* By type. */
+};
+
+static struct shash *
+fake_table(struct fake_db *db, const char *name)
+{
+    struct shash *t = shash_find_data(&db->tables, name);
+
+    if (!t) {
+        t = xmalloc(sizeof *t);
+        shash_init(t);
+        shash_add(&db->tables, name, t);
+    }
+    return t;
+}
+
+static void
+fake_init(struct fake_db *db)
+{
+    memset(db, 0, sizeof *db);
+    shash_init(&db->tables);
+}
+
+static void
+fake_destroy(struct fake_db *db)
+{
+    struct shash_node *t, *r;
+
+    SHASH_FOR_EACH (t, &db->tables) {
+        struct shash *rows = t->data;
+
+        SHASH_FOR_EACH (r, rows) {
+            json_destroy(r->data);
+        }
+        shash_destroy(rows);
+        free(rows);
+    }
+    shash_destroy(&db->tables);
+}
+
+/* Returns the uuid string in a where clause [["_uuid","==",["uuid",U]]]. */
+static const char *
+where_uuid(const struct json *op)
+{
+    const struct json *w = shash_find_data(json_object(op), "where");
+    const struct json *clause = json_array(w)->elems[0];
+    const struct json *value = json_array(clause)->elems[2];
+
+    ck_assert_str_eq(json_string(json_array(clause)->elems[0]), "_uuid");
+    return json_string(json_array(value)->elems[1]);
+}
+
+/* Applies the "transact" 'params' to 'db' and returns the result array,
+ * as ovsdb-server would. */
+static struct json *
+fake_transact(struct fake_db *db, const struct json *params)
+{
+    const struct json_array *ops = json_array(params);
+    struct json *result = json_array_create_empty();
+
+    ck_assert_str_eq(json_string(ops->elems[0]), "Fibsync");
+    db->n_txns++;
+    for (size_t i = 1; i < ops->n; i++) {
+        const struct json *op = ops->elems[i];
+        const char *type = json_string(shash_find_data(json_object(op),
+                                                       "op"));
+        const char *table = json_string(shash_find_data(json_object(op),
+                                                        "table"));
+        struct shash *rows = fake_table(db, table);
+        struct json *r = json_object_create();
+
+        db->n_ops++;
+        if (!strcmp(type, "insert")) {
+            const char *u = json_string(shash_find_data(json_object(op),
+                                                        "uuid"));
+            const struct json *row = shash_find_data(json_object(op), "row");
+
+            ck_assert_msg(!shash_find(rows, u), "duplicate uuid %s", u);
+            shash_add(rows, u, json_clone(row));
+            json_object_put(r, "uuid", json_array_create_2(
+                                json_string_create("uuid"),
+                                json_string_create(u)));
+            db->n_insert++;
+        } else if (!strcmp(type, "update")) {
+            struct json *old = shash_find_data(rows, where_uuid(op));
+            const struct json *row = shash_find_data(json_object(op), "row");
+            struct shash_node *c;
+
+            if (old) {
+                SHASH_FOR_EACH (c, json_object(row)) {
+                    json_object_put(old, c->name, json_clone(c->data));
+                }
+            }
+            json_object_put(r, "count", json_integer_create(old ? 1 : 0));
+            db->n_update++;
+        } else if (!strcmp(type, "delete")) {
+            struct json *old = shash_find_and_delete(rows, where_uuid(op));
+
+            json_object_put(r, "count", json_integer_create(old ? 1 : 0));
+            json_destroy(old);
+            db->n_delete++;
+        } else {
+            ck_abort_msg("unexpected op %s", type);
+        }
+        json_array_add(result, r);
+    }
+    return result;
+}
+
+/* Writes everything 'rib' has queued into 'db'.  Returns the number of
+ * transactions. */
+static size_t
+flush(struct fpmd_rib *rib, struct fake_db *db, size_t max)
+{
+    size_t n = 0;
+
+    for (;;) {
+        struct json *params, *parsed, *result;
+        struct rbatch_txn *txn = fpmd_rib_take(rib, max, &params);
+        struct ds errors = DS_EMPTY_INITIALIZER;
+
+        if (!txn) {
+            return n;
+        }
+        ck_assert_int_eq(params->type, JSON_SERIALIZED_OBJECT);
+        parsed = json_from_string(params->string);
+        ck_assert_msg(parsed->type == JSON_ARRAY, "bad JSON: %s",
+                      params->string);
+        result = fake_transact(db, parsed);
+        ck_assert(fpmd_rib_txn_reply(rib, txn, result, NULL, &errors));
+        ds_destroy(&errors);
+        json_destroy(result);
+        json_destroy(parsed);
+        json_destroy(params);
+        n++;
+    }
+}
+
+/* Returns the reply to fpmd_rib_load_params() from 'db': every row, with
+ * "_uuid" and the default value of each column it lacks. */
+static struct json *
+fake_load(struct fake_db *db)
+{
+    static const char *tables[] = { "Route", "Nexthop_Group" };
+    struct json *result = json_array_create_empty();
+
+    for (size_t i = 0; i < ARRAY_SIZE(tables); i++) {
+        struct shash *rows = fake_table(db, tables[i]);
+        struct json *array = json_array_create_empty();
+        struct shash_node *r;
+
+        SHASH_FOR_EACH (r, rows) {
+            struct json *row = json_clone(r->data);
+
+            json_object_put(row, "_uuid", json_array_create_2(
+                                json_string_create("uuid"),
+                                json_string_create(r->name)));
+            if (!i) {
+                static const char *opt[] = { "metric", "nexthop_group" };
+
+                for (size_t j = 0; j < ARRAY_SIZE(opt); j++) {
+                    if (!shash_find(json_object(row), opt[j])) {
+                        json_object_put(row, opt[j], json_array_create_2(
+                                            json_string_create("set"),
+                                            json_array_create_empty()));
+                    }
+                }
+                if (!shash_find(json_object(row), "nexthops")) {
+                    json_object_put(row, "nexthops", json_array_create_2(
+                                        json_string_create("map"),
+                                        json_array_create_empty()));
+                }
+                if (!shash_find(json_object(row), "blackhole")) {
+                    json_object_put(row, "blackhole",
+                                    json_boolean_create(false));
+                }
+            } else if (!shash_find(json_object(row), "members")) {
+                json_object_put(row, "members", json_array_create_2(
+                                    json_string_create("map"),
+                                    json_array_create_empty()));
+            }
+            json_array_add(array, row);
+        }
+        struct json *sel = json_object_create();
+        json_object_put(sel, "rows", array);
+        json_array_add(result, sel);
+    }
+    return result;
+}
+
+/* Creates a rib and loads 'db' into it. */
+static struct fpmd_rib *
+rib_start(struct fake_db *db)
+{
+    struct fpmd_rib *rib = fpmd_rib_create(test_ifname);
+    struct json *load = fake_load(db);
+    char *error = fpmd_rib_load_reply(rib, load);
+
+    ck_assert_ptr_null(error);
+    json_destroy(load);
+    ck_assert(fpmd_rib_is_loaded(rib));
+    return rib;
+}
+
+/* Returns the Route row for ('vrf', 'prefix') in 'db', or NULL. */
+static const struct json *
+find_route(struct fake_db *db, const char *vrf, const char *prefix)
+{
+    struct shash *rows = fake_table(db, "Route");
+    struct uuid u;
+    char s[UUID_LEN + 1];
+
+    route_key_route_uuid_text(vrf, prefix, &u);
+    snprintf(s, sizeof s, UUID_FMT, UUID_ARGS(&u));
+    return shash_find_data(rows, s);
+}
+
+/* Returns column 'col' of 'row' as compact JSON text ("" if absent). */
+static char *
+col(const struct json *row, const char *col)
+{
+    const struct json *j = shash_find_data(json_object(row), col);
+
+    return j ? json_to_string(j, JSSF_SORT) : xstrdup("");
+}
+
+static void
+check_col(const struct json *row, const char *column, const char *expected)
+{
+    char *s = col(row, column);
+
+    ck_assert_msg(!strcmp(s, expected), "%s is %s, expected %s", column, s,
+                  expected);
+    free(s);
+}
+
+static size_t
+n_rows(struct fake_db *db, const char *table)
+{
+    return shash_count(fake_table(db, table));
+}
+
+/* zebra's table replay with next-hop groups: groups arrive before their
+ * members, routes are written once their groups can be resolved. */
+START_TEST(test_replay_group_first)
+{
+    struct fake_db db;
+    struct fpmd_rib *rib;
+    const struct json *r;
+
+    fake_init(&db);
+    rib = rib_start(&db);
+    fpmd_rib_new_generation(rib);
+    /* The first 3 frames: next hops 3 and 4, and group 22 whose members
+     * are not known yet. */
+    feed(rib, "zebra-nhg-replay.fpm", 0, 3);
+    flush(rib, &db, 1000);
+    ck_assert(!shash_find_data(fake_table(&db, "Nexthop_Group"),
+                               "083c4c82-947a-5742-9263-768bd505e331"));
+    feed(rib, "zebra-nhg-replay.fpm", 3, 0);
+    flush(rib, &db, 1000);
+
+    ck_assert_uint_eq(n_rows(&db, "Route"), 12);
+    ck_assert_uint_eq(n_rows(&db, "Nexthop_Group"), 11);
+    ck_assert_uint_eq(n_rows(&db, "Vrf"), 1);
+
+    r = find_route(&db, "default", "10.1.0.0/24");
+    ck_assert_ptr_nonnull(r);
+    check_col(r, "vrf", "\"default\"");
+    check_col(r, "protocol", "\"bgp\"");
+    check_col(r, "metric", "20");
+    check_col(r, "nexthop_group", "24");
+    check_col(r, "nexthops",
+              "[\"map\",[[\"192.168.1.2@eth3\",1],[\"192.168.1.3@eth3\",1]]]");
+
+    r = find_route(&db, "default", "2001:db8:1::/48");
+    ck_assert_ptr_nonnull(r);
+    check_col(r, "nexthop_group", "22");
+    check_col(r, "nexthops", "[\"map\",[[\"2001:db8:ffff::2@eth3\",1],"
+              "[\"2001:db8:ffff::3@eth3\",1]]]");
+
+    r = find_route(&db, "default", "10.99.0.0/24");
+    check_col(r, "protocol", "\"static\"");
+    check_col(r, "blackhole", "true");
+    check_col(r, "nexthops", "");
+    r = find_route(&db, "default", "10.98.0.0/24");
+    check_col(r, "blackhole", "true");
+
+    r = find_route(&db, "default", "192.168.1.0/24");
+    check_col(r, "protocol", "\"connected\"");
+    check_col(r, "nexthops", "[\"map\",[[\"@eth3\",1]]]");
+
+    r = shash_find_data(fake_table(&db, "Nexthop_Group"),
+                        "1cc9972f-fefe-5100-b2f4-6b6713b5acfa");
+    ck_assert_ptr_nonnull(r);
+    check_col(r, "id", "24");
+    check_col(r, "members",
+              "[\"map\",[[\"192.168.1.2@eth3\",1],[\"192.168.1.3@eth3\",1]]]");
+    r = shash_find_data(fake_table(&db, "Vrf"),
+                        "390c001d-05bf-52fa-9423-7e9fc28816cd");
+    check_col(r, "name", "\"default\"");
+    check_col(r, "table_id", "254");
+
+    fpmd_rib_destroy(rib);
+    fake_destroy(&db);
+}
+END_TEST
+
+/* Without next-hop groups: inline next hops, and a route replace (DEL and
+ * NEW in one frame) is one update. */
+START_TEST(test_inline_and_replace)
+{
+    struct fake_db db;
+    struct fpmd_rib *rib;
+    const struct json *r;
+
+    fake_init(&db);
+    rib = rib_start(&db);
+    fpmd_rib_new_generation(rib);
+    feed(rib, "zebra-no-nhg.fpm", 0, 11);
+    flush(rib, &db, 1000);
+    ck_assert_uint_eq(n_rows(&db, "Route"), 11);
+    r = find_route(&db, "default", "10.1.0.0/24");
+    check_col(r, "nexthops", "[\"map\",[[\"192.168.1.2@eth3\",1]]]");
+    check_col(r, "nexthop_group", "");
+
+    /* Frame 12: DEL + NEW of 10.1.0.0/24 with two paths. */
+    db.n_update = db.n_insert = db.n_delete = 0;
+    feed(rib, "zebra-no-nhg.fpm", 11, 12);
+    flush(rib, &db, 1000);
+    ck_assert_uint_eq(db.n_update, 1);
+    ck_assert_uint_eq(db.n_insert + db.n_delete, 0);
+    r = find_route(&db, "default", "10.1.0.0/24");
+    check_col(r, "nexthops",
+              "[\"map\",[[\"192.168.1.2@eth3\",1],[\"192.168.1.3@eth3\",1]]]");
+
+    /* The rest, which ends by withdrawing every BGP route. */
+    feed(rib, "zebra-no-nhg.fpm", 12, 0);
+    flush(rib, &db, 1000);
+    ck_assert_uint_eq(n_rows(&db, "Route"), 6);
+    ck_assert_ptr_null(find_route(&db, "default", "10.1.0.0/24"));
+    ck_assert_uint_eq(fpmd_rib_n_routes(rib), 6);
+
+    fpmd_rib_destroy(rib);
+    fake_destroy(&db);
+}
+END_TEST
+
+/* A replay of the same table rewrites nothing; a partial replay followed
+ * by reconciliation deletes the rest. */
+START_TEST(test_replay_unchanged_and_reconcile)
+{
+    struct fake_db db;
+    struct fpmd_rib *rib;
+    size_t n_routes, n_nhgs;
+
+    fake_init(&db);
+    rib = rib_start(&db);
+    fpmd_rib_new_generation(rib);
+    feed(rib, "zebra-nhg-replay.fpm", 0, 0);
+    flush(rib, &db, 1000);
+    ck_assert_uint_eq(n_rows(&db, "Route"), 12);
+
+    fpmd_rib_new_generation(rib);
+    feed(rib, "zebra-nhg-replay.fpm", 0, 0);
+    ck_assert_uint_eq(flush(rib, &db, 1000), 0);
+    fpmd_rib_reconcile(rib, &n_routes, &n_nhgs);
+    ck_assert_uint_eq(n_routes, 0);
+    ck_assert_uint_eq(n_nhgs, 0);
+    ck_assert_uint_eq(flush(rib, &db, 1000), 0);
+
+    /* Replay without the last five routes (2001:db8:1::/48 to fe80::/64):
+     * frames 0..17 are the 11 next-hop objects and the first 7 routes. */
+    fpmd_rib_new_generation(rib);
+    feed(rib, "zebra-nhg-replay.fpm", 0, 18);
+    ck_assert_uint_eq(flush(rib, &db, 1000), 0);
+    fpmd_rib_reconcile(rib, &n_routes, &n_nhgs);
+    ck_assert_uint_eq(n_routes, 5);
+    ck_assert_uint_eq(n_nhgs, 0);
+    flush(rib, &db, 1000);
+    ck_assert_uint_eq(n_rows(&db, "Route"), 7);
+    ck_assert_ptr_null(find_route(&db, "default", "2001:db8:2::/64"));
+    ck_assert_ptr_nonnull(find_route(&db, "default", "10.1.0.0/24"));
+
+    fpmd_rib_destroy(rib);
+    fake_destroy(&db);
+}
+END_TEST
+
+/* fpmsyncd restarts: the new one reads the database, zebra's replay
+ * rewrites nothing unchanged, and a route that changed meanwhile is
+ * updated; routes not replayed are deleted only by reconciliation. */
+START_TEST(test_restart)
+{
+    struct fake_db db;
+    struct fpmd_rib *rib;
+    size_t n_routes, n_nhgs;
+    struct json *row;
+    struct uuid u;
+    char s[UUID_LEN + 1];
+
+    fake_init(&db);
+    rib = rib_start(&db);
+    fpmd_rib_new_generation(rib);
+    feed(rib, "zebra-nhg-replay.fpm", 0, 0);
+    flush(rib, &db, 3);
+    fpmd_rib_destroy(rib);
+
+    /* Someone changed a route's metric behind fpmsyncd's back. */
+    route_key_route_uuid_text("default", "10.2.0.0/16", &u);
+    snprintf(s, sizeof s, UUID_FMT, UUID_ARGS(&u));
+    row = shash_find_data(fake_table(&db, "Route"), s);
+    ck_assert_ptr_nonnull(row);
+    json_object_put(row, "metric", json_integer_create(99));
+
+    rib = rib_start(&db);
+    ck_assert_uint_eq(fpmd_rib_n_routes(rib), 12);
+    ck_assert_uint_eq(flush(rib, &db, 1000), 0);   /* Nothing to write. */
+
+    db.n_ops = 0;
+    fpmd_rib_new_generation(rib);
+    feed(rib, "zebra-nhg-replay.fpm", 0, 0);
+    flush(rib, &db, 1000);
+    ck_assert_uint_eq(db.n_ops, 1);
+    ck_assert_uint_eq(db.n_update, 1);
+    check_col(find_route(&db, "default", "10.2.0.0/16"), "metric", "20");
+    fpmd_rib_reconcile(rib, &n_routes, &n_nhgs);
+    ck_assert_uint_eq(n_routes + n_nhgs, 0);
+    fpmd_rib_destroy(rib);
+
+    /* A restart whose zebra has fewer routes: the others stay until the
+     * reconciliation. */
+    rib = rib_start(&db);
+    fpmd_rib_new_generation(rib);
+    feed(rib, "zebra-nhg-replay.fpm", 0, 13);   /* Next hops + 2 routes. */
+    ck_assert_uint_eq(flush(rib, &db, 1000), 0);
+    ck_assert_uint_eq(n_rows(&db, "Route"), 12);
+    fpmd_rib_reconcile(rib, &n_routes, &n_nhgs);
+    ck_assert_uint_eq(n_routes, 10);
+    flush(rib, &db, 1000);
+    ck_assert_uint_eq(n_rows(&db, "Route"), 2);
+    ck_assert_uint_eq(n_rows(&db, "Nexthop_Group"), 11);
+    fpmd_rib_destroy(rib);
+    fake_destroy(&db);
+}
+END_TEST
+
+/* A group member redefined: the group's row and its routes follow. */
+START_TEST(test_member_change)
+{
+    struct fake_db db;
+    struct fpmd_rib *rib;
+    struct fpm_nexthop nh;
+
+    fake_init(&db);
+    rib = rib_start(&db);
+    fpmd_rib_new_generation(rib);
+    feed(rib, "zebra-nhg-replay.fpm", 0, 0);
+    flush(rib, &db, 1000);
+
+    /* Nexthop 25 (192.168.1.3 dev 3, member of group 24) moves to
+     * 192.168.1.9 dev 4. */
+    fpm_nexthop_init(&nh);
+    nh.op = FPM_OP_ADD;
+    nh.id = 25;
+    nh.family = AF_INET;
+    nh.gateway.family = AF_INET;
+    memcpy(nh.gateway.addr, (uint8_t[]) { 192, 168, 1, 9 }, 4);
+    nh.ifindex = 4;
+    fpmd_rib_nexthop(rib, &nh);
+    fpm_nexthop_destroy(&nh);
+
+    db.n_ops = db.n_update = 0;
+    flush(rib, &db, 1000);
+    /* Rows 25 and 24, and the routes of 24 (10.1.0.0/24, 10.1.1.0/24) and
+     * of 25 (10.3.0.0/24). */
+    ck_assert_uint_eq(db.n_update, 5);
+    check_col(find_route(&db, "default", "10.1.1.0/24"), "nexthops",
+              "[\"map\",[[\"192.168.1.2@eth3\",1],[\"192.168.1.9@eth4\",1]]]");
+    check_col(find_route(&db, "default", "10.3.0.0/24"), "nexthops",
+              "[\"map\",[[\"192.168.1.9@eth4\",1]]]");
+
+    /* Group 24 deleted while routes use it: its row goes, the routes keep
+     * their last next hops until zebra sends them again. */
+    fpm_nexthop_init(&nh);
+    nh.op = FPM_OP_DEL;
+    nh.id = 24;
+    fpmd_rib_nexthop(rib, &nh);
+    fpm_nexthop_destroy(&nh);
+    db.n_ops = 0;
+    flush(rib, &db, 1000);
+    ck_assert_uint_eq(db.n_ops, 1);
+    ck_assert_uint_eq(n_rows(&db, "Nexthop_Group"), 10);
+    ck_assert_ptr_nonnull(find_route(&db, "default", "10.1.1.0/24"));
+
+    fpmd_rib_destroy(rib);
+    fake_destroy(&db);
+}
+END_TEST
+
+/* A failed transaction is redone; an update that finds its row gone
+ * re-inserts it. */
+START_TEST(test_failure_and_vanished_row)
+{
+    struct fake_db db;
+    struct fpmd_rib *rib;
+    struct rbatch_txn *txn;
+    struct json *params;
+    struct ds errors = DS_EMPTY_INITIALIZER;
+    struct json *error;
+
+    fake_init(&db);
+    rib = rib_start(&db);
+    fpmd_rib_new_generation(rib);
+    feed(rib, "zebra-nhg.fpm", 0, 5);
+    txn = fpmd_rib_take(rib, 1000, &params);
+    ck_assert_ptr_nonnull(txn);
+    error = json_string_create("simulated");
+    ck_assert(!fpmd_rib_txn_reply(rib, txn, NULL, error, &errors));
+    ck_assert(strstr(ds_cstr(&errors), "simulated"));
+    json_destroy(error);
+    json_destroy(params);
+    ds_destroy(&errors);
+    ck_assert_uint_eq(fpmd_rib_get_stats(rib)->txn_errors, 1);
+
+    /* Redone: unknown state, so updates first, which find nothing, then
+     * inserts. */
+    flush(rib, &db, 1000);
+    ck_assert_uint_eq(n_rows(&db, "Route"), 3);
+    ck_assert_uint_eq(n_rows(&db, "Nexthop_Group"), 2);
+
+    /* A route row deleted behind fpmsyncd's back comes back on the next
+     * change of the route. */
+    shash_find_and_delete(fake_table(&db, "Route"),
+                          "fd331d41-2076-58dc-adf7-f74b044b91c1");
+    ck_assert_ptr_null(find_route(&db, "default", "192.168.1.0/24"));
+    feed(rib, "zebra-no-nhg.fpm", 0, 1);    /* Same route, inline now. */
+    flush(rib, &db, 1000);
+    check_col(find_route(&db, "default", "192.168.1.0/24"), "nexthops",
+              "[\"map\",[[\"@eth3\",1]]]");
+
+    fpmd_rib_destroy(rib);
+    fake_destroy(&db);
+}
+END_TEST
+
+Suite *
+fpmsyncd_rib_suite(void)
+{
+    Suite *s = suite_create("fpmsyncd_rib");
+    TCase *tc = tcase_create("fpmsyncd_rib");
+
+    tcase_add_test(tc, test_replay_group_first);
+    tcase_add_test(tc, test_inline_and_replace);
+    tcase_add_test(tc, test_replay_unchanged_and_reconcile);
+    tcase_add_test(tc, test_restart);
+    tcase_add_test(tc, test_member_change);
+    tcase_add_test(tc, test_failure_and_vanished_row);
+    suite_add_tcase(s, tc);
+    return s;
+}
