@@ -718,6 +718,7 @@ fpmd_rib_vrf_row(struct fpmd_rib *rib, const char *name, int64_t table)
             return;
         }
     }
+    vrf->be.flags |= FPMD_F_SEEN;
     hash = vrf_row_hash(name, table);
     if (vrf->be.n_inflight) {
         /* Most likely the echo of our own insert. */
@@ -727,6 +728,33 @@ fpmd_rib_vrf_row(struct fpmd_rib *rib, const char *name, int64_t table)
         rbatch_keep(&vrf->be, hash);
     } else {
         rbatch_resync(&rib->batch, &vrf->be, true, hash);
+    }
+}
+
+/* Starts taking in the complete set of Vrf rows (the initial reply of a
+ * monitor), to find out which VRFs lost their row. */
+void
+fpmd_rib_vrf_sync_begin(struct fpmd_rib *rib)
+{
+    for (size_t i = 0; i < rib->n_vrfs; i++) {
+        rib->vrfs[i]->be.flags &= ~FPMD_F_SEEN;
+    }
+}
+
+/* Ends what fpmd_rib_vrf_sync_begin() started: a VRF that fpmsyncd
+ * wants a row for but whose row the database did not report gets it
+ * again (after ovsdb-server restarted with an empty database, say). */
+void
+fpmd_rib_vrf_sync_end(struct fpmd_rib *rib)
+{
+    for (size_t i = 0; i < rib->n_vrfs; i++) {
+        struct fpmd_vrf *vrf = rib->vrfs[i];
+
+        if (!(vrf->be.flags & FPMD_F_SEEN) && !vrf->be.n_inflight
+            && vrf->be.want) {
+            rbatch_resync(&rib->batch, &vrf->be, false, 0);
+        }
+        vrf->be.flags &= ~FPMD_F_SEEN;
     }
 }
 
@@ -1824,16 +1852,6 @@ fpmd_rib_load_reply(struct fpmd_rib *rib, const struct json *result)
             rbatch_resync(&rib->batch, &nh->be, false, 0);
         }
     }
-    for (size_t i = 0; i < rib->n_vrfs; i++) {
-        struct fpmd_vrf *vrf = rib->vrfs[i];
-
-        /* Vrf rows come from the monitor, not from this load: a VRF whose
-         * row fpmsyncd believed in but which the monitor did not report
-         * is queued again. */
-        if (vrf->be.want && vrf->be.db == RBATCH_DB_UNKNOWN) {
-            rbatch_enqueue(&rib->batch, &vrf->be);
-        }
-    }
     rib->loaded = true;
     return NULL;
 }
@@ -2052,7 +2070,4 @@ fpmd_rib_format(const struct fpmd_rib *rib, struct ds *s)
     ds_put_format(s, "transactions: %"PRIu64" sent, %"PRIu64" committed, "
                   "%"PRIu64" failed, %"PRIu64" entries requeued\n",
                   bs->n_txn, bs->n_committed, bs->n_failed, bs->n_requeued);
-    ds_put_format(s, "offload notifications: %"PRIu64" (%s)\n",
-                  st->offload_sent, rib->offload ? "fib suppression on"
-                  : "fib suppression off");
 }

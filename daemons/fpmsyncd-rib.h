@@ -136,6 +136,8 @@ struct json *fpmd_rib_load_params(void);
 char *fpmd_rib_load_reply(struct fpmd_rib *, const struct json *result)
     OVS_WARN_UNUSED_RESULT;
 void fpmd_rib_vrf_row(struct fpmd_rib *, const char *name, int64_t table);
+void fpmd_rib_vrf_sync_begin(struct fpmd_rib *);
+void fpmd_rib_vrf_sync_end(struct fpmd_rib *);
 
 /* Writing. */
 size_t fpmd_rib_n_pending(const struct fpmd_rib *);

@@ -196,6 +196,7 @@ struct fpmd {
     struct fpm_parse_stats pstats; /* Parse counters, all connections. */
     uint64_t parse_errors[16];  /* Malformed messages by kind. */
     uint64_t n_bad_headers;     /* Connections closed for a bad header. */
+    uint64_t n_incomplete;      /* Connections that ended mid-frame. */
     uint64_t n_connections;     /* Connections accepted. */
     uint64_t n_bytes;           /* Bytes read from zebra. */
     uint64_t n_paused;          /* Times reading stopped for
@@ -203,11 +204,15 @@ struct fpmd {
     bool paused;                /* Reading stopped for backpressure. */
     struct ofpbuf out;          /* Offload notifications to send. */
     uint32_t out_seq;           /* Their netlink sequence numbers. */
+    uint64_t n_offload_sent;    /* Notifications queued for zebra. */
     uint64_t n_offload_dropped; /* Notifications dropped (no peer, or
                                  * too much queued). */
 
     /* Reconciliation. */
-    bool reconcile_pending;     /* A window is open. */
+    bool reconcile_armed;       /* zebra connected since the last
+                                 * reconciliation: fpm/reconcile may run
+                                 * one. */
+    bool reconcile_pending;     /* A window is open (zebra connected). */
     long long int reconcile_deadline; /* When it closes. */
     long long int last_reconcile; /* When the last one ran. */
     size_t last_stale_routes;   /* Routes it deleted. */
@@ -261,6 +266,7 @@ offload_cb(const struct fpm_route *r, void *d_)
     fpm_route_encode_offload(&d->out, r, FPM_OFFLOAD_OK, r->table,
                              ++d->out_seq);
     fpm_frame_finish(&d->out, ofs);
+    d->n_offload_sent++;
     COVERAGE_INC(fpm_offload_sent);
 }
 
@@ -373,12 +379,16 @@ db_global_row(struct fpmd *d, const struct json *row)
 /* Takes in "update" table-updates 'updates' of the configuration
  * monitor (Global and Vrf). */
 static void
-db_cfg_updates(struct fpmd *d, const struct json *updates)
+db_cfg_updates(struct fpmd *d, const struct json *updates, bool initial)
 {
     const struct shash_node *t, *r;
 
     if (!updates || updates->type != JSON_OBJECT) {
         return;
+    }
+    if (initial && !shash_find(json_object(updates), "Global")) {
+        /* No Global row: every setting at its default. */
+        db_global_row(d, NULL);
     }
     SHASH_FOR_EACH (t, json_object(updates)) {
         const struct json *rows = t->data;
@@ -609,7 +619,7 @@ db_handle_msg(struct fpmd *d, const struct jsonrpc_msg *msg)
             return;
         }
         if (!strcmp(msg->method, "update")) {
-            db_cfg_updates(d, params->elems[1]);
+            db_cfg_updates(d, params->elems[1], false);
         } else if (!strcmp(msg->method, "update2") && d->status_monitor) {
             db_status_updates(d, params->elems[1]);
         }
@@ -622,7 +632,9 @@ db_handle_msg(struct fpmd *d, const struct jsonrpc_msg *msg)
     if (d->cfg_id && json_equal(msg->id, d->cfg_id)) {
         free_id(&d->cfg_id);
         if (msg->type == JSONRPC_REPLY) {
-            db_cfg_updates(d, msg->result);
+            fpmd_rib_vrf_sync_begin(d->rib);
+            db_cfg_updates(d, msg->result, true);
+            fpmd_rib_vrf_sync_end(d->rib);
             apply_fib_suppression(d);
         } else {
             VLOG_ERR_RL(&rl, "%s: monitor request failed", d->db_remote);
@@ -803,7 +815,8 @@ fpm_close(struct fpmd *d, const char *why)
     fpm_splitter_reset(&d->splitter);
     ofpbuf_clear(&d->out);
     if (d->reconcile_pending) {
-        VLOG_INFO("reconciliation postponed until zebra reconnects");
+        VLOG_INFO("reconciliation postponed until zebra reconnects (or "
+                  "fpm/reconcile)");
         d->reconcile_pending = false;
     }
 }
@@ -816,12 +829,12 @@ fpm_bad_msg(struct fpmd *d, int error, const struct nlmsghdr *nlh)
     size_t kind = error >= FPM_PARSE_TRUNCATED ? error - FPM_PARSE_TRUNCATED
                                                  + 1 : 0;
 
-    d->parse_errors[MIN(kind, ARRAY_SIZE(d->parse_errors) - 1)]++;
     if (!nlh) {
         COVERAGE_INC(fpm_bad_frame);
         VLOG_WARN_RL(&rl, "%s: frame with a broken chain of netlink "
                      "messages: rest of the frame skipped", d->peer);
     } else {
+        d->parse_errors[MIN(kind, ARRAY_SIZE(d->parse_errors) - 1)]++;
         COVERAGE_INC(fpm_bad_msg);
         VLOG_WARN_RL(&rl, "%s: netlink message type %u skipped: %s",
                      d->peer, nlh->nlmsg_type,
@@ -896,6 +909,7 @@ fpm_accept(struct fpmd *d)
     COVERAGE_INC(fpm_connect);
 
     fpmd_rib_new_generation(d->rib);
+    d->reconcile_armed = true;
     if (d->reconcile_timer.value > 0) {
         d->reconcile_pending = true;
         d->reconcile_deadline = time_msec()
@@ -959,8 +973,17 @@ fpm_read(struct fpmd *d)
         p = fpm_splitter_reserve(&d->splitter, &room);
         n = stream_recv(d->conn, p, MIN(room, budget));
         if (n <= 0) {
+            size_t partial = fpm_splitter_pending(&d->splitter);
+
             if (n == -EAGAIN) {
                 return;
+            }
+            if (partial) {
+                VLOG_WARN("%s: connection ended in the middle of a frame: "
+                          "%"PRIuSIZE" bytes of an incomplete frame "
+                          "discarded", d->peer, partial);
+                COVERAGE_INC(fpm_bad_frame);
+                d->n_incomplete++;
             }
             fpm_close(d, n ? ovs_strerror(-n) : "zebra closed it");
             return;
@@ -1036,6 +1059,7 @@ reconcile_now(struct fpmd *d)
     size_t n_routes, n_nhgs;
 
     d->reconcile_pending = false;
+    d->reconcile_armed = false;
     fpmd_rib_reconcile(d->rib, &n_routes, &n_nhgs);
     d->last_reconcile = time_msec();
     d->last_stale_routes = n_routes;
@@ -1084,8 +1108,8 @@ fpmd_unixctl_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
         ds_put_cstr(&s, ", no connection\n");
     }
     ds_put_format(&s, "fpm connections: %"PRIu64", closed for bad frame "
-                  "headers: %"PRIu64"\n", d->n_connections,
-                  d->n_bad_headers);
+                  "headers: %"PRIu64", ended mid-frame: %"PRIu64"\n",
+                  d->n_connections, d->n_bad_headers, d->n_incomplete);
     ds_put_format(&s, "fpm input: %"PRIu64" bytes, %"PRIu64" frames, %"
                   PRIu64" messages (%"PRIu64" routes, %"PRIu64" next hops, %"
                   PRIu64" skipped)\n", d->n_bytes, d->pstats.n_frames,
@@ -1142,6 +1166,9 @@ fpmd_unixctl_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
             ds_put_format(&s, "reconciliation: in %lld ms\n",
                           MAX(0, d->reconcile_deadline - now));
         }
+    } else if (d->reconcile_armed) {
+        ds_put_cstr(&s, "reconciliation: postponed (zebra disconnected); "
+                    "waiting for zebra or fpm/reconcile\n");
     } else if (d->last_reconcile) {
         ds_put_format(&s, "reconciliation: done %lld ms ago (%"PRIuSIZE
                       " routes, %"PRIuSIZE" next-hop objects deleted)\n",
@@ -1150,8 +1177,10 @@ fpmd_unixctl_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
     } else {
         ds_put_cstr(&s, "reconciliation: none yet\n");
     }
-    ds_put_format(&s, "offload notifications dropped: %"PRIu64"\n",
-                  d->n_offload_dropped);
+    ds_put_format(&s, "offload notifications: %"PRIu64" sent, %"PRIu64
+                  " dropped (fib suppression %s)\n", d->n_offload_sent,
+                  d->n_offload_dropped,
+                  d->fib_suppression.value ? "on" : "off");
     unixctl_command_reply(conn, ds_cstr(&s));
     ds_destroy(&s);
 }
@@ -1162,13 +1191,14 @@ fpmd_unixctl_reconcile(struct unixctl_conn *conn, int argc OVS_UNUSED,
 {
     struct fpmd *d = d_;
 
-    if (!d->reconcile_pending) {
+    if (!d->reconcile_armed) {
         unixctl_command_reply_error(conn, "no reconciliation pending (zebra "
-                                    "has not (re)connected since the last "
+                                    "has not connected since the last "
                                     "one)");
         return;
     }
     if (!fpmd_rib_is_loaded(d->rib)) {
+        d->reconcile_pending = true;
         d->reconcile_deadline = time_msec();
         unixctl_command_reply(conn, "reconciliation will run once the "
                               "database is read");
