@@ -47,6 +47,7 @@ TESTSUITE_AT = \
 	tests/idl.at \
 	tests/idl-ondemand.at \
 	tests/syncd.at \
+	tests/fpmsyncd.at \
 	tests/fibsync-ctl.at
 EXTRA_DIST += $(TESTSUITE_AT) tests/atlocal.in package.m4
 TESTSUITE = $(srcdir)/tests/testsuite
