@@ -10,3 +10,9 @@ asic_sim_syncd_SOURCES = \
 	asic-sim/syncd-db.c asic-sim/syncd-db.h
 asic_sim_syncd_LDADD = asic-sim/libasicsim.la lib/libfibsync.la \
 	idl/libfibsync-idl.la $(OVSDB_LIBS) $(OVS_LIBS) $(JEMALLOC_LIBS)
+
+noinst_PROGRAMS += asic-sim/syncd-bench
+asic_sim_syncd_bench_SOURCES = asic-sim/syncd-bench.c \
+	asic-sim/syncd-apply.c asic-sim/syncd-apply.h
+asic_sim_syncd_bench_LDADD = asic-sim/libasicsim.la lib/libfibsync.la \
+	$(OVS_LIBS) $(JEMALLOC_LIBS)

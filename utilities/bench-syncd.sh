@@ -1,0 +1,156 @@
+#! /bin/sh
+# bench-syncd.sh -- measure syncd's programming rate from OVSDB.
+#
+# usage: utilities/bench-syncd.sh [-n ROWS] [-t ROWS_PER_TXN] [-r RUNS]
+#                                 [-k BULK] [-b BUILDDIR] [-- SYNCD_OPTIONS]
+#
+# Each run starts a fresh ovsdb-server on the Fibsync schema and syncd in
+# a temporary directory, inserts ROWS Asic_Route rows (default 1000000)
+# with "syncd-bench load" in transactions of ROWS_PER_TXN rows (default
+# 5000) while syncd runs, and times:
+#
+#   load        until the last insert transaction committed;
+#   programmed  until syncd has applied every row to the simulator;
+#   in sync     until every row's write-back (state=programmed,
+#               applied_seq=seq) has committed, by syncd's count of
+#               acknowledged write-backs ("in-sync N" in asic/stats),
+#               then checked in the database with one select;
+#   restart     after restarting syncd on the full table: until it has
+#               rebuilt the FIB (no write-back is needed).
+#
+# Then it runs "syncd-bench apply" (the in-process apply step alone).  It
+# prints every run and the median of each figure.  Times are from the
+# start of the load.
+
+set -e
+
+ROWS=1000000
+TXN=5000
+RUNS=3
+BULK=1000
+BUILD=
+while test $# -gt 0; do
+    case $1 in
+        -n) ROWS=$2; shift 2 ;;
+        -t) TXN=$2; shift 2 ;;
+        -r) RUNS=$2; shift 2 ;;
+        -k) BULK=$2; shift 2 ;;
+        -b) BUILD=$2; shift 2 ;;
+        --) shift; break ;;
+        -h|--help) sed -n '2,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;;
+        *) echo "$0: unknown option $1" >&2; exit 1 ;;
+    esac
+done
+SYNCD_OPTS="$*"
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+if test -z "$BUILD"; then
+    for d in "$top/_build-syncd" "$top/_build" "$top"; do
+        if test -x "$d/asic-sim/syncd"; then BUILD=$d; break; fi
+    done
+fi
+test -x "$BUILD/asic-sim/syncd" || { echo "$0: no built syncd (use -b)" >&2; exit 1; }
+OVS=$(sed -n "s/^OVS_BUILDDIR='\(.*\)'/\1/p" "$BUILD/tests/atlocal")
+test -n "$OVS" || OVS=$top/_ovs/openvswitch
+SYNCD=$BUILD/asic-sim/syncd
+BENCH=$BUILD/asic-sim/syncd-bench
+APPCTL=$OVS/utilities/ovs-appctl
+
+now () { date +%s.%N; }
+secs () { echo "$1 $2" | awk '{ printf "%.2f", $2 - $1 }'; }
+rate () { echo "$1 $2" | awk '{ printf "%.0f", ($2 > 0 ? $1 / $2 : 0) }'; }
+median () { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+# stat_field NAME: the number after NAME in syncd's asic/stats.
+stat_field () {
+    "$APPCTL" -t "$dir/syncd.ctl" asic/stats 2>/dev/null |
+        tr ' ' '\n' | awk -v k="$1" 'p { print $1; exit } $1 == k { p = 1 }'
+}
+# wait_stat NAME VALUE: polls until stat_field NAME reaches VALUE.
+wait_stat () {
+    while :; do
+        v=$(stat_field "$1")
+        test "${v:-0}" -ge "$2" && return 0
+        sleep 0.05
+    done
+}
+
+start_syncd () {
+    "$SYNCD" --detach --no-chdir --pidfile="$dir/syncd.pid" \
+        --log-file="$dir/syncd.log" --unixctl="$dir/syncd.ctl" \
+        --db="unix:$dir/db.sock" -k "$BULK" \
+        --capacity-ipv4-routes=$((ROWS + 1000)) $SYNCD_OPTS
+}
+stop_pid () {
+    pid=$(cat "$1" 2>/dev/null) || return 0
+    kill "$pid" 2>/dev/null || return 0
+    while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+}
+
+echo "syncd benchmark: $ROWS rows, $TXN rows/txn, bulks of $BULK, $RUNS runs"
+echo "host: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+results=$(mktemp)
+for run in $(seq 1 "$RUNS"); do
+    dir=$(mktemp -d /tmp/bench-syncd.XXXXXX)
+    "$OVS/ovsdb/ovsdb-tool" create "$dir/fibsync.db" \
+        "$top/schema/fibsync.ovsschema"
+    "$OVS/ovsdb/ovsdb-server" "$dir/fibsync.db" --detach --no-chdir \
+        --pidfile="$dir/ovsdb-server.pid" --log-file="$dir/ovsdb-server.log" \
+        --remote="punix:$dir/db.sock" --unixctl="$dir/ovsdb-server.ctl"
+    start_syncd
+    sleep 0.5
+
+    t0=$(now)
+    "$BENCH" load --db="unix:$dir/db.sock" -n "$ROWS" -t "$TXN" > "$dir/load.out"
+    t_load=$(now)
+    wait_stat routes: "$ROWS"
+    t_prog=$(now)
+    wait_stat in-sync "$ROWS"
+    t_sync=$(now)
+    left=$("$OVS/ovsdb/ovsdb-client" transact "unix:$dir/db.sock" \
+        '["Fibsync", {"op": "select", "table": "Asic_Route",
+          "where": [["state", "!=", "programmed"]], "columns": ["_uuid"]}]' |
+        grep -o '"_uuid"' | wc -l)
+    rss=$(awk '/VmHWM/ { print $2 }' "/proc/$(cat "$dir/syncd.pid")/status")
+    wb=$("$APPCTL" -t "$dir/syncd.ctl" asic/stats | grep '^write-back')
+
+    # Restart on the full table.
+    stop_pid "$dir/syncd.pid"
+    t_r0=$(now)
+    start_syncd
+    wait_stat routes: "$ROWS"
+    wait_stat in-sync "$ROWS"
+    t_r1=$(now)
+    skipped=$(stat_field skipped)
+
+    load_s=$(secs "$t0" "$t_load")
+    prog_s=$(secs "$t0" "$t_prog")
+    sync_s=$(secs "$t0" "$t_sync")
+    restart_s=$(secs "$t_r0" "$t_r1")
+    echo "run $run: load ${load_s}s ($(rate "$ROWS" "$load_s") rows/s)," \
+         "programmed ${prog_s}s ($(rate "$ROWS" "$prog_s") routes/s)," \
+         "in sync ${sync_s}s ($(rate "$ROWS" "$sync_s") routes/s)," \
+         "not programmed in db: $left, syncd peak RSS $((rss / 1024)) MB;" \
+         "restart ${restart_s}s ($(rate "$ROWS" "$restart_s") routes/s," \
+         "$skipped write-backs skipped)"
+    echo "  $wb"
+    echo "$load_s $prog_s $sync_s $restart_s" >> "$results"
+
+    stop_pid "$dir/syncd.pid"
+    stop_pid "$dir/ovsdb-server.pid"
+    rm -rf "$dir"
+done
+
+for col in 1 2 3 4; do
+    eval m$col=$(cut -d' ' -f$col "$results" | median)
+done
+rm -f "$results"
+echo "median: load ${m1}s ($(rate "$ROWS" "$m1") rows/s)," \
+     "programmed ${m2}s ($(rate "$ROWS" "$m2") routes/s)," \
+     "in sync ${m3}s ($(rate "$ROWS" "$m3") routes/s)," \
+     "restart ${m4}s ($(rate "$ROWS" "$m4") routes/s)"
+
+echo "in-process apply step (syncd-bench apply -n $ROWS -k $BULK):"
+for run in $(seq 1 "$RUNS"); do
+    "$BENCH" apply -n "$ROWS" -k "$BULK"
+done
