@@ -160,6 +160,8 @@ struct fpmd_rib {
     uint32_t gen;               /* Current generation (zebra session). */
     bool loaded;                /* Database state read since the last
                                  * (re)connection. */
+    bool resolve;               /* Write the members of zebra next-hop
+                                 * groups into Route.nexthops. */
     bool offload;               /* FIB suppression: notify zebra. */
     fpmd_offload_func *offload_cb; /* How to notify it. */
     void *offload_aux;          /* Passed to 'offload_cb'. */
@@ -883,13 +885,25 @@ route_row_hash(const char *protocol, uint32_t metric, uint32_t nhg_id,
     return hash_int(members_hash, h);
 }
 
+/* Returns the next hops written into 'r''s Route.nexthops: none for a
+ * blackhole, none for a route through a zebra next-hop group when the rib
+ * does not resolve groups into routes, otherwise its resolved set. */
+static const struct fpmd_nhset *
+route_written_set(const struct fpmd_rib *rib, const struct fpmd_route *r)
+{
+    if (route_is_blackhole(r) || (!rib->resolve && r->nh && r->nh->id)) {
+        return NULL;
+    }
+    return route_set(r);
+}
+
 static uint32_t
-route_content_hash(const struct fpmd_route *r)
+route_content_hash(const struct fpmd_rib *rib, const struct fpmd_route *r)
 {
     char buf[ROUTE_KEY_PROTO_NAMELEN];
-    const struct fpmd_nhset *set = route_set(r);
+    const struct fpmd_nhset *set = route_written_set(rib, r);
     bool blackhole = route_is_blackhole(r);
-    uint32_t members_hash = (set && !blackhole ? set->hash
+    uint32_t members_hash = (set ? set->hash
                              : nhmembers_hash(NULL, NULL, 0));
 
     return route_row_hash(route_protocol(r, buf), r->metric,
@@ -938,7 +952,7 @@ route_refresh(struct fpmd_rib *rib, struct fpmd_route *r)
     if (!route_writable(r)) {
         return;
     }
-    hash = route_content_hash(r);
+    hash = route_content_hash(rib, r);
     if (r->be.db == RBATCH_DB_PRESENT && r->be.db_hash == hash
         && !r->be.queued) {
         /* Unchanged: not rewritten.  zebra (re)announced it, so tell it
@@ -1051,6 +1065,31 @@ fpmd_rib_nexthop(struct fpmd_rib *rib, const struct fpm_nexthop *fn)
     } else {
         nh_write(rib, nh);
     }
+}
+
+/* Chooses whether the routes that use a zebra next-hop group carry its
+ * members in Route.nexthops ('resolve') or only its id in
+ * Route.nexthop_group, and rewrites the routes whose row changes. */
+void
+fpmd_rib_set_resolve(struct fpmd_rib *rib, bool resolve)
+{
+    struct fpmd_route *r;
+
+    if (rib->resolve == resolve) {
+        return;
+    }
+    rib->resolve = resolve;
+    HMAP_FOR_EACH (r, node, &rib->routes) {
+        if (r->nh && r->nh->id) {
+            route_refresh(rib, r);
+        }
+    }
+}
+
+bool
+fpmd_rib_get_resolve(const struct fpmd_rib *rib)
+{
+    return rib->resolve;
 }
 
 /* Generations and reconciliation. */
@@ -1167,6 +1206,7 @@ fpmd_rib_create(fpmd_ifname_func *ifname)
     hmap_init(&rib->offloaded);
     rbatch_init(&rib->batch, rib_idle_cb, rib_writable_cb, rib);
     rib->ifname = ifname ? ifname : fpm_ifindex_to_name;
+    rib->resolve = true;
     return rib;
 }
 
@@ -1333,7 +1373,7 @@ put_route_row(struct ds *s, const struct fpmd_rib *rib,
     json_string_escape(route_protocol(r, buf), s);
     put_optional_int(s, "metric", r->metric, insert);
     put_optional_int(s, "nexthop_group", r->nh ? r->nh->id : 0, insert);
-    put_members(s, "nexthops", blackhole ? NULL : route_set(r), insert);
+    put_members(s, "nexthops", route_written_set(rib, r), insert);
     if (blackhole || !insert) {
         ds_put_format(s, ",\"blackhole\":%s", blackhole ? "true" : "false");
     }

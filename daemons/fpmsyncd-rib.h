@@ -123,6 +123,10 @@ void fpmd_rib_destroy(struct fpmd_rib *);
 void fpmd_rib_route(struct fpmd_rib *, const struct fpm_route *);
 void fpmd_rib_nexthop(struct fpmd_rib *, const struct fpm_nexthop *);
 
+/* Next-hop groups: resolved into Route.nexthops, or by id only. */
+void fpmd_rib_set_resolve(struct fpmd_rib *, bool resolve);
+bool fpmd_rib_get_resolve(const struct fpmd_rib *);
+
 /* Reconciliation. */
 void fpmd_rib_new_generation(struct fpmd_rib *);
 uint32_t fpmd_rib_generation(const struct fpmd_rib *);

@@ -93,7 +93,7 @@ COVERAGE_DEFINE(reconcile_stale);
 
 /* Most bytes read from zebra in one main loop iteration, so that replies
  * from the database and unixctl commands are served in between. */
-#define FPM_READ_BUDGET (1024 * 1024)
+#define FPM_READ_BUDGET (256 * 1024)
 
 /* Most bytes of offload notifications queued for zebra. */
 #define FPM_MAX_OUTPUT (64 * 1024 * 1024)
@@ -149,6 +149,8 @@ struct fpmd {
     struct knob batch_size;     /* Most operations per transaction. */
     struct knob reconcile_timer; /* Seconds to wait for a replay. */
     struct knob fib_suppression; /* Offload notifications (0 or 1). */
+    struct knob resolve_nexthops; /* Group members in Route.nexthops (0 or
+                                   * 1). */
     int flush_threshold;        /* Pending count under which to flush at
                                  * once. */
     int flush_interval;         /* ms to wait for a full batch. */
@@ -335,8 +337,27 @@ static void
 db_global_row(struct fpmd *d, const struct json *row)
 {
     const struct json *bs = NULL, *fs = NULL, *rt = NULL, *ll = NULL;
+    const char *resolve = NULL;
 
     if (row && row->type == JSON_OBJECT) {
+        const struct json *oc = shash_find_data(json_object(row),
+                                                "other_config");
+
+        if (oc && oc->type == JSON_ARRAY && json_array(oc)->n == 2
+            && json_array(oc)->elems[1]->type == JSON_ARRAY) {
+            const struct json_array *pairs
+                = json_array(json_array(oc)->elems[1]);
+
+            for (size_t i = 0; i < pairs->n; i++) {
+                const struct json *k = json_array(pairs->elems[i])->elems[0];
+                const struct json *v = json_array(pairs->elems[i])->elems[1];
+
+                if (k->type == JSON_STRING && v->type == JSON_STRING
+                    && !strcmp(json_string(k), "resolve_nexthops")) {
+                    resolve = json_string(v);
+                }
+            }
+        }
         bs = optional_value(shash_find_data(json_object(row), "batch_size"));
         fs = optional_value(shash_find_data(json_object(row),
                                             "fib_suppression"));
@@ -367,6 +388,15 @@ db_global_row(struct fpmd *d, const struct json *row)
                   knob_source_name(d->fib_suppression.source));
     }
     apply_fib_suppression(d);
+    if (knob_from_global(&d->resolve_nexthops,
+                         resolve && (!strcmp(resolve, "true")
+                                     || !strcmp(resolve, "false")),
+                         resolve && !strcmp(resolve, "true"), 1)) {
+        VLOG_INFO("next-hop groups %s (%s)", d->resolve_nexthops.value
+                  ? "resolved into Route.nexthops" : "by id only",
+                  knob_source_name(d->resolve_nexthops.source));
+    }
+    fpmd_rib_set_resolve(d->rib, d->resolve_nexthops.value);
     if (ll && ll->type == JSON_STRING) {
         enum vlog_level level = vlog_get_level_val(json_string(ll));
 
@@ -506,7 +536,7 @@ db_connected(struct fpmd *d)
     struct json *cfg = json_from_string(
         "[\"Fibsync\",\"cfg\",{"
         "\"Global\":{\"columns\":[\"batch_size\",\"fib_suppression\","
-        "\"reconcile_timer\",\"log_level\"]},"
+        "\"reconcile_timer\",\"log_level\",\"other_config\"]},"
         "\"Vrf\":{\"columns\":[\"name\",\"table_id\"]}}]");
 
     VLOG_INFO("%s: connected, reading the database", d->db_remote);
@@ -1223,6 +1253,9 @@ fpmd_unixctl_features(struct unixctl_conn *conn, int argc OVS_UNUSED,
     ds_put_format(&s, "fib_suppression: %s (%s)\n",
                   d->fib_suppression.value ? "on" : "off",
                   knob_source_name(d->fib_suppression.source));
+    ds_put_format(&s, "resolve_nexthops: %s (%s)\n",
+                  d->resolve_nexthops.value ? "on" : "off",
+                  knob_source_name(d->resolve_nexthops.source));
     ds_put_format(&s, "flush_threshold: %d\nflush_interval: %d ms\n"
                   "max_inflight: %d\nmax_pending: %"PRIuSIZE"\n",
                   d->flush_threshold, d->flush_interval, d->max_inflight,
@@ -1254,6 +1287,7 @@ main(int argc, char *argv[])
     memset(&d, 0, sizeof d);
     d.batch_size.value = DEFAULT_BATCH_SIZE;
     d.reconcile_timer.value = DEFAULT_RECONCILE_TIMER;
+    d.resolve_nexthops.value = 1;
     d.flush_threshold = DEFAULT_FLUSH_THRESHOLD;
     d.flush_interval = DEFAULT_FLUSH_INTERVAL;
     d.max_inflight = DEFAULT_MAX_INFLIGHT;
@@ -1298,6 +1332,7 @@ main(int argc, char *argv[])
     d.flush_timer = perf_timer_create("FLUSH", &popts);
 
     d.rib = fpmd_rib_create(NULL);
+    fpmd_rib_set_resolve(d.rib, d.resolve_nexthops.value);
     fpmd_rib_set_offload(d.rib, d.fib_suppression.value != 0, offload_cb,
                          &d);
     fpm_splitter_init(&d.splitter, 0);
@@ -1325,6 +1360,9 @@ main(int argc, char *argv[])
         }
         unixctl_server_run(unixctl);
         db_run(&d);
+        /* Flush right after the replies, before reading more from zebra,
+         * so that ovsdb-server never waits for fpmsyncd to parse. */
+        flush_run(&d);
         fpm_run(&d);
         reconcile_run(&d);
         flush_run(&d);
@@ -1401,6 +1439,7 @@ parse_options(int argc, char *argv[], struct fpmd *d)
         OPT_BATCH_SIZE,
         OPT_RECONCILE_TIMER,
         OPT_FIB_SUPPRESSION,
+        OPT_RESOLVE_NEXTHOPS,
         OPT_FLUSH_THRESHOLD,
         OPT_FLUSH_INTERVAL,
         OPT_MAX_INFLIGHT,
@@ -1416,6 +1455,8 @@ parse_options(int argc, char *argv[], struct fpmd *d)
         {"batch-size", required_argument, NULL, OPT_BATCH_SIZE},
         {"reconcile-timer", required_argument, NULL, OPT_RECONCILE_TIMER},
         {"fib-suppression", required_argument, NULL, OPT_FIB_SUPPRESSION},
+        {"resolve-nexthops", required_argument, NULL,
+         OPT_RESOLVE_NEXTHOPS},
         {"flush-threshold", required_argument, NULL, OPT_FLUSH_THRESHOLD},
         {"flush-interval", required_argument, NULL, OPT_FLUSH_INTERVAL},
         {"max-inflight", required_argument, NULL, OPT_MAX_INFLIGHT},
@@ -1471,6 +1512,17 @@ parse_options(int argc, char *argv[], struct fpmd *d)
                           optarg);
             }
             d->fib_suppression.source = SRC_CMDLINE;
+            break;
+        case OPT_RESOLVE_NEXTHOPS:
+            if (!strcmp(optarg, "on") || !strcmp(optarg, "true")) {
+                d->resolve_nexthops.value = 1;
+            } else if (!strcmp(optarg, "off") || !strcmp(optarg, "false")) {
+                d->resolve_nexthops.value = 0;
+            } else {
+                ovs_fatal(0, "--resolve-nexthops: \"%s\" is not on or off",
+                          optarg);
+            }
+            d->resolve_nexthops.source = SRC_CMDLINE;
             break;
         case OPT_FLUSH_THRESHOLD:
             d->flush_threshold = parse_int_option("flush-threshold", optarg,
@@ -1566,6 +1618,13 @@ OPTIONS\n\
                          connects (default: Global:reconcile_timer, or\n\
                          %d); 0: reconcile on fpm/reconcile only\n\
   --fib-suppression=on|off  override Global:fib_suppression\n\
+  --resolve-nexthops=on|off  whether a route through a zebra next-hop\n\
+                         group carries the group's members in\n\
+                         Route.nexthops (on, the default) or only the\n\
+                         group id in Route.nexthop_group (off: about a\n\
+                         quarter less ovsdb-server work per route, and a\n\
+                         group change rewrites one row, not every route);\n\
+                         overrides Global:other_config:resolve_nexthops\n\
   --flush-threshold=N    flush at once below N pending updates (default %d)\n\
   --flush-interval=MS    otherwise flush at least every MS ms (default %d)\n\
   --max-inflight=N       transactions in flight at once (default %d)\n\
