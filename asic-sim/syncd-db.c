@@ -72,6 +72,9 @@ static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
 #define ROW_WB_PENDING 0x08     /* Outcome to be written back. */
 #define ROW_IN_SYNC    0x10     /* The database holds state=programmed,
                                  * applied_seq=seq for this row. */
+#define ROW_ERROR_SET  0x20     /* The database row may hold an error
+                                 * message: a write-back of "programmed"
+                                 * must clear it. */
 
 /* A monitored Asic_Route row: 64 bytes. */
 struct sdb_row {
@@ -147,6 +150,7 @@ struct syncd_db {
     uint32_t wb_batch;          /* Rows per write-back transaction. */
     uint32_t wb_inflight;       /* Transactions outstanding at most. */
     uint32_t budget;            /* Row updates processed per run. */
+    bool no_write_back;         /* Write-back disabled? */
 
     /* Reading. */
     struct ovsdb_cs *cs;        /* The monitor. */
@@ -218,6 +222,9 @@ row_mark_wb(struct syncd_db *db, struct sdb_row *row, uint8_t code)
 {
     row->wb_code = code;
     row_set_in_sync(db, row, false);
+    if (db->no_write_back) {
+        return;
+    }
     if (!(row->flags & ROW_WB_PENDING)) {
         row->flags |= ROW_WB_PENDING;
         db->stats.wb_pending++;
@@ -595,7 +602,9 @@ process_row_phase1(struct syncd_db *db, struct sdb_event *ev,
         row = xzalloc(sizeof *row);
         row->uuid = ru->row_uuid;
         row->seq = -1;
-        row->flags = ROW_NO_ROUTE;
+        /* A row inserted by orchd has no error; one in the monitor's
+         * initial contents may have. */
+        row->flags = ROW_NO_ROUTE | (ev->clear ? ROW_ERROR_SET : 0);
         hmap_insert(&db->rows, &row->node, uuid_hash(&row->uuid));
         db->stats.row_inserts++;
         COVERAGE_INC(syncd_db_row_insert);
@@ -630,6 +639,8 @@ process_row_phase1(struct syncd_db *db, struct sdb_event *ev,
         HMAP_FOR_EACH_WITH_HASH (s, node, uuid_hash(&row->uuid),
                                  &db->snap) {
             if (uuid_equals(&s->uuid, &row->uuid)) {
+                /* Programmed: syncd cleared its error. */
+                row->flags &= ~ROW_ERROR_SET;
                 if (s->applied_seq == row->seq) {
                     row_set_in_sync(db, row, true);
                 }
@@ -841,7 +852,7 @@ monitor_run(struct syncd_db *db)
  * 'uuid'. */
 static struct json *
 wb_op(const struct syncd_db *db, const struct uuid *uuid, int64_t seq,
-      uint8_t code)
+      uint8_t code, bool clear_error)
 {
     struct json *where = json_array_create_1(json_array_create_3(
         json_string_create("_uuid"), json_string_create("=="),
@@ -852,9 +863,11 @@ wb_op(const struct syncd_db *db, const struct uuid *uuid, int64_t seq,
     struct json *row = json_object_create();
     if (!code) {
         json_object_put_string(row, "state", "programmed");
-        json_object_put(row, "error",
-                        json_array_create_2(json_string_create("set"),
-                                            json_array_create_empty()));
+        if (clear_error) {
+            json_object_put(row, "error",
+                            json_array_create_2(json_string_create("set"),
+                                                json_array_create_empty()));
+        }
     } else {
         const char *error;
 
@@ -898,7 +911,15 @@ wb_send(struct syncd_db *db)
             params = json_array_create_1(json_string_create(DB_NAME));
             entries = xmalloc(db->wb_batch * sizeof *entries);
         }
-        json_array_add(params, wb_op(db, uuid, row->seq, row->wb_code));
+        json_array_add(params, wb_op(db, uuid, row->seq, row->wb_code,
+                                     row->flags & ROW_ERROR_SET));
+        /* Transactions on one connection commit in order, so the last one
+         * sent decides the row's error column. */
+        if (row->wb_code) {
+            row->flags |= ROW_ERROR_SET;
+        } else {
+            row->flags &= ~ROW_ERROR_SET;
+        }
         entries[n].uuid = *uuid;
         entries[n].seq = row->seq;
         entries[n].code = row->wb_code;
@@ -950,9 +971,12 @@ wb_requeue(struct syncd_db *db)
             const struct wb_entry *e = &txn->entries[i];
             struct sdb_row *row = row_find(db, &e->uuid);
 
-            if (row && row->seq == e->seq
-                && !(row->flags & ROW_WB_PENDING)) {
-                row_mark_wb(db, row, row->wb_code);
+            if (row) {
+                /* The write may or may not have happened. */
+                row->flags |= ROW_ERROR_SET;
+                if (row->seq == e->seq && !(row->flags & ROW_WB_PENDING)) {
+                    row_mark_wb(db, row, row->wb_code);
+                }
             }
         }
         wb_txn_destroy(db, txn);
@@ -994,6 +1018,13 @@ wb_txn_reply(struct syncd_db *db, struct wb_txn *txn,
         VLOG_WARN_RL(&rl, "write-back of %"PRIuSIZE" rows failed: %s",
                      txn->n, error);
         free(error);
+        for (size_t i = 0; i < txn->n; i++) {
+            struct sdb_row *row = row_find(db, &txn->entries[i].uuid);
+
+            if (row) {
+                row->flags |= ROW_ERROR_SET;
+            }
+        }
     } else {
         db->stats.wb_acked += txn->n;
         for (size_t i = 0; i < txn->n; i++) {
@@ -1062,6 +1093,8 @@ snap_reply(struct syncd_db *db, const struct jsonrpc_msg *msg)
         int64_t applied_seq = json_integer(jseq);
         struct sdb_row *row = row_find(db, &uuid);
         if (row) {
+            row->flags &= ~ROW_ERROR_SET;
+
             /* Already monitored.  If the database says what we would
              * write, there is nothing to write (unless it failed here). */
             if (row->seq == applied_seq && !(row->flags & ROW_BAD)) {
@@ -1176,6 +1209,7 @@ syncd_db_create(const struct syncd_db_options *options,
     db->wb_batch = options->wb_batch ? options->wb_batch : 5000;
     db->wb_inflight = options->wb_inflight ? options->wb_inflight : 2;
     db->budget = options->budget ? options->budget : 20000;
+    db->no_write_back = options->no_write_back;
     ovs_list_init(&db->events);
     hmap_init(&db->rows);
     hmap_init(&db->vrfs);

@@ -72,6 +72,8 @@ struct syncd_db_options {
                                  * for the default, 2). */
     uint32_t budget;            /* Rows processed per run (0 for the
                                  * default, 20000). */
+    bool no_write_back;         /* Never write outcomes back (only to
+                                 * measure what writing back costs). */
 };
 
 /* Counters. */

@@ -330,6 +330,7 @@ parse_options(int argc, char *argv[], struct syncd_settings *s)
         OPT_WB_BATCH,
         OPT_WB_INFLIGHT,
         OPT_BATCH,
+        OPT_NO_WRITE_BACK,
         VLOG_OPTION_ENUMS,
         DAEMON_OPTION_ENUMS,
     };
@@ -351,6 +352,7 @@ parse_options(int argc, char *argv[], struct syncd_settings *s)
         {"write-back-batch", required_argument, NULL, OPT_WB_BATCH},
         {"write-back-inflight", required_argument, NULL, OPT_WB_INFLIGHT},
         {"batch", required_argument, NULL, OPT_BATCH},
+        {"no-write-back", no_argument, NULL, OPT_NO_WRITE_BACK},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         VLOG_LONG_OPTIONS,
@@ -440,6 +442,9 @@ parse_options(int argc, char *argv[], struct syncd_settings *s)
         case OPT_BATCH:
             s->dbo.budget = parse_number("batch", optarg, 1, 10000000);
             break;
+        case OPT_NO_WRITE_BACK:
+            s->dbo.no_write_back = true;
+            break;
         case 'h':
             usage();
         case 'V':
@@ -505,6 +510,8 @@ Database:\n\
                           (default 20000)\n\
   --write-back-batch=N    rows per write-back transaction (default 5000)\n\
   --write-back-inflight=N write-back transactions outstanding (default 2)\n\
+  --no-write-back         never write outcomes back (breaks the contract\n\
+                          with orchd: only to measure write-back's cost)\n\
 \n\
 Switch:\n\
   -k, --max-bulk=N        route entries per SAI bulk call (default %d)\n\
