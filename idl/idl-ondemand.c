@@ -103,6 +103,8 @@
 #include "ovsdb-error.h"
 #include "ovsdb-idl-provider.h"
 #include "ovsdb-idl.h"
+#include "ovsdb-session.h"
+#include "svec.h"
 #include "util.h"
 #include "uuid.h"
 
@@ -857,7 +859,16 @@ idl_ondemand_run(struct ovsdb_idl *idl)
         if (ovs_list_is_empty(&od->queued)) {
             return;
         }
-        od->session = jsonrpc_session_open(od->remote, true);
+        /* The same remote syntax as the IDL: "unix:PATH",
+         * "tcp:IP:PORT,tcp:IP:PORT" (any server of a cluster: a select
+         * may be answered by a follower, which is as good for a
+         * snapshot). */
+        struct svec remotes = SVEC_EMPTY_INITIALIZER;
+        struct uuid cid;
+
+        ovsdb_session_parse_remote(od->remote, &remotes, &cid);
+        od->session = jsonrpc_session_open_multiple(&remotes, true);
+        svec_destroy(&remotes);
         od->conn_seqno = jsonrpc_session_get_seqno(od->session);
     }
 

@@ -95,6 +95,7 @@ def subst(template, **kw):
 
 def print_header(prefix, header, tables, schema_path, ann_path):
     p = prefix
+    guard = re.sub(r'\W', '_', re.sub(r'\.ann$', '.h', ann_path)).upper()
     out = [BANNER % (schema_path, ann_path)]
     out.append("""
 #ifndef %(g)s
@@ -115,8 +116,7 @@ void %(p)sondemand_init(struct ovsdb_idl *, const char *remote);
 
 /* Detaches it; call before ovsdb_idl_destroy(). */
 void %(p)sondemand_destroy(struct ovsdb_idl *);
-""" % {'g': re.sub(r'\W', '_', re.sub(r'\.ann$', '.h', ann_path)).upper(), 'ann': ann_path,
-       'hdr': header, 'p': p})
+""" % {'g': guard, 'ann': ann_path, 'hdr': header, 'p': p})
     for table in sorted(tables):
         t = table.lower()
         out.append("""

@@ -132,13 +132,14 @@ const struct fibrec_route *route_index_lpm_all_lengths(
  * route_index_cmp_prefix() orders numerically, as fib_prefix_compare(),
  * invalid prefix texts last; route_index_cmp_vrf() and
  * route_index_cmp_protocol() order by name, comparing interned pointers
- * first when the IDL has a route index.  They need route_index_init(). */
+ * first.  They are for IDLs that have a route index (which keeps the
+ * binary data they compare). */
 int route_index_cmp_prefix(const void *a, const void *b);
 int route_index_cmp_vrf(const void *a, const void *b);
 int route_index_cmp_protocol(const void *a, const void *b);
 
 /* The binary form of 'route->prefix', or NULL if it is not a valid prefix
- * (or if route_index_init() has not run). */
+ * or if the route's IDL has no route index. */
 const struct fib_prefix *route_index_route_prefix(
     const struct fibrec_route *);
 

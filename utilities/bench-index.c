@@ -58,9 +58,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <jemalloc/jemalloc.h>
 
 #include "idl/fibsync-idl.h"
 #include "idl/fibsync-ondemand.h"
@@ -110,7 +113,10 @@ struct bench_opts {
  * left at 0). */
 struct bench_result {
     double build_s;             /* Time to replicate N routes. */
-    double rss_mb;              /* RSS growth, MB. */
+    double build_cpu_s;         /* CPU time (user + system) meanwhile. */
+    double peak_mb;             /* Peak RSS growth, MB. */
+    double rss_mb;              /* RSS growth, dirty pages purged, MB. */
+    double heap_mb;             /* Growth of jemalloc's allocated bytes. */
     double bytes_per_route;     /* RSS growth per route. */
     double exact_us;            /* Exact lookup, us. */
     double lpm_us;              /* LPM, lengths that exist, us. */
@@ -120,6 +126,7 @@ struct bench_result {
     double walk_nh_s;           /* Walk of next hop 0's routes. */
     double lpm_hit_pct;         /* LPM queries that found a route, %. */
     double nh_routes;           /* Routes of next hop 0. */
+    double n_routes;            /* N. */
 };
 
 static double
@@ -145,6 +152,61 @@ rss_bytes(void)
     return (double) resident * sysconf(_SC_PAGESIZE);
 }
 
+/* Returns this process's CPU time (user and system), in seconds. */
+static double
+cpu_s(void)
+{
+    struct rusage ru;
+
+    getrusage(RUSAGE_SELF, &ru);
+    return (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec
+            + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
+}
+
+/* Returns this process's peak RSS (VmHWM), in bytes. */
+static double
+peak_rss_bytes(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[128];
+    double kb = 0;
+
+    if (!f) {
+        ovs_fatal(errno, "/proc/self/status");
+    }
+    while (fgets(line, sizeof line, f)) {
+        if (!strncmp(line, "VmHWM:", 6)) {
+            kb = atof(line + 6);
+        }
+    }
+    fclose(f);
+    return kb * 1024;
+}
+
+/* Returns dirty pages that jemalloc keeps for reuse (here, mostly the
+ * parsed monitor reply, freed once processed) to the kernel, so that RSS
+ * shows what the replica holds. */
+static void
+purge_dirty_pages(void)
+{
+    mallctl("arena." OVS_STRINGIZE(MALLCTL_ARENAS_ALL) ".purge",
+            NULL, NULL, NULL, 0);
+}
+
+/* Returns the bytes allocated in jemalloc's heap (live allocations). */
+static double
+heap_bytes(void)
+{
+    uint64_t epoch = 1;
+    size_t allocated = 0;
+    size_t sz = sizeof epoch;
+
+    mallctl("epoch", &epoch, &sz, &epoch, sz);
+    sz = sizeof allocated;
+    mallctl("stats.allocated", &allocated, &sz, NULL, 0);
+    return allocated;
+}
+
 /* Returns a random prefix length for an IPv4 route of a BGP-like table. */
 static unsigned int
 bench_v4_len(void)
@@ -162,7 +224,9 @@ bench_v6_len(void)
 {
     unsigned int r = random_range(100);
 
-    return r < 50 ? 48 : r < 80 ? 32 + random_range(13) : 29 + random_range(36);
+    return (r < 50 ? 48
+            : r < 80 ? 32 + random_range(13)
+            : 29 + random_range(36));
 }
 
 /* A set member, for deduplication. */
@@ -368,9 +432,10 @@ bench_run(const struct bench_opts *opts, enum bench_mode mode,
     struct bench_route *routes = bench_generate(n, opts->seed);
     struct route_index *ri = NULL;
     struct ovsdb_idl *idl;
-    double rss0, t0;
+    double rss0, peak0, heap0, t0, cpu0;
 
     memset(res, 0, sizeof *res);
+    res->n_routes = n;
     if (mode != BENCH_REPLICA) {
         route_index_init();
     }
@@ -385,8 +450,12 @@ bench_run(const struct bench_opts *opts, enum bench_mode mode,
         addrs[i] = bench_address(routes, n, &addr_blue[i]);
     }
 
+    purge_dirty_pages();
     rss0 = rss_bytes();
+    peak0 = peak_rss_bytes();
+    heap0 = heap_bytes();
     t0 = now_s();
+    cpu0 = cpu_s();
     idl = ovsdb_idl_create(opts->db, &fibrec_idl_class, true, true);
     ovsdb_idl_set_probe_interval(idl, 0);
     fibrec_ondemand_init(idl, opts->db);
@@ -412,7 +481,11 @@ bench_run(const struct bench_opts *opts, enum bench_mode mode,
         poll_block();
     }
     res->build_s = now_s() - t0;
+    res->build_cpu_s = cpu_s() - cpu0;
+    res->peak_mb = (peak_rss_bytes() - MAX(peak0, rss0)) / 1e6;
+    purge_dirty_pages();
     res->rss_mb = (rss_bytes() - rss0) / 1e6;
+    res->heap_mb = (heap_bytes() - heap0) / 1e6;
     res->bytes_per_route = res->rss_mb * 1e6 / n;
 
     if (ri) {
@@ -539,8 +612,10 @@ static void
 print_result(const char *mode, const char *label,
              const struct bench_result *r)
 {
-    printf("%-7s %-6s build %6.2f s  rss %7.1f MB (%5.0f B/route)",
-           mode, label, r->build_s, r->rss_mb, r->bytes_per_route);
+    printf("%-7s %-6s build %6.2f s (cpu %5.2f s)  rss %7.1f MB "
+           "(%5.0f B/route, peak +%.0f MB, heap %.0f B/route)", mode, label,
+           r->build_s, r->build_cpu_s, r->rss_mb, r->bytes_per_route,
+           r->peak_mb, r->heap_mb * 1e6 / r->n_routes);
     if (r->exact_us) {
         printf("  exact %5.2f us  lpm %5.2f us (all lengths %6.2f us, "
                "%.0f%% hit)  walk %5.3f s  vrf %5.3f s  nh %5.3f s "
@@ -678,8 +753,12 @@ bench_index_main(int argc, char *argv[])
         }                                               \
         med.FIELD = median(v, opts.n_runs);
         BENCH_MEDIAN(build_s);
+        BENCH_MEDIAN(build_cpu_s);
+        BENCH_MEDIAN(peak_mb);
         BENCH_MEDIAN(rss_mb);
         BENCH_MEDIAN(bytes_per_route);
+        BENCH_MEDIAN(heap_mb);
+        BENCH_MEDIAN(n_routes);
         BENCH_MEDIAN(exact_us);
         BENCH_MEDIAN(lpm_us);
         BENCH_MEDIAN(lpm_all_us);
