@@ -113,6 +113,11 @@ VLOG_DEFINE_THIS_MODULE(idl_ondemand);
 /* How many messages idl_ondemand_run() handles before it yields. */
 #define ONDEMAND_MAX_MSGS 50
 
+/* The most fetches (select operations) in one "transact" request, so that
+ * fetching the rows a client is about to print, however many, makes
+ * requests and replies of bounded size. */
+#define ONDEMAND_MAX_OPS 1000
+
 /* The level of a fetch. */
 enum od_kind {
     OD_ROW,                     /* One column of one row. */
@@ -625,7 +630,8 @@ od_item_to_op(const struct idl_ondemand *od, const struct od_item *item)
     return op;
 }
 
-/* Sends every queued fetch in one "transact" request. */
+/* Sends up to ONDEMAND_MAX_OPS queued fetches in one "transact"
+ * request. */
 static void
 od_send_queued(struct idl_ondemand *od)
 {
@@ -637,8 +643,13 @@ od_send_queued(struct idl_ondemand *od)
 
     json_array_add(params, json_string_create(od->class->database));
     ovs_list_init(&req->items);
-    LIST_FOR_EACH_POP (item, node, &od->queued) {
-        struct od_count *count = od_item_count(od, item);
+    for (size_t i = 0; i < ONDEMAND_MAX_OPS
+                       && !ovs_list_is_empty(&od->queued); i++) {
+        struct od_count *count;
+
+        item = CONTAINER_OF(ovs_list_pop_front(&od->queued), struct od_item,
+                            node);
+        count = od_item_count(od, item);
 
         count->queued--;
         count->sent++;
@@ -908,8 +919,8 @@ idl_ondemand_run(struct ovsdb_idl *idl)
     /* Last, so that a reply is never processed in the run that sent its
      * request: a client can count on one main-loop iteration between
      * asking and getting the value. */
-    if (jsonrpc_session_is_connected(od->session)
-        && !ovs_list_is_empty(&od->queued)) {
+    while (jsonrpc_session_is_connected(od->session)
+           && !ovs_list_is_empty(&od->queued)) {
         od_send_queued(od);
     }
 }

@@ -39,6 +39,11 @@
  *   delete VRF PREFIX      transact on the server, on a connection of
  *                          their own (COLUMN is protocol, nexthops or
  *                          counters; a map is "KEY=N,KEY=N" or "-")
+ *   insert-many N          inserts N routes 10.X.Y.0/24 with counters
+ *                          packets=1...N, in one transaction
+ *   fetch-rows             a row fetch of Route.counters for every route
+ *   counters-sum           prints how many routes have counters, and the
+ *                          sum of their "packets"
  *   sync                   runs the IDL alone until its seqno moves
  *   sync-gone VRF PREFIX   runs the IDL alone until the route is gone
  *   sync-present VRF PREFIX
@@ -216,18 +221,23 @@ where_route(const char *vrf, const char *prefix)
                             json_string_create(prefix)));
 }
 
-/* Runs 'op' (one operation) on the server on a new connection; returns
- * false if it failed. */
+/* Runs the operations in JSON array 'ops' on the server, in one
+ * transaction, on a new connection; returns false if it failed. */
 static bool
-transact(struct ctx *ctx, struct json *op)
+transact_ops(struct ctx *ctx, struct json *ops)
 {
-    struct json *params = json_array_create_2(json_string_create("Fibsync"),
-                                              op);
+    struct json *params = json_array_create_empty();
     struct jsonrpc_msg *request, *reply;
     struct stream *stream;
     struct jsonrpc *rpc;
     bool ok = false;
     int error;
+
+    json_array_add(params, json_string_create("Fibsync"));
+    for (size_t i = 0; i < json_array(ops)->n; i++) {
+        json_array_add(params, json_clone(json_array(ops)->elems[i]));
+    }
+    json_destroy(ops);
 
     error = stream_open_block(stream_open(ctx->remote, &stream,
                                           DSCP_DEFAULT), -1, &stream);
@@ -243,8 +253,11 @@ transact(struct ctx *ctx, struct json *op)
     if (reply->type == JSONRPC_REPLY && reply->result->type == JSON_ARRAY) {
         const struct json_array *results = json_array(reply->result);
 
-        ok = results->n == 1 && results->elems[0]->type == JSON_OBJECT
-             && !shash_find(json_object(results->elems[0]), "error");
+        ok = true;
+        for (size_t i = 0; i < results->n; i++) {
+            ok = ok && results->elems[i]->type == JSON_OBJECT
+                 && !shash_find(json_object(results->elems[i]), "error");
+        }
     }
     if (!ok) {
         char *s = jsonrpc_msg_to_string(reply);
@@ -254,6 +267,16 @@ transact(struct ctx *ctx, struct json *op)
     jsonrpc_msg_destroy(reply);
     jsonrpc_close(rpc);
     return ok;
+}
+
+/* Runs the single operation 'op' like transact_ops(). */
+static bool
+transact(struct ctx *ctx, struct json *op)
+{
+    struct json *ops = json_array_create_empty();
+
+    json_array_add(ops, op);
+    return transact_ops(ctx, ops);
 }
 
 /* Returns the number of arguments step 'name' takes, -1 if unknown.  Steps
@@ -269,7 +292,8 @@ step_n_args(const char *name)
         { "flush", 0 }, { "wait", 0 }, { "sh", 1 }, { "sync", 0 },
         { "sync-gone", 2 }, { "sync-present", 2 }, { "sync-count", 1 },
         { "wait-reconnect", 0 }, { "insert", 4 }, { "update", 4 },
-        { "delete", 2 },
+        { "delete", 2 }, { "insert-many", 1 }, { "fetch-rows", 0 },
+        { "counters-sum", 0 },
         { "find", 2 }, { "lpm", 2 }, { "walk-all", 0 }, { "walk-vrf", 1 },
         { "walk-longer", 2 }, { "walk-proto", 2 }, { "walk-nh", 1 },
     };
@@ -362,6 +386,46 @@ do_step(struct ctx *ctx, int argc, char *argv[])
         json_object_put_string(op, "table", "Route");
         json_object_put(op, "row", row);
         return transact(ctx, op);
+    } else if (!strcmp(cmd, "insert-many")) {
+        struct json *ops = json_array_create_empty();
+        int n = atoi(argv[1]);
+
+        for (int i = 1; i <= n; i++) {
+            struct json *op = json_object_create();
+            struct json *row = json_object_create();
+            char prefix[32], counters[32];
+
+            snprintf(prefix, sizeof prefix, "10.%d.%d.0/24",
+                     i / 256, i % 256);
+            snprintf(counters, sizeof counters, "packets=%d", i);
+            json_object_put_string(row, "vrf", "default");
+            json_object_put_string(row, "prefix", prefix);
+            json_object_put_string(row, "protocol", "bgp");
+            json_object_put(row, "blackhole", json_boolean_create(true));
+            json_object_put(row, "counters", parse_map(counters));
+            json_object_put_string(op, "op", "insert");
+            json_object_put_string(op, "table", "Route");
+            json_object_put(op, "row", row);
+            json_array_add(ops, op);
+        }
+        return transact_ops(ctx, ops);
+    } else if (!strcmp(cmd, "fetch-rows")) {
+        ROUTE_INDEX_FOR_EACH (route, &cursor, ctx->ri) {
+            fibrec_route_fetch_counters(ctx->idl, route);
+        }
+    } else if (!strcmp(cmd, "counters-sum")) {
+        size_t n = 0, with = 0;
+        int64_t sum = 0;
+
+        ROUTE_INDEX_FOR_EACH (route, &cursor, ctx->ri) {
+            n++;
+            with += route->n_counters > 0;
+            for (size_t i = 0; i < route->n_counters; i++) {
+                sum += route->value_counters[i];
+            }
+        }
+        printf("routes=%"PRIuSIZE" with-counters=%"PRIuSIZE" sum=%"PRId64
+               "\n", n, with, sum);
     } else if (!strcmp(cmd, "update") || !strcmp(cmd, "delete")) {
         struct json *op = json_object_create();
 
