@@ -831,7 +831,7 @@ monitor_run(struct syncd_db *db)
         switch (event->type) {
         case OVSDB_CS_EVENT_TYPE_RECONNECT:
             db->stats.reconnects++;
-            VLOG_INFO("%s: monitor (re)connecting", db->remote);
+            VLOG_INFO("%s: monitor connecting", db->remote);
             ovsdb_cs_event_destroy(event);
             break;
         case OVSDB_CS_EVENT_TYPE_UPDATE:
@@ -1127,10 +1127,10 @@ snap_send(struct syncd_db *db)
 
     json_object_put_string(select, "op", "select");
     json_object_put_string(select, "table", TABLE);
-    json_object_put(select, "where", json_array_create_1(
-                        json_array_create_3(json_string_create("state"),
-                                            json_string_create("=="),
-                                            json_string_create("programmed"))));
+    struct json *clause = json_array_create_3(
+        json_string_create("state"), json_string_create("=="),
+        json_string_create("programmed"));
+    json_object_put(select, "where", json_array_create_1(clause));
     json_object_put(select, "columns",
                     json_array_create_2(json_string_create("_uuid"),
                                         json_string_create("applied_seq")));

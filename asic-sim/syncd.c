@@ -95,7 +95,7 @@ static char *abs_unix_remote(const char *remote);
 /* ---- Rates -------------------------------------------------------------- */
 
 static void
-take_sample(struct syncd *d, struct rate_sample *s)
+take_sample(const struct syncd *d, struct rate_sample *s)
 {
     struct syncd_apply_stats as;
     struct syncd_db_stats ds;
@@ -143,7 +143,7 @@ rates_get(const struct syncd *d, int secs, double *ops, double *wb)
     if (!d->n_samples) {
         return;
     }
-    take_sample(CONST_CAST(struct syncd *, d), &now);
+    take_sample(d, &now);
     size_t back = MIN((size_t) secs, MIN(d->n_samples - 1, N_SAMPLES - 1));
     const struct rate_sample *then
         = &d->samples[(d->n_samples - 1 - back) % N_SAMPLES];

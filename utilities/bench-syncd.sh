@@ -2,25 +2,34 @@
 # bench-syncd.sh -- measure syncd's programming rate from OVSDB.
 #
 # usage: utilities/bench-syncd.sh [-n ROWS] [-t ROWS_PER_TXN] [-r RUNS]
-#                                 [-k BULK] [-b BUILDDIR] [-- SYNCD_OPTIONS]
+#                                 [-k BULK] [-m MODES] [-b BUILDDIR]
+#                                 [-- SYNCD_OPTIONS]
 #
-# Each run starts a fresh ovsdb-server on the Fibsync schema and syncd in
-# a temporary directory, inserts ROWS Asic_Route rows (default 1000000)
-# with "syncd-bench load" in transactions of ROWS_PER_TXN rows (default
-# 5000) while syncd runs, and times:
+# Each run starts a fresh ovsdb-server on the Fibsync schema and, in a
+# temporary directory, inserts ROWS Asic_Route rows (default 1000000) with
+# "syncd-bench load" in transactions of ROWS_PER_TXN rows (default 5000),
+# as orchd would write them, once per mode of MODES (a comma-separated
+# list, default "wb"), the modes interleaved so that their runs see the
+# same machine:
+#
+#   base  no syncd at all: what the server alone takes (the baseline);
+#   nowb  syncd --no-write-back: programming without writing back;
+#   wb    syncd as deployed, writing every outcome back.
+#
+# With syncd it times, from the start of the load:
 #
 #   load        until the last insert transaction committed;
 #   programmed  until syncd has applied every row to the simulator;
-#   in sync     until every row's write-back (state=programmed,
+#   in sync     (wb) until every row's write-back (state=programmed,
 #               applied_seq=seq) has committed, by syncd's count of
 #               acknowledged write-backs ("in-sync N" in asic/stats),
-#               then checked in the database with one select;
+#               checked afterwards in the database with one select;
 #   restart     after restarting syncd on the full table: until it has
-#               rebuilt the FIB (no write-back is needed).
+#               rebuilt the FIB (and, in wb mode, found every row in sync
+#               without writing it again).
 #
 # Then it runs "syncd-bench apply" (the in-process apply step alone).  It
-# prints every run and the median of each figure.  Times are from the
-# start of the load.
+# prints every run and the median of each figure per mode.
 
 set -e
 
@@ -28,6 +37,7 @@ ROWS=1000000
 TXN=5000
 RUNS=3
 BULK=1000
+MODES=wb
 BUILD=
 while test $# -gt 0; do
     case $1 in
@@ -35,6 +45,7 @@ while test $# -gt 0; do
         -t) TXN=$2; shift 2 ;;
         -r) RUNS=$2; shift 2 ;;
         -k) BULK=$2; shift 2 ;;
+        -m) MODES=$(echo "$2" | tr ',' ' '); shift 2 ;;
         -b) BUILD=$2; shift 2 ;;
         --) shift; break ;;
         -h|--help) sed -n '2,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;;
@@ -42,10 +53,6 @@ while test $# -gt 0; do
     esac
 done
 SYNCD_OPTS="$*"
-case " $SYNCD_OPTS " in
-    *" --no-write-back "*) WB=no ;;
-    *) WB=yes ;;
-esac
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 if test -z "$BUILD"; then
@@ -79,11 +86,18 @@ wait_stat () {
     done
 }
 
+start_db () {
+    "$OVS/ovsdb/ovsdb-tool" create "$dir/fibsync.db" \
+        "$top/schema/fibsync.ovsschema"
+    "$OVS/ovsdb/ovsdb-server" "$dir/fibsync.db" --detach --no-chdir \
+        --pidfile="$dir/ovsdb-server.pid" --log-file="$dir/ovsdb-server.log" \
+        --remote="punix:$dir/db.sock" --unixctl="$dir/ovsdb-server.ctl"
+}
 start_syncd () {
     "$SYNCD" --detach --no-chdir --pidfile="$dir/syncd.pid" \
         --log-file="$dir/syncd.log" --unixctl="$dir/syncd.ctl" \
         --db="unix:$dir/db.sock" -k "$BULK" \
-        --capacity-ipv4-routes=$((ROWS + 1000)) $SYNCD_OPTS
+        --capacity-ipv4-routes=$((ROWS + 1000)) $mode_opts $SYNCD_OPTS
 }
 stop_pid () {
     pid=$(cat "$1" 2>/dev/null) || return 0
@@ -91,68 +105,92 @@ stop_pid () {
     while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
 }
 
-echo "syncd benchmark: $ROWS rows, $TXN rows/txn, bulks of $BULK, $RUNS runs"
-echo "host: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
-results=$(mktemp)
-for run in $(seq 1 "$RUNS"); do
+# run_once MODE: one run; appends "LOAD PROGRAMMED IN_SYNC RESTART" to
+# $results.MODE.
+run_once () {
+    mode=$1
+    mode_opts=
+    test "$mode" = nowb && mode_opts=--no-write-back
     dir=$(mktemp -d /tmp/bench-syncd.XXXXXX)
-    "$OVS/ovsdb/ovsdb-tool" create "$dir/fibsync.db" \
-        "$top/schema/fibsync.ovsschema"
-    "$OVS/ovsdb/ovsdb-server" "$dir/fibsync.db" --detach --no-chdir \
-        --pidfile="$dir/ovsdb-server.pid" --log-file="$dir/ovsdb-server.log" \
-        --remote="punix:$dir/db.sock" --unixctl="$dir/ovsdb-server.ctl"
-    start_syncd
+    start_db
+    test "$mode" = base || start_syncd
     sleep 0.5
 
     t0=$(now)
     "$BENCH" load --db="unix:$dir/db.sock" -n "$ROWS" -t "$TXN" > "$dir/load.out"
     t_load=$(now)
+    load_s=$(secs "$t0" "$t_load")
+    if test "$mode" = base; then
+        echo "  base: load ${load_s}s ($(rate "$ROWS" "$load_s") rows/s)"
+        echo "$load_s 0 0 0" >> "$results.$mode"
+        stop_pid "$dir/ovsdb-server.pid"
+        rm -rf "$dir"
+        return 0
+    fi
+
     wait_stat routes: "$ROWS"
     t_prog=$(now)
-    test $WB = no || wait_stat in-sync "$ROWS"
+    test "$mode" = nowb || wait_stat in-sync "$ROWS"
     t_sync=$(now)
     left=$("$OVS/ovsdb/ovsdb-client" transact "unix:$dir/db.sock" \
         '["Fibsync", {"op": "select", "table": "Asic_Route",
           "where": [["state", "!=", "programmed"]], "columns": ["_uuid"]}]' |
         grep -o '"_uuid"' | wc -l)
     rss=$(awk '/VmHWM/ { print $2 }' "/proc/$(cat "$dir/syncd.pid")/status")
-    wb=$("$APPCTL" -t "$dir/syncd.ctl" asic/stats | grep '^write-back')
 
     # Restart on the full table.
     stop_pid "$dir/syncd.pid"
     t_r0=$(now)
     start_syncd
     wait_stat routes: "$ROWS"
-    test $WB = no || wait_stat in-sync "$ROWS"
+    test "$mode" = nowb || wait_stat in-sync "$ROWS"
     t_r1=$(now)
     skipped=$(stat_field skipped)
+    rss_r=$(awk '/VmHWM/ { print $2 }' "/proc/$(cat "$dir/syncd.pid")/status")
 
-    load_s=$(secs "$t0" "$t_load")
     prog_s=$(secs "$t0" "$t_prog")
     sync_s=$(secs "$t0" "$t_sync")
     restart_s=$(secs "$t_r0" "$t_r1")
-    echo "run $run: load ${load_s}s ($(rate "$ROWS" "$load_s") rows/s)," \
+    echo "  $mode: load ${load_s}s ($(rate "$ROWS" "$load_s") rows/s)," \
          "programmed ${prog_s}s ($(rate "$ROWS" "$prog_s") routes/s)," \
-         "in sync ${sync_s}s ($(rate "$ROWS" "$sync_s") routes/s)," \
-         "not programmed in db: $left, syncd peak RSS $((rss / 1024)) MB;" \
+         "in sync ${sync_s}s, not programmed in the database: $left;" \
          "restart ${restart_s}s ($(rate "$ROWS" "$restart_s") routes/s," \
-         "$skipped write-backs skipped)"
-    echo "  $wb"
-    echo "$load_s $prog_s $sync_s $restart_s" >> "$results"
+         "$skipped write-backs skipped); syncd peak RSS $((rss / 1024)) MB," \
+         "$((rss_r / 1024)) MB after restart"
+    echo "$load_s $prog_s $sync_s $restart_s" >> "$results.$mode"
 
     stop_pid "$dir/syncd.pid"
     stop_pid "$dir/ovsdb-server.pid"
     rm -rf "$dir"
+}
+
+echo "syncd benchmark: $ROWS rows, $TXN rows/txn, bulks of $BULK," \
+     "$RUNS runs of: $MODES"
+echo "host: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+results=$(mktemp)
+for run in $(seq 1 "$RUNS"); do
+    echo "run $run:"
+    for mode in $MODES; do
+        run_once "$mode"
+    done
 done
 
-for col in 1 2 3 4; do
-    eval m$col=$(cut -d' ' -f$col "$results" | median)
+for mode in $MODES; do
+    for col in 1 2 3 4; do
+        eval m$col=$(cut -d' ' -f$col "$results.$mode" | median)
+    done
+    rm -f "$results.$mode"
+    if test "$mode" = base; then
+        echo "median base: load ${m1}s ($(rate "$ROWS" "$m1") rows/s)"
+    else
+        echo "median $mode: load ${m1}s ($(rate "$ROWS" "$m1") rows/s)," \
+             "programmed ${m2}s ($(rate "$ROWS" "$m2") routes/s)," \
+             "in sync ${m3}s ($(rate "$ROWS" "$m3") routes/s)," \
+             "restart ${m4}s ($(rate "$ROWS" "$m4") routes/s)"
+    fi
 done
 rm -f "$results"
-echo "median: load ${m1}s ($(rate "$ROWS" "$m1") rows/s)," \
-     "programmed ${m2}s ($(rate "$ROWS" "$m2") routes/s)," \
-     "in sync ${m3}s ($(rate "$ROWS" "$m3") routes/s)," \
-     "restart ${m4}s ($(rate "$ROWS" "$m4") routes/s)"
+echo "load average now $(cut -d' ' -f1-3 /proc/loadavg)"
 
 echo "in-process apply step (syncd-bench apply -n $ROWS -k $BULK):"
 for run in $(seq 1 "$RUNS"); do
