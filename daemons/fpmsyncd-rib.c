@@ -1317,14 +1317,54 @@ entry_uuid(const struct fpmd_rib *rib, const struct rbatch_entry *e,
     }
 }
 
-/* Serialization. */
+/* Serialization.
+ *
+ * The hot paths here avoid printf: at a million routes, formatting with
+ * ds_put_format() was a tenth of fpmsyncd's CPU time. */
+
+/* Appends 'value' in decimal. */
+static void
+put_uint(struct ds *s, uint64_t value)
+{
+    char buf[24];
+    char *p = buf + sizeof buf;
+
+    do {
+        *--p = '0' + value % 10;
+        value /= 10;
+    } while (value);
+    ds_put_buffer(s, p, buf + sizeof buf - p);
+}
+
+/* Appends 'u' in its 36-character text form. */
+static void
+put_uuid(struct ds *s, const struct uuid *u)
+{
+    static const char hex[] = "0123456789abcdef";
+    char buf[UUID_LEN];
+    char *p = buf;
+
+    for (int i = 0; i < 4; i++) {
+        for (int shift = 28; shift >= 0; shift -= 4) {
+            if (p - buf == 8 || p - buf == 13 || p - buf == 18
+                || p - buf == 23) {
+                *p++ = '-';
+            }
+            *p++ = hex[(u->parts[i] >> shift) & 0xf];
+        }
+    }
+    ds_put_buffer(s, buf, sizeof buf);
+}
 
 static void
 put_optional_int(struct ds *s, const char *column, uint64_t value,
                  bool insert)
 {
     if (value) {
-        ds_put_format(s, ",\"%s\":%"PRIu64, column, value);
+        ds_put_cstr(s, ",\"");
+        ds_put_cstr(s, column);
+        ds_put_cstr(s, "\":");
+        put_uint(s, value);
     } else if (!insert) {
         ds_put_format(s, ",\"%s\":[\"set\",[]]", column);
     }
@@ -1340,14 +1380,18 @@ put_members(struct ds *s, const char *column, const struct fpmd_nhset *set,
         }
         return;
     }
-    ds_put_format(s, ",\"%s\":[\"map\",[", column);
+    ds_put_cstr(s, ",\"");
+    ds_put_cstr(s, column);
+    ds_put_cstr(s, "\":[\"map\",[");
     for (size_t i = 0; i < set->n; i++) {
         if (i) {
             ds_put_char(s, ',');
         }
         ds_put_char(s, '[');
         ds_put_cstr(s, set->members[i].key_json);
-        ds_put_format(s, ",%"PRIu32"]", set->members[i].weight);
+        ds_put_char(s, ',');
+        put_uint(s, set->members[i].weight);
+        ds_put_char(s, ']');
     }
     ds_put_cstr(s, "]]");
 }
@@ -1365,9 +1409,13 @@ put_route_row(struct ds *s, const struct fpmd_rib *rib,
     if (insert) {
         char prefix[FIB_PREFIX_STRLEN];
 
-        fib_prefix_format(&r->prefix, prefix);
-        ds_put_format(s, "\"vrf\":%s,\"prefix\":\"%s\",",
-                      rib->vrfs[r->vrf]->name_json, prefix);
+        size_t len = fib_prefix_format(&r->prefix, prefix);
+
+        ds_put_cstr(s, "\"vrf\":");
+        ds_put_cstr(s, rib->vrfs[r->vrf]->name_json);
+        ds_put_cstr(s, ",\"prefix\":\"");
+        ds_put_buffer(s, prefix, len);
+        ds_put_cstr(s, "\",");
     }
     ds_put_cstr(s, "\"protocol\":");
     json_string_escape(route_protocol(r, buf), s);
@@ -1406,13 +1454,19 @@ put_op(struct ds *s, const struct fpmd_rib *rib, const struct rbatch_op *op)
 
     entry_uuid(rib, e, &u);
     if (op->type == RBATCH_INSERT) {
-        ds_put_format(s, "{\"op\":\"insert\",\"table\":\"%s\",\"uuid\":\""
-                      UUID_FMT"\",\"row\":", table, UUID_ARGS(&u));
+        ds_put_cstr(s, "{\"op\":\"insert\",\"table\":\"");
+        ds_put_cstr(s, table);
+        ds_put_cstr(s, "\",\"uuid\":\"");
+        put_uuid(s, &u);
+        ds_put_cstr(s, "\",\"row\":");
     } else {
-        ds_put_format(s, "{\"op\":\"%s\",\"table\":\"%s\",\"where\":"
-                      "[[\"_uuid\",\"==\",[\"uuid\",\""UUID_FMT"\"]]]",
-                      op->type == RBATCH_UPDATE ? "update" : "delete",
-                      table, UUID_ARGS(&u));
+        ds_put_cstr(s, op->type == RBATCH_UPDATE ? "{\"op\":\"update\""
+                    : "{\"op\":\"delete\"");
+        ds_put_cstr(s, ",\"table\":\"");
+        ds_put_cstr(s, table);
+        ds_put_cstr(s, "\",\"where\":[[\"_uuid\",\"==\",[\"uuid\",\"");
+        put_uuid(s, &u);
+        ds_put_cstr(s, "\"]]]");
         if (op->type == RBATCH_DELETE) {
             ds_put_char(s, '}');
             return;

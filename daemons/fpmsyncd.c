@@ -89,7 +89,7 @@ COVERAGE_DEFINE(reconcile_stale);
 #define DEFAULT_RECONCILE_TIMER 120     /* Global.reconcile_timer. */
 #define DEFAULT_FLUSH_THRESHOLD 500     /* Below this, flush at once. */
 #define DEFAULT_FLUSH_INTERVAL 500      /* ms: otherwise at most this late. */
-#define DEFAULT_MAX_INFLIGHT 3          /* Transactions pipelined. */
+#define DEFAULT_MAX_INFLIGHT 4          /* Transactions pipelined. */
 
 /* Most bytes read from zebra in one main loop iteration, so that replies
  * from the database and unixctl commands are served in between. */

@@ -170,6 +170,7 @@ while test $run -le $runs; do
     fpmd_cpu0=`cpu_ticks $fpmd`
     db_cpu0=`cpu_ticks $db`
 
+    load0=`cut -d' ' -f1 /proc/loadavg`
     t0=`date +%s.%N`
     if test -x /usr/bin/time; then
         /usr/bin/time -f '%U %S' -o "$dir/replay.time" \
@@ -205,6 +206,7 @@ while test $run -le $runs; do
         $run $routes $secs $rate $fpmd_secs \
         \`expr $fpmd_hwm / 1024\` $db_secs \
         \`expr $db_rss / 1024\` \`expr $db_hwm / 1024\``
+    line="$line; load $load0 -> `cut -d' ' -f1 /proc/loadavg`"
     if test -s "$dir/replay.time"; then
         line="$line; fpm-replay cpu `awk '{ printf "%.2f", $1 + $2 }' \
             "$dir/replay.time"` s"
