@@ -217,6 +217,22 @@ cmd_load(const char *remote, uint32_t n, uint32_t per_txn)
 
 /* ---- apply -------------------------------------------------------------- */
 
+/* Returns this process's resident set size, in bytes. */
+static size_t
+rss_bytes(void)
+{
+    unsigned long size, resident = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+
+    if (f) {
+        if (fscanf(f, "%lu %lu", &size, &resident) != 2) {
+            resident = 0;
+        }
+        fclose(f);
+    }
+    return resident * get_page_size();
+}
+
 /* Counts results. */
 struct counts {
     uint64_t ok;                /* Successes. */
@@ -282,6 +298,7 @@ cmd_apply(uint32_t n, uint32_t max_bulk)
     op.vrf = "default";
 
     /* Create. */
+    size_t rss0 = rss_bytes();
     long long int start = time_usec();
     op.type = SYNCD_OP_SET;
     op.action = SAI_PACKET_ACTION_FORWARD;
@@ -302,6 +319,18 @@ cmd_apply(uint32_t n, uint32_t max_bulk)
            "(bulks of %"PRIu32")\n", n, create_us / 1000.0,
            create_us ? n * 1e6 / create_us : 0.0,
            max_bulk ? max_bulk : SYNCD_APPLY_DEFAULT_MAX_BULK);
+
+    struct asic_sim_memory mem;
+    size_t rss1 = rss_bytes();
+    asic_sim_memory_get(syncd_apply_switch_id(sa), &mem);
+    size_t sim = (mem.route_bytes + mem.lpm4_tbl8_bytes + mem.lpm4_rule_bytes
+                  + mem.lpm6_bytes + mem.object_bytes);
+    printf("apply: RSS grew %.1f MB, %.0f bytes/route; of which the "
+           "simulator's route records, prefix hashes and objects %.0f "
+           "bytes/route (its DIR-24-8 table: %.0f MB of address space)\n",
+           (rss1 - rss0) / 1048576.0,
+           n ? (double) (rss1 - rss0) / n : 0.0, n ? (double) sim / n : 0.0,
+           mem.lpm4_fixed_bytes / 1048576.0);
 
     /* Remove. */
     start = time_usec();
