@@ -1053,6 +1053,7 @@ snap_reply(struct syncd_db *db, const struct jsonrpc_msg *msg)
     db->snap_state = SNAP_DONE;
     json_destroy(db->snap_id);
     db->snap_id = NULL;
+    poll_immediate_wake();      /* The monitor may start now. */
     if (error) {
         VLOG_WARN("reading applied_seq failed (every row will be written "
                   "back): %s", error);
@@ -1210,6 +1211,9 @@ syncd_db_create(const struct syncd_db_options *options,
     db->wb_inflight = options->wb_inflight ? options->wb_inflight : 2;
     db->budget = options->budget ? options->budget : 20000;
     db->no_write_back = options->no_write_back;
+    if (db->no_write_back) {
+        db->snap_state = SNAP_DONE;
+    }
     ovs_list_init(&db->events);
     hmap_init(&db->rows);
     hmap_init(&db->vrfs);
@@ -1275,7 +1279,12 @@ syncd_db_destroy(struct syncd_db *db)
 void
 syncd_db_run(struct syncd_db *db)
 {
-    monitor_run(db);
+    /* The monitor starts once the start-up read of applied_seq is done:
+     * with a big table, both replies in memory at once would double the
+     * peak. */
+    if (db->snap_state == SNAP_DONE) {
+        monitor_run(db);
+    }
     process_events(db);
     wb_run(db);
 }
@@ -1287,7 +1296,9 @@ syncd_db_wait(struct syncd_db *db)
         poll_immediate_wake();
     }
     if (db->backlog < db->budget) {
-        ovsdb_cs_wait(db->cs);
+        if (db->snap_state == SNAP_DONE) {
+            ovsdb_cs_wait(db->cs);
+        }
     }
     jsonrpc_session_wait(db->wb);
     jsonrpc_session_recv_wait(db->wb);

@@ -52,9 +52,10 @@
  * the write-back never holds up programming.  If the connection drops,
  * unacknowledged rows are sent again.
  *
- * On start, the module reads (uuid, applied_seq) of the rows in state
- * "programmed", once, so that after a restart rows whose applied_seq
- * already equals their seq and are programmed again are not written. */
+ * On start, before the monitor starts, the module reads (uuid,
+ * applied_seq) of the rows in state "programmed", once, so that after a
+ * restart rows whose applied_seq already equals their seq and are
+ * programmed again are not written. */
 
 #include <stdbool.h>
 #include <stdint.h>
