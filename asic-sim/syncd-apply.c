@@ -173,12 +173,12 @@ struct sa_orphan {
 struct syncd_apply {
     /* Switch and SAI method tables. */
     sai_object_id_t sw;                     /* The switch. */
-    sai_switch_api_t *switch_api;           /* SAI APIs... */
-    sai_virtual_router_api_t *vr_api;
-    sai_router_interface_api_t *rif_api;
-    sai_next_hop_api_t *nh_api;
-    sai_next_hop_group_api_t *nhg_api;
-    sai_route_api_t *route_api;
+    sai_switch_api_t *switch_api;           /* Switch API. */
+    sai_virtual_router_api_t *vr_api;       /* Virtual router API. */
+    sai_router_interface_api_t *rif_api;    /* Router interface API. */
+    sai_next_hop_api_t *nh_api;             /* Next-hop API. */
+    sai_next_hop_group_api_t *nhg_api;      /* Group and member API. */
+    sai_route_api_t *route_api;             /* Route API. */
     sai_object_id_t *ports;     /* Front-panel ports. */
     uint32_t n_ports;           /* Number of 'ports'. */
     uint32_t next_port;         /* Port for the next router interface. */
@@ -224,13 +224,13 @@ struct syncd_apply {
 
     /* Objects that lost their last reference, removed after a flush. */
     struct sa_nh **gc_nhs;      /* Next hops. */
-    size_t n_gc_nhs, allocated_gc_nhs;
+    size_t n_gc_nhs, allocated_gc_nhs;     /* Their number, capacity. */
     struct sa_nhg **gc_nhgs;    /* Next-hop groups. */
-    size_t n_gc_nhgs, allocated_gc_nhgs;
+    size_t n_gc_nhgs, allocated_gc_nhgs;   /* Their number, capacity. */
 
     /* Failed removals to retry. */
     struct sa_orphan *orphans;  /* Routes to remove again. */
-    size_t n_orphans, allocated_orphans;
+    size_t n_orphans, allocated_orphans;   /* Their number, capacity. */
     long long int next_retry;   /* When to retry them (msec). */
 
     syncd_apply_result_cb *cb;  /* Result callback. */
@@ -1001,6 +1001,8 @@ maybe_flush(struct syncd_apply *sa)
     }
 }
 
+/* Queues the removal of the route that DEL operation 'sop' names, or
+ * reports at once that there is none ('internal' for an orphan retry). */
 static void
 submit_del(struct syncd_apply *sa, const struct syncd_route_op *sop,
            bool internal)
@@ -1036,6 +1038,9 @@ submit_del(struct syncd_apply *sa, const struct syncd_route_op *sop,
     maybe_flush(sa);
 }
 
+/* Resolves the next hops of SET operation 'sop' and queues the creation of
+ * its route, or the attribute sets that change it; reports at once if
+ * nothing changes or the next hops cannot be had. */
 static void
 submit_set(struct syncd_apply *sa, const struct syncd_route_op *sop)
 {

@@ -159,7 +159,7 @@ struct syncd_db {
     struct hmap rows;           /* "struct sdb_row"s by uuid. */
     struct hmap vrfs;           /* "struct sdb_vrf"s by name. */
     char **vrf_names;           /* VRF names by index. */
-    size_t n_vrfs, allocated_vrfs;
+    size_t n_vrfs, allocated_vrfs; /* Their number, capacity. */
     struct hmap bad_msgs;       /* "struct sdb_bad_msg"s by uuid. */
     struct syncd_nexthop *nh_buf; /* Next hops being parsed. */
     size_t allocated_nh_buf;    /* Capacity of 'nh_buf'. */
@@ -170,7 +170,8 @@ struct syncd_db {
     unsigned int wb_seqno;      /* Its last seen connection seqno. */
     struct uuid *wb_fifo;       /* Rows whose outcome to write, oldest
                                  * first, from 'wb_head'. */
-    size_t wb_head, wb_n, wb_allocated;
+    size_t wb_head, wb_n, wb_allocated; /* First unconsumed, number,
+                                         * capacity. */
     struct ovs_list wb_txns;    /* "struct wb_txn"s outstanding. */
     size_t n_wb_txns;           /* Length of 'wb_txns'. */
     enum snap_state snap_state; /* Start-up read of applied_seq. */
@@ -1121,6 +1122,7 @@ snap_reply(struct syncd_db *db, const struct jsonrpc_msg *msg)
     VLOG_INFO("database holds %"PRIuSIZE" programmed rows", n_rows);
 }
 
+/* Sends the start-up read of (uuid, applied_seq) of programmed rows. */
 static void
 snap_send(struct syncd_db *db)
 {
@@ -1144,6 +1146,9 @@ snap_send(struct syncd_db *db)
     db->snap_state = SNAP_SENT;
 }
 
+/* Runs the write-back connection: on (re)connection, requeues what was
+ * outstanding and, the first time, reads applied_seq; processes replies;
+ * sends transactions while fewer than 'wb_inflight' are outstanding. */
 static void
 wb_run(struct syncd_db *db)
 {
