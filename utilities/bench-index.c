@@ -34,6 +34,9 @@
  *
  *   - replica: the time until the replica holds the N routes, and the
  *     growth of the process's RSS, per route; no index;
+ *   - fetch: the same, then the time to fetch Route.counters (on
+ *     demand) for every row, at column level, and then for 1,000 rows at
+ *     row level;
  *   - binary, text: the same with a route index (comparators on the binary
  *     prefix kept in each row, or fib_prefix_compare_text() in every
  *     comparison), and then: Q exact lookups of existing routes in random
@@ -127,6 +130,8 @@ struct bench_result {
     double lpm_hit_pct;         /* LPM queries that found a route, %. */
     double nh_routes;           /* Routes of next hop 0. */
     double n_routes;            /* N. */
+    double fetch_col_s;         /* "fetch": column fetch of N rows. */
+    double fetch_rows_ms;       /* "fetch": 1,000 row fetches. */
 };
 
 static double
@@ -393,6 +398,7 @@ enum bench_mode {
     BENCH_REPLICA,              /* Replica, no index. */
     BENCH_BINARY,               /* Route index, binary comparators. */
     BENCH_TEXT,                 /* Route index, text comparators. */
+    BENCH_FETCH,                /* Replica, then on-demand fetches. */
 };
 
 /* Returns a random host address: inside a random route 3 times in 4. */
@@ -423,6 +429,22 @@ bench_address(const struct bench_route *routes, size_t n, bool *blue)
     return a;
 }
 
+/* Runs 'idl' until no on-demand fetch is pending. */
+static void
+bench_fetch_wait(struct ovsdb_idl *idl)
+{
+    for (;;) {
+        ovsdb_idl_run(idl);
+        idl_ondemand_run(idl);
+        if (!idl_ondemand_n_pending(idl)) {
+            break;
+        }
+        ovsdb_idl_wait(idl);
+        idl_ondemand_wait(idl);
+        poll_block();
+    }
+}
+
 /* Runs one measurement of 'mode' in this (child) process. */
 static void
 bench_run(const struct bench_opts *opts, enum bench_mode mode,
@@ -436,7 +458,7 @@ bench_run(const struct bench_opts *opts, enum bench_mode mode,
 
     memset(res, 0, sizeof *res);
     res->n_routes = n;
-    if (mode != BENCH_REPLICA) {
+    if (mode == BENCH_BINARY || mode == BENCH_TEXT) {
         route_index_init();
     }
 
@@ -459,7 +481,7 @@ bench_run(const struct bench_opts *opts, enum bench_mode mode,
     idl = ovsdb_idl_create(opts->db, &fibrec_idl_class, true, true);
     ovsdb_idl_set_probe_interval(idl, 0);
     fibrec_ondemand_init(idl, opts->db);
-    if (mode != BENCH_REPLICA) {
+    if (mode == BENCH_BINARY || mode == BENCH_TEXT) {
         ri = route_index_create_cmp(idl, (mode == BENCH_TEXT
                                           ? ROUTE_INDEX_CMP_TEXT
                                           : ROUTE_INDEX_CMP_BINARY));
@@ -487,6 +509,29 @@ bench_run(const struct bench_opts *opts, enum bench_mode mode,
     res->rss_mb = (rss_bytes() - rss0) / 1e6;
     res->heap_mb = (heap_bytes() - heap0) / 1e6;
     res->bytes_per_route = res->rss_mb * 1e6 / n;
+
+    if (mode == BENCH_FETCH) {
+        const struct fibrec_route *route;
+        size_t i = 0;
+
+        /* Every row's counters, then 1,000 rows' one by one (in one main
+         * loop iteration, so one request), as "fibctl ... detail" would
+         * for the rows it prints. */
+        t0 = now_s();
+        fibrec_route_fetch_col_counters(idl);
+        bench_fetch_wait(idl);
+        res->fetch_col_s = now_s() - t0;
+
+        t0 = now_s();
+        FIBREC_ROUTE_FOR_EACH (route, idl) {
+            if (i++ >= 1000) {
+                break;
+            }
+            fibrec_route_fetch_counters(idl, route);
+        }
+        bench_fetch_wait(idl);
+        res->fetch_rows_ms = (now_s() - t0) * 1e3;
+    }
 
     if (ri) {
         size_t found = 0;
@@ -616,6 +661,10 @@ print_result(const char *mode, const char *label,
            "(%5.0f B/route, peak +%.0f MB, heap %.0f B/route)", mode, label,
            r->build_s, r->build_cpu_s, r->rss_mb, r->bytes_per_route,
            r->peak_mb, r->heap_mb * 1e6 / r->n_routes);
+    if (r->fetch_col_s) {
+        printf("  fetch column %.2f s, 1000 rows %.1f ms",
+               r->fetch_col_s, r->fetch_rows_ms);
+    }
     if (r->exact_us) {
         printf("  exact %5.2f us  lpm %5.2f us (all lengths %6.2f us, "
                "%.0f%% hit)  walk %5.3f s  vrf %5.3f s  nh %5.3f s "
@@ -638,7 +687,8 @@ usage(void)
            "(default 5)\n"
            "  --queries Q          lookups per measurement (default "
            "200000)\n"
-           "  --modes LIST         of replica,binary,text (default all)\n"
+           "  --modes LIST         of replica,binary,text,fetch (default "
+           "replica,binary,text)\n"
            "  --seed S             route set seed (default 1)\n");
 }
 
@@ -730,6 +780,7 @@ bench_index_main(int argc, char *argv[])
         { "replica", BENCH_REPLICA },
         { "binary", BENCH_BINARY },
         { "text", BENCH_TEXT },
+        { "fetch", BENCH_FETCH },
     };
     for (size_t m = 0; m < ARRAY_SIZE(all_modes); m++) {
         if (!strstr(modes, all_modes[m].name)) {
@@ -759,6 +810,8 @@ bench_index_main(int argc, char *argv[])
         BENCH_MEDIAN(bytes_per_route);
         BENCH_MEDIAN(heap_mb);
         BENCH_MEDIAN(n_routes);
+        BENCH_MEDIAN(fetch_col_s);
+        BENCH_MEDIAN(fetch_rows_ms);
         BENCH_MEDIAN(exact_us);
         BENCH_MEDIAN(lpm_us);
         BENCH_MEDIAN(lpm_all_us);
