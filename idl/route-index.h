@@ -78,11 +78,12 @@
  *     ovsdb_idl_destroy(idl);
  *     route_index_destroy(ri);              (before or after the IDL)
  *
- * route_index_init() (called by route_index_create()) must run before any
- * Fibsync IDL in the process creates a Route row, that is before the first
- * ovsdb_idl_run() of any of them: rows created before would lack the
- * trailer.  A route index reflects the replica after each ovsdb_idl_run()
- * without any call of its own.  Returned rows, like any IDL row, are valid
+ * route_index_create() must come before its IDL's first ovsdb_idl_run()
+ * (it asserts that the IDL has no Route row yet): rows created before
+ * route_index_init(), which it calls, lack the trailer.  Other Fibsync IDLs
+ * in the process, with or without route indexes, are unaffected.  A route
+ * index reflects the replica after each ovsdb_idl_run() without any call
+ * of its own.  Returned rows, like any IDL row, are valid
  * until the next ovsdb_idl_run(); cursors likewise.  The VRF, protocol and
  * next-hop walks follow the committed replica; during a transaction that
  * modifies indexed columns of a row the indexes see the transaction's
