@@ -94,6 +94,10 @@ orchd_entry_create(const char *vrf, const struct fib_prefix *prefix,
                                      ? nh_weights[i] : 1);
         }
         e->n_nexthops = n_nexthops;
+        if (n_nexthops == 1) {
+            /* A lone next hop has no share to weigh. */
+            e->nexthops[0].weight = 1;
+        }
         qsort(e->nexthops, n_nexthops, sizeof *e->nexthops, nexthop_cmp);
     }
 

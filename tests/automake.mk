@@ -48,8 +48,9 @@ TESTSUITE_AT = \
 	tests/idl-ondemand.at \
 	tests/syncd.at \
 	tests/fpmsyncd.at \
-	tests/fibsync-ctl.at
-EXTRA_DIST += $(TESTSUITE_AT) tests/atlocal.in package.m4
+	tests/fibsync-ctl.at \
+	tests/orchd.at
+EXTRA_DIST += $(TESTSUITE_AT) tests/atlocal.in package.m4 tests/lpm-check.py
 TESTSUITE = $(srcdir)/tests/testsuite
 DISTCLEANFILES += tests/atconfig tests/atlocal
 
