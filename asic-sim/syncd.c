@@ -34,6 +34,7 @@
 #include "asic-sim/asic-sim.h"
 #include "asic-sim/sai-util.h"
 #include "asic-sim/syncd-apply.h"
+#include "asic-sim/syncd-counters.h"
 #include "asic-sim/syncd-db.h"
 #include "command-line.h"
 #include "coverage.h"
@@ -60,6 +61,7 @@ struct syncd_settings {
     char *unixctl;              /* --unixctl. */
     struct syncd_apply_options apply; /* Capacities, ports, bulk size. */
     struct syncd_db_options dbo;      /* Write-back batching. */
+    struct syncd_counters_options co; /* Hit counters to Route.counters. */
     struct asic_sim_fault fault;      /* --fault-rate/-seed/-delay. */
     char **fault_prefixes;      /* --fault-prefix values. */
     size_t n_fault_prefixes;    /* Number of 'fault_prefixes'. */
@@ -78,6 +80,7 @@ struct rate_sample {
 struct syncd {
     struct syncd_apply *apply;  /* The apply step and its switch. */
     struct syncd_db *db;        /* The OVSDB path. */
+    struct syncd_counters *counters; /* Hit counters to Route.counters. */
     struct perf_timer *timer;   /* "BULK" stage. */
     bool exiting;               /* "exit" received? */
     long long int start_msec;   /* When the daemon started. */
@@ -226,6 +229,8 @@ main(int argc, char *argv[])
     settings.dbo.remote = settings.db;
     d.db = syncd_db_create(&settings.dbo, d.apply);
     syncd_apply_set_callback(d.apply, syncd_db_apply_result, d.db);
+    settings.co.remote = settings.db;
+    d.counters = syncd_counters_create(&settings.co);
 
     register_commands(&d);
     daemonize_complete();
@@ -249,12 +254,14 @@ main(int argc, char *argv[])
 
         syncd_db_run(d.db);
         syncd_apply_run(d.apply);
+        syncd_counters_run(d.counters);
         unixctl_server_run(unixctl);
         perf_timer_run(d.timer);
         rates_run(&d);
 
         syncd_db_wait(d.db);
         syncd_apply_wait(d.apply);
+        syncd_counters_wait(d.counters);
         unixctl_server_wait(unixctl);
         perf_timer_wait(d.timer);
         memory_wait();
@@ -266,6 +273,7 @@ main(int argc, char *argv[])
     }
 
     perf_timer_flush(d.timer);
+    syncd_counters_destroy(d.counters);
     syncd_db_destroy(d.db);
     syncd_apply_destroy(d.apply);
     perf_timer_destroy(d.timer);
@@ -331,6 +339,7 @@ parse_options(int argc, char *argv[], struct syncd_settings *s)
         OPT_WB_INFLIGHT,
         OPT_BATCH,
         OPT_NO_WRITE_BACK,
+        OPT_COUNTERS_INTERVAL,
         VLOG_OPTION_ENUMS,
         DAEMON_OPTION_ENUMS,
     };
@@ -353,6 +362,8 @@ parse_options(int argc, char *argv[], struct syncd_settings *s)
         {"write-back-inflight", required_argument, NULL, OPT_WB_INFLIGHT},
         {"batch", required_argument, NULL, OPT_BATCH},
         {"no-write-back", no_argument, NULL, OPT_NO_WRITE_BACK},
+        {"counters-interval", required_argument, NULL,
+         OPT_COUNTERS_INTERVAL},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         VLOG_LONG_OPTIONS,
@@ -364,6 +375,7 @@ parse_options(int argc, char *argv[], struct syncd_settings *s)
     char *unixctl = NULL;
 
     memset(s, 0, sizeof *s);
+    s->co.interval_msec = SYNCD_COUNTERS_DEFAULT_INTERVAL;
     for (;;) {
         int c = getopt_long(argc, argv, short_options, long_options, NULL);
         const char *name = NULL;
@@ -445,6 +457,10 @@ parse_options(int argc, char *argv[], struct syncd_settings *s)
         case OPT_NO_WRITE_BACK:
             s->dbo.no_write_back = true;
             break;
+        case OPT_COUNTERS_INTERVAL:
+            s->co.interval_msec = parse_number("counters-interval", optarg,
+                                               0, 3600000);
+            break;
         case 'h':
             usage();
         case 'V':
@@ -512,6 +528,9 @@ Database:\n\
   --write-back-inflight=N write-back transactions outstanding (default 2)\n\
   --no-write-back         never write outcomes back (breaks the contract\n\
                           with orchd: only to measure write-back's cost)\n\
+  --counters-interval=MS  write the hit counters of routes hit since the\n\
+                          last write into Route.counters every MS\n\
+                          milliseconds (default %d; 0 disables)\n\
 \n\
 Switch:\n\
   -k, --max-bulk=N        route entries per SAI bulk call (default %d)\n\
@@ -536,7 +555,8 @@ Runtime commands (ovs-appctl -t SOCKET COMMAND):\n\
   crm/show                used/available/capacity of each resource\n\
   asic/fault rate FRACTION [SEED] | prefix add|del VRF PREFIX |\n\
              delay USEC | clear | show\n\
-  asic/stats              operations, bulks, errors, rates, write-back\n\
+  asic/stats              operations, bulks, errors, rates, write-back,\n\
+                          hit counters\n\
   perf/show [BULK]        performance-timer lines of the bulk apply stage\n\
   coverage/show, memory/show, vlog/set ..., exit\n\
 \n\
@@ -545,6 +565,7 @@ Other options:\n\
   -h, --help              display this help message\n\
   -V, --version           display version information\n",
            program_name, program_name, fibsync_default_db(),
+           SYNCD_COUNTERS_DEFAULT_INTERVAL,
            SYNCD_APPLY_DEFAULT_MAX_BULK, ASIC_SIM_DEFAULT_IPV4_ROUTES,
            ASIC_SIM_DEFAULT_IPV6_ROUTES, ASIC_SIM_DEFAULT_NEXT_HOPS,
            ASIC_SIM_DEFAULT_NEXT_HOP_GROUPS,
@@ -607,6 +628,7 @@ cmd_lookup(struct unixctl_conn *conn, int argc, const char *argv[],
         free(nhs);
         return;
     }
+    syncd_counters_note_hit(d->counters, vrf, &route.entry);
 
     struct ds s = DS_EMPTY_INITIALIZER;
     char buf[SAI_IP_PREFIX_STRLEN];
@@ -862,12 +884,14 @@ cmd_stats(struct unixctl_conn *conn, int argc OVS_UNUSED,
     struct syncd *d = d_;
     struct syncd_apply_stats as;
     struct syncd_db_stats ds;
+    struct syncd_counters_stats cs;
     struct asic_sim_stats ss;
     struct ds s = DS_EMPTY_INITIALIZER;
     double ops1, wb1, ops10, wb10;
 
     syncd_apply_get_stats(d->apply, &as);
     syncd_db_get_stats(d->db, &ds);
+    syncd_counters_get_stats(d->counters, &cs);
     asic_sim_stats_get(syncd_apply_switch_id(d->apply), &ss);
     rates_get(d, 1, &ops1, &wb1);
     rates_get(d, 10, &ops10, &wb10);
@@ -926,6 +950,19 @@ cmd_stats(struct unixctl_conn *conn, int argc OVS_UNUSED,
                   ds.wb_txns, ds.wb_rows, ds.wb_acked, ds.wb_skipped,
                   ds.wb_errors, ds.wb_pending, ds.wb_inflight_rows,
                   ds.wb_inflight_txns);
+    if (cs.enabled) {
+        ds_put_format(&s, "counters: %s, hits %"PRIu64" rounds %"PRIu64
+                      " txns %"PRIu64" rows %"PRIu64" acked %"PRIu64
+                      " missing %"PRIu64" gone %"PRIu64" failed txns %"
+                      PRIu64" lost txns %"PRIu64" dirty %"PRIu64
+                      " inflight %"PRIu64"\n",
+                      cs.connected ? "connected" : "disconnected",
+                      cs.hits, cs.rounds, cs.txns, cs.rows, cs.acked,
+                      cs.missing, cs.gone, cs.failed_txns, cs.lost_txns,
+                      cs.dirty, cs.inflight_rows);
+    } else {
+        ds_put_cstr(&s, "counters: disabled\n");
+    }
     unixctl_command_reply(conn, ds_cstr(&s));
     ds_destroy(&s);
 }
