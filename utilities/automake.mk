@@ -19,3 +19,4 @@ utilities/route-check: utilities/route-check.in Makefile
 
 include utilities/automake-fpm-replay.mk
 include utilities/automake-bench-index.mk
+include utilities/automake-bench-ovsdb.mk

@@ -32,6 +32,7 @@
 #include "util.h"
 #include "utilities/bench-asic.h"
 #include "utilities/bench-index.h"
+#include "utilities/bench-ovsdb.h"
 
 /* A subcommand. */
 struct bench_command {
@@ -45,6 +46,8 @@ static const struct bench_command commands[] = {
       "asic [--routes N] [--runs R] ...: SAI simulator (asic-sim)" },
     { "index", bench_index_main,
       "index --db REMOTE [--load] [--routes N] ...: IDL route index" },
+    { "ovsdb", bench_ovsdb_main,
+      "ovsdb WORKLOAD --db REMOTE ...: ovsdb-server load generator" },
 };
 
 static void
