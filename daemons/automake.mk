@@ -6,6 +6,7 @@ daemons_liborchd_la_SOURCES = \
 	daemons/orchd-bulker.c daemons/orchd-bulker.h \
 	daemons/orchd-cache.c daemons/orchd-cache.h \
 	daemons/orchd-entry.c daemons/orchd-entry.h \
+	daemons/orchd-show.c daemons/orchd-show.h \
 	daemons/orchd-worker.c daemons/orchd-worker.h
 
 sbin_PROGRAMS += daemons/orchd

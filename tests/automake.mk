@@ -49,7 +49,8 @@ TESTSUITE_AT = \
 	tests/syncd.at \
 	tests/fpmsyncd.at \
 	tests/fibsync-ctl.at \
-	tests/orchd.at
+	tests/orchd.at \
+	tests/fibctl.at
 EXTRA_DIST += $(TESTSUITE_AT) tests/atlocal.in package.m4 tests/lpm-check.py
 TESTSUITE = $(srcdir)/tests/testsuite
 DISTCLEANFILES += tests/atconfig tests/atlocal

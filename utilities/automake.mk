@@ -17,6 +17,10 @@ utilities/route-check: utilities/route-check.in Makefile
 	    $(srcdir)/utilities/route-check.in > $@.tmp && \
 	chmod +x $@.tmp && mv $@.tmp $@
 
+bin_PROGRAMS += utilities/fibctl
+utilities_fibctl_SOURCES = utilities/fibctl.c
+utilities_fibctl_LDADD = lib/libfibsync.la $(OVS_LIBS) $(JEMALLOC_LIBS)
+
 include utilities/automake-fpm-replay.mk
 include utilities/automake-bench-index.mk
 include utilities/automake-bench-ovsdb.mk

@@ -1,0 +1,785 @@
+/*
+ * orchd-show: "show ip route" from the replica's indexes.
+ */
+
+#include <config.h>
+
+#include "daemons/orchd-show.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemons/orchd-cache.h"
+#include "daemons/orchd-entry.h"
+#include "idl/fibsync-idl.h"
+#include "idl/fibsync-ondemand.h"
+#include "idl/route-index.h"
+#include "lib/fib-prefix.h"
+#include "openvswitch/dynamic-string.h"
+#include "openvswitch/json.h"
+#include "openvswitch/list.h"
+#include "openvswitch/poll-loop.h"
+#include "openvswitch/shash.h"
+#include "ovsdb-idl.h"
+#include "timeval.h"
+#include "unixctl.h"
+#include "util.h"
+
+/* How long "detail" waits for counters before answering without them. */
+#define FETCH_TIMEOUT_MS 2000
+
+/* A parsed "fib/show" query. */
+struct query {
+    int family;                 /* AF_INET ("ip") or AF_INET6 ("ipv6"). */
+    const char *vrf;            /* VRF name. */
+    bool summary;               /* "summary". */
+    bool has_prefix;            /* A PREFIX was given. */
+    bool is_address;            /* ...as a bare ADDRESS (longest match). */
+    bool longer;                /* "longer-prefixes". */
+    bool detail;                /* "detail". */
+    bool json;                  /* "json". */
+    struct fib_prefix prefix;   /* The PREFIX or ADDRESS. */
+};
+
+/* A "detail" query waiting for its counters. */
+struct deferred {
+    struct ovs_list node;       /* In 'orchd_show->deferred'. */
+    struct unixctl_conn *conn;  /* Where to answer. */
+    int argc;                   /* Saved arguments. */
+    char **argv;                /* Saved arguments (owned). */
+    struct uuid *rows;          /* Rows whose counters were fetched. */
+    size_t n_rows;              /* Number of 'rows'. */
+    long long int deadline;     /* Answer anyway at this time (ms). */
+};
+
+struct orchd_show {
+    struct ovsdb_idl *idl;          /* orchd's replica. */
+    struct route_index *ri;         /* Indexes over Route. */
+    struct orchd_cache *cache;      /* Programmed routes. */
+    orchd_show_resolve_func *resolve; /* Route → SAI entry. */
+    void *aux;                      /* For 'resolve'. */
+    struct ovs_list deferred;       /* Contains "struct deferred"s. */
+};
+
+/* ---- Parsing -----------------------------------------------------------*/
+
+static char *
+parse_query(int argc, const char *argv[], struct query *q)
+{
+    int i = 1;
+
+    memset(q, 0, sizeof *q);
+    q->vrf = "default";
+    if (i >= argc || (strcmp(argv[i], "ip") && strcmp(argv[i], "ipv6"))) {
+        return xstrdup("usage: show ip|ipv6 route [vrf NAME] "
+                       "[summary | PREFIX [longer-prefixes] | ADDRESS] "
+                       "[detail] [json]");
+    }
+    q->family = !strcmp(argv[i++], "ip") ? AF_INET : AF_INET6;
+    if (i >= argc || strcmp(argv[i], "route")) {
+        return xasprintf("expected \"route\" after \"%s\"", argv[i - 1]);
+    }
+    for (i++; i < argc; i++) {
+        const char *a = argv[i];
+
+        if (!strcmp(a, "vrf")) {
+            if (++i >= argc) {
+                return xstrdup("\"vrf\" needs a VRF name");
+            }
+            q->vrf = argv[i];
+        } else if (!strcmp(a, "summary")) {
+            q->summary = true;
+        } else if (!strcmp(a, "longer-prefixes")) {
+            q->longer = true;
+        } else if (!strcmp(a, "detail")) {
+            q->detail = true;
+        } else if (!strcmp(a, "json")) {
+            q->json = true;
+        } else if (!q->has_prefix) {
+            char *error;
+
+            q->is_address = !strchr(a, '/');
+            error = (q->is_address ? fib_prefix_parse_addr(a, &q->prefix)
+                                   : fib_prefix_parse(a, &q->prefix));
+            if (error) {
+                char *msg = xasprintf("%% Malformed %s: %s",
+                                      q->is_address ? "address" : "prefix",
+                                      error);
+                free(error);
+                return msg;
+            }
+            if (q->prefix.family != q->family) {
+                return xasprintf("%% %s is not an %s %s", a,
+                                 q->family == AF_INET ? "IPv4" : "IPv6",
+                                 q->is_address ? "address" : "prefix");
+            }
+            q->has_prefix = true;
+        } else {
+            return xasprintf("%% Unknown argument \"%s\"", a);
+        }
+    }
+    if (q->longer && (!q->has_prefix || q->is_address)) {
+        return xstrdup("% \"longer-prefixes\" needs a PREFIX");
+    }
+    if (q->summary && q->has_prefix) {
+        return xstrdup("% \"summary\" takes no PREFIX");
+    }
+    return NULL;
+}
+
+/* Returns true if 'vrf' is known: it has a Vrf row or a route. */
+static bool
+vrf_exists(struct orchd_show *s, const char *vrf)
+{
+    const struct fibrec_vrf *v;
+    struct route_index_cursor cursor;
+
+    FIBREC_VRF_FOR_EACH (v, s->idl) {
+        if (!strcmp(v->name, vrf)) {
+            return true;
+        }
+    }
+    return route_index_first_vrf(s->ri, &cursor, vrf) != NULL;
+}
+
+/* ---- Formatting --------------------------------------------------------*/
+
+static char
+protocol_code(const char *protocol)
+{
+    static const struct { const char *name; char code; } codes[] = {
+        { "kernel", 'K' }, { "connected", 'C' }, { "static", 'S' },
+        { "rip", 'R' }, { "ripng", 'R' }, { "ospf", 'O' }, { "ospf6", 'O' },
+        { "isis", 'I' }, { "bgp", 'B' }, { "eigrp", 'E' }, { "nhrp", 'N' },
+        { "table", 'T' }, { "babel", 'A' }, { "pbr", 'F' },
+        { "openfabric", 'f' }, { "sharp", 'D' },
+    };
+
+    for (size_t i = 0; i < ARRAY_SIZE(codes); i++) {
+        if (!strcmp(codes[i].name, protocol)) {
+            return codes[i].code;
+        }
+    }
+    return '?';
+}
+
+/* Splits a next-hop key "GW@IF", "GW" or "@IF" into its parts. */
+static void
+split_nexthop(const char *key, struct ds *gw, struct ds *ifname)
+{
+    const char *at = strchr(key, '@');
+
+    ds_clear(gw);
+    ds_clear(ifname);
+    if (at) {
+        ds_put_buffer(gw, key, at - key);
+        ds_put_cstr(ifname, at + 1);
+    } else {
+        ds_put_cstr(gw, key);
+    }
+}
+
+static int64_t
+route_distance(const struct fibrec_route *r)
+{
+    return r->n_distance ? *r->distance : 0;
+}
+
+static int64_t
+route_metric(const struct fibrec_route *r)
+{
+    return r->n_metric ? *r->metric : 0;
+}
+
+/* The route's state in the ASIC: its read-cache entry (a reference, or
+ * NULL if not programmed) and its resolution (a reference, or NULL). */
+struct route_state {
+    struct orchd_entry *want;   /* What orchd resolves it to. */
+    struct orchd_entry *have;   /* What the ASIC acknowledged. */
+};
+
+static void
+route_state_get(struct orchd_show *s, const struct fibrec_route *r,
+                struct route_state *st)
+{
+    st->want = s->resolve(s->aux, r);
+    st->have = (st->want
+                ? orchd_cache_get(s->cache, &st->want->asic_uuid) : NULL);
+}
+
+static void
+route_state_destroy(struct route_state *st)
+{
+    orchd_entry_unref(st->want);
+    orchd_entry_unref(st->have);
+}
+
+static bool
+route_state_offloaded(const struct route_state *st)
+{
+    return st->have && orchd_entry_same_content(st->have, st->want);
+}
+
+/* One line per next hop, FRR "show ip route" style. */
+static void
+format_route_line(struct orchd_show *s, const struct fibrec_route *r,
+                  struct ds *out)
+{
+    struct ds gw = DS_EMPTY_INITIALIZER, ifname = DS_EMPTY_INITIALIZER;
+    struct route_state st;
+    size_t indent;
+    char fib;
+
+    route_state_get(s, r, &st);
+    fib = route_state_offloaded(&st) ? '*' : 'q';
+    indent = out->length;
+    ds_put_format(out, "%c>%c %s [%"PRId64"/%"PRId64"]",
+                  protocol_code(r->protocol), fib, r->prefix,
+                  route_distance(r), route_metric(r));
+    indent = out->length - indent;
+
+    if (!st.want) {
+        ds_put_cstr(out, " (next-hop group unknown)\n");
+    } else if (st.want->action == ORCHD_ACTION_DROP) {
+        ds_put_cstr(out, " unreachable (blackhole)\n");
+    } else if (st.want->action == ORCHD_ACTION_TRAP) {
+        ds_put_cstr(out, " to the CPU (no next hop)\n");
+    }
+    for (size_t i = 0; st.want && i < st.want->n_nexthops; i++) {
+        const struct orchd_nexthop *nh = &st.want->nexthops[i];
+
+        if (i) {
+            ds_put_format(out, "  %c%*s", fib, (int) indent - 3, "");
+        }
+        split_nexthop(nh->key, &gw, &ifname);
+        if (gw.length) {
+            ds_put_format(out, " via %s", ds_cstr(&gw));
+            if (ifname.length) {
+                ds_put_format(out, ", %s", ds_cstr(&ifname));
+            }
+        } else {
+            ds_put_format(out, " is directly connected, %s",
+                          ds_cstr(&ifname));
+        }
+        ds_put_format(out, ", weight %"PRIu32"\n", nh->weight);
+    }
+    route_state_destroy(&st);
+    ds_destroy(&gw);
+    ds_destroy(&ifname);
+}
+
+/* "Routing entry for ..." block, FRR "show ip route PREFIX" style. */
+static void
+format_route_entry(struct orchd_show *s, const struct fibrec_route *r,
+                   bool detail, struct ds *out)
+{
+    struct ds gw = DS_EMPTY_INITIALIZER, ifname = DS_EMPTY_INITIALIZER;
+    struct route_state st;
+
+    route_state_get(s, r, &st);
+    ds_put_format(out, "Routing entry for %s\n", r->prefix);
+    ds_put_format(out, "  Known via \"%s\", distance %"PRId64", metric %"
+                  PRId64", vrf %s, best\n", r->protocol, route_distance(r),
+                  route_metric(r), r->vrf);
+    ds_put_format(out, "  %s\n", route_state_offloaded(&st)
+                  ? "Offloaded: programmed in the ASIC"
+                  : st.have ? "Queued: the ASIC holds an older version"
+                            : "Queued: not programmed in the ASIC yet");
+    if (r->n_nexthop_group) {
+        ds_put_format(out, "  Next-hop group %"PRId64"\n",
+                      *r->nexthop_group);
+    }
+    if (!st.want) {
+        ds_put_cstr(out, "    (next-hop group unknown)\n");
+    } else if (st.want->action == ORCHD_ACTION_DROP) {
+        ds_put_cstr(out, "  * unreachable (blackhole)\n");
+    } else if (st.want->action == ORCHD_ACTION_TRAP) {
+        ds_put_cstr(out, "  * to the CPU (no next hop)\n");
+    }
+    for (size_t i = 0; st.want && i < st.want->n_nexthops; i++) {
+        const struct orchd_nexthop *nh = &st.want->nexthops[i];
+
+        split_nexthop(nh->key, &gw, &ifname);
+        if (gw.length) {
+            ds_put_format(out, "  * %s", ds_cstr(&gw));
+            if (ifname.length) {
+                ds_put_format(out, ", via %s", ds_cstr(&ifname));
+            }
+        } else {
+            ds_put_format(out, "  * directly connected, %s",
+                          ds_cstr(&ifname));
+        }
+        ds_put_format(out, ", weight %"PRIu32"\n", nh->weight);
+    }
+    if (detail) {
+        ds_put_cstr(out, "  Counters:");
+        if (!r->n_counters) {
+            ds_put_cstr(out, " none");
+        }
+        for (size_t i = 0; i < r->n_counters; i++) {
+            ds_put_format(out, " %s %"PRId64, r->key_counters[i],
+                          r->value_counters[i]);
+        }
+        ds_put_char(out, '\n');
+    }
+    route_state_destroy(&st);
+    ds_destroy(&gw);
+    ds_destroy(&ifname);
+}
+
+/* FRR-like JSON of one route. */
+static struct json *
+route_to_json(struct orchd_show *s, const struct fibrec_route *r,
+              bool detail)
+{
+    struct json *j = json_object_create();
+    struct json *nhs = json_array_create_empty();
+    struct ds gw = DS_EMPTY_INITIALIZER, ifname = DS_EMPTY_INITIALIZER;
+    struct route_state st;
+    bool offloaded;
+
+    route_state_get(s, r, &st);
+    offloaded = route_state_offloaded(&st);
+    json_object_put_string(j, "prefix", r->prefix);
+    json_object_put_string(j, "protocol", r->protocol);
+    json_object_put_string(j, "vrfName", r->vrf);
+    json_object_put(j, "selected", json_boolean_create(true));
+    json_object_put(j, "distance", json_integer_create(route_distance(r)));
+    json_object_put(j, "metric", json_integer_create(route_metric(r)));
+    json_object_put(j, "installed", json_boolean_create(offloaded));
+    json_object_put(j, "offloaded", json_boolean_create(offloaded));
+    json_object_put(j, "queued", json_boolean_create(!offloaded));
+    if (r->n_nexthop_group) {
+        json_object_put(j, "nexthopGroupId",
+                        json_integer_create(*r->nexthop_group));
+    }
+    if (st.want && st.want->action != ORCHD_ACTION_FORWARD) {
+        json_object_put(j, st.want->action == ORCHD_ACTION_DROP
+                        ? "blackhole" : "trap", json_boolean_create(true));
+    }
+    for (size_t i = 0; st.want && i < st.want->n_nexthops; i++) {
+        const struct orchd_nexthop *nh = &st.want->nexthops[i];
+        struct json *n = json_object_create();
+
+        split_nexthop(nh->key, &gw, &ifname);
+        if (gw.length) {
+            json_object_put_string(n, "ip", ds_cstr(&gw));
+            json_object_put_string(n, "afi", strchr(ds_cstr(&gw), ':')
+                                   ? "ipv6" : "ipv4");
+        } else {
+            json_object_put(n, "directlyConnected",
+                            json_boolean_create(true));
+        }
+        if (ifname.length) {
+            json_object_put_string(n, "interfaceName", ds_cstr(&ifname));
+        }
+        json_object_put(n, "weight", json_integer_create(nh->weight));
+        json_object_put(n, "active", json_boolean_create(true));
+        json_object_put(n, "fib", json_boolean_create(offloaded));
+        json_array_add(nhs, n);
+    }
+    json_object_put(j, "nexthops", nhs);
+    if (detail) {
+        struct json *c = json_object_create();
+
+        for (size_t i = 0; i < r->n_counters; i++) {
+            json_object_put(c, r->key_counters[i],
+                            json_integer_create(r->value_counters[i]));
+        }
+        json_object_put(j, "counters", c);
+    }
+    route_state_destroy(&st);
+    ds_destroy(&gw);
+    ds_destroy(&ifname);
+    return j;
+}
+
+static const char codes_header[] =
+    "Codes: K - kernel route, C - connected, S - static, R - RIP,\n"
+    "       O - OSPF, I - IS-IS, B - BGP, E - EIGRP, N - NHRP,\n"
+    "       T - Table, A - Babel, F - PBR, f - OpenFabric,\n"
+    "       > - selected route, * - FIB route (offloaded to the ASIC), "
+    "q - queued\n\n";
+
+/* Adds 'r' to a JSON answer keyed by prefix, as FRR does. */
+static void
+json_add_route(struct json *top, struct json *route)
+{
+    const char *prefix = json_string(shash_find_data(json_object(route),
+                                                     "prefix"));
+    struct json *list = shash_find_data(json_object(top), prefix);
+
+    if (!list) {
+        list = json_array_create_empty();
+        json_object_put(top, prefix, list);
+    }
+    json_array_add(list, route);
+}
+
+/* ---- Queries -----------------------------------------------------------*/
+
+/* Calls 'cb' for each route the query selects, in prefix order.
+ * Returns the number of routes. */
+typedef void route_cb(struct orchd_show *, const struct fibrec_route *,
+                      void *aux);
+
+static size_t
+for_each_selected(struct orchd_show *s, const struct query *q,
+                  route_cb *cb, void *aux)
+{
+    struct route_index_cursor cursor;
+    const struct fibrec_route *r;
+    size_t n = 0;
+
+    if (q->has_prefix && !q->longer) {
+        r = (q->is_address
+             ? route_index_lpm(s->ri, q->vrf, &q->prefix)
+             : route_index_find(s->ri, q->vrf, &q->prefix));
+        if (r) {
+            cb(s, r, aux);
+            n++;
+        }
+    } else if (q->longer) {
+        ROUTE_INDEX_FOR_EACH_LONGER (r, &cursor, s->ri, q->vrf,
+                                     &q->prefix) {
+            cb(s, r, aux);
+            n++;
+        }
+    } else {
+        ROUTE_INDEX_FOR_EACH_VRF (r, &cursor, s->ri, q->vrf) {
+            if (route_index_route_prefix(r)->family == q->family) {
+                cb(s, r, aux);
+                n++;
+            }
+        }
+    }
+    return n;
+}
+
+/* Output state of a query. */
+struct answer {
+    const struct query *q;      /* The query. */
+    struct ds text;             /* Text answer. */
+    struct json *json;          /* JSON answer, if q->json. */
+};
+
+static void
+answer_route(struct orchd_show *s, const struct fibrec_route *r, void *a_)
+{
+    struct answer *a = a_;
+    bool entry = (a->q->has_prefix && !a->q->longer) || a->q->detail;
+
+    if (a->json) {
+        json_add_route(a->json, route_to_json(s, r, a->q->detail));
+    } else if (entry) {
+        format_route_entry(s, r, a->q->detail, &a->text);
+    } else {
+        format_route_line(s, r, &a->text);
+    }
+}
+
+/* Per-protocol totals for "summary". */
+struct proto_count {
+    char *protocol;             /* Protocol name. */
+    size_t rib;                 /* Routes. */
+    size_t fib;                 /* Routes offloaded. */
+};
+
+struct summary {
+    struct shash protocols;     /* Name → struct proto_count. */
+    size_t by_len[129];         /* Routes by prefix length. */
+};
+
+static void
+summary_route(struct orchd_show *s, const struct fibrec_route *r, void *a_)
+{
+    struct summary *sum = a_;
+    struct proto_count *pc = shash_find_data(&sum->protocols, r->protocol);
+    struct route_state st;
+
+    if (!pc) {
+        pc = xzalloc(sizeof *pc);
+        pc->protocol = xstrdup(r->protocol);
+        shash_add(&sum->protocols, r->protocol, pc);
+    }
+    pc->rib++;
+    route_state_get(s, r, &st);
+    pc->fib += route_state_offloaded(&st);
+    route_state_destroy(&st);
+    sum->by_len[route_index_route_prefix(r)->len]++;
+}
+
+static char *
+answer_summary(struct orchd_show *s, const struct query *q)
+{
+    struct summary sum;
+    struct ds out = DS_EMPTY_INITIALIZER;
+    const struct shash_node **nodes;
+    size_t rib = 0, fib = 0;
+    int max_len = q->family == AF_INET ? 32 : 128;
+
+    memset(&sum, 0, sizeof sum);
+    shash_init(&sum.protocols);
+    for_each_selected(s, q, summary_route, &sum);
+    nodes = shash_sort(&sum.protocols);
+
+    if (q->json) {
+        struct json *j = json_object_create();
+        struct json *routes = json_array_create_empty();
+        struct json *lens = json_object_create();
+
+        for (size_t i = 0; i < shash_count(&sum.protocols); i++) {
+            const struct proto_count *pc = nodes[i]->data;
+            struct json *o = json_object_create();
+
+            json_object_put_string(o, "type", pc->protocol);
+            json_object_put(o, "rib", json_integer_create(pc->rib));
+            json_object_put(o, "fib", json_integer_create(pc->fib));
+            json_array_add(routes, o);
+            rib += pc->rib;
+            fib += pc->fib;
+        }
+        for (int len = 0; len <= max_len; len++) {
+            if (sum.by_len[len]) {
+                json_object_put_nocopy(lens, xasprintf("%d", len),
+                                       json_integer_create(sum.by_len[len]));
+            }
+        }
+        json_object_put_string(j, "vrfName", q->vrf);
+        json_object_put(j, "routes", routes);
+        json_object_put(j, "routesTotal", json_integer_create(rib));
+        json_object_put(j, "routesTotalFib", json_integer_create(fib));
+        json_object_put(j, "prefixLengths", lens);
+        json_to_ds(j, JSSF_PRETTY, &out);
+        ds_put_char(&out, '\n');
+        json_destroy(j);
+    } else {
+        ds_put_format(&out, "%-20s %-20s %s (vrf %s)\n", "Route Source",
+                      "Routes", "FIB", q->vrf);
+        for (size_t i = 0; i < shash_count(&sum.protocols); i++) {
+            const struct proto_count *pc = nodes[i]->data;
+
+            ds_put_format(&out, "%-20s %-20"PRIuSIZE" %"PRIuSIZE"\n",
+                          pc->protocol, pc->rib, pc->fib);
+            rib += pc->rib;
+            fib += pc->fib;
+        }
+        ds_put_format(&out, "------\n%-20s %-20"PRIuSIZE" %"PRIuSIZE"\n\n",
+                      "Totals", rib, fib);
+        ds_put_format(&out, "%-20s %s\n", "Prefix length", "Routes");
+        for (int len = 0; len <= max_len; len++) {
+            if (sum.by_len[len]) {
+                ds_put_format(&out, "/%-19d %"PRIuSIZE"\n", len,
+                              sum.by_len[len]);
+            }
+        }
+    }
+    free(nodes);
+    struct shash_node *node, *next;
+    SHASH_FOR_EACH_SAFE (node, next, &sum.protocols) {
+        struct proto_count *pc = node->data;
+
+        free(pc->protocol);
+        free(pc);
+    }
+    shash_destroy(&sum.protocols);
+    return ds_steal_cstr(&out);
+}
+
+/* Answers a parsed query.  Returns the text, or NULL and '*errorp'. */
+static char *
+answer_query(struct orchd_show *s, const struct query *q, char **errorp)
+{
+    struct answer a;
+    size_t n;
+
+    *errorp = NULL;
+    if (!vrf_exists(s, q->vrf)) {
+        *errorp = xasprintf("%% VRF %s not found", q->vrf);
+        return NULL;
+    }
+    if (q->summary) {
+        return answer_summary(s, q);
+    }
+    a.q = q;
+    ds_init(&a.text);
+    a.json = q->json ? json_object_create() : NULL;
+    if (!q->json && (!q->has_prefix || q->longer) && !q->detail) {
+        ds_put_cstr(&a.text, codes_header);
+        if (strcmp(q->vrf, "default")) {
+            ds_put_format(&a.text, "VRF %s:\n", q->vrf);
+        }
+    }
+    n = for_each_selected(s, q, answer_route, &a);
+    if (!n && q->has_prefix && !q->longer && !q->json) {
+        ds_destroy(&a.text);
+        *errorp = xstrdup("% Network not in table");
+        return NULL;
+    }
+    if (a.json) {
+        json_to_ds(a.json, JSSF_PRETTY | JSSF_SORT, &a.text);
+        ds_put_char(&a.text, '\n');
+        json_destroy(a.json);
+    }
+    return ds_steal_cstr(&a.text);
+}
+
+/* ---- unixctl -----------------------------------------------------------*/
+
+/* Collects the UUIDs of the rows a query prints. */
+struct collect {
+    struct uuid *rows;          /* Collected. */
+    size_t n, allocated;        /* Count and capacity. */
+};
+
+static void
+collect_route(struct orchd_show *s OVS_UNUSED,
+              const struct fibrec_route *r, void *c_)
+{
+    struct collect *c = c_;
+
+    if (c->n >= c->allocated) {
+        c->rows = x2nrealloc(c->rows, &c->allocated, sizeof *c->rows);
+    }
+    c->rows[c->n++] = r->header_.uuid;
+}
+
+static void
+reply(struct unixctl_conn *conn, struct orchd_show *s, int argc,
+      const char *argv[])
+{
+    struct query q;
+    char *error, *text;
+
+    error = parse_query(argc, argv, &q);
+    if (!error) {
+        text = answer_query(s, &q, &error);
+        if (text) {
+            unixctl_command_reply(conn, text);
+            free(text);
+            return;
+        }
+    }
+    unixctl_command_reply_error(conn, error);
+    free(error);
+}
+
+static void
+orchd_show_unixctl(struct unixctl_conn *conn, int argc, const char *argv[],
+                   void *s_)
+{
+    struct orchd_show *s = s_;
+    struct collect c = { .rows = NULL };
+    struct deferred *d;
+    struct query q;
+    char *error;
+
+    error = parse_query(argc, argv, &q);
+    if (error) {
+        unixctl_command_reply_error(conn, error);
+        free(error);
+        return;
+    }
+    if (!q.detail || q.summary || !vrf_exists(s, q.vrf)) {
+        reply(conn, s, argc, argv);
+        return;
+    }
+
+    /* "detail": fetch the counters of the rows to print, then answer. */
+    for_each_selected(s, &q, collect_route, &c);
+    for (size_t i = 0; i < c.n; i++) {
+        const struct fibrec_route *r = fibrec_route_get_for_uuid(s->idl,
+                                                                 &c.rows[i]);
+        fibrec_route_fetch_counters(s->idl, r);
+    }
+    d = xzalloc(sizeof *d);
+    d->conn = conn;
+    d->argc = argc;
+    d->argv = xmalloc(argc * sizeof *d->argv);
+    for (int i = 0; i < argc; i++) {
+        d->argv[i] = xstrdup(argv[i]);
+    }
+    d->rows = c.rows;
+    d->n_rows = c.n;
+    d->deadline = time_msec() + FETCH_TIMEOUT_MS;
+    ovs_list_push_back(&s->deferred, &d->node);
+}
+
+static void
+deferred_destroy(struct deferred *d)
+{
+    for (int i = 0; i < d->argc; i++) {
+        free(d->argv[i]);
+    }
+    free(d->argv);
+    free(d->rows);
+    free(d);
+}
+
+/* Answers "detail" queries whose counters have arrived. */
+void
+orchd_show_run(struct orchd_show *s)
+{
+    struct deferred *d;
+
+    LIST_FOR_EACH_SAFE (d, node, &s->deferred) {
+        bool pending = false;
+
+        for (size_t i = 0; i < d->n_rows && !pending; i++) {
+            const struct fibrec_route *r
+                = fibrec_route_get_for_uuid(s->idl, &d->rows[i]);
+
+            pending = r && fibrec_route_is_row_counters_fetch_pending(r);
+        }
+        if (!pending || time_msec() >= d->deadline) {
+            ovs_list_remove(&d->node);
+            reply(d->conn, s, d->argc, (const char **) d->argv);
+            deferred_destroy(d);
+        }
+    }
+}
+
+void
+orchd_show_wait(struct orchd_show *s)
+{
+    struct deferred *d;
+
+    LIST_FOR_EACH (d, node, &s->deferred) {
+        poll_timer_wait_until(d->deadline);
+    }
+}
+
+struct orchd_show *
+orchd_show_create(struct ovsdb_idl *idl, struct route_index *ri,
+                  struct orchd_cache *cache,
+                  orchd_show_resolve_func *resolve, void *aux)
+{
+    struct orchd_show *s = xzalloc(sizeof *s);
+
+    s->idl = idl;
+    s->ri = ri;
+    s->cache = cache;
+    s->resolve = resolve;
+    s->aux = aux;
+    ovs_list_init(&s->deferred);
+    unixctl_command_register("fib/show",
+                             "ip|ipv6 route [vrf NAME] [summary | PREFIX "
+                             "[longer-prefixes] | ADDRESS] [detail] [json]",
+                             2, 8, orchd_show_unixctl, s);
+    return s;
+}
+
+void
+orchd_show_destroy(struct orchd_show *s)
+{
+    struct deferred *d;
+
+    if (!s) {
+        return;
+    }
+    LIST_FOR_EACH_POP (d, node, &s->deferred) {
+        unixctl_command_reply_error(d->conn, "orchd is exiting");
+        deferred_destroy(d);
+    }
+    free(s);
+}
