@@ -807,14 +807,18 @@ route_set_nh(struct fpmd_rib *rib, struct fpmd_route *r, struct fpmd_nh *nh)
     if (old == nh) {
         return;
     }
+    /* Unlink from the old object before linking to the new one: both use
+     * 'r->nh_node'. */
+    if (old) {
+        ovs_list_remove(&r->nh_node);
+        old->n_routes--;
+    }
     if (nh) {
         ovs_list_push_back(&nh->routes, &r->nh_node);
         nh->n_routes++;
     }
     r->nh = nh;
     if (old) {
-        ovs_list_remove(&r->nh_node);
-        old->n_routes--;
         nh_maybe_free(rib, old);
     }
 }
