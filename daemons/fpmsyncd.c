@@ -85,11 +85,14 @@ COVERAGE_DEFINE(reconcile_run);
 COVERAGE_DEFINE(reconcile_stale);
 
 /* Flush policy defaults (SONiC's fpmsyncd). */
-#define DEFAULT_BATCH_SIZE 1000         /* Global.batch_size default. */
+#define DEFAULT_BATCH_SIZE 250          /* Rows per transaction when
+                                         * Global.batch_size is empty:
+                                         * measured best for ovsdb-server
+                                         * 3.1 (see docs/PERFORMANCE.md). */
 #define DEFAULT_RECONCILE_TIMER 120     /* Global.reconcile_timer. */
 #define DEFAULT_FLUSH_THRESHOLD 500     /* Below this, flush at once. */
 #define DEFAULT_FLUSH_INTERVAL 500      /* ms: otherwise at most this late. */
-#define DEFAULT_MAX_INFLIGHT 4          /* Transactions pipelined. */
+#define DEFAULT_MAX_INFLIGHT 8          /* Transactions pipelined. */
 
 /* Most bytes read from zebra in one main loop iteration, so that replies
  * from the database and unixctl commands are served in between. */
