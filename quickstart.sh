@@ -65,30 +65,43 @@ build () {
 
 run () {
     B=$TOP/_build
-    export FIBSYNC_RUNDIR=${FIBSYNC_RUNDIR:-$TOP/_run}
-    "$B/utilities/fibsync-ctl" stop > /dev/null 2>&1 || true
-    "$B/utilities/fibsync-ctl" start
-    DB=unix:$FIBSYNC_RUNDIR/db.sock
     C=$TOP/_ovs/openvswitch/ovsdb/ovsdb-client
+    export FIBSYNC_RUNDIR=${FIBSYNC_RUNDIR:-$TOP/_run}
+    port=${FIBSYNC_FPM_PORT:-2620}
+    DB=unix:$FIBSYNC_RUNDIR/db.sock
+    "$B/utilities/fibsync-ctl" stop > /dev/null 2>&1 || true
+    "$B/utilities/fibsync-ctl" --fpm-port="$port" start
     echo
     say "ovsdb-client list-tables $DB Fibsync"
     "$C" list-tables "$DB" Fibsync
-    if test -x "$B/utilities/fpm-replay" && test -x "$B/daemons/fpmsyncd"; then
-        echo
-        say "loading 10000 routes over FPM with fpm-replay"
-        "$B/utilities/fpm-replay" --port="${FIBSYNC_FPM_PORT:-2620}" \
-            --routes=10000 --ecmp=2
-        sleep 1
-        echo
-        say "ovsdb-client dump $DB Fibsync Route (first rows)"
-        "$C" dump "$DB" Fibsync Route vrf prefix protocol nexthops status |
-            head -12
-    fi
-    if test -x "$B/utilities/fibctl"; then
-        echo
-        say "fibctl show ip route summary"
-        "$B/utilities/fibctl" show ip route summary || true
-    fi
+    echo
+    say "sending 10000 routes (20% IPv6, 2-way ECMP, next-hop groups) over"
+    say "FPM to fpmsyncd, as zebra would"
+    "$B/utilities/fpm-replay" --port "$port" -n 10000 --ipv6 20 --ecmp 2 \
+        --nhg
+    i=0
+    until "$B/utilities/route-check" -q > /dev/null 2>&1; do
+        i=$((i + 1))
+        if test $i -gt 120; then
+            say "routes not all programmed after 60 s:"
+            "$B/utilities/route-check" | tail -5
+            break
+        fi
+        sleep 0.5
+    done
+    echo
+    say "ovsdb-client dump $DB Fibsync Route (first rows)"
+    "$C" dump "$DB" Fibsync Route vrf prefix protocol nexthops 2>/dev/null |
+        head -8
+    echo
+    say "fibctl show ip route summary"
+    "$B/utilities/fibctl" show ip route summary | head -8
+    echo
+    say "fibctl show ip route 1.0.0.1   (longest match, from orchd's index)"
+    "$B/utilities/fibctl" show ip route 1.0.0.1
+    echo
+    say "route-check   (Route, Asic_Route and the simulated FIB agree?)"
+    "$B/utilities/route-check"
     echo
     say "the stack keeps running; stop it with:"
     say "  FIBSYNC_RUNDIR=$FIBSYNC_RUNDIR $B/utilities/fibsync-ctl stop"
