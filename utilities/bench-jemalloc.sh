@@ -22,6 +22,8 @@
 #   answer   a producer answering 10 workers, 2 requests each, by
 #            rewriting a 256-entry map column (Route.status) on 512 rows
 #            that the 10 workers monitor;
+#   seq300k  one client inserting 300,000 rows in 1,000-row
+#            transactions, one in flight (DESIGN.md's "facts measured");
 #   txn      for each N of --sizes (default 100,1000,10000,100000,500000),
 #            N rows in one transaction ("txn-N-all") and one row per
 #            transaction ("txn-N-one"); with --one-limit L (default
@@ -38,7 +40,7 @@
 set -e
 
 RUNS=3
-WORKLOADS=upd1k,upd200k,insert,answer,txn
+WORKLOADS=upd1k,upd200k,insert,answer,seq300k,txn
 SIZES=100,1000,10000,100000,500000
 ONE_LIMIT=100000
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -108,6 +110,7 @@ for w in $(echo "$WORKLOADS" | tr ',' ' '); do
                       "--txns 500 --txn-rows 100" ;;
         insert) echo "insert insert --rows 20000 --workers 10" \
                      "--txn-rows 1000" ;;
+        seq300k) echo "seq300k txnsize --rows 300000 --txn-rows 1000" ;;
         answer) echo "answer answer --rows 512 --map-size 256" \
                      "--workers 10 --requests 2" ;;
         txn)
@@ -188,7 +191,7 @@ while read -r label args; do
         # $1..$4: glibc s, rate, kB, projected; $5..$8: jemalloc.
         gs = ($4 != "-" ? $4 : $1); js = ($8 != "-" ? $8 : $5)
         mark = ($4 != "-" ? "*" : "")
-        printf "%-16s %9.3f%1s %10d %8.1f | %9.3f%1s %10d %8.1f |" \
+        printf "%-16s %9.3f%1s %10s %8.1f | %9.3f%1s %10s %8.1f |" \
                " %6.2fx %6.2fx\n", l, gs, mark, $2, $3 / 1024, js, mark,
                $6, $7 / 1024, (js > 0 ? gs / js : 0),
                ($3 > 0 ? $7 / $3 : 0) }'

@@ -593,7 +593,7 @@ bench_monitor(struct jsonrpc *rpc, struct json *tables)
     jsonrpc_msg_destroy(reply);
 }
 
-/* Returns a monitor request for 'columns' of one table. */
+/* Returns a monitor request for one column, 'column', of a table. */
 static struct json *
 bench_monitor_columns(const char *column)
 {
@@ -832,6 +832,7 @@ bench_answer_setup(const struct bench_opts *o)
     jsonrpc_close(rpc);
 }
 
+/* Prints the subcommand's usage on stdout. */
 static void
 bench_usage(void)
 {
@@ -1001,9 +1002,10 @@ bench_ovsdb_main(int argc, char *argv[])
         ovs_fatal(0, "unknown workload \"%s\"", o.workload);
     }
 
+    double rate = secs > 0 ? done / secs : 0.0;
     printf("RESULT workload=%s seconds=%.3f rows=%"PRIu64" txns=%"PRIu64
-           " rate=%.0f unit=%s%s\n", o.workload, secs, r.rows, r.txns,
-           secs > 0 ? done / secs : 0.0, unit, ds_cstr(&extra));
+           " rate=%.*f unit=%s%s\n", o.workload, secs, r.rows, r.txns,
+           rate < 100 ? 2 : 0, rate, unit, ds_cstr(&extra));
     ds_destroy(&extra);
     return EXIT_SUCCESS;
 }
