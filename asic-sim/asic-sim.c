@@ -1056,25 +1056,33 @@ route_attr_parse(struct sim_switch *sw, struct route_cache *c,
     }
 }
 
-/* Creates one route.  Stores in '*swp' the switch to count the operation
- * on (NULL if the switch does not exist). */
+/* The per-entry arguments of a route call, as arrays indexed by the
+ * entry's position in the call (a single-entry call uses index 0). */
+struct route_op_args {
+    const uint32_t *attr_count;          /* Create and get: counts. */
+    const sai_attribute_t *const *attrs; /* Create: attribute lists. */
+    const sai_attribute_t *attr;         /* Set: one attribute each. */
+    sai_attribute_t *const *out;         /* Get: attribute lists. */
+};
+
+/* Does one route operation on the route 'key' names, with index 'i' of
+ * 'args'. */
+typedef sai_status_t route_op_fn(struct route_cache *c,
+                                 const struct route_key *key, uint32_t i,
+                                 const struct route_op_args *args);
+
+/* route_op_fn that creates one route. */
 static sai_status_t
-route_create__(struct route_cache *c, const sai_route_entry_t *e,
-               uint32_t attr_count, const sai_attribute_t *attr_list,
-               struct sim_switch **swp)
+route_create__(struct route_cache *c, const struct route_key *key,
+               uint32_t idx, const struct route_op_args *args)
 {
+    const sai_attribute_t *attr_list = args->attrs[idx];
+    uint32_t attr_count = args->attr_count[idx];
     struct route_attrs ra = { .action = SAI_PACKET_ACTION_FORWARD };
-    struct route_key key;
+    struct sim_switch *sw = key->sw;
     uint64_t seen = 0;
     sai_status_t status;
     uint32_t index;
-
-    status = route_key_parse(e, c, &key);
-    *swp = key.sw;
-    if (status) {
-        return status;
-    }
-    struct sim_switch *sw = key.sw;
 
     if (attr_count && !attr_list) {
         return SAI_STATUS_INVALID_PARAMETER;
@@ -1089,15 +1097,15 @@ route_create__(struct route_cache *c, const sai_route_entry_t *e,
         }
     }
 
-    if (route_key_find(&key, &index)) {
+    if (route_key_find(key, &index)) {
         return SAI_STATUS_ITEM_ALREADY_EXISTS;
     }
-    enum asic_sim_resource res = route_key_res(&key);
+    enum asic_sim_resource res = route_key_res(key);
     if (!res_available(sw, res)) {
         return SAI_STATUS_INSUFFICIENT_RESOURCES;
     }
     delay_add(sw);
-    if (fault_fires(sw, ASIC_SIM_FAULT_ROUTE_CREATE, &key)) {
+    if (fault_fires(sw, ASIC_SIM_FAULT_ROUTE_CREATE, key)) {
         return SAI_STATUS_FAILURE;
     }
 
@@ -1112,72 +1120,59 @@ route_create__(struct route_cache *c, const sai_route_entry_t *e,
     nhref_ref(sw, ra.nhref);
 
     int error;
-    if (!key.is_v6) {
-        if (!key.vr->lpm4) {
-            key.vr->lpm4 = lpm4_create();
+    if (!key->is_v6) {
+        if (!key->vr->lpm4) {
+            key->vr->lpm4 = lpm4_create();
         }
-        error = lpm4_insert(key.vr->lpm4, key.ip4, key.plen, index);
+        error = lpm4_insert(key->vr->lpm4, key->ip4, key->plen, index);
     } else {
-        if (!key.vr->lpm6) {
-            key.vr->lpm6 = lpm6_create();
+        if (!key->vr->lpm6) {
+            key->vr->lpm6 = lpm6_create();
         }
-        error = lpm6_insert(key.vr->lpm6, &key.ip6, key.plen, index);
+        error = lpm6_insert(key->vr->lpm6, &key->ip6, key->plen, index);
     }
     ovs_assert(!error);
     sw->used[res]++;
     return SAI_STATUS_SUCCESS;
 }
 
-/* Removes one route.  See route_create__() for '*swp'. */
+/* route_op_fn that removes one route. */
 static sai_status_t
-route_remove__(struct route_cache *c, const sai_route_entry_t *e,
-               struct sim_switch **swp)
+route_remove__(struct route_cache *c OVS_UNUSED, const struct route_key *key,
+               uint32_t i OVS_UNUSED,
+               const struct route_op_args *args OVS_UNUSED)
 {
-    struct route_key key;
-    sai_status_t status;
+    struct sim_switch *sw = key->sw;
     uint32_t index;
 
-    status = route_key_parse(e, c, &key);
-    *swp = key.sw;
-    if (status) {
-        return status;
-    }
-    struct sim_switch *sw = key.sw;
-
-    if (!route_key_find(&key, &index)) {
+    if (!route_key_find(key, &index)) {
         return SAI_STATUS_ITEM_NOT_FOUND;
     }
     delay_add(sw);
-    if (fault_fires(sw, ASIC_SIM_FAULT_ROUTE_REMOVE, &key)) {
+    if (fault_fires(sw, ASIC_SIM_FAULT_ROUTE_REMOVE, key)) {
         return SAI_STATUS_FAILURE;
     }
 
-    int error = (key.is_v6
-                 ? lpm6_delete(key.vr->lpm6, &key.ip6, key.plen, NULL)
-                 : lpm4_delete(key.vr->lpm4, key.ip4, key.plen, NULL));
+    int error = (key->is_v6
+                 ? lpm6_delete(key->vr->lpm6, &key->ip6, key->plen, NULL)
+                 : lpm4_delete(key->vr->lpm4, key->ip4, key->plen, NULL));
     ovs_assert(!error);
     nhref_unref(sw, route_get(sw, index)->nhref);
     route_free(sw, index);
-    sw->used[route_key_res(&key)]--;
+    sw->used[route_key_res(key)]--;
     return SAI_STATUS_SUCCESS;
 }
 
-/* Sets one attribute of one route.  See route_create__() for '*swp'. */
+/* route_op_fn that sets one attribute of one route. */
 static sai_status_t
-route_set__(struct route_cache *c, const sai_route_entry_t *e,
-            const sai_attribute_t *attr, struct sim_switch **swp)
+route_set__(struct route_cache *c, const struct route_key *key, uint32_t i,
+            const struct route_op_args *args)
 {
+    const sai_attribute_t *attr = args->attr ? &args->attr[i] : NULL;
+    struct sim_switch *sw = key->sw;
     struct route_attrs ra;
-    struct route_key key;
     sai_status_t status;
     uint32_t index;
-
-    status = route_key_parse(e, c, &key);
-    *swp = key.sw;
-    if (status) {
-        return status;
-    }
-    struct sim_switch *sw = key.sw;
 
     if (!attr) {
         return SAI_STATUS_INVALID_PARAMETER;
@@ -1187,13 +1182,13 @@ route_set__(struct route_cache *c, const sai_route_entry_t *e,
     if (status) {
         return status;
     }
-    if (!route_key_find(&key, &index)) {
+    if (!route_key_find(key, &index)) {
         return SAI_STATUS_ITEM_NOT_FOUND;
     }
     if (ra.set_action || ra.set_nhref) {
         /* Clearing the hit counter is not a programming operation. */
         delay_add(sw);
-        if (fault_fires(sw, ASIC_SIM_FAULT_ROUTE_SET, &key)) {
+        if (fault_fires(sw, ASIC_SIM_FAULT_ROUTE_SET, key)) {
             return SAI_STATUS_FAILURE;
         }
     }
@@ -1213,29 +1208,23 @@ route_set__(struct route_cache *c, const sai_route_entry_t *e,
     return SAI_STATUS_SUCCESS;
 }
 
-/* Gets attributes of one route.  See route_create__() for '*swp'. */
+/* route_op_fn that gets attributes of one route. */
 static sai_status_t
-route_get__(struct route_cache *c, const sai_route_entry_t *e,
-            uint32_t attr_count, sai_attribute_t *attr_list,
-            struct sim_switch **swp)
+route_get__(struct route_cache *c OVS_UNUSED, const struct route_key *key,
+            uint32_t idx, const struct route_op_args *args)
 {
-    struct route_key key;
-    sai_status_t status;
+    sai_attribute_t *attr_list = args->out[idx];
+    uint32_t attr_count = args->attr_count[idx];
     uint32_t index;
 
-    status = route_key_parse(e, c, &key);
-    *swp = key.sw;
-    if (status) {
-        return status;
-    }
     if (attr_count && !attr_list) {
         return SAI_STATUS_INVALID_PARAMETER;
     }
-    if (!route_key_find(&key, &index)) {
+    if (!route_key_find(key, &index)) {
         return SAI_STATUS_ITEM_NOT_FOUND;
     }
 
-    const struct sim_route *r = route_get(key.sw, index);
+    const struct sim_route *r = route_get(key->sw, index);
     for (uint32_t i = 0; i < attr_count; i++) {
         sai_attribute_t *a = &attr_list[i];
 
@@ -1244,7 +1233,7 @@ route_get__(struct route_cache *c, const sai_route_entry_t *e,
             a->value.s32 = r->action;
             break;
         case SAI_ROUTE_ENTRY_ATTR_NEXT_HOP_ID:
-            a->value.oid = nhref_oid(key.sw, r->nhref);
+            a->value.oid = nhref_oid(key->sw, r->nhref);
             break;
         case SAI_ROUTE_ENTRY_ATTR_USER_TRAP_ID:
             a->value.oid = SAI_NULL_OBJECT_ID;
@@ -1253,7 +1242,7 @@ route_get__(struct route_cache *c, const sai_route_entry_t *e,
             a->value.u32 = 0;
             break;
         case SAI_ROUTE_ENTRY_ATTR_IP_ADDR_FAMILY:
-            a->value.s32 = (key.is_v6 ? SAI_IP_ADDR_FAMILY_IPV6
+            a->value.s32 = (key->is_v6 ? SAI_IP_ADDR_FAMILY_IPV6
                             : SAI_IP_ADDR_FAMILY_IPV4);
             break;
         case ASIC_SIM_ROUTE_ENTRY_ATTR_HIT_COUNT:
@@ -1266,40 +1255,61 @@ route_get__(struct route_cache *c, const sai_route_entry_t *e,
     return SAI_STATUS_SUCCESS;
 }
 
+/* Parses route entry 'e' through cache 'c' and runs 'fn' on it with
+ * index 'i' of 'args'.  Stores in '*swp' the switch to count the operation
+ * on (NULL if the switch does not exist).  Always inlined so that 'fn' is
+ * a direct call. */
+static inline sai_status_t ALWAYS_INLINE
+route_op(route_op_fn *fn, struct route_cache *c, const sai_route_entry_t *e,
+         uint32_t i, const struct route_op_args *args,
+         struct sim_switch **swp)
+{
+    struct route_key key;
+    sai_status_t status = route_key_parse(e, c, &key);
+
+    *swp = key.sw;
+    return status ? status : fn(c, &key, i, args);
+}
+
+/* Runs the single-entry route call 'op' on 'e' through 'fn' with 'args',
+ * counting it on the route's switch.  Always inlined so that 'fn' is a
+ * direct call. */
+static inline sai_status_t ALWAYS_INLINE
+route_op_one(enum asic_sim_op op, route_op_fn *fn, const sai_route_entry_t *e,
+             const struct route_op_args *args)
+{
+    struct route_cache c;
+    struct sim_switch *sw;
+
+    if (!e) {
+        return SAI_STATUS_INVALID_PARAMETER;
+    }
+    route_cache_init(&c);
+    sai_status_t status = route_op(fn, &c, e, 0, args, &sw);
+    stats_op(sw, true, op, status);
+    delay_flush();
+    return status;
+}
+
 /* SAI create_route_entry(): PACKET_ACTION (default FORWARD) and
  * NEXT_HOP_ID (default null). */
 static sai_status_t
 create_route_entry(const sai_route_entry_t *e, uint32_t attr_count,
                    const sai_attribute_t *attr_list)
 {
-    struct route_cache c;
-    struct sim_switch *sw;
+    struct route_op_args args = { .attr_count = &attr_count,
+                                  .attrs = &attr_list };
 
-    if (!e) {
-        return SAI_STATUS_INVALID_PARAMETER;
-    }
-    route_cache_init(&c);
-    sai_status_t status = route_create__(&c, e, attr_count, attr_list, &sw);
-    stats_op(sw, true, ASIC_SIM_OP_CREATE, status);
-    delay_flush();
-    return status;
+    return route_op_one(ASIC_SIM_OP_CREATE, route_create__, e, &args);
 }
 
 /* SAI remove_route_entry(). */
 static sai_status_t
 remove_route_entry(const sai_route_entry_t *e)
 {
-    struct route_cache c;
-    struct sim_switch *sw;
+    struct route_op_args args = { .attr_count = NULL };
 
-    if (!e) {
-        return SAI_STATUS_INVALID_PARAMETER;
-    }
-    route_cache_init(&c);
-    sai_status_t status = route_remove__(&c, e, &sw);
-    stats_op(sw, true, ASIC_SIM_OP_REMOVE, status);
-    delay_flush();
-    return status;
+    return route_op_one(ASIC_SIM_OP_REMOVE, route_remove__, e, &args);
 }
 
 /* SAI set_route_entry_attribute(): PACKET_ACTION, NEXT_HOP_ID, or
@@ -1308,17 +1318,9 @@ static sai_status_t
 set_route_entry_attribute(const sai_route_entry_t *e,
                           const sai_attribute_t *attr)
 {
-    struct route_cache c;
-    struct sim_switch *sw;
+    struct route_op_args args = { .attr = attr };
 
-    if (!e) {
-        return SAI_STATUS_INVALID_PARAMETER;
-    }
-    route_cache_init(&c);
-    sai_status_t status = route_set__(&c, e, attr, &sw);
-    stats_op(sw, true, ASIC_SIM_OP_SET, status);
-    delay_flush();
-    return status;
+    return route_op_one(ASIC_SIM_OP_SET, route_set__, e, &args);
 }
 
 /* SAI get_route_entry_attribute(). */
@@ -1326,16 +1328,10 @@ static sai_status_t
 get_route_entry_attribute(const sai_route_entry_t *e, uint32_t attr_count,
                           sai_attribute_t *attr_list)
 {
-    struct route_cache c;
-    struct sim_switch *sw;
+    struct route_op_args args = { .attr_count = &attr_count,
+                                  .out = &attr_list };
 
-    if (!e) {
-        return SAI_STATUS_INVALID_PARAMETER;
-    }
-    route_cache_init(&c);
-    sai_status_t status = route_get__(&c, e, attr_count, attr_list, &sw);
-    stats_op(sw, true, ASIC_SIM_OP_GET, status);
-    return status;
+    return route_op_one(ASIC_SIM_OP_GET, route_get__, e, &args);
 }
 
 /* State of one bulk route call. */
@@ -1408,31 +1404,31 @@ route_bulk_finish(struct route_bulk *b)
 /* How many entries ahead the bulk calls prefetch. */
 #define BULK_PREFETCH_AHEAD 8
 
-/* SAI bulk create_route_entries(): see route_bulk_record() for the
- * error modes.  Prefetches the LPM memory of later entries. */
-static sai_status_t
-create_route_entries(uint32_t n, const sai_route_entry_t *entries,
-                     const uint32_t *attr_count,
-                     const sai_attribute_t **attr_list,
-                     sai_bulk_op_error_mode_t mode,
-                     sai_status_t *statuses)
+/* Runs bulk route call 'op' on the 'n' 'entries' through 'fn' with
+ * 'args' (see route_bulk_record() for the error modes), prefetching the
+ * LPM memory of later entries if 'prefetch'.  'args_ok' is false if the
+ * per-entry arrays are missing.  Always inlined so that 'fn' is a direct
+ * call in the loop. */
+static inline sai_status_t ALWAYS_INLINE
+route_bulk_run(enum asic_sim_op op, route_op_fn *fn, bool prefetch,
+               uint32_t n, const sai_route_entry_t *entries,
+               const struct route_op_args *args, bool args_ok,
+               sai_bulk_op_error_mode_t mode, sai_status_t *statuses)
 {
     struct route_cache c;
     struct route_bulk b;
 
-    if (route_bulk_start(&b, ASIC_SIM_OP_CREATE, n, entries, mode,
-                         statuses) || !attr_count || !attr_list) {
+    if (route_bulk_start(&b, op, n, entries, mode, statuses) || !args_ok) {
         return SAI_STATUS_INVALID_PARAMETER;
     }
     route_cache_init(&c);
     for (uint32_t i = 0; i < n; i++) {
         struct sim_switch *sw;
 
-        if (i + BULK_PREFETCH_AHEAD < n) {
+        if (prefetch && i + BULK_PREFETCH_AHEAD < n) {
             route_prefetch(&c, &entries[i + BULK_PREFETCH_AHEAD]);
         }
-        sai_status_t status = route_create__(&c, &entries[i], attr_count[i],
-                                             attr_list[i], &sw);
+        sai_status_t status = route_op(fn, &c, &entries[i], i, args, &sw);
         if (!route_bulk_record(&b, i, sw, status)) {
             break;
         }
@@ -1440,31 +1436,31 @@ create_route_entries(uint32_t n, const sai_route_entry_t *entries,
     return route_bulk_finish(&b);
 }
 
+/* SAI bulk create_route_entries(). */
+static sai_status_t
+create_route_entries(uint32_t n, const sai_route_entry_t *entries,
+                     const uint32_t *attr_count,
+                     const sai_attribute_t **attr_list,
+                     sai_bulk_op_error_mode_t mode,
+                     sai_status_t *statuses)
+{
+    struct route_op_args args = { .attr_count = attr_count,
+                                  .attrs = attr_list };
+
+    return route_bulk_run(ASIC_SIM_OP_CREATE, route_create__, true, n,
+                          entries, &args, attr_count && attr_list, mode,
+                          statuses);
+}
+
 /* SAI bulk remove_route_entries(). */
 static sai_status_t
 remove_route_entries(uint32_t n, const sai_route_entry_t *entries,
                      sai_bulk_op_error_mode_t mode, sai_status_t *statuses)
 {
-    struct route_cache c;
-    struct route_bulk b;
+    struct route_op_args args = { .attr_count = NULL };
 
-    if (route_bulk_start(&b, ASIC_SIM_OP_REMOVE, n, entries, mode,
-                         statuses)) {
-        return SAI_STATUS_INVALID_PARAMETER;
-    }
-    route_cache_init(&c);
-    for (uint32_t i = 0; i < n; i++) {
-        struct sim_switch *sw;
-
-        if (i + BULK_PREFETCH_AHEAD < n) {
-            route_prefetch(&c, &entries[i + BULK_PREFETCH_AHEAD]);
-        }
-        sai_status_t status = route_remove__(&c, &entries[i], &sw);
-        if (!route_bulk_record(&b, i, sw, status)) {
-            break;
-        }
-    }
-    return route_bulk_finish(&b);
+    return route_bulk_run(ASIC_SIM_OP_REMOVE, route_remove__, true, n,
+                          entries, &args, true, mode, statuses);
 }
 
 /* SAI bulk set_route_entries_attribute(): one attribute per entry. */
@@ -1474,27 +1470,10 @@ set_route_entries_attribute(uint32_t n, const sai_route_entry_t *entries,
                             sai_bulk_op_error_mode_t mode,
                             sai_status_t *statuses)
 {
-    struct route_cache c;
-    struct route_bulk b;
+    struct route_op_args args = { .attr = attr_list };
 
-    if (route_bulk_start(&b, ASIC_SIM_OP_SET, n, entries, mode, statuses)
-        || !attr_list) {
-        return SAI_STATUS_INVALID_PARAMETER;
-    }
-    route_cache_init(&c);
-    for (uint32_t i = 0; i < n; i++) {
-        struct sim_switch *sw;
-
-        if (i + BULK_PREFETCH_AHEAD < n) {
-            route_prefetch(&c, &entries[i + BULK_PREFETCH_AHEAD]);
-        }
-        sai_status_t status = route_set__(&c, &entries[i], &attr_list[i],
-                                          &sw);
-        if (!route_bulk_record(&b, i, sw, status)) {
-            break;
-        }
-    }
-    return route_bulk_finish(&b);
+    return route_bulk_run(ASIC_SIM_OP_SET, route_set__, true, n, entries,
+                          &args, attr_list != NULL, mode, statuses);
 }
 
 /* SAI bulk get_route_entries_attribute(). */
@@ -1505,23 +1484,11 @@ get_route_entries_attribute(uint32_t n, const sai_route_entry_t *entries,
                             sai_bulk_op_error_mode_t mode,
                             sai_status_t *statuses)
 {
-    struct route_cache c;
-    struct route_bulk b;
+    struct route_op_args args = { .attr_count = attr_count,
+                                  .out = attr_list };
 
-    if (route_bulk_start(&b, ASIC_SIM_OP_GET, n, entries, mode, statuses)
-        || !attr_count || !attr_list) {
-        return SAI_STATUS_INVALID_PARAMETER;
-    }
-    route_cache_init(&c);
-    for (uint32_t i = 0; i < n; i++) {
-        struct sim_switch *sw;
-        sai_status_t status = route_get__(&c, &entries[i], attr_count[i],
-                                          attr_list[i], &sw);
-        if (!route_bulk_record(&b, i, sw, status)) {
-            break;
-        }
-    }
-    return route_bulk_finish(&b);
+    return route_bulk_run(ASIC_SIM_OP_GET, route_get__, false, n, entries,
+                          &args, attr_count && attr_list, mode, statuses);
 }
 
 /* ---- Generic object operations ------------------------------------------ */
@@ -1572,6 +1539,173 @@ static bool
 object_fault(struct sim_switch *sw)
 {
     return fault_fires(sw, ASIC_SIM_FAULT_OBJECTS, NULL);
+}
+
+/* How the generic remove, set and get treat one kind of object. */
+struct obj_class {
+    enum sim_kind kind;         /* The kind. */
+
+    /* Remove: returns true while 'obj' may not be removed (NULL if it
+     * always may be), and drops what 'obj' holds and frees it once it is
+     * off its table. */
+    bool (*in_use)(const struct sim_switch *sw, const struct sim_obj *obj);
+    void (*destroy)(struct sim_switch *sw, struct sim_obj *obj);
+
+    /* Set: validates 'attr' against 'obj' without changing anything if
+     * '!commit', otherwise applies it (validated already).  NULL if no
+     * attribute is settable: then ids below 'attr_end' are
+     * INVALID_ATTRIBUTE and others UNKNOWN_ATTRIBUTE. */
+    sai_status_t (*set)(struct sim_switch *sw, struct sim_obj *obj,
+                        const sai_attribute_t *attr, bool commit);
+    sai_attr_id_t attr_end;
+
+    /* Get: fills in attribute 'a' (index 'i') of 'obj'. */
+    sai_status_t (*get)(const struct sim_obj *obj, sai_attribute_t *a,
+                        uint32_t i);
+};
+
+/* SAI remove of the object of class 'cls' named 'oid': OBJECT_IN_USE
+ * while it is in use. */
+static sai_status_t
+obj_remove(const struct obj_class *cls, sai_object_id_t oid)
+{
+    struct sim_switch *sw;
+    sai_status_t status;
+    struct sim_obj *obj = op_find(oid, cls->kind, &sw, &status);
+
+    if (obj) {
+        if (cls->in_use && cls->in_use(sw, obj)) {
+            status = SAI_STATUS_OBJECT_IN_USE;
+        } else if (object_fault(sw)) {
+            status = SAI_STATUS_FAILURE;
+        } else {
+            objtab_remove(sw, cls->kind, obj);
+            cls->destroy(sw, obj);
+        }
+    }
+    stats_op(sw, false, ASIC_SIM_OP_REMOVE, status);
+    return status;
+}
+
+/* SAI set of attribute 'attr' of the object of class 'cls' named 'oid'.
+ * Nothing changes unless the whole set succeeds. */
+static sai_status_t
+obj_set(const struct obj_class *cls, sai_object_id_t oid,
+        const sai_attribute_t *attr)
+{
+    struct sim_switch *sw;
+    sai_status_t status;
+    struct sim_obj *obj = op_find(oid, cls->kind, &sw, &status);
+
+    if (!obj) {
+        /* 'status' says why. */
+    } else if (!attr) {
+        status = SAI_STATUS_INVALID_PARAMETER;
+    } else if (!cls->set) {
+        /* Every attribute is CREATE_ONLY or READ_ONLY. */
+        status = (attr->id < cls->attr_end
+                  ? ATTR_STATUS(INVALID_ATTRIBUTE, 0)
+                  : ATTR_STATUS(UNKNOWN_ATTRIBUTE, 0));
+    } else if ((status = cls->set(sw, obj, attr, false))) {
+        /* Invalid attribute. */
+    } else if (object_fault(sw)) {
+        status = SAI_STATUS_FAILURE;
+    } else {
+        cls->set(sw, obj, attr, true);
+    }
+    stats_op(sw, false, ASIC_SIM_OP_SET, status);
+    return status;
+}
+
+/* SAI get of the 'attr_count' attributes in 'attr_list' of the object of
+ * class 'cls' named 'oid'. */
+static sai_status_t
+obj_get(const struct obj_class *cls, sai_object_id_t oid,
+        uint32_t attr_count, sai_attribute_t *attr_list)
+{
+    struct sim_switch *sw;
+    sai_status_t status;
+    struct sim_obj *obj = op_find(oid, cls->kind, &sw, &status);
+
+    if (obj && attr_count && !attr_list) {
+        status = SAI_STATUS_INVALID_PARAMETER;
+    }
+    for (uint32_t i = 0; obj && i < attr_count && !status; i++) {
+        status = cls->get(obj, &attr_list[i], i);
+    }
+    stats_op(sw, false, ASIC_SIM_OP_GET, status);
+    return status;
+}
+
+/* Defines 'PREFIX##_class', the obj_class of objects of KIND, from
+ * PREFIX##_destroy(), PREFIX##_get() and the other members given, and the
+ * SAI remove_NAME(), set_NAME_attribute() and get_NAME_attribute()
+ * methods on it. */
+#define OBJ_CLASS(NAME, PREFIX, KIND, IN_USE, SET, ATTR_END)                 \
+    static const struct obj_class PREFIX##_class = {                        \
+        .kind = KIND, .in_use = IN_USE, .destroy = PREFIX##_destroy,        \
+        .set = SET, .attr_end = ATTR_END, .get = PREFIX##_get,              \
+    };                                                                      \
+                                                                            \
+    static sai_status_t                                                     \
+    remove_##NAME(sai_object_id_t oid)                                      \
+    {                                                                       \
+        return obj_remove(&PREFIX##_class, oid);                            \
+    }                                                                       \
+                                                                            \
+    static sai_status_t                                                     \
+    set_##NAME##_attribute(sai_object_id_t oid, const sai_attribute_t *attr) \
+    {                                                                       \
+        return obj_set(&PREFIX##_class, oid, attr);                         \
+    }                                                                       \
+                                                                            \
+    static sai_status_t                                                     \
+    get_##NAME##_attribute(sai_object_id_t oid, uint32_t attr_count,        \
+                           sai_attribute_t *attr_list)                      \
+    {                                                                       \
+        return obj_get(&PREFIX##_class, oid, attr_count, attr_list);        \
+    }
+
+/* Decides whether a create on 'sw' of an object of 'kind', which uses
+ * resource 'res' (ASIC_SIM_N_RESOURCES for none), may go ahead once its
+ * attributes parsed: MANDATORY_ATTRIBUTE_MISSING unless 'complete', then
+ * INSUFFICIENT_RESOURCES, then injected faults. */
+static sai_status_t
+create_admit(struct sim_switch *sw, enum sim_kind kind,
+             enum asic_sim_resource res, bool complete)
+{
+    if (!complete) {
+        return SAI_STATUS_MANDATORY_ATTRIBUTE_MISSING;
+    } else if ((res != ASIC_SIM_N_RESOURCES && !res_available(sw, res))
+               || !objtab_has_room(&sw->tabs[kind])) {
+        return SAI_STATUS_INSUFFICIENT_RESOURCES;
+    } else if (object_fault(sw)) {
+        return SAI_STATUS_FAILURE;
+    }
+    return SAI_STATUS_SUCCESS;
+}
+
+/* Parses attribute 'a' (index 'i') of a create on 'sw' into the scratch
+ * object 'obj'. */
+typedef sai_status_t attr_parse_fn(const struct sim_switch *sw, void *obj,
+                                   const sai_attribute_t *a, uint32_t i);
+
+/* Parses the 'attr_count' attributes in 'attr_list' of a create on 'sw'
+ * into 'obj' with 'parse', stopping at the first error.  A repeated
+ * attribute is INVALID_ATTRIBUTE.  Adds the ids seen to '*seen'. */
+static sai_status_t
+create_parse(const struct sim_switch *sw, void *obj, attr_parse_fn *parse,
+             uint32_t attr_count, const sai_attribute_t *attr_list,
+             uint64_t *seen)
+{
+    sai_status_t status = SAI_STATUS_SUCCESS;
+
+    for (uint32_t i = 0; i < attr_count && !status; i++) {
+        status = (attr_seen(seen, attr_list[i].id)
+                  ? ATTR_STATUS(INVALID_ATTRIBUTE, i)
+                  : parse(sw, obj, &attr_list[i], i));
+    }
+    return status;
 }
 
 /* ---- Switch ------------------------------------------------------------- */
@@ -1925,6 +2059,14 @@ vr_attr_apply(struct sim_vr *vr, const sai_attribute_t *a, uint32_t i)
     }
 }
 
+/* attr_parse_fn for a VR create. */
+static sai_status_t
+vr_attr_parse(const struct sim_switch *sw OVS_UNUSED, void *vr,
+              const sai_attribute_t *a, uint32_t i)
+{
+    return vr_attr_apply(vr, a, i);
+}
+
 /* SAI create_virtual_router(). */
 static sai_status_t
 create_virtual_router(sai_object_id_t *vr_id, sai_object_id_t switch_id,
@@ -1941,16 +2083,10 @@ create_virtual_router(sai_object_id_t *vr_id, sai_object_id_t switch_id,
     struct sim_vr tmp;
     uint64_t seen = 0;
     memset(&tmp, 0, sizeof tmp);
-    for (uint32_t i = 0; i < attr_count && !status; i++) {
-        status = (attr_seen(&seen, attr_list[i].id)
-                  ? ATTR_STATUS(INVALID_ATTRIBUTE, i)
-                  : vr_attr_apply(&tmp, &attr_list[i], i));
-    }
-    if (!status && !objtab_has_room(&sw->tabs[KIND_VR])) {
-        status = SAI_STATUS_INSUFFICIENT_RESOURCES;
-    }
-    if (!status && object_fault(sw)) {
-        status = SAI_STATUS_FAILURE;
+    status = create_parse(sw, &tmp, vr_attr_parse, attr_count, attr_list,
+                          &seen);
+    if (!status) {
+        status = create_admit(sw, KIND_VR, ASIC_SIM_N_RESOURCES, true);
     }
     if (!status) {
         struct sim_vr *vr = vr_create__(sw);
@@ -1964,90 +2100,58 @@ create_virtual_router(sai_object_id_t *vr_id, sai_object_id_t switch_id,
     return status;
 }
 
-/* SAI remove_virtual_router(): OBJECT_IN_USE for the default VR and for
- * a VR with RIFs or routes. */
-static sai_status_t
-remove_virtual_router(sai_object_id_t vr_id)
+/* A VR is in use if it is the default VR or has RIFs or routes. */
+static bool
+vr_in_use(const struct sim_switch *sw, const struct sim_obj *obj)
 {
-    struct sim_switch *sw;
-    sai_status_t status;
-    struct sim_vr *vr = vr_cast(op_find(vr_id, KIND_VR, &sw, &status));
+    const struct sim_vr *vr = CONTAINER_OF(obj, struct sim_vr, obj);
 
-    if (vr) {
-        if (vr == sw->default_vr || vr->obj.refcnt
+    return (vr == sw->default_vr || vr->obj.refcnt
             || (vr->lpm4 && lpm4_count(vr->lpm4))
-            || (vr->lpm6 && lpm6_count(vr->lpm6))) {
-            status = SAI_STATUS_OBJECT_IN_USE;
-        } else if (object_fault(sw)) {
-            status = SAI_STATUS_FAILURE;
-        } else {
-            objtab_remove(sw, KIND_VR, &vr->obj);
-            vr_destroy__(vr);
-        }
-    }
-    stats_op(sw, false, ASIC_SIM_OP_REMOVE, status);
-    return status;
+            || (vr->lpm6 && lpm6_count(vr->lpm6)));
 }
 
-/* SAI set_virtual_router_attribute(). */
-static sai_status_t
-set_virtual_router_attribute(sai_object_id_t vr_id,
-                             const sai_attribute_t *attr)
+/* obj_class 'destroy' for a VR. */
+static void
+vr_destroy(struct sim_switch *sw OVS_UNUSED, struct sim_obj *obj)
 {
-    struct sim_switch *sw;
-    sai_status_t status;
-    struct sim_vr *vr = vr_cast(op_find(vr_id, KIND_VR, &sw, &status));
-
-    if (vr) {
-        struct sim_vr tmp = *vr;
-
-        if (!attr) {
-            status = SAI_STATUS_INVALID_PARAMETER;
-        } else if ((status = vr_attr_apply(&tmp, attr, 0))) {
-            /* Invalid attribute. */
-        } else if (object_fault(sw)) {
-            status = SAI_STATUS_FAILURE;
-        } else {
-            vr_attr_apply(vr, attr, 0);
-        }
-    }
-    stats_op(sw, false, ASIC_SIM_OP_SET, status);
-    return status;
+    vr_destroy__(vr_cast(obj));
 }
 
-/* SAI get_virtual_router_attribute(). */
+/* obj_class 'set' for a VR. */
 static sai_status_t
-get_virtual_router_attribute(sai_object_id_t vr_id, uint32_t attr_count,
-                             sai_attribute_t *attr_list)
+vr_set(struct sim_switch *sw OVS_UNUSED, struct sim_obj *obj,
+       const sai_attribute_t *attr, bool commit)
 {
-    struct sim_switch *sw;
-    sai_status_t status;
-    struct sim_vr *vr = vr_cast(op_find(vr_id, KIND_VR, &sw, &status));
+    struct sim_vr tmp = *vr_cast(obj);
 
-    if (vr && attr_count && !attr_list) {
-        status = SAI_STATUS_INVALID_PARAMETER;
-    }
-    for (uint32_t i = 0; vr && i < attr_count && !status; i++) {
-        sai_attribute_t *a = &attr_list[i];
-
-        switch (a->id) {
-        case SAI_VIRTUAL_ROUTER_ATTR_ADMIN_V4_STATE:
-            a->value.booldata = vr->admin_v4;
-            break;
-        case SAI_VIRTUAL_ROUTER_ATTR_ADMIN_V6_STATE:
-            a->value.booldata = vr->admin_v6;
-            break;
-        case SAI_VIRTUAL_ROUTER_ATTR_SRC_MAC_ADDRESS:
-            memcpy(a->value.mac, vr->mac, sizeof vr->mac);
-            break;
-        default:
-            status = ATTR_STATUS(UNKNOWN_ATTRIBUTE, i);
-            break;
-        }
-    }
-    stats_op(sw, false, ASIC_SIM_OP_GET, status);
-    return status;
+    return vr_attr_apply(commit ? vr_cast(obj) : &tmp, attr, 0);
 }
+
+/* obj_class 'get' for a VR. */
+static sai_status_t
+vr_get(const struct sim_obj *obj, sai_attribute_t *a, uint32_t i)
+{
+    const struct sim_vr *vr = CONTAINER_OF(obj, struct sim_vr, obj);
+
+    switch (a->id) {
+    case SAI_VIRTUAL_ROUTER_ATTR_ADMIN_V4_STATE:
+        a->value.booldata = vr->admin_v4;
+        return SAI_STATUS_SUCCESS;
+    case SAI_VIRTUAL_ROUTER_ATTR_ADMIN_V6_STATE:
+        a->value.booldata = vr->admin_v6;
+        return SAI_STATUS_SUCCESS;
+    case SAI_VIRTUAL_ROUTER_ATTR_SRC_MAC_ADDRESS:
+        memcpy(a->value.mac, vr->mac, sizeof vr->mac);
+        return SAI_STATUS_SUCCESS;
+    default:
+        return ATTR_STATUS(UNKNOWN_ATTRIBUTE, i);
+    }
+}
+
+/* SAI virtual router methods: remove is OBJECT_IN_USE for the default VR
+ * and for a VR with RIFs or routes. */
+OBJ_CLASS(virtual_router, vr, KIND_VR, vr_in_use, vr_set, 0)
 
 /* ---- Router interfaces -------------------------------------------------- */
 
@@ -2083,6 +2187,36 @@ rif_attr_apply(struct sim_rif *rif, const sai_attribute_t *a, uint32_t i)
     }
 }
 
+/* attr_parse_fn for a RIF create, into struct sim_rif 'rif_'. */
+static sai_status_t
+rif_attr_parse(const struct sim_switch *sw, void *rif_,
+               const sai_attribute_t *a, uint32_t i)
+{
+    struct sim_rif *rif = rif_;
+
+    switch (a->id) {
+    case SAI_ROUTER_INTERFACE_ATTR_VIRTUAL_ROUTER_ID:
+        rif->vr = vr_cast(obj_find(sw, KIND_VR, a->value.oid));
+        return rif->vr ? SAI_STATUS_SUCCESS
+                       : ATTR_STATUS(INVALID_ATTR_VALUE, i);
+    case SAI_ROUTER_INTERFACE_ATTR_TYPE:
+        rif->type = a->value.s32;
+        return (a->value.s32 < SAI_ROUTER_INTERFACE_TYPE_PORT
+                || a->value.s32 > SAI_ROUTER_INTERFACE_TYPE_LOOPBACK
+                ? ATTR_STATUS(INVALID_ATTR_VALUE, i) : SAI_STATUS_SUCCESS);
+    case SAI_ROUTER_INTERFACE_ATTR_PORT_ID:
+        rif->port = port_cast(obj_find(sw, KIND_PORT, a->value.oid));
+        return (!rif->port || rif->port->is_cpu
+                ? ATTR_STATUS(INVALID_ATTR_VALUE, i) : SAI_STATUS_SUCCESS);
+    case SAI_ROUTER_INTERFACE_ATTR_VLAN_ID:
+        rif->vlan_id = a->value.oid;
+        return (!a->value.oid
+                ? ATTR_STATUS(INVALID_ATTR_VALUE, i) : SAI_STATUS_SUCCESS);
+    default:
+        return rif_attr_apply(rif, a, i);
+    }
+}
+
 /* SAI create_router_interface(): VIRTUAL_ROUTER_ID and TYPE mandatory,
  * PORT_ID (a front-panel port) for TYPE_PORT, VLAN_ID for TYPE_VLAN. */
 static sai_status_t
@@ -2098,62 +2232,22 @@ create_router_interface(sai_object_id_t *rif_id, sai_object_id_t switch_id,
     }
 
     struct sim_rif tmp;
-    bool has_type = false;
     uint64_t seen = 0;
 
     memset(&tmp, 0, sizeof tmp);
     tmp.admin_v4 = tmp.admin_v6 = true;
     tmp.mtu = 1514;
-    for (uint32_t i = 0; i < attr_count && !status; i++) {
-        const sai_attribute_t *a = &attr_list[i];
-
-        if (attr_seen(&seen, a->id)) {
-            status = ATTR_STATUS(INVALID_ATTRIBUTE, i);
-            break;
-        }
-        switch (a->id) {
-        case SAI_ROUTER_INTERFACE_ATTR_VIRTUAL_ROUTER_ID:
-            tmp.vr = vr_cast(obj_find(sw, KIND_VR, a->value.oid));
-            if (!tmp.vr) {
-                status = ATTR_STATUS(INVALID_ATTR_VALUE, i);
-            }
-            break;
-        case SAI_ROUTER_INTERFACE_ATTR_TYPE:
-            if (a->value.s32 < SAI_ROUTER_INTERFACE_TYPE_PORT
-                || a->value.s32 > SAI_ROUTER_INTERFACE_TYPE_LOOPBACK) {
-                status = ATTR_STATUS(INVALID_ATTR_VALUE, i);
-            }
-            tmp.type = a->value.s32;
-            has_type = true;
-            break;
-        case SAI_ROUTER_INTERFACE_ATTR_PORT_ID:
-            tmp.port = port_cast(obj_find(sw, KIND_PORT, a->value.oid));
-            if (!tmp.port || tmp.port->is_cpu) {
-                status = ATTR_STATUS(INVALID_ATTR_VALUE, i);
-            }
-            break;
-        case SAI_ROUTER_INTERFACE_ATTR_VLAN_ID:
-            if (!a->value.oid) {
-                status = ATTR_STATUS(INVALID_ATTR_VALUE, i);
-            }
-            tmp.vlan_id = a->value.oid;
-            break;
-        default:
-            status = rif_attr_apply(&tmp, a, i);
-            break;
-        }
-    }
+    status = create_parse(sw, &tmp, rif_attr_parse, attr_count, attr_list,
+                          &seen);
     if (!status) {
-        if (!tmp.vr || !has_type
-            || (tmp.type == SAI_ROUTER_INTERFACE_TYPE_PORT && !tmp.port)
-            || (tmp.type == SAI_ROUTER_INTERFACE_TYPE_VLAN
-                && !tmp.vlan_id)) {
-            status = SAI_STATUS_MANDATORY_ATTRIBUTE_MISSING;
-        } else if (!objtab_has_room(&sw->tabs[KIND_RIF])) {
-            status = SAI_STATUS_INSUFFICIENT_RESOURCES;
-        } else if (object_fault(sw)) {
-            status = SAI_STATUS_FAILURE;
-        }
+        bool has_type = seen & (UINT64_C(1) << SAI_ROUTER_INTERFACE_ATTR_TYPE);
+        bool complete = (tmp.vr && has_type
+                         && (tmp.type != SAI_ROUTER_INTERFACE_TYPE_PORT
+                             || tmp.port)
+                         && (tmp.type != SAI_ROUTER_INTERFACE_TYPE_VLAN
+                             || tmp.vlan_id));
+
+        status = create_admit(sw, KIND_RIF, ASIC_SIM_N_RESOURCES, complete);
     }
     if (!status) {
         struct sim_rif *rif = xmalloc(sizeof *rif);
@@ -2182,107 +2276,78 @@ create_router_interface(sai_object_id_t *rif_id, sai_object_id_t switch_id,
     return status;
 }
 
-/* SAI remove_router_interface(): OBJECT_IN_USE while next hops,
+/* obj_class 'in_use' for a kind that is in use while referenced: a RIF
+ * while next hops, neighbors or routes refer to it, a next hop while
+ * routes or group members use it. */
+static bool
+obj_referenced(const struct sim_switch *sw OVS_UNUSED,
+               const struct sim_obj *obj)
+{
+    return obj->refcnt != 0;
+}
+
+/* obj_class 'destroy' for a RIF. */
+static void
+rif_destroy(struct sim_switch *sw OVS_UNUSED, struct sim_obj *obj)
+{
+    struct sim_rif *rif = rif_cast(obj);
+
+    rif->vr->obj.refcnt--;
+    if (rif->port) {
+        rif->port->obj.refcnt--;
+    }
+    free(rif);
+}
+
+/* obj_class 'set' for a RIF. */
+static sai_status_t
+rif_set(struct sim_switch *sw OVS_UNUSED, struct sim_obj *obj,
+        const sai_attribute_t *attr, bool commit)
+{
+    struct sim_rif tmp = *rif_cast(obj);
+
+    return rif_attr_apply(commit ? rif_cast(obj) : &tmp, attr, 0);
+}
+
+/* obj_class 'get' for a RIF. */
+static sai_status_t
+rif_get(const struct sim_obj *obj, sai_attribute_t *a, uint32_t i)
+{
+    const struct sim_rif *rif = CONTAINER_OF(obj, struct sim_rif, obj);
+
+    switch (a->id) {
+    case SAI_ROUTER_INTERFACE_ATTR_VIRTUAL_ROUTER_ID:
+        a->value.oid = rif->vr->obj.oid;
+        return SAI_STATUS_SUCCESS;
+    case SAI_ROUTER_INTERFACE_ATTR_TYPE:
+        a->value.s32 = rif->type;
+        return SAI_STATUS_SUCCESS;
+    case SAI_ROUTER_INTERFACE_ATTR_PORT_ID:
+        a->value.oid = rif->port ? rif->port->obj.oid : 0;
+        return SAI_STATUS_SUCCESS;
+    case SAI_ROUTER_INTERFACE_ATTR_VLAN_ID:
+        a->value.oid = rif->vlan_id;
+        return SAI_STATUS_SUCCESS;
+    case SAI_ROUTER_INTERFACE_ATTR_SRC_MAC_ADDRESS:
+        memcpy(a->value.mac, rif->mac, sizeof rif->mac);
+        return SAI_STATUS_SUCCESS;
+    case SAI_ROUTER_INTERFACE_ATTR_ADMIN_V4_STATE:
+        a->value.booldata = rif->admin_v4;
+        return SAI_STATUS_SUCCESS;
+    case SAI_ROUTER_INTERFACE_ATTR_ADMIN_V6_STATE:
+        a->value.booldata = rif->admin_v6;
+        return SAI_STATUS_SUCCESS;
+    case SAI_ROUTER_INTERFACE_ATTR_MTU:
+        a->value.u32 = rif->mtu;
+        return SAI_STATUS_SUCCESS;
+    default:
+        return ATTR_STATUS(UNKNOWN_ATTRIBUTE, i);
+    }
+}
+
+/* SAI router interface methods: remove is OBJECT_IN_USE while next hops,
  * neighbors or routes refer to it. */
-static sai_status_t
-remove_router_interface(sai_object_id_t rif_id)
-{
-    struct sim_switch *sw;
-    sai_status_t status;
-    struct sim_rif *rif = rif_cast(op_find(rif_id, KIND_RIF, &sw, &status));
-
-    if (rif) {
-        if (rif->obj.refcnt) {
-            status = SAI_STATUS_OBJECT_IN_USE;
-        } else if (object_fault(sw)) {
-            status = SAI_STATUS_FAILURE;
-        } else {
-            rif->vr->obj.refcnt--;
-            if (rif->port) {
-                rif->port->obj.refcnt--;
-            }
-            objtab_remove(sw, KIND_RIF, &rif->obj);
-            free(rif);
-        }
-    }
-    stats_op(sw, false, ASIC_SIM_OP_REMOVE, status);
-    return status;
-}
-
-/* SAI set_router_interface_attribute(). */
-static sai_status_t
-set_router_interface_attribute(sai_object_id_t rif_id,
-                               const sai_attribute_t *attr)
-{
-    struct sim_switch *sw;
-    sai_status_t status;
-    struct sim_rif *rif = rif_cast(op_find(rif_id, KIND_RIF, &sw, &status));
-
-    if (rif) {
-        struct sim_rif tmp = *rif;
-
-        if (!attr) {
-            status = SAI_STATUS_INVALID_PARAMETER;
-        } else if ((status = rif_attr_apply(&tmp, attr, 0))) {
-            /* Invalid attribute. */
-        } else if (object_fault(sw)) {
-            status = SAI_STATUS_FAILURE;
-        } else {
-            rif_attr_apply(rif, attr, 0);
-        }
-    }
-    stats_op(sw, false, ASIC_SIM_OP_SET, status);
-    return status;
-}
-
-/* SAI get_router_interface_attribute(). */
-static sai_status_t
-get_router_interface_attribute(sai_object_id_t rif_id, uint32_t attr_count,
-                               sai_attribute_t *attr_list)
-{
-    struct sim_switch *sw;
-    sai_status_t status;
-    struct sim_rif *rif = rif_cast(op_find(rif_id, KIND_RIF, &sw, &status));
-
-    if (rif && attr_count && !attr_list) {
-        status = SAI_STATUS_INVALID_PARAMETER;
-    }
-    for (uint32_t i = 0; rif && i < attr_count && !status; i++) {
-        sai_attribute_t *a = &attr_list[i];
-
-        switch (a->id) {
-        case SAI_ROUTER_INTERFACE_ATTR_VIRTUAL_ROUTER_ID:
-            a->value.oid = rif->vr->obj.oid;
-            break;
-        case SAI_ROUTER_INTERFACE_ATTR_TYPE:
-            a->value.s32 = rif->type;
-            break;
-        case SAI_ROUTER_INTERFACE_ATTR_PORT_ID:
-            a->value.oid = rif->port ? rif->port->obj.oid : 0;
-            break;
-        case SAI_ROUTER_INTERFACE_ATTR_VLAN_ID:
-            a->value.oid = rif->vlan_id;
-            break;
-        case SAI_ROUTER_INTERFACE_ATTR_SRC_MAC_ADDRESS:
-            memcpy(a->value.mac, rif->mac, sizeof rif->mac);
-            break;
-        case SAI_ROUTER_INTERFACE_ATTR_ADMIN_V4_STATE:
-            a->value.booldata = rif->admin_v4;
-            break;
-        case SAI_ROUTER_INTERFACE_ATTR_ADMIN_V6_STATE:
-            a->value.booldata = rif->admin_v6;
-            break;
-        case SAI_ROUTER_INTERFACE_ATTR_MTU:
-            a->value.u32 = rif->mtu;
-            break;
-        default:
-            status = ATTR_STATUS(UNKNOWN_ATTRIBUTE, i);
-            break;
-        }
-    }
-    stats_op(sw, false, ASIC_SIM_OP_GET, status);
-    return status;
-}
+OBJ_CLASS(router_interface, rif, KIND_RIF, obj_referenced, rif_set, 0)
 
 /* ---- Neighbors ---------------------------------------------------------- */
 
@@ -2363,6 +2428,14 @@ neighbor_res(const sai_ip_address_t *ip)
             ? ASIC_SIM_RES_IPV4_NEIGHBOR : ASIC_SIM_RES_IPV6_NEIGHBOR);
 }
 
+/* attr_parse_fn for a neighbor create, into struct sim_neighbor 'nb'. */
+static sai_status_t
+neighbor_attr_parse(const struct sim_switch *sw OVS_UNUSED, void *nb,
+                    const sai_attribute_t *a, uint32_t i)
+{
+    return neighbor_attr_apply(nb, a, i, true);
+}
+
 /* SAI create_neighbor_entry(): DST_MAC_ADDRESS mandatory. */
 static sai_status_t
 create_neighbor_entry(const sai_neighbor_entry_t *e, uint32_t attr_count,
@@ -2383,10 +2456,9 @@ create_neighbor_entry(const sai_neighbor_entry_t *e, uint32_t attr_count,
     uint64_t seen = 0;
     memset(&tmp, 0, sizeof tmp);
     tmp.action = SAI_PACKET_ACTION_FORWARD;
-    for (uint32_t i = 0; i < attr_count && !status; i++) {
-        status = (attr_seen(&seen, attr_list[i].id)
-                  ? ATTR_STATUS(INVALID_ATTRIBUTE, i)
-                  : neighbor_attr_apply(&tmp, &attr_list[i], i, true));
+    if (!status) {
+        status = create_parse(sw, &tmp, neighbor_attr_parse, attr_count,
+                              attr_list, &seen);
     }
     if (!status) {
         uint64_t mac_bit = (UINT64_C(1)
@@ -2416,28 +2488,40 @@ create_neighbor_entry(const sai_neighbor_entry_t *e, uint32_t attr_count,
     return status;
 }
 
+/* Parses neighbor key 'e' of a remove, set or get and finds the neighbor
+ * it names, into '*nbp' (NULL if there is none).  Returns the switch, or
+ * NULL with '*status' set if 'e' is invalid. */
+static struct sim_switch *
+neighbor_op_find(const sai_neighbor_entry_t *e, struct sim_neighbor **nbp,
+                 sai_status_t *status)
+{
+    struct sim_rif *rif;
+    sai_ip_address_t ip;
+    struct sim_switch *sw = neighbor_key_parse(e, &rif, &ip, status);
+
+    *nbp = sw ? neighbor_find(sw, rif, &ip) : NULL;
+    return sw;
+}
+
 /* SAI remove_neighbor_entry(). */
 static sai_status_t
 remove_neighbor_entry(const sai_neighbor_entry_t *e)
 {
-    struct sim_rif *rif;
-    sai_ip_address_t ip;
+    struct sim_neighbor *nb;
     sai_status_t status;
-    struct sim_switch *sw = neighbor_key_parse(e, &rif, &ip, &status);
+    struct sim_switch *sw = neighbor_op_find(e, &nb, &status);
 
     if (!sw) {
         return status;
     }
-
-    struct sim_neighbor *nb = neighbor_find(sw, rif, &ip);
     if (!nb) {
         status = SAI_STATUS_ITEM_NOT_FOUND;
     } else if (object_fault(sw)) {
         status = SAI_STATUS_FAILURE;
     } else {
         hmap_remove(&sw->neighbors, &nb->hmap_node);
-        rif->obj.refcnt--;
-        sw->used[neighbor_res(&ip)]--;
+        nb->rif->obj.refcnt--;
+        sw->used[neighbor_res(&nb->ip)]--;
         free(nb);
     }
     stats_op(sw, false, ASIC_SIM_OP_REMOVE, status);
@@ -2449,16 +2533,13 @@ static sai_status_t
 set_neighbor_entry_attribute(const sai_neighbor_entry_t *e,
                              const sai_attribute_t *attr)
 {
-    struct sim_rif *rif;
-    sai_ip_address_t ip;
+    struct sim_neighbor *nb;
     sai_status_t status;
-    struct sim_switch *sw = neighbor_key_parse(e, &rif, &ip, &status);
+    struct sim_switch *sw = neighbor_op_find(e, &nb, &status);
 
     if (!sw) {
         return status;
     }
-
-    struct sim_neighbor *nb = neighbor_find(sw, rif, &ip);
     if (!attr) {
         status = SAI_STATUS_INVALID_PARAMETER;
     } else if (!nb) {
@@ -2483,16 +2564,13 @@ static sai_status_t
 get_neighbor_entry_attribute(const sai_neighbor_entry_t *e,
                              uint32_t attr_count, sai_attribute_t *attr_list)
 {
-    struct sim_rif *rif;
-    sai_ip_address_t ip;
+    struct sim_neighbor *nb;
     sai_status_t status;
-    struct sim_switch *sw = neighbor_key_parse(e, &rif, &ip, &status);
+    struct sim_switch *sw = neighbor_op_find(e, &nb, &status);
 
     if (!sw) {
         return status;
     }
-
-    struct sim_neighbor *nb = neighbor_find(sw, rif, &ip);
     if (!nb) {
         status = SAI_STATUS_ITEM_NOT_FOUND;
     } else if (attr_count && !attr_list) {
@@ -2522,6 +2600,42 @@ get_neighbor_entry_attribute(const sai_neighbor_entry_t *e,
 
 /* ---- Next hops ---------------------------------------------------------- */
 
+/* attr_parse_fn for a next-hop create, into struct sim_nh 'nh_'. */
+static sai_status_t
+nh_attr_parse(const struct sim_switch *sw, void *nh_,
+              const sai_attribute_t *a, uint32_t i)
+{
+    struct sim_nh *nh = nh_;
+    sai_status_t status = SAI_STATUS_SUCCESS;
+
+    switch (a->id) {
+    case SAI_NEXT_HOP_ATTR_TYPE:
+        if (a->value.s32 == SAI_NEXT_HOP_TYPE_MPLS
+            || a->value.s32 == SAI_NEXT_HOP_TYPE_TUNNEL_ENCAP) {
+            status = ATTR_STATUS(ATTR_NOT_SUPPORTED, i);
+        } else if (a->value.s32 != SAI_NEXT_HOP_TYPE_IP) {
+            status = ATTR_STATUS(INVALID_ATTR_VALUE, i);
+        }
+        break;
+    case SAI_NEXT_HOP_ATTR_IP:
+        if (!ip_family_is_valid(a->value.ipaddr.addr_family)) {
+            status = ATTR_STATUS(INVALID_ATTR_VALUE, i);
+        }
+        nh->ip = ip_normalize(&a->value.ipaddr);
+        break;
+    case SAI_NEXT_HOP_ATTR_ROUTER_INTERFACE_ID:
+        nh->rif = rif_cast(obj_find(sw, KIND_RIF, a->value.oid));
+        if (!nh->rif) {
+            status = ATTR_STATUS(INVALID_ATTR_VALUE, i);
+        }
+        break;
+    default:
+        status = ATTR_STATUS(UNKNOWN_ATTRIBUTE, i);
+        break;
+    }
+    return status;
+}
+
 /* SAI create_next_hop(): TYPE (IP only), IP and ROUTER_INTERFACE_ID, all
  * mandatory. */
 static sai_status_t
@@ -2536,53 +2650,16 @@ create_next_hop(sai_object_id_t *nh_id, sai_object_id_t switch_id,
     }
 
     struct sim_nh tmp;
-    bool has_type = false, has_ip = false;
     uint64_t seen = 0;
     memset(&tmp, 0, sizeof tmp);
-    for (uint32_t i = 0; i < attr_count && !status; i++) {
-        const sai_attribute_t *a = &attr_list[i];
-
-        if (attr_seen(&seen, a->id)) {
-            status = ATTR_STATUS(INVALID_ATTRIBUTE, i);
-            break;
-        }
-        switch (a->id) {
-        case SAI_NEXT_HOP_ATTR_TYPE:
-            if (a->value.s32 == SAI_NEXT_HOP_TYPE_MPLS
-                || a->value.s32 == SAI_NEXT_HOP_TYPE_TUNNEL_ENCAP) {
-                status = ATTR_STATUS(ATTR_NOT_SUPPORTED, i);
-            } else if (a->value.s32 != SAI_NEXT_HOP_TYPE_IP) {
-                status = ATTR_STATUS(INVALID_ATTR_VALUE, i);
-            }
-            has_type = true;
-            break;
-        case SAI_NEXT_HOP_ATTR_IP:
-            if (!ip_family_is_valid(a->value.ipaddr.addr_family)) {
-                status = ATTR_STATUS(INVALID_ATTR_VALUE, i);
-            }
-            tmp.ip = ip_normalize(&a->value.ipaddr);
-            has_ip = true;
-            break;
-        case SAI_NEXT_HOP_ATTR_ROUTER_INTERFACE_ID:
-            tmp.rif = rif_cast(obj_find(sw, KIND_RIF, a->value.oid));
-            if (!tmp.rif) {
-                status = ATTR_STATUS(INVALID_ATTR_VALUE, i);
-            }
-            break;
-        default:
-            status = ATTR_STATUS(UNKNOWN_ATTRIBUTE, i);
-            break;
-        }
-    }
+    status = create_parse(sw, &tmp, nh_attr_parse, attr_count, attr_list,
+                          &seen);
     if (!status) {
-        if (!has_type || !has_ip || !tmp.rif) {
-            status = SAI_STATUS_MANDATORY_ATTRIBUTE_MISSING;
-        } else if (!res_available(sw, ASIC_SIM_RES_NEXT_HOP)
-                   || !objtab_has_room(&sw->tabs[KIND_NH])) {
-            status = SAI_STATUS_INSUFFICIENT_RESOURCES;
-        } else if (object_fault(sw)) {
-            status = SAI_STATUS_FAILURE;
-        }
+        bool has_type = seen & (UINT64_C(1) << SAI_NEXT_HOP_ATTR_TYPE);
+        bool has_ip = seen & (UINT64_C(1) << SAI_NEXT_HOP_ATTR_IP);
+
+        status = create_admit(sw, KIND_NH, ASIC_SIM_RES_NEXT_HOP,
+                              has_type && has_ip && tmp.rif);
     }
     if (!status) {
         struct sim_nh *nh = xmalloc(sizeof *nh);
@@ -2597,85 +2674,72 @@ create_next_hop(sai_object_id_t *nh_id, sai_object_id_t switch_id,
     return status;
 }
 
-/* SAI remove_next_hop(): OBJECT_IN_USE while routes or group members
- * use it. */
-static sai_status_t
-remove_next_hop(sai_object_id_t nh_id)
+/* obj_class 'destroy' for a next hop. */
+static void
+nh_destroy(struct sim_switch *sw, struct sim_obj *obj)
 {
-    struct sim_switch *sw;
-    sai_status_t status;
-    struct sim_nh *nh = nh_cast(op_find(nh_id, KIND_NH, &sw, &status));
+    struct sim_nh *nh = nh_cast(obj);
 
-    if (nh) {
-        if (nh->obj.refcnt) {
-            status = SAI_STATUS_OBJECT_IN_USE;
-        } else if (object_fault(sw)) {
-            status = SAI_STATUS_FAILURE;
-        } else {
-            nh->rif->obj.refcnt--;
-            objtab_remove(sw, KIND_NH, &nh->obj);
-            sw->used[ASIC_SIM_RES_NEXT_HOP]--;
-            free(nh);
-        }
-    }
-    stats_op(sw, false, ASIC_SIM_OP_REMOVE, status);
-    return status;
+    nh->rif->obj.refcnt--;
+    sw->used[ASIC_SIM_RES_NEXT_HOP]--;
+    free(nh);
 }
 
-/* SAI set_next_hop_attribute(): every attribute is CREATE_ONLY. */
+/* obj_class 'get' for a next hop. */
 static sai_status_t
-set_next_hop_attribute(sai_object_id_t nh_id, const sai_attribute_t *attr)
+nh_get(const struct sim_obj *obj, sai_attribute_t *a, uint32_t i)
 {
-    struct sim_switch *sw;
-    sai_status_t status;
-    struct sim_nh *nh = nh_cast(op_find(nh_id, KIND_NH, &sw, &status));
+    const struct sim_nh *nh = CONTAINER_OF(obj, struct sim_nh, obj);
 
-    if (nh) {
-        /* Every next-hop attribute is CREATE_ONLY. */
-        status = (!attr ? SAI_STATUS_INVALID_PARAMETER
-                  : attr->id < SAI_NEXT_HOP_ATTR_END
-                  ? ATTR_STATUS(INVALID_ATTRIBUTE, 0)
-                  : ATTR_STATUS(UNKNOWN_ATTRIBUTE, 0));
+    switch (a->id) {
+    case SAI_NEXT_HOP_ATTR_TYPE:
+        a->value.s32 = SAI_NEXT_HOP_TYPE_IP;
+        return SAI_STATUS_SUCCESS;
+    case SAI_NEXT_HOP_ATTR_IP:
+        a->value.ipaddr = nh->ip;
+        return SAI_STATUS_SUCCESS;
+    case SAI_NEXT_HOP_ATTR_ROUTER_INTERFACE_ID:
+        a->value.oid = nh->rif->obj.oid;
+        return SAI_STATUS_SUCCESS;
+    default:
+        return ATTR_STATUS(UNKNOWN_ATTRIBUTE, i);
     }
-    stats_op(sw, false, ASIC_SIM_OP_SET, status);
-    return status;
 }
 
-/* SAI get_next_hop_attribute(). */
-static sai_status_t
-get_next_hop_attribute(sai_object_id_t nh_id, uint32_t attr_count,
-                       sai_attribute_t *attr_list)
-{
-    struct sim_switch *sw;
-    sai_status_t status;
-    struct sim_nh *nh = nh_cast(op_find(nh_id, KIND_NH, &sw, &status));
-
-    if (nh && attr_count && !attr_list) {
-        status = SAI_STATUS_INVALID_PARAMETER;
-    }
-    for (uint32_t i = 0; nh && i < attr_count && !status; i++) {
-        sai_attribute_t *a = &attr_list[i];
-
-        switch (a->id) {
-        case SAI_NEXT_HOP_ATTR_TYPE:
-            a->value.s32 = SAI_NEXT_HOP_TYPE_IP;
-            break;
-        case SAI_NEXT_HOP_ATTR_IP:
-            a->value.ipaddr = nh->ip;
-            break;
-        case SAI_NEXT_HOP_ATTR_ROUTER_INTERFACE_ID:
-            a->value.oid = nh->rif->obj.oid;
-            break;
-        default:
-            status = ATTR_STATUS(UNKNOWN_ATTRIBUTE, i);
-            break;
-        }
-    }
-    stats_op(sw, false, ASIC_SIM_OP_GET, status);
-    return status;
-}
+/* SAI next hop methods: remove is OBJECT_IN_USE while routes or group
+ * members use it; every attribute is CREATE_ONLY. */
+OBJ_CLASS(next_hop, nh, KIND_NH, obj_referenced, NULL, SAI_NEXT_HOP_ATTR_END)
 
 /* ---- Next-hop groups and members ---------------------------------------- */
+
+/* attr_parse_fn for a group create, into sai_next_hop_group_type_t
+ * 'type_'. */
+static sai_status_t
+nhg_attr_parse(const struct sim_switch *sw OVS_UNUSED, void *type_,
+               const sai_attribute_t *a, uint32_t i)
+{
+    sai_next_hop_group_type_t *type = type_;
+
+    switch (a->id) {
+    case SAI_NEXT_HOP_GROUP_ATTR_TYPE:
+        *type = a->value.s32;
+        if (a->value.s32 == SAI_NEXT_HOP_GROUP_TYPE_FINE_GRAIN_ECMP
+            || a->value.s32 == SAI_NEXT_HOP_GROUP_TYPE_PROTECTION) {
+            return ATTR_STATUS(ATTR_NOT_SUPPORTED, i);
+        } else if (a->value.s32
+                   != SAI_NEXT_HOP_GROUP_TYPE_DYNAMIC_UNORDERED_ECMP
+                   && a->value.s32
+                   != SAI_NEXT_HOP_GROUP_TYPE_DYNAMIC_ORDERED_ECMP) {
+            return ATTR_STATUS(INVALID_ATTR_VALUE, i);
+        }
+        return SAI_STATUS_SUCCESS;
+    case SAI_NEXT_HOP_GROUP_ATTR_NEXT_HOP_COUNT:
+    case SAI_NEXT_HOP_GROUP_ATTR_NEXT_HOP_MEMBER_LIST:
+        return ATTR_STATUS(INVALID_ATTRIBUTE, i);
+    default:
+        return ATTR_STATUS(UNKNOWN_ATTRIBUTE, i);
+    }
+}
 
 /* SAI create_next_hop_group(): TYPE mandatory, dynamic ECMP only. */
 static sai_status_t
@@ -2690,47 +2754,14 @@ create_next_hop_group(sai_object_id_t *nhg_id, sai_object_id_t switch_id,
     }
 
     sai_next_hop_group_type_t type = SAI_NEXT_HOP_GROUP_TYPE_ECMP;
-    bool has_type = false;
     uint64_t seen = 0;
-    for (uint32_t i = 0; i < attr_count && !status; i++) {
-        const sai_attribute_t *a = &attr_list[i];
-
-        if (attr_seen(&seen, a->id)) {
-            status = ATTR_STATUS(INVALID_ATTRIBUTE, i);
-            break;
-        }
-        switch (a->id) {
-        case SAI_NEXT_HOP_GROUP_ATTR_TYPE:
-            if (a->value.s32 == SAI_NEXT_HOP_GROUP_TYPE_FINE_GRAIN_ECMP
-                || a->value.s32 == SAI_NEXT_HOP_GROUP_TYPE_PROTECTION) {
-                status = ATTR_STATUS(ATTR_NOT_SUPPORTED, i);
-            } else if (a->value.s32
-                       != SAI_NEXT_HOP_GROUP_TYPE_DYNAMIC_UNORDERED_ECMP
-                       && a->value.s32
-                       != SAI_NEXT_HOP_GROUP_TYPE_DYNAMIC_ORDERED_ECMP) {
-                status = ATTR_STATUS(INVALID_ATTR_VALUE, i);
-            }
-            type = a->value.s32;
-            has_type = true;
-            break;
-        case SAI_NEXT_HOP_GROUP_ATTR_NEXT_HOP_COUNT:
-        case SAI_NEXT_HOP_GROUP_ATTR_NEXT_HOP_MEMBER_LIST:
-            status = ATTR_STATUS(INVALID_ATTRIBUTE, i);
-            break;
-        default:
-            status = ATTR_STATUS(UNKNOWN_ATTRIBUTE, i);
-            break;
-        }
-    }
+    status = create_parse(sw, &type, nhg_attr_parse, attr_count, attr_list,
+                          &seen);
     if (!status) {
-        if (!has_type) {
-            status = SAI_STATUS_MANDATORY_ATTRIBUTE_MISSING;
-        } else if (!res_available(sw, ASIC_SIM_RES_NEXT_HOP_GROUP)
-                   || !objtab_has_room(&sw->tabs[KIND_NHG])) {
-            status = SAI_STATUS_INSUFFICIENT_RESOURCES;
-        } else if (object_fault(sw)) {
-            status = SAI_STATUS_FAILURE;
-        }
+        bool has_type = seen & (UINT64_C(1) << SAI_NEXT_HOP_GROUP_ATTR_TYPE);
+
+        status = create_admit(sw, KIND_NHG, ASIC_SIM_RES_NEXT_HOP_GROUP,
+                              has_type);
     }
     if (!status) {
         struct sim_nhg *nhg = xzalloc(sizeof *nhg);
@@ -2745,92 +2776,56 @@ create_next_hop_group(sai_object_id_t *nhg_id, sai_object_id_t switch_id,
     return status;
 }
 
-/* SAI remove_next_hop_group(): OBJECT_IN_USE while routes use it or it
- * has members. */
-static sai_status_t
-remove_next_hop_group(sai_object_id_t nhg_id)
+/* A group is in use while routes use it or it has members. */
+static bool
+nhg_in_use(const struct sim_switch *sw OVS_UNUSED, const struct sim_obj *obj)
 {
-    struct sim_switch *sw;
-    sai_status_t status;
-    struct sim_nhg *nhg = nhg_cast(op_find(nhg_id, KIND_NHG, &sw, &status));
-
-    if (nhg) {
-        if (nhg->obj.refcnt || nhg->n_members) {
-            status = SAI_STATUS_OBJECT_IN_USE;
-        } else if (object_fault(sw)) {
-            status = SAI_STATUS_FAILURE;
-        } else {
-            objtab_remove(sw, KIND_NHG, &nhg->obj);
-            sw->used[ASIC_SIM_RES_NEXT_HOP_GROUP]--;
-            free(nhg);
-        }
-    }
-    stats_op(sw, false, ASIC_SIM_OP_REMOVE, status);
-    return status;
+    return obj->refcnt || CONTAINER_OF(obj, struct sim_nhg, obj)->n_members;
 }
 
-/* SAI set_next_hop_group_attribute(): nothing is settable. */
-static sai_status_t
-set_next_hop_group_attribute(sai_object_id_t nhg_id,
-                             const sai_attribute_t *attr)
+/* obj_class 'destroy' for a group. */
+static void
+nhg_destroy(struct sim_switch *sw, struct sim_obj *obj)
 {
-    struct sim_switch *sw;
-    sai_status_t status;
-    struct sim_nhg *nhg = nhg_cast(op_find(nhg_id, KIND_NHG, &sw, &status));
-
-    if (nhg) {
-        status = (!attr ? SAI_STATUS_INVALID_PARAMETER
-                  : attr->id < SAI_NEXT_HOP_GROUP_ATTR_END
-                  ? ATTR_STATUS(INVALID_ATTRIBUTE, 0)
-                  : ATTR_STATUS(UNKNOWN_ATTRIBUTE, 0));
-    }
-    stats_op(sw, false, ASIC_SIM_OP_SET, status);
-    return status;
+    sw->used[ASIC_SIM_RES_NEXT_HOP_GROUP]--;
+    free(nhg_cast(obj));
 }
 
-/* SAI get_next_hop_group_attribute(). */
+/* obj_class 'get' for a group. */
 static sai_status_t
-get_next_hop_group_attribute(sai_object_id_t nhg_id, uint32_t attr_count,
-                             sai_attribute_t *attr_list)
+nhg_get(const struct sim_obj *obj, sai_attribute_t *a, uint32_t i)
 {
-    struct sim_switch *sw;
-    sai_status_t status;
-    struct sim_nhg *nhg = nhg_cast(op_find(nhg_id, KIND_NHG, &sw, &status));
+    const struct sim_nhg *nhg = CONTAINER_OF(obj, struct sim_nhg, obj);
 
-    if (nhg && attr_count && !attr_list) {
-        status = SAI_STATUS_INVALID_PARAMETER;
-    }
-    for (uint32_t i = 0; nhg && i < attr_count && !status; i++) {
-        sai_attribute_t *a = &attr_list[i];
+    switch (a->id) {
+    case SAI_NEXT_HOP_GROUP_ATTR_NEXT_HOP_COUNT:
+        a->value.u32 = nhg->n_members;
+        return SAI_STATUS_SUCCESS;
+    case SAI_NEXT_HOP_GROUP_ATTR_NEXT_HOP_MEMBER_LIST: {
+        sai_object_id_t *ids = xmalloc((nhg->n_members + 1) * sizeof *ids);
+        const struct sim_nhgm *m;
+        sai_status_t status;
+        uint32_t n = 0;
 
-        switch (a->id) {
-        case SAI_NEXT_HOP_GROUP_ATTR_NEXT_HOP_COUNT:
-            a->value.u32 = nhg->n_members;
-            break;
-        case SAI_NEXT_HOP_GROUP_ATTR_NEXT_HOP_MEMBER_LIST: {
-            sai_object_id_t *ids = xmalloc((nhg->n_members + 1)
-                                           * sizeof *ids);
-            struct sim_nhgm *m;
-            uint32_t n = 0;
-
-            LIST_FOR_EACH (m, list_node, &nhg->members) {
-                ids[n++] = m->obj.oid;
-            }
-            status = objlist_fill(&a->value.objlist, ids, n);
-            free(ids);
-            break;
+        LIST_FOR_EACH (m, list_node, &nhg->members) {
+            ids[n++] = m->obj.oid;
         }
-        case SAI_NEXT_HOP_GROUP_ATTR_TYPE:
-            a->value.s32 = nhg->type;
-            break;
-        default:
-            status = ATTR_STATUS(UNKNOWN_ATTRIBUTE, i);
-            break;
-        }
+        status = objlist_fill(&a->value.objlist, ids, n);
+        free(ids);
+        return status;
     }
-    stats_op(sw, false, ASIC_SIM_OP_GET, status);
-    return status;
+    case SAI_NEXT_HOP_GROUP_ATTR_TYPE:
+        a->value.s32 = nhg->type;
+        return SAI_STATUS_SUCCESS;
+    default:
+        return ATTR_STATUS(UNKNOWN_ATTRIBUTE, i);
+    }
 }
+
+/* SAI next hop group methods: remove is OBJECT_IN_USE while routes use
+ * it or it has members; nothing is settable. */
+OBJ_CLASS(next_hop_group, nhg, KIND_NHG, nhg_in_use, NULL,
+          SAI_NEXT_HOP_GROUP_ATTR_END)
 
 /* Parses NHG member attribute 'a' (index 'i') into 'm' on 'sw'.  On a set
  * ('create' false), the group is create-only. */
@@ -2861,6 +2856,14 @@ nhgm_attr_parse(const struct sim_switch *sw, struct sim_nhgm *m,
     }
 }
 
+/* attr_parse_fn for a member create, into struct sim_nhgm 'm'. */
+static sai_status_t
+nhgm_attr_parse_create(const struct sim_switch *sw, void *m,
+                       const sai_attribute_t *a, uint32_t i)
+{
+    return nhgm_attr_parse(sw, m, a, i, true);
+}
+
 /* SAI create_next_hop_group_member(): group and next hop mandatory,
  * WEIGHT default 1.  Members keep their creation order in the group. */
 static sai_status_t
@@ -2879,20 +2882,12 @@ create_next_hop_group_member(sai_object_id_t *nhgm_id,
     uint64_t seen = 0;
     memset(&tmp, 0, sizeof tmp);
     tmp.weight = 1;
-    for (uint32_t i = 0; i < attr_count && !status; i++) {
-        status = (attr_seen(&seen, attr_list[i].id)
-                  ? ATTR_STATUS(INVALID_ATTRIBUTE, i)
-                  : nhgm_attr_parse(sw, &tmp, &attr_list[i], i, true));
-    }
+    status = create_parse(sw, &tmp, nhgm_attr_parse_create, attr_count,
+                          attr_list, &seen);
     if (!status) {
-        if (!tmp.group || !tmp.nh) {
-            status = SAI_STATUS_MANDATORY_ATTRIBUTE_MISSING;
-        } else if (!res_available(sw, ASIC_SIM_RES_NEXT_HOP_GROUP_MEMBER)
-                   || !objtab_has_room(&sw->tabs[KIND_NHGM])) {
-            status = SAI_STATUS_INSUFFICIENT_RESOURCES;
-        } else if (object_fault(sw)) {
-            status = SAI_STATUS_FAILURE;
-        }
+        status = create_admit(sw, KIND_NHGM,
+                              ASIC_SIM_RES_NEXT_HOP_GROUP_MEMBER,
+                              tmp.group && tmp.nh);
     }
     if (!status) {
         struct sim_nhgm *m = xmalloc(sizeof *m);
@@ -2909,98 +2904,101 @@ create_next_hop_group_member(sai_object_id_t *nhgm_id,
     return status;
 }
 
-/* SAI remove_next_hop_group_member(). */
-static sai_status_t
-remove_next_hop_group_member(sai_object_id_t nhgm_id)
+/* obj_class 'destroy' for a member. */
+static void
+nhgm_destroy(struct sim_switch *sw, struct sim_obj *obj)
 {
-    struct sim_switch *sw;
-    sai_status_t status;
-    struct sim_nhgm *m = nhgm_cast(op_find(nhgm_id, KIND_NHGM, &sw,
-                                           &status));
+    struct sim_nhgm *m = nhgm_cast(obj);
 
-    if (m) {
-        if (object_fault(sw)) {
-            status = SAI_STATUS_FAILURE;
-        } else {
-            ovs_list_remove(&m->list_node);
-            m->group->n_members--;
+    ovs_list_remove(&m->list_node);
+    m->group->n_members--;
+    m->nh->obj.refcnt--;
+    sw->used[ASIC_SIM_RES_NEXT_HOP_GROUP_MEMBER]--;
+    free(m);
+}
+
+/* obj_class 'set' for a member: a commit moves the next-hop
+ * reference. */
+static sai_status_t
+nhgm_set(struct sim_switch *sw, struct sim_obj *obj,
+         const sai_attribute_t *attr, bool commit)
+{
+    struct sim_nhgm *m = nhgm_cast(obj);
+    struct sim_nhgm tmp = *m;
+    sai_status_t status = nhgm_attr_parse(sw, &tmp, attr, 0, false);
+
+    if (commit) {
+        if (tmp.nh != m->nh) {
+            tmp.nh->obj.refcnt++;
             m->nh->obj.refcnt--;
-            objtab_remove(sw, KIND_NHGM, &m->obj);
-            sw->used[ASIC_SIM_RES_NEXT_HOP_GROUP_MEMBER]--;
-            free(m);
+            m->nh = tmp.nh;
         }
+        m->weight = tmp.weight;
     }
-    stats_op(sw, false, ASIC_SIM_OP_REMOVE, status);
     return status;
 }
 
-/* SAI set_next_hop_group_member_attribute(): NEXT_HOP_ID (moving the
- * reference) or WEIGHT. */
+/* obj_class 'get' for a member. */
 static sai_status_t
-set_next_hop_group_member_attribute(sai_object_id_t nhgm_id,
-                                    const sai_attribute_t *attr)
+nhgm_get(const struct sim_obj *obj, sai_attribute_t *a, uint32_t i)
 {
-    struct sim_switch *sw;
-    sai_status_t status;
-    struct sim_nhgm *m = nhgm_cast(op_find(nhgm_id, KIND_NHGM, &sw,
-                                           &status));
+    const struct sim_nhgm *m = CONTAINER_OF(obj, struct sim_nhgm, obj);
 
-    if (m) {
-        struct sim_nhgm tmp = *m;
-
-        if (!attr) {
-            status = SAI_STATUS_INVALID_PARAMETER;
-        } else if ((status = nhgm_attr_parse(sw, &tmp, attr, 0, false))) {
-            /* Invalid attribute. */
-        } else if (object_fault(sw)) {
-            status = SAI_STATUS_FAILURE;
-        } else {
-            if (tmp.nh != m->nh) {
-                tmp.nh->obj.refcnt++;
-                m->nh->obj.refcnt--;
-                m->nh = tmp.nh;
-            }
-            m->weight = tmp.weight;
-        }
+    switch (a->id) {
+    case SAI_NEXT_HOP_GROUP_MEMBER_ATTR_NEXT_HOP_GROUP_ID:
+        a->value.oid = m->group->obj.oid;
+        return SAI_STATUS_SUCCESS;
+    case SAI_NEXT_HOP_GROUP_MEMBER_ATTR_NEXT_HOP_ID:
+        a->value.oid = m->nh->obj.oid;
+        return SAI_STATUS_SUCCESS;
+    case SAI_NEXT_HOP_GROUP_MEMBER_ATTR_WEIGHT:
+        a->value.u32 = m->weight;
+        return SAI_STATUS_SUCCESS;
+    default:
+        return ATTR_STATUS(UNKNOWN_ATTRIBUTE, i);
     }
-    stats_op(sw, false, ASIC_SIM_OP_SET, status);
-    return status;
 }
 
-/* SAI get_next_hop_group_member_attribute(). */
+/* SAI next hop group member methods: a member is never in use; set takes
+ * NEXT_HOP_ID (moving the reference) or WEIGHT. */
+OBJ_CLASS(next_hop_group_member, nhgm, KIND_NHGM, NULL, nhgm_set, 0)
+
+/* Runs a bulk call over 'n' objects: 'statuses[i]' gets 'op(i, aux)', and
+ * with STOP_ON_ERROR every object after a failure gets
+ * SAI_STATUS_NOT_EXECUTED without running. */
 static sai_status_t
-get_next_hop_group_member_attribute(sai_object_id_t nhgm_id,
-                                    uint32_t attr_count,
-                                    sai_attribute_t *attr_list)
+obj_bulk(uint32_t n, sai_bulk_op_error_mode_t mode, sai_status_t *statuses,
+         sai_status_t (*op)(uint32_t i, const void *aux), const void *aux)
 {
-    struct sim_switch *sw;
-    sai_status_t status;
-    struct sim_nhgm *m = nhgm_cast(op_find(nhgm_id, KIND_NHGM, &sw,
-                                           &status));
+    bool failed = false;
 
-    if (m && attr_count && !attr_list) {
-        status = SAI_STATUS_INVALID_PARAMETER;
-    }
-    for (uint32_t i = 0; m && i < attr_count && !status; i++) {
-        sai_attribute_t *a = &attr_list[i];
-
-        switch (a->id) {
-        case SAI_NEXT_HOP_GROUP_MEMBER_ATTR_NEXT_HOP_GROUP_ID:
-            a->value.oid = m->group->obj.oid;
-            break;
-        case SAI_NEXT_HOP_GROUP_MEMBER_ATTR_NEXT_HOP_ID:
-            a->value.oid = m->nh->obj.oid;
-            break;
-        case SAI_NEXT_HOP_GROUP_MEMBER_ATTR_WEIGHT:
-            a->value.u32 = m->weight;
-            break;
-        default:
-            status = ATTR_STATUS(UNKNOWN_ATTRIBUTE, i);
-            break;
+    for (uint32_t i = 0; i < n; i++) {
+        if (failed && mode == SAI_BULK_OP_ERROR_MODE_STOP_ON_ERROR) {
+            statuses[i] = SAI_STATUS_NOT_EXECUTED;
+            continue;
         }
+        statuses[i] = op(i, aux);
+        failed = failed || statuses[i] != SAI_STATUS_SUCCESS;
     }
-    stats_op(sw, false, ASIC_SIM_OP_GET, status);
-    return status;
+    return failed ? SAI_STATUS_FAILURE : SAI_STATUS_SUCCESS;
+}
+
+/* Arguments of create_next_hop_group_members(), for obj_bulk(). */
+struct nhgm_bulk_create {
+    sai_object_id_t switch_id;          /* The switch. */
+    const uint32_t *attr_count;         /* Attribute count per member. */
+    const sai_attribute_t **attr_list;  /* Attributes per member. */
+    sai_object_id_t *ids;               /* Created ids, out. */
+};
+
+static sai_status_t
+nhgm_bulk_create_one(uint32_t i, const void *aux)
+{
+    const struct nhgm_bulk_create *args = aux;
+
+    return create_next_hop_group_member(&args->ids[i], args->switch_id,
+                                        args->attr_count[i],
+                                        args->attr_list[i]);
 }
 
 /* Bulk member creation, as SAI's create_next_hop_group_members: one status
@@ -3012,24 +3010,21 @@ create_next_hop_group_members(sai_object_id_t switch_id, uint32_t n,
                               sai_bulk_op_error_mode_t mode,
                               sai_object_id_t *ids, sai_status_t *statuses)
 {
-    bool failed = false;
+    struct nhgm_bulk_create args = { switch_id, attr_count, attr_list, ids };
 
     if (!n || !attr_count || !attr_list || !ids || !statuses) {
         return SAI_STATUS_INVALID_PARAMETER;
     }
     for (uint32_t i = 0; i < n; i++) {
-        if (failed && mode == SAI_BULK_OP_ERROR_MODE_STOP_ON_ERROR) {
-            ids[i] = SAI_NULL_OBJECT_ID;
-            statuses[i] = SAI_STATUS_NOT_EXECUTED;
-            continue;
-        }
         ids[i] = SAI_NULL_OBJECT_ID;
-        statuses[i] = create_next_hop_group_member(&ids[i], switch_id,
-                                                   attr_count[i],
-                                                   attr_list[i]);
-        failed = failed || statuses[i] != SAI_STATUS_SUCCESS;
     }
-    return failed ? SAI_STATUS_FAILURE : SAI_STATUS_SUCCESS;
+    return obj_bulk(n, mode, statuses, nhgm_bulk_create_one, &args);
+}
+
+static sai_status_t
+nhgm_bulk_remove_one(uint32_t i, const void *ids)
+{
+    return remove_next_hop_group_member(((const sai_object_id_t *) ids)[i]);
 }
 
 /* Bulk member removal, as SAI's remove_next_hop_group_members. */
@@ -3038,20 +3033,10 @@ remove_next_hop_group_members(uint32_t n, const sai_object_id_t *ids,
                               sai_bulk_op_error_mode_t mode,
                               sai_status_t *statuses)
 {
-    bool failed = false;
-
     if (!n || !ids || !statuses) {
         return SAI_STATUS_INVALID_PARAMETER;
     }
-    for (uint32_t i = 0; i < n; i++) {
-        if (failed && mode == SAI_BULK_OP_ERROR_MODE_STOP_ON_ERROR) {
-            statuses[i] = SAI_STATUS_NOT_EXECUTED;
-            continue;
-        }
-        statuses[i] = remove_next_hop_group_member(ids[i]);
-        failed = failed || statuses[i] != SAI_STATUS_SUCCESS;
-    }
-    return failed ? SAI_STATUS_FAILURE : SAI_STATUS_SUCCESS;
+    return obj_bulk(n, mode, statuses, nhgm_bulk_remove_one, ids);
 }
 
 /* ---- Method tables and library entry points ----------------------------- */
