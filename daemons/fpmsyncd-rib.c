@@ -1668,18 +1668,19 @@ fpmd_rib_is_loaded(const struct fpmd_rib *rib)
 }
 
 /* Returns the "transact" parameters that read what fpmsyncd needs of the
- * database: the key and content columns of Route and Nexthop_Group (not
- * status or counters, which are other daemons'). */
+ * database: the key and content columns of Nexthop_Group and Route (not
+ * status or counters, which are other daemons'), in that order: select
+ * FPMD_LOAD_NHG, then select FPMD_LOAD_ROUTE. */
 struct json *
 fpmd_rib_load_params(void)
 {
     return json_from_string(
         "[\"Fibsync\","
+        "{\"op\":\"select\",\"table\":\"Nexthop_Group\",\"where\":[],"
+        "\"columns\":[\"_uuid\",\"id\",\"members\"]},"
         "{\"op\":\"select\",\"table\":\"Route\",\"where\":[],"
         "\"columns\":[\"_uuid\",\"vrf\",\"prefix\",\"protocol\",\"metric\","
-        "\"nexthop_group\",\"nexthops\",\"blackhole\"]},"
-        "{\"op\":\"select\",\"table\":\"Nexthop_Group\",\"where\":[],"
-        "\"columns\":[\"_uuid\",\"id\",\"members\"]}]");
+        "\"nexthop_group\",\"nexthops\",\"blackhole\"]}]");
 }
 
 /* Parses a column of type "optional integer": an integer, or ["set",[]]
@@ -1901,35 +1902,50 @@ select_rows(const struct json *r)
     return rows && rows->type == JSON_ARRAY ? json_array(rows) : NULL;
 }
 
-/* Processes 'result', the reply to fpmd_rib_load_params(): learns what
- * the database holds, and queues whatever differs from what fpmsyncd
- * wants.  Returns NULL on success, otherwise an error message. */
-char *
-fpmd_rib_load_reply(struct fpmd_rib *rib, const struct json *result)
+/* Starts reading the database state, the reply to fpmd_rib_load_params(),
+ * row by row with fpmd_rib_load_row(), until fpmd_rib_load_end().  No
+ * transaction may be in flight (see fpmd_rib_db_lost()). */
+void
+fpmd_rib_load_begin(struct fpmd_rib *rib)
 {
-    const struct json_array *routes, *nhgs;
     struct fpmd_route *r;
     struct fpmd_nh *nh;
 
-    if (!result || result->type != JSON_ARRAY || json_array(result)->n < 2
-        || !(routes = select_rows(json_array(result)->elems[0]))
-        || !(nhgs = select_rows(json_array(result)->elems[1]))) {
-        return xstrdup("bad reply to the initial select");
-    }
-
     ovs_assert(!rib->batch.n_inflight);
-    for (size_t i = 0; i < nhgs->n; i++) {
-        if (nhgs->elems[i]->type == JSON_OBJECT) {
-            load_nhg(rib, nhgs->elems[i]);
-        }
+    rib->loaded = false;
+    /* An earlier load may have been cut short. */
+    HMAP_FOR_EACH (r, node, &rib->routes) {
+        r->be.flags &= ~FPMD_F_SEEN;
     }
-    for (size_t i = 0; i < routes->n; i++) {
-        if (routes->elems[i]->type == JSON_OBJECT) {
-            load_route(rib, routes->elems[i]);
-        }
+    HMAP_FOR_EACH (nh, node, &rib->nhs) {
+        nh->be.flags &= ~FPMD_F_SEEN;
     }
+}
 
-    /* What fpmsyncd believed in the database but is not there. */
+/* Takes in one row of select 'select_idx' (FPMD_LOAD_NHG or
+ * FPMD_LOAD_ROUTE) of the load. */
+void
+fpmd_rib_load_row(struct fpmd_rib *rib, int select_idx,
+                  const struct json *row)
+{
+    if (row->type != JSON_OBJECT) {
+        rib->stats.load_bad++;
+    } else if (select_idx == FPMD_LOAD_NHG) {
+        load_nhg(rib, row);
+    } else if (select_idx == FPMD_LOAD_ROUTE) {
+        load_route(rib, row);
+    }
+}
+
+/* Ends the load: what fpmsyncd believed in the database but was not there
+ * is queued again (or forgotten, if fpmsyncd only mirrored it), and
+ * writing may start. */
+void
+fpmd_rib_load_end(struct fpmd_rib *rib)
+{
+    struct fpmd_route *r;
+    struct fpmd_nh *nh;
+
     HMAP_FOR_EACH_SAFE (r, node, &rib->routes) {
         if (r->be.flags & FPMD_F_SEEN) {
             r->be.flags &= ~FPMD_F_SEEN;
@@ -1951,6 +1967,30 @@ fpmd_rib_load_reply(struct fpmd_rib *rib, const struct json *result)
         }
     }
     rib->loaded = true;
+}
+
+/* Processes 'result', the whole parsed reply to fpmd_rib_load_params(), as
+ * fpmd_rib_load_begin(), _row() and _end() would.  Returns NULL on success,
+ * otherwise an error message. */
+char *
+fpmd_rib_load_reply(struct fpmd_rib *rib, const struct json *result)
+{
+    const struct json_array *nhgs, *routes;
+
+    if (!result || result->type != JSON_ARRAY || json_array(result)->n < 2
+        || !(nhgs = select_rows(json_array(result)->elems[FPMD_LOAD_NHG]))
+        || !(routes = select_rows(
+                 json_array(result)->elems[FPMD_LOAD_ROUTE]))) {
+        return xstrdup("bad reply to the initial select");
+    }
+    fpmd_rib_load_begin(rib);
+    for (size_t i = 0; i < nhgs->n; i++) {
+        fpmd_rib_load_row(rib, FPMD_LOAD_NHG, nhgs->elems[i]);
+    }
+    for (size_t i = 0; i < routes->n; i++) {
+        fpmd_rib_load_row(rib, FPMD_LOAD_ROUTE, routes->elems[i]);
+    }
+    fpmd_rib_load_end(rib);
     return NULL;
 }
 

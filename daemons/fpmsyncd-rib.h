@@ -137,6 +137,17 @@ void fpmd_rib_reconcile(struct fpmd_rib *, size_t *n_routes,
 void fpmd_rib_db_lost(struct fpmd_rib *);
 bool fpmd_rib_is_loaded(const struct fpmd_rib *);
 struct json *fpmd_rib_load_params(void);
+
+/* The selects of fpmd_rib_load_params(), in order. */
+enum {
+    FPMD_LOAD_NHG,              /* Nexthop_Group rows. */
+    FPMD_LOAD_ROUTE,            /* Route rows. */
+    FPMD_LOAD_N_SELECTS
+};
+
+void fpmd_rib_load_begin(struct fpmd_rib *);
+void fpmd_rib_load_row(struct fpmd_rib *, int select_idx, const struct json *);
+void fpmd_rib_load_end(struct fpmd_rib *);
 char *fpmd_rib_load_reply(struct fpmd_rib *, const struct json *result)
     OVS_WARN_UNUSED_RESULT;
 void fpmd_rib_vrf_row(struct fpmd_rib *, const char *name, int64_t table);

@@ -35,6 +35,7 @@
 #include "command-line.h"
 #include "coverage.h"
 #include "daemon.h"
+#include "daemons/fpmsyncd-load.h"
 #include "daemons/fpmsyncd-rib.h"
 #include "dirs.h"
 #include "fatal-signal.h"
@@ -169,7 +170,10 @@ struct fpmd {
     unsigned int db_seqno;      /* jsonrpc_session_get_seqno() last seen. */
     enum db_state db_state;     /* Connection state. */
     struct json *cfg_id;        /* Outstanding "monitor" request id. */
-    struct json *load_id;       /* Outstanding initial "transact" id. */
+    struct stream *load_stream; /* Own connection for reading the
+                                 * database, while that goes on. */
+    struct ds load_out;         /* Load request bytes not yet sent. */
+    struct fpmd_load_scanner load_scanner; /* Reads the load's reply. */
     struct json *status_id;     /* Outstanding "monitor_cond" id. */
     bool status_monitor;        /* Route.status monitor installed. */
     bool ever_loaded;           /* The database was read at least once. */
@@ -279,6 +283,9 @@ offload_cb(const struct fpm_route *r, void *d_)
 
 static void db_start_status_monitor(struct fpmd *);
 static void db_stop_status_monitor(struct fpmd *);
+static void load_start(struct fpmd *);
+static void load_stop(struct fpmd *);
+static void fpm_listen(struct fpmd *);
 
 /* Sends 'method' with 'params' and returns its id. */
 static struct json *
@@ -545,8 +552,7 @@ db_connected(struct fpmd *d)
     VLOG_INFO("%s: connected, reading the database", d->db_remote);
     d->db_state = DB_LOADING;
     d->cfg_id = db_send(d, "monitor", cfg);
-    d->load_start = time_msec();
-    d->load_id = db_send(d, "transact", fpmd_rib_load_params());
+    load_start(d);
     d->backoff = 0;
     d->retry_at = 0;
 }
@@ -563,36 +569,93 @@ db_disconnected(struct fpmd *d)
     }
     fpmd_rib_db_lost(d->rib);
     free_id(&d->cfg_id);
-    free_id(&d->load_id);
+    load_stop(d);
     free_id(&d->status_id);
     d->status_monitor = false;
     d->db_state = DB_DISCONNECTED;
 }
 
-static void fpm_listen(struct fpmd *);
+/* Reading the database.
+ *
+ * At each (re)connection fpmsyncd reads the Nexthop_Group and Route rows
+ * it owns.  At a million routes the reply is about 200 MB of JSON, so it
+ * is read over a connection of its own, as raw bytes that
+ * fpmsyncd-load.c parses one row at a time, rather than through the
+ * JSON-RPC session, which would build the whole reply as one tree of about
+ * 1.5 GB first.  No transaction is sent until the load is complete, so the
+ * load sees the database as it was before fpmsyncd's next write. */
 
-/* Handles the reply 'msg' to the initial load. */
+/* Called by the scanner for each row read. */
 static void
-db_load_reply(struct fpmd *d, const struct jsonrpc_msg *msg)
+load_row_cb(int select_idx, const struct json *row, void *d_)
 {
-    char *error;
+    struct fpmd *d = d_;
 
-    free_id(&d->load_id);
-    if (msg->type == JSONRPC_ERROR) {
-        char *s = json_to_string(msg->error, 0);
+    fpmd_rib_load_row(d->rib, select_idx, row);
+}
 
-        VLOG_ERR("%s: reading the database failed: %s", d->db_remote, s);
-        free(s);
-        jsonrpc_session_force_reconnect(d->db);
-        return;
+/* Abandons the load under way, if any. */
+static void
+load_stop(struct fpmd *d)
+{
+    if (d->load_stream) {
+        stream_close(d->load_stream);
+        d->load_stream = NULL;
+        fpmd_load_scanner_destroy(&d->load_scanner);
+        ds_destroy(&d->load_out);
     }
-    error = fpmd_rib_load_reply(d->rib, msg->result);
+}
+
+/* Gives up on the load: logs 'error' (which it frees) and reconnects, to
+ * try again from the start. */
+static void
+load_fail(struct fpmd *d, char *error)
+{
+    VLOG_ERR("%s: reading the database failed: %s", d->db_remote, error);
+    free(error);
+    load_stop(d);
+    jsonrpc_session_force_reconnect(d->db);
+}
+
+/* Starts reading the database over a new connection. */
+static void
+load_start(struct fpmd *d)
+{
+    struct jsonrpc_msg *msg;
+    struct json *id, *json;
+    int error;
+
+    load_stop(d);
+    error = stream_open(d->db_remote, &d->load_stream, DSCP_DEFAULT);
     if (error) {
-        VLOG_ERR("%s: %s", d->db_remote, error);
-        free(error);
-        jsonrpc_session_force_reconnect(d->db);
+        d->load_stream = NULL;
+        load_fail(d, xasprintf("connection failed: %s",
+                               ovs_strerror(error)));
         return;
     }
+    msg = jsonrpc_create_request("transact", fpmd_rib_load_params(), &id);
+    json = jsonrpc_msg_to_json(msg);
+    ds_init(&d->load_out);
+    json_to_ds(json, 0, &d->load_out);
+    json_destroy(json);
+    fpmd_load_scanner_init(&d->load_scanner);
+    fpmd_rib_load_begin(d->rib);
+    d->load_start = time_msec();
+}
+
+/* Completes a load whose reply was read. */
+static void
+load_done(struct fpmd *d)
+{
+    char *error = fpmd_load_scanner_finish(&d->load_scanner,
+                                           FPMD_LOAD_N_SELECTS);
+
+    if (error) {
+        load_fail(d, error);
+        return;
+    }
+    load_stop(d);
+    fpmd_rib_load_end(d->rib);
     d->last_load_ms = time_msec() - d->load_start;
     VLOG_INFO("%s: database read in %lld ms: %"PRIuSIZE" routes and %"
               PRIuSIZE" next-hop objects known, %"PRIuSIZE" rows to "
@@ -602,6 +665,83 @@ db_load_reply(struct fpmd *d, const struct jsonrpc_msg *msg)
     d->db_state = DB_READY;
     d->ever_loaded = true;
     fpm_listen(d);
+}
+
+/* Advances the load under way: connects, sends the request, and reads up
+ * to a few megabytes of the reply. */
+static void
+load_run(struct fpmd *d)
+{
+    size_t budget = 4 * 1024 * 1024;
+    int error;
+
+    if (!d->load_stream) {
+        return;
+    }
+    stream_run(d->load_stream);
+    error = stream_connect(d->load_stream);
+    if (error) {
+        if (error != EAGAIN) {
+            load_fail(d, xasprintf("connection failed: %s",
+                                   ovs_strerror(error)));
+        }
+        return;
+    }
+    while (d->load_out.length) {
+        int n = stream_send(d->load_stream, d->load_out.string,
+                            d->load_out.length);
+
+        if (n < 0) {
+            if (n != -EAGAIN) {
+                load_fail(d, xasprintf("send failed: %s",
+                                       ovs_strerror(-n)));
+            }
+            return;
+        }
+        memmove(d->load_out.string, d->load_out.string + n,
+                d->load_out.length - n);
+        d->load_out.length -= n;
+    }
+    while (budget) {
+        char buf[65536];
+        int n = stream_recv(d->load_stream, buf, sizeof buf);
+        char *msg;
+
+        if (n <= 0) {
+            if (n != -EAGAIN) {
+                load_fail(d, n ? xasprintf("receive failed: %s",
+                                           ovs_strerror(-n))
+                          : xstrdup("connection closed"));
+            }
+            return;
+        }
+        budget -= MIN(budget, n);
+        msg = fpmd_load_scanner_feed(&d->load_scanner, buf, n, load_row_cb,
+                                     d);
+        if (msg) {
+            load_fail(d, msg);
+            return;
+        }
+        if (d->load_scanner.done) {
+            load_done(d);
+            return;
+        }
+    }
+    poll_immediate_wake();
+}
+
+static void
+load_wait(struct fpmd *d)
+{
+    if (d->load_stream) {
+        stream_run_wait(d->load_stream);
+        stream_connect_wait(d->load_stream);
+        if (d->load_out.length) {
+            stream_send_wait(d->load_stream);
+        } else {
+            stream_recv_wait(d->load_stream);
+        }
+    }
 }
 
 /* Handles the reply 'msg' to the oldest transaction in flight. */
@@ -672,8 +812,6 @@ db_handle_msg(struct fpmd *d, const struct jsonrpc_msg *msg)
         } else {
             VLOG_ERR_RL(&rl, "%s: monitor request failed", d->db_remote);
         }
-    } else if (d->load_id && json_equal(msg->id, d->load_id)) {
-        db_load_reply(d, msg);
     } else if (d->status_id && json_equal(msg->id, d->status_id)) {
         free_id(&d->status_id);
         if (msg->type == JSONRPC_REPLY) {
@@ -720,6 +858,7 @@ db_run(struct fpmd *d)
         db_handle_msg(d, msg);
         jsonrpc_msg_destroy(msg);
     }
+    load_run(d);
 }
 
 static void
@@ -727,6 +866,7 @@ db_wait(struct fpmd *d)
 {
     jsonrpc_session_wait(d->db);
     jsonrpc_session_recv_wait(d->db);
+    load_wait(d);
 }
 
 /* Flushing. */
@@ -1394,6 +1534,7 @@ main(int argc, char *argv[])
         stream_close(d.conn);
     }
     pstream_close(d.listener);
+    load_stop(&d);
     jsonrpc_session_close(d.db);
     unixctl_server_destroy(unixctl);
     perf_timer_flush(d.parse_timer);

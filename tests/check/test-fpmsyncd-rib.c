@@ -20,10 +20,12 @@
 
 #include <config.h>
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemons/fpmsyncd-load.h"
 #include "daemons/fpmsyncd-rib.h"
 #include "lib/fpm-frame.h"
 #include "lib/fpm-route.h"
@@ -266,7 +268,7 @@ flush(struct fpmd_rib *rib, struct fake_db *db, size_t max)
 static struct json *
 fake_load(struct fake_db *db)
 {
-    static const char *tables[] = { "Route", "Nexthop_Group" };
+    static const char *tables[] = { "Nexthop_Group", "Route" };
     struct json *result = json_array_create_empty();
 
     for (size_t i = 0; i < ARRAY_SIZE(tables); i++) {
@@ -280,7 +282,7 @@ fake_load(struct fake_db *db)
             json_object_put(row, "_uuid", json_array_create_2(
                                 json_string_create("uuid"),
                                 json_string_create(r->name)));
-            if (!i) {
+            if (!strcmp(tables[i], "Route")) {
                 static const char *opt[] = { "metric", "nexthop_group" };
 
                 for (size_t j = 0; j < ARRAY_SIZE(opt); j++) {
@@ -669,6 +671,162 @@ START_TEST(test_failure_and_vanished_row)
 }
 END_TEST
 
+
+/* The incremental reader of the load's reply. */
+
+struct scan_result {
+    struct ds rows[3];          /* Rows seen per select, as JSON text. */
+    size_t n;                   /* Rows seen. */
+};
+
+static void
+scan_cb(int idx, const struct json *row, void *r_)
+{
+    struct scan_result *r = r_;
+
+    ck_assert_int_ge(idx, 0);
+    ck_assert_int_lt(idx, 3);
+    json_to_ds(row, JSSF_SORT, &r->rows[idx]);
+    ds_put_char(&r->rows[idx], '\n');
+    r->n++;
+}
+
+/* Feeds 'text' to a scanner in chunks of 'chunk' bytes; returns the
+ * error, if any. */
+static char *
+scan(const char *text, size_t chunk, struct scan_result *r, int n_selects)
+{
+    struct fpmd_load_scanner s;
+    size_t len = strlen(text);
+    char *error = NULL;
+
+    memset(r, 0, sizeof *r);
+    for (int i = 0; i < 3; i++) {
+        ds_init(&r->rows[i]);
+    }
+    fpmd_load_scanner_init(&s);
+    for (size_t ofs = 0; ofs < len && !error; ofs += chunk) {
+        error = fpmd_load_scanner_feed(&s, text + ofs, MIN(chunk, len - ofs),
+                                       scan_cb, r);
+    }
+    if (!error) {
+        error = fpmd_load_scanner_finish(&s, n_selects);
+    }
+    fpmd_load_scanner_destroy(&s);
+    return error;
+}
+
+static void
+scan_result_destroy(struct scan_result *r)
+{
+    for (int i = 0; i < 3; i++) {
+        ds_destroy(&r->rows[i]);
+    }
+}
+
+/* A real load reply, cut anywhere, gives the same rows as the parsed
+ * reply. */
+START_TEST(test_load_scanner_chunks)
+{
+    static const size_t chunks[] = { 1, 2, 3, 7, 64, 4096, 1 << 20 };
+    struct fake_db db;
+    struct fpmd_rib *rib;
+    struct json *result, *reply;
+    struct ds expected[2];
+    char *text;
+
+    fake_init(&db);
+    rib = rib_start(&db);
+    fpmd_rib_new_generation(rib);
+    feed(rib, "zebra-nhg-replay.fpm", 0, 0);
+    flush(rib, &db, 1000);
+    fpmd_rib_destroy(rib);
+
+    result = fake_load(&db);
+    for (int i = 0; i < 2; i++) {
+        const struct json *rows = shash_find_data(
+            json_object(json_array(result)->elems[i]), "rows");
+
+        ds_init(&expected[i]);
+        for (size_t j = 0; j < json_array(rows)->n; j++) {
+            json_to_ds(json_array(rows)->elems[j], JSSF_SORT, &expected[i]);
+            ds_put_char(&expected[i], '\n');
+        }
+    }
+    reply = json_object_create();
+    json_object_put(reply, "id", json_integer_create(7));
+    json_object_put(reply, "result", result);
+    json_object_put(reply, "error", json_null_create());
+    text = json_to_string(reply, 0);
+
+    for (size_t i = 0; i < ARRAY_SIZE(chunks); i++) {
+        struct scan_result r;
+        char *error = scan(text, chunks[i], &r, 2);
+
+        ck_assert_msg(!error, "chunk %"PRIuSIZE": %s", chunks[i], error);
+        ck_assert_uint_eq(r.n, 11 + 12);
+        ck_assert_str_eq(ds_cstr(&r.rows[0]), ds_cstr(&expected[0]));
+        ck_assert_str_eq(ds_cstr(&r.rows[1]), ds_cstr(&expected[1]));
+        scan_result_destroy(&r);
+    }
+    free(text);
+    json_destroy(reply);
+    ds_destroy(&expected[0]);
+    ds_destroy(&expected[1]);
+    fake_destroy(&db);
+}
+END_TEST
+
+/* Strings with braces, brackets and escaped quotes do not confuse it;
+ * empty selects are fine; failures are reported. */
+START_TEST(test_load_scanner_edges)
+{
+    struct scan_result r;
+    char *error;
+
+    error = scan("{\"id\":1,\"result\":[{\"rows\":[]},{\"rows\":"
+                 "[{\"k\":\"a}]{[\\\"\",\"m\":[\"map\",[[\"x{\",1]]]},"
+                 "{\"k\":\"\\\\\"}]}],\"error\":null}", 5, &r, 2);
+    ck_assert_msg(!error, "%s", error);
+    ck_assert_uint_eq(r.n, 2);
+    ck_assert_str_eq(ds_cstr(&r.rows[1]),
+                     "{\"k\":\"a}]{[\\\"\",\"m\":[\"map\",[[\"x{\",1]]]}\n"
+                     "{\"k\":\"\\\\\"}\n");
+    scan_result_destroy(&r);
+
+    /* A select that failed. */
+    error = scan("{\"id\":1,\"result\":[{\"rows\":[]},{\"error\":"
+                 "\"unknown table\",\"details\":\"No table named Route.\"}],"
+                 "\"error\":null}", 3, &r, 2);
+    ck_assert_ptr_nonnull(error);
+    ck_assert(strstr(error, "select failed"));
+    free(error);
+    scan_result_destroy(&r);
+
+    /* A JSON-RPC error. */
+    error = scan("{\"id\":1,\"result\":null,\"error\":\"unknown database\"}",
+                 4, &r, 2);
+    ck_assert_ptr_nonnull(error);
+    ck_assert(strstr(error, "0 results"));
+    ck_assert(strstr(error, "unknown database"));
+    free(error);
+    scan_result_destroy(&r);
+
+    /* Cut short. */
+    error = scan("{\"id\":1,\"result\":[{\"rows\":[{\"a\":1}", 4, &r, 2);
+    ck_assert_ptr_nonnull(error);
+    free(error);
+    scan_result_destroy(&r);
+
+    /* Garbage inside a row. */
+    error = scan("{\"id\":1,\"result\":[{\"rows\":[{\"a\":tru}]}]}", 64,
+                 &r, 1);
+    ck_assert_ptr_nonnull(error);
+    free(error);
+    scan_result_destroy(&r);
+}
+END_TEST
+
 Suite *
 fpmsyncd_rib_suite(void)
 {
@@ -681,6 +839,8 @@ fpmsyncd_rib_suite(void)
     tcase_add_test(tc, test_restart);
     tcase_add_test(tc, test_member_change);
     tcase_add_test(tc, test_failure_and_vanished_row);
+    tcase_add_test(tc, test_load_scanner_chunks);
+    tcase_add_test(tc, test_load_scanner_edges);
     suite_add_tcase(s, tc);
     return s;
 }
