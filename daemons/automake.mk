@@ -18,6 +18,7 @@ daemons_orchd_LDADD = daemons/liborchd.la idl/libfibsync-idl.la \
 # so that the Check suites can test it without sockets.
 noinst_LTLIBRARIES += daemons/libfpmsyncd.la
 daemons_libfpmsyncd_la_SOURCES = \
+	daemons/fpmsyncd-load.c daemons/fpmsyncd-load.h \
 	daemons/fpmsyncd-rib.c daemons/fpmsyncd-rib.h
 
 sbin_PROGRAMS += daemons/fpmsyncd
