@@ -98,7 +98,8 @@ if test ! -x "$OVS_BUILDDIR/ovsdb/ovsdb-server"; then
 fi
 srcdir=`sed -n "s/^abs_top_srcdir = //p" "$builddir/Makefile"`
 schema=$srcdir/schema/fibsync.ovsschema
-PATH=$OVS_BUILDDIR/ovsdb:$OVS_BUILDDIR/utilities:$builddir/daemons:$builddir/utilities:$PATH
+PATH=$OVS_BUILDDIR/ovsdb:$OVS_BUILDDIR/utilities:$PATH
+PATH=$builddir/daemons:$builddir/utilities:$PATH
 export PATH
 
 hz=`getconf CLK_TCK`
@@ -147,7 +148,8 @@ else
 fi
 echo "fpmsyncd benchmark: $routes routes, $runs runs, ovsdb-server with" \
      "$malloc, fpmsyncd options: ${*:-(none)}"
-echo "fpm-replay -n $routes $replay_args; database in $tmpdir (`df -T "$tmpdir" | awk 'NR == 2 { print $2 }'`)"
+fstype=`df -T "$tmpdir" | awk 'NR == 2 { print $2 }'`
+echo "fpm-replay -n $routes $replay_args; database in $tmpdir ($fstype)"
 
 results=
 run=1
@@ -210,7 +212,9 @@ while test $run -le $runs; do
     fpmd_hwm=`status_kb $fpmd VmHWM`
     db_rss=`status_kb $db VmRSS`
     db_hwm=`status_kb $db VmHWM`
-    line=`printf "run %d: %d routes in %.2f s = %d routes/s; fpmsyncd cpu %.2f s, peak rss %d MB; ovsdb-server cpu %.2f s, rss %d MB (peak %d MB)" \
+    fmt="run %d: %d routes in %.2f s = %d routes/s; fpmsyncd cpu %.2f s,"
+    fmt="$fmt peak rss %d MB; ovsdb-server cpu %.2f s, rss %d MB (peak %d MB)"
+    line=`printf "$fmt" \
         $run $routes $secs $rate $fpmd_secs \
         \`expr $fpmd_hwm / 1024\` $db_secs \
         \`expr $db_rss / 1024\` \`expr $db_hwm / 1024\``
