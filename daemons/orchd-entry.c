@@ -14,6 +14,8 @@
 #include "lib/route-key.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/json.h"
+#include "openvswitch/shash.h"
+#include "ovs-thread.h"
 #include "util.h"
 
 static const char *const action_names[] = {
@@ -65,6 +67,27 @@ orchd_asic_uuid(const char *vrf, const struct fib_prefix *prefix,
     route_key_uuid_v5(&asic_route_ns, name, len, uuid);
 }
 
+/* VRF names are interned: a handful of names shared by a million
+ * entries, so entries cost one pointer for their VRF and compare VRFs by
+ * pointer first. */
+static struct ovs_mutex vrf_mutex = OVS_MUTEX_INITIALIZER;
+static struct shash vrf_names OVS_GUARDED_BY(vrf_mutex)
+    = SHASH_INITIALIZER(&vrf_names);
+
+static const char *
+intern_vrf(const char *name)
+{
+    struct shash_node *node;
+
+    ovs_mutex_lock(&vrf_mutex);
+    node = shash_find(&vrf_names, name);
+    if (!node) {
+        node = shash_add(&vrf_names, name, NULL);
+    }
+    ovs_mutex_unlock(&vrf_mutex);
+    return node->name;
+}
+
 static int
 nexthop_cmp(const void *a_, const void *b_)
 {
@@ -81,7 +104,7 @@ orchd_entry_create(const char *vrf, const struct fib_prefix *prefix,
     struct orchd_entry *e = xzalloc(sizeof *e);
 
     ovs_refcount_init(&e->ref);
-    e->vrf = xstrdup(vrf);
+    e->vrf = intern_vrf(vrf);
     e->prefix = *prefix;
     fib_prefix_format(prefix, e->prefix_text);
     orchd_asic_uuid(vrf, prefix, &e->asic_uuid);
@@ -129,7 +152,6 @@ orchd_entry_unref(struct orchd_entry *e)
             free(e->nexthops[i].key);
         }
         free(e->nexthops);
-        free(e->vrf);
         free(e);
     }
 }
@@ -161,7 +183,7 @@ int
 orchd_entry_compare_prefix(const struct orchd_entry *a,
                            const struct orchd_entry *b)
 {
-    int c = strcmp(a->vrf, b->vrf);
+    int c = a->vrf == b->vrf ? 0 : strcmp(a->vrf, b->vrf);
 
     return c ? c : fib_prefix_compare(&a->prefix, &b->prefix);
 }
@@ -188,18 +210,32 @@ orchd_entry_to_row(const struct orchd_entry *e, int64_t seq)
     return row;
 }
 
-/* Appends "PREFIX [vrf VRF] ACTION via NH (weight W), ..." to 's'. */
+/* Appends "PREFIX [vrf VRF] ACTION via NH weight W, ..." to 's'.  Written
+ * without printf: route/dump formats a million of these. */
 void
 orchd_entry_format(const struct orchd_entry *e, struct ds *s)
 {
     ds_put_cstr(s, e->prefix_text);
     if (strcmp(e->vrf, "default")) {
-        ds_put_format(s, " vrf %s", e->vrf);
+        ds_put_cstr(s, " vrf ");
+        ds_put_cstr(s, e->vrf);
     }
-    ds_put_format(s, " %s", orchd_action_to_string(e->action));
+    ds_put_char(s, ' ');
+    ds_put_cstr(s, orchd_action_to_string(e->action));
     for (size_t i = 0; i < e->n_nexthops; i++) {
-        ds_put_format(s, "%s %s weight %"PRIu32, i ? "," : " via",
-                      e->nexthops[i].key, e->nexthops[i].weight);
+        char buf[16];
+        char *p = &buf[sizeof buf];
+        uint32_t w = e->nexthops[i].weight;
+
+        ds_put_cstr(s, i ? ", " : " via ");
+        ds_put_cstr(s, e->nexthops[i].key);
+        ds_put_cstr(s, " weight ");
+        *--p = '\0';
+        do {
+            *--p = '0' + w % 10;
+            w /= 10;
+        } while (w);
+        ds_put_cstr(s, p);
     }
 }
 

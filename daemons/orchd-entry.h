@@ -37,7 +37,7 @@ struct orchd_entry {
     struct ovs_refcount ref;    /* Shared by queue, written map, cache. */
     struct uuid asic_uuid;      /* Asic_Route row UUID, from (vrf, prefix). */
     struct uuid route_uuid;     /* Route row it came from (zero if none). */
-    char *vrf;                  /* VRF name. */
+    const char *vrf;            /* VRF name (interned: never freed). */
     struct fib_prefix prefix;   /* Destination. */
     char prefix_text[FIB_PREFIX_STRLEN]; /* Canonical text of 'prefix'. */
     enum orchd_action action;   /* Packet action. */

@@ -537,6 +537,19 @@ orchd_unixctl_exit(struct unixctl_conn *conn, int argc OVS_UNUSED,
     unixctl_command_reply(conn, NULL);
 }
 
+/* Replies with an error and returns false if orchd has not read the
+ * database yet: until then there is no worker to ask. */
+static bool
+orchd_ready(struct orchd *o, struct unixctl_conn *conn)
+{
+    if (!o->worker || !o->synced) {
+        unixctl_command_reply_error(conn, "orchd is still reading the "
+                                    "database; try again");
+        return false;
+    }
+    return true;
+}
+
 /* Parses "[vrf NAME] PREFIX" or "PREFIX [vrf NAME]" from argv[1...]. */
 static char *
 parse_vrf_prefix(int argc, const char *argv[], const char **vrf,
@@ -610,6 +623,7 @@ orchd_unixctl_route_dump(struct unixctl_conn *conn, int argc,
         return;
     }
     v = orchd_cache_snapshot(o->cache, true, &n);
+    ds_reserve(&s, n * 64);
     if (json) {
         struct json *a = json_array_create_empty();
 
@@ -644,6 +658,9 @@ orchd_unixctl_cache_verify(struct unixctl_conn *conn, int argc OVS_UNUSED,
     size_t n_routes = 0, n_diffs = 0, n_cached;
     struct orchd_entry **v;
     struct uuid_node *un;
+    if (!orchd_ready(o, conn)) {
+        return;
+    }
 
 #define DIFF(...) (n_diffs++, ds_put_format(&s, __VA_ARGS__))
 
@@ -738,6 +755,9 @@ orchd_unixctl_features_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
 {
     struct orchd *o = o_;
     struct ds s = DS_EMPTY_INITIALIZER;
+    if (!orchd_ready(o, conn)) {
+        return;
+    }
 
     for (size_t i = 0; i < N_FEATURES; i++) {
         const struct feature *f = &features[i];
@@ -759,6 +779,9 @@ orchd_unixctl_ring_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
 {
     struct orchd *o = o_;
     struct ds s = DS_EMPTY_INITIALIZER;
+    if (!orchd_ready(o, conn)) {
+        return;
+    }
 
     orchd_worker_format_ring(o->worker, &s);
     unixctl_command_reply(conn, ds_cstr(&s));
@@ -771,6 +794,9 @@ orchd_unixctl_status(struct unixctl_conn *conn, int argc OVS_UNUSED,
 {
     struct orchd *o = o_;
     struct ds s = DS_EMPTY_INITIALIZER;
+    if (!orchd_ready(o, conn)) {
+        return;
+    }
 
     ds_put_format(&s, "database: %s\n",
                   ovsdb_idl_is_connected(o->idl) ? "connected"
