@@ -42,6 +42,7 @@
 #include "fatal-signal.h"
 #include "lib/fib-prefix.h"
 #include "lib/fibsync-paths.h"
+#include "lib/option-parse.h"
 #include "lib/perf-timer.h"
 #include "memory.h"
 #include "openvswitch/dynamic-string.h"
@@ -284,22 +285,6 @@ main(int argc, char *argv[])
 
 /* ---- Options ------------------------------------------------------------ */
 
-static unsigned long long int
-parse_number(const char *option, const char *arg, unsigned long long min,
-             unsigned long long max)
-{
-    unsigned long long int n;
-    char *end;
-
-    errno = 0;
-    n = strtoull(arg, &end, 10);
-    if (errno || end == arg || *end || arg[0] == '-' || n < min || n > max) {
-        ovs_fatal(0, "--%s: \"%s\" is not a number between %llu and %llu",
-                  option, arg, min, max);
-    }
-    return n;
-}
-
 /* Makes the file name of a "unix:" or "punix:" remote absolute, relative
  * to the current directory (OVS would take it relative to its run
  * directory). */
@@ -393,7 +378,7 @@ parse_options(int argc, char *argv[], struct syncd_settings *s)
             unixctl = xstrdup(optarg);
             break;
         case 'k':
-            s->apply.max_bulk = parse_number("max-bulk", optarg, 1, 1000000);
+            s->apply.max_bulk = option_parse_uint("max-bulk", optarg, 1, 1000000);
             break;
         case OPT_CAP_IPV4:
             res = ASIC_SIM_RES_IPV4_ROUTE;
@@ -416,7 +401,7 @@ parse_options(int argc, char *argv[], struct syncd_settings *s)
             name = "capacity-nexthop-group-members";
             break;
         case OPT_PORTS:
-            s->apply.n_ports = parse_number("ports", optarg, 1, 4096);
+            s->apply.n_ports = option_parse_uint("ports", optarg, 1, 4096);
             break;
         case OPT_FAULT_RATE: {
             char *end;
@@ -430,11 +415,11 @@ parse_options(int argc, char *argv[], struct syncd_settings *s)
             break;
         }
         case OPT_FAULT_SEED:
-            s->fault.seed = parse_number("fault-seed", optarg, 0,
+            s->fault.seed = option_parse_uint("fault-seed", optarg, 0,
                                          UINT64_MAX);
             break;
         case OPT_FAULT_DELAY:
-            s->fault.delay_usec = parse_number("fault-delay", optarg, 0,
+            s->fault.delay_usec = option_parse_uint("fault-delay", optarg, 0,
                                                10000000);
             break;
         case OPT_FAULT_PREFIX:
@@ -444,21 +429,21 @@ parse_options(int argc, char *argv[], struct syncd_settings *s)
             s->fault_prefixes[s->n_fault_prefixes++] = xstrdup(optarg);
             break;
         case OPT_WB_BATCH:
-            s->dbo.wb_batch = parse_number("write-back-batch", optarg, 1,
+            s->dbo.wb_batch = option_parse_uint("write-back-batch", optarg, 1,
                                            1000000);
             break;
         case OPT_WB_INFLIGHT:
-            s->dbo.wb_inflight = parse_number("write-back-inflight", optarg,
+            s->dbo.wb_inflight = option_parse_uint("write-back-inflight", optarg,
                                               1, 1024);
             break;
         case OPT_BATCH:
-            s->dbo.budget = parse_number("batch", optarg, 1, 10000000);
+            s->dbo.budget = option_parse_uint("batch", optarg, 1, 10000000);
             break;
         case OPT_NO_WRITE_BACK:
             s->dbo.no_write_back = true;
             break;
         case OPT_COUNTERS_INTERVAL:
-            s->co.interval_msec = parse_number("counters-interval", optarg,
+            s->co.interval_msec = option_parse_uint("counters-interval", optarg,
                                                0, 3600000);
             break;
         case 'h':
@@ -476,7 +461,7 @@ parse_options(int argc, char *argv[], struct syncd_settings *s)
             abort();
         }
         if (res >= 0) {
-            s->apply.capacity[res] = parse_number(name, optarg, 1,
+            s->apply.capacity[res] = option_parse_uint(name, optarg, 1,
                                                   ASIC_SIM_MAX_ROUTES);
         }
     }

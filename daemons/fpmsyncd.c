@@ -41,6 +41,7 @@
 #include "fatal-signal.h"
 #include "jsonrpc.h"
 #include "lib/fibsync-paths.h"
+#include "lib/option-parse.h"
 #include "lib/fpm-frame.h"
 #include "lib/fpm-route.h"
 #include "lib/perf-timer.h"
@@ -1556,22 +1557,6 @@ main(int argc, char *argv[])
 
 /* Command line. */
 
-/* Parses 's' as an integer in [min, max] for option 'name'. */
-static int
-parse_int_option(const char *name, const char *s, int min, int max)
-{
-    char *end;
-    long v;
-
-    errno = 0;
-    v = strtol(s, &end, 10);
-    if (errno || *end || end == s || v < min || v > max) {
-        ovs_fatal(0, "--%s: \"%s\" is not an integer between %d and %d",
-                  name, s, min, max);
-    }
-    return v;
-}
-
 static void
 parse_options(int argc, char *argv[], struct fpmd *d)
 {
@@ -1626,7 +1611,7 @@ parse_options(int argc, char *argv[], struct fpmd *d)
             d->db_remote = xstrdup(optarg);
             break;
         case OPT_FPM_PORT:
-            d->fpm_port = parse_int_option("fpm-port", optarg, 0, 65535);
+            d->fpm_port = option_parse_uint("fpm-port", optarg, 0, 65535);
             break;
         case OPT_FPM_ADDR:
             free(d->fpm_addr);
@@ -1637,12 +1622,12 @@ parse_options(int argc, char *argv[], struct fpmd *d)
             unixctl_path = xstrdup(optarg);
             break;
         case OPT_BATCH_SIZE:
-            d->batch_size.value = parse_int_option("batch-size", optarg, 1,
+            d->batch_size.value = option_parse_uint("batch-size", optarg, 1,
                                                    1000000);
             d->batch_size.source = SRC_CMDLINE;
             break;
         case OPT_RECONCILE_TIMER:
-            d->reconcile_timer.value = parse_int_option("reconcile-timer",
+            d->reconcile_timer.value = option_parse_uint("reconcile-timer",
                                                         optarg, 0, 3600);
             d->reconcile_timer.source = SRC_CMDLINE;
             break;
@@ -1669,19 +1654,19 @@ parse_options(int argc, char *argv[], struct fpmd *d)
             d->resolve_nexthops.source = SRC_CMDLINE;
             break;
         case OPT_FLUSH_THRESHOLD:
-            d->flush_threshold = parse_int_option("flush-threshold", optarg,
+            d->flush_threshold = option_parse_uint("flush-threshold", optarg,
                                                   0, 10000000);
             break;
         case OPT_FLUSH_INTERVAL:
-            d->flush_interval = parse_int_option("flush-interval", optarg,
+            d->flush_interval = option_parse_uint("flush-interval", optarg,
                                                  0, 60000);
             break;
         case OPT_MAX_INFLIGHT:
-            d->max_inflight = parse_int_option("max-inflight", optarg, 1,
+            d->max_inflight = option_parse_uint("max-inflight", optarg, 1,
                                                64);
             break;
         case OPT_MAX_PENDING:
-            d->max_pending = parse_int_option("max-pending", optarg, 1,
+            d->max_pending = option_parse_uint("max-pending", optarg, 1,
                                               INT_MAX);
             break;
         case 'h':

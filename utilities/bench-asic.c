@@ -47,6 +47,7 @@
 #include <config.h>
 
 #include "utilities/bench-asic.h"
+#include "lib/option-parse.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -546,23 +547,6 @@ usage(void)
            "  --seed S             seed of the inputs (default 1)\n");
 }
 
-/* Returns 's', the argument of 'option', as a number from 'min' to 'max',
- * or exits with an error. */
-static uint64_t
-parse_number(const char *option, const char *s, uint64_t min, uint64_t max)
-{
-    char *end;
-    unsigned long long x;
-
-    errno = 0;
-    x = strtoull(s, &end, 10);
-    if (errno || *end || !*s || x < min || x > max) {
-        ovs_fatal(0, "%s: \"%s\" is not a number from %"PRIu64" to "
-                  "%"PRIu64, option, s, min, max);
-    }
-    return x;
-}
-
 /* Entry point of "fibsync-bench asic".  See bench-asic.h. */
 int
 bench_asic_main(int argc, char *argv[])
@@ -594,25 +578,25 @@ bench_asic_main(int argc, char *argv[])
         }
         switch (c) {
         case 'n':
-            opts.n_routes = parse_number("--routes", optarg, 1,
+            opts.n_routes = option_parse_uint("routes", optarg, 1,
                                          ASIC_SIM_MAX_ROUTES);
             break;
         case 'r':
-            opts.n_runs = parse_number("--runs", optarg, 1, 1000);
+            opts.n_runs = option_parse_uint("runs", optarg, 1, 1000);
             break;
         case 'b':
-            opts.bulk_size = parse_number("--bulk", optarg, 1, 1000000);
+            opts.bulk_size = option_parse_uint("bulk", optarg, 1, 1000000);
             break;
         case 'l':
-            opts.n_lookups = parse_number("--lookups", optarg, 1,
+            opts.n_lookups = option_parse_uint("lookups", optarg, 1,
                                           UINT64_C(1) << 40);
             break;
         case 's':
-            opts.n_single = parse_number("--single-lookups", optarg, 1,
+            opts.n_single = option_parse_uint("single-lookups", optarg, 1,
                                          UINT64_C(1) << 40);
             break;
         case 'S':
-            opts.seed = parse_number("--seed", optarg, 0, UINT64_MAX);
+            opts.seed = option_parse_uint("seed", optarg, 0, UINT64_MAX);
             break;
         case 'h':
             usage();

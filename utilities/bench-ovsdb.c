@@ -68,6 +68,7 @@
 #include <config.h>
 
 #include "utilities/bench-ovsdb.h"
+#include "lib/option-parse.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -849,21 +850,6 @@ bench_usage(void)
            program_name);
 }
 
-/* Parses a size option's argument. */
-static size_t
-bench_parse_size(const char *name, const char *s)
-{
-    char *end;
-    unsigned long long int v;
-
-    errno = 0;
-    v = strtoull(s, &end, 10);
-    if (errno || *end || !*s) {
-        ovs_fatal(0, "--%s: \"%s\" is not a number", name, s);
-    }
-    return v;
-}
-
 int
 bench_ovsdb_main(int argc, char *argv[])
 {
@@ -906,30 +892,30 @@ bench_ovsdb_main(int argc, char *argv[])
             o.remote = optarg;
             break;
         case OPT_WORKERS:
-            o.workers = bench_parse_size("workers", optarg);
+            o.workers = option_parse_uint("workers", optarg, 0, SIZE_MAX);
             break;
         case OPT_ROWS:
-            o.rows = bench_parse_size("rows", optarg);
+            o.rows = option_parse_uint("rows", optarg, 0, SIZE_MAX);
             rows_set = true;
             break;
         case OPT_TXN_ROWS:
-            o.txn_rows = bench_parse_size("txn-rows", optarg);
+            o.txn_rows = option_parse_uint("txn-rows", optarg, 0, SIZE_MAX);
             txn_rows_set = true;
             break;
         case OPT_TXNS:
-            o.txns = bench_parse_size("txns", optarg);
+            o.txns = option_parse_uint("txns", optarg, 0, SIZE_MAX);
             break;
         case OPT_MAP_SIZE:
-            o.map_size = bench_parse_size("map-size", optarg);
+            o.map_size = option_parse_uint("map-size", optarg, 0, SIZE_MAX);
             break;
         case OPT_REQUESTS:
-            o.requests = bench_parse_size("requests", optarg);
+            o.requests = option_parse_uint("requests", optarg, 0, SIZE_MAX);
             break;
         case OPT_IN_FLIGHT:
-            o.in_flight = bench_parse_size("in-flight", optarg);
+            o.in_flight = option_parse_uint("in-flight", optarg, 0, SIZE_MAX);
             break;
         case OPT_LIMIT_ROWS:
-            o.limit_rows = bench_parse_size("limit-rows", optarg);
+            o.limit_rows = option_parse_uint("limit-rows", optarg, 0, SIZE_MAX);
             break;
         case 'h':
             bench_usage();

@@ -46,6 +46,7 @@
 
 #include "command-line.h"
 #include "lib/fpm-frame.h"
+#include "lib/option-parse.h"
 #include "lib/fpm-route.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/ofpbuf.h"
@@ -1514,19 +1515,6 @@ main(int argc, char *argv[])
 
 /* Command line. */
 
-static unsigned int
-parse_uint(const char *option, const char *arg, unsigned int min,
-           unsigned int max)
-{
-    unsigned int value;
-
-    if (!str_to_uint(arg, 10, &value) || value < min || value > max) {
-        ovs_fatal(0, "--%s: \"%s\" is not an integer in [%u, %u]",
-                  option, arg, min, max);
-    }
-    return value;
-}
-
 static double
 parse_seconds(const char *option, const char *arg)
 {
@@ -1641,16 +1629,16 @@ parse_options(int argc, char *argv[])
             break;
 
         case 'p':
-            parse_uint("port", optarg, 1, 65535);
+            option_parse_uint("port", optarg, 1, 65535);
             opts.port = optarg;
             break;
 
         case 'n':
-            opts.n_routes = parse_uint("routes", optarg, 0, 50000000);
+            opts.n_routes = option_parse_uint("routes", optarg, 0, 50000000);
             break;
 
         case OPT_IPV6:
-            opts.ipv6_pct = parse_uint("ipv6", optarg, 0, 100);
+            opts.ipv6_pct = option_parse_uint("ipv6", optarg, 0, 100);
             break;
 
         case OPT_PREFIX_MIX:
@@ -1664,25 +1652,25 @@ parse_options(int argc, char *argv[])
             break;
 
         case OPT_V4_LEN:
-            opts.v4_len = parse_uint("v4-len", optarg, 8, 32);
+            opts.v4_len = option_parse_uint("v4-len", optarg, 8, 32);
             opts.fixed_lengths = true;
             break;
 
         case OPT_V6_LEN:
-            opts.v6_len = parse_uint("v6-len", optarg, 17, 128);
+            opts.v6_len = option_parse_uint("v6-len", optarg, 17, 128);
             opts.fixed_lengths = true;
             break;
 
         case OPT_ECMP:
-            opts.ecmp = parse_uint("ecmp", optarg, 1, 256);
+            opts.ecmp = option_parse_uint("ecmp", optarg, 1, 256);
             break;
 
         case OPT_NEXTHOPS:
-            opts.pool = parse_uint("nexthops", optarg, 1, 60000);
+            opts.pool = option_parse_uint("nexthops", optarg, 1, 60000);
             break;
 
         case OPT_IFINDEX:
-            opts.ifindex = parse_uint("ifindex", optarg, 1, INT32_MAX);
+            opts.ifindex = option_parse_uint("ifindex", optarg, 1, INT32_MAX);
             break;
 
         case OPT_UCMP:
@@ -1698,19 +1686,19 @@ parse_options(int argc, char *argv[])
             break;
 
         case OPT_TABLE:
-            opts.table = parse_uint("table", optarg, 1, UINT32_MAX);
+            opts.table = option_parse_uint("table", optarg, 1, UINT32_MAX);
             break;
 
         case OPT_PROTOCOL:
-            opts.protocol = parse_uint("protocol", optarg, 0, 255);
+            opts.protocol = option_parse_uint("protocol", optarg, 0, 255);
             break;
 
         case OPT_METRIC:
-            opts.metric = parse_uint("metric", optarg, 0, UINT32_MAX);
+            opts.metric = option_parse_uint("metric", optarg, 0, UINT32_MAX);
             break;
 
         case OPT_CHURN:
-            opts.churn = parse_uint("churn", optarg, 0, 100000000);
+            opts.churn = option_parse_uint("churn", optarg, 0, 100000000);
             break;
 
         case OPT_DELETE:
@@ -1722,12 +1710,12 @@ parse_options(int argc, char *argv[])
             break;
 
         case OPT_FRAME_SIZE:
-            opts.frame_size = parse_uint("frame-size", optarg, 128,
+            opts.frame_size = option_parse_uint("frame-size", optarg, 128,
                                          FPM_FRAME_MAX_LEN);
             break;
 
         case OPT_BATCH:
-            opts.batch = parse_uint("batch", optarg, 0, 1000000);
+            opts.batch = option_parse_uint("batch", optarg, 0, 1000000);
             break;
 
         case OPT_RATE:
