@@ -502,19 +502,6 @@ orchd_bulker_get_stats(const struct orchd_bulker *b,
 }
 
 void
-orchd_bulker_walk_written(const struct orchd_bulker *b,
-                          orchd_bulker_walk_cb *cb, void *aux)
-{
-    const struct route_state *st;
-
-    HMAP_FOR_EACH (st, node, &b->routes) {
-        if (st->written) {
-            cb(aux, &st->key, st->written);
-        }
-    }
-}
-
-void
 orchd_bulker_format(const struct orchd_bulker *b, struct ds *s)
 {
     const struct orchd_bulker_stats *st = &b->stats;

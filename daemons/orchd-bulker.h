@@ -141,10 +141,4 @@ void orchd_bulker_get_stats(const struct orchd_bulker *,
                             struct orchd_bulker_stats *);
 void orchd_bulker_format(const struct orchd_bulker *, struct ds *);
 
-/* Iterates over every written entry (present or in flight). */
-typedef void orchd_bulker_walk_cb(void *aux, const struct uuid *key,
-                                  const struct orchd_entry *);
-void orchd_bulker_walk_written(const struct orchd_bulker *,
-                               orchd_bulker_walk_cb *, void *aux);
-
 #endif /* daemons/orchd-bulker.h */

@@ -513,21 +513,6 @@ orchd_result_destroy(struct orchd_result *r)
     }
 }
 
-/* Returns the content last written for 'key' (valid until the next call
- * into the worker from this thread, in inline mode; a snapshot
- * reference-free pointer that may go stale in ring mode: use only to
- * compare under orchd_worker_drain()). */
-const struct orchd_entry *
-orchd_worker_get_written(struct orchd_worker *w, const struct uuid *key)
-{
-    const struct orchd_entry *e;
-
-    ovs_mutex_lock(&w->mutex);
-    e = orchd_bulker_get_written(w->bulker, key);
-    ovs_mutex_unlock(&w->mutex);
-    return e;
-}
-
 void
 orchd_worker_format(struct orchd_worker *w, struct ds *s)
 {

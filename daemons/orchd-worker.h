@@ -62,8 +62,6 @@ bool orchd_worker_is_idle(struct orchd_worker *);
 void orchd_worker_take_results(struct orchd_worker *, struct ovs_list *);
 void orchd_result_destroy(struct orchd_result *);
 
-const struct orchd_entry *orchd_worker_get_written(struct orchd_worker *,
-                                                   const struct uuid *);
 void orchd_worker_format(struct orchd_worker *, struct ds *);
 void orchd_worker_format_ring(struct orchd_worker *, struct ds *);
 
