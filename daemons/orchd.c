@@ -32,6 +32,7 @@
 #include "idl/route-index.h"
 #include "lib/fib-prefix.h"
 #include "lib/fibsync-paths.h"
+#include "lib/option-parse.h"
 #include "lib/perf-timer.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/hmap.h"
@@ -271,9 +272,12 @@ route_asic_key(const struct fibrec_route *route, struct uuid *key)
     return true;
 }
 
-/* Sends the desired state of 'route' to the worker. */
-static void
-process_route(struct orchd *o, const struct fibrec_route *route)
+/* Sends the desired state of 'route' to the worker.  Returns true, with
+ * the entry's Asic_Route key in '*key' if 'key' is nonnull, if the route
+ * could be resolved. */
+static bool
+process_route(struct orchd *o, const struct fibrec_route *route,
+              struct uuid *key)
 {
     struct orchd_entry *e;
     bool bad;
@@ -282,15 +286,20 @@ process_route(struct orchd *o, const struct fibrec_route *route)
     COVERAGE_INC(orchd_route_update);
     e = resolve_route(o, route, &bad);
     if (e) {
+        if (key) {
+            *key = e->asic_uuid;
+        }
         orchd_worker_set(o->worker, e);
+        return true;
     } else if (bad) {
         o->n_bad++;
         COVERAGE_INC(orchd_route_bad);
     } else {
-        /* Programmed again once its group arrives (process_nhgs()). */
+        /* Programmed again once its group arrives (process_nhg_users()). */
         o->n_unresolved++;
         COVERAGE_INC(orchd_route_unresolved);
     }
+    return false;
 }
 
 /* Re-resolves the routes that use next-hop group 'id'. */
@@ -303,7 +312,7 @@ process_nhg_users(struct orchd *o, int64_t id)
     target = fibrec_route_index_init_row(o->route_by_nhg);
     fibrec_route_index_set_nexthop_group(target, &id, 1);
     FIBREC_ROUTE_FOR_EACH_EQUAL (route, target, o->route_by_nhg) {
-        process_route(o, route);
+        process_route(o, route, NULL);
     }
     fibrec_route_index_destroy_row(target);
 }
@@ -354,7 +363,7 @@ process_changes(struct orchd *o)
                                               FIBREC_ROUTE_COL_NEXTHOP_GROUP)
                    || fibrec_route_is_updated(route,
                                               FIBREC_ROUTE_COL_BLACKHOLE)) {
-            process_route(o, route);
+            process_route(o, route, NULL);
         }
         n++;
     }
@@ -429,12 +438,13 @@ initial_sync(struct orchd *o)
     FIBREC_ROUTE_FOR_EACH (route, o->idl) {
         struct uuid key;
 
-        if (route_asic_key(route, &key)) {
+        /* The key comes from the resolved entry; only a route that cannot
+         * be resolved yet needs it computed on its own. */
+        if (process_route(o, route, &key) || route_asic_key(route, &key)) {
             un = xmalloc(sizeof *un);
             un->uuid = key;
             hmap_insert(&wanted, &un->node, uuid_hash(&key));
         }
-        process_route(o, route);
     }
 
     FIBREC_ASIC_ROUTE_FOR_EACH (ar, o->idl) {
@@ -996,21 +1006,6 @@ main(int argc, char *argv[])
     return 0;
 }
 
-static int64_t
-parse_int_option(const char *name, const char *arg, int64_t min, int64_t max)
-{
-    char *end;
-    long long int v;
-
-    errno = 0;
-    v = strtoll(arg, &end, 10);
-    if (errno || *end || arg == end || v < min || v > max) {
-        ovs_fatal(0, "--%s: \"%s\" is not a number from %"PRId64" to %"
-                  PRId64, name, arg, min, max);
-    }
-    return v;
-}
-
 static void
 parse_options(int argc, char *argv[])
 {
@@ -1067,12 +1062,12 @@ parse_options(int argc, char *argv[])
             break;
         case 'k':
             feature_set_cmdline(F_MAX_BULK,
-                                parse_int_option("max-bulk", optarg, 1,
+                                option_parse_uint("max-bulk", optarg, 1,
                                                  1000000));
             break;
         case 'b':
             feature_set_cmdline(F_BATCH,
-                                parse_int_option("batch-size", optarg, 1,
+                                option_parse_uint("batch-size", optarg, 1,
                                                  1000000));
             break;
         case OPT_RING:
@@ -1088,7 +1083,7 @@ parse_options(int argc, char *argv[])
             break;
         case OPT_MAX_OUTSTANDING:
             feature_set_cmdline(F_MAX_OUTSTANDING,
-                                parse_int_option("max-outstanding", optarg,
+                                option_parse_uint("max-outstanding", optarg,
                                                  1, 1024));
             break;
         case OPT_FIB_SUPPRESSION:
