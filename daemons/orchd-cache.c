@@ -7,8 +7,10 @@
 #include "daemons/orchd-cache.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "daemons/orchd-entry.h"
+#include "lib/fib-prefix-sort.h"
 #include "openvswitch/hmap.h"
 #include "ovs-thread.h"
 #include "util.h"
@@ -123,33 +125,103 @@ orchd_cache_count(struct orchd_cache *c)
     return n;
 }
 
-static int
-compare_entries(const void *a_, const void *b_)
+/* Returns the index of interned VRF name 'vrf' in '*vrfs', the '*n'
+ * distinct names seen so far, adding it if new.  A snapshot sees few VRFs,
+ * so a linear search is enough. */
+static size_t
+vrf_slot(const char ***vrfs, size_t *n, size_t *allocated, const char *vrf)
 {
-    const struct orchd_entry *const *a = a_;
-    const struct orchd_entry *const *b = b_;
+    for (size_t i = 0; i < *n; i++) {
+        if ((*vrfs)[i] == vrf) {
+            return i;
+        }
+    }
+    if (*n >= *allocated) {
+        *vrfs = x2nrealloc(*vrfs, allocated, sizeof **vrfs);
+    }
+    (*vrfs)[*n] = vrf;
+    return (*n)++;
+}
 
-    return orchd_entry_compare_prefix(*a, *b);
+/* A VRF name and the slot vrf_slot() gave it. */
+struct vrf_rank {
+    const char *name;           /* Interned name. */
+    size_t slot;                /* Index in order of first appearance. */
+};
+
+static int
+compare_vrf_ranks(const void *a_, const void *b_)
+{
+    const struct vrf_rank *a = a_;
+    const struct vrf_rank *b = b_;
+
+    return strcmp(a->name, b->name);
+}
+
+/* Orders 'items', the 'n' entries of a snapshot keyed by (VRF slot,
+ * prefix), by (VRF name, prefix) into 'v': the '*n_vrfs' slots in 'vrfs'
+ * are renumbered in name order, then fib_prefix_sort() orders the items. */
+static void
+sort_snapshot(struct fib_prefix_sort_item *items, size_t n,
+              const char **vrfs, size_t n_vrfs, struct orchd_entry **v)
+{
+    struct vrf_rank *ranks = xmalloc((n_vrfs + 1) * sizeof *ranks);
+    size_t *slot_rank = xmalloc((n_vrfs + 1) * sizeof *slot_rank);
+
+    for (size_t i = 0; i < n_vrfs; i++) {
+        ranks[i].name = vrfs[i];
+        ranks[i].slot = i;
+    }
+    qsort(ranks, n_vrfs, sizeof *ranks, compare_vrf_ranks);
+    for (size_t i = 0; i < n_vrfs; i++) {
+        slot_rank[ranks[i].slot] = i;
+    }
+    for (size_t i = 0; i < n; i++) {
+        items[i].group = slot_rank[items[i].group];
+    }
+    fib_prefix_sort(items, n);
+    for (size_t i = 0; i < n; i++) {
+        v[i] = items[i].data;
+    }
+    free(slot_rank);
+    free(ranks);
 }
 
 /* Returns every cached entry (new references), ordered by (vrf, prefix) if
  * 'sorted', and their number in '*n'.  The lock is held only while the
- * references are taken. */
+ * references are taken; the sort keys are copied out in the same pass, so
+ * that each entry is read once here. */
 struct orchd_entry **
 orchd_cache_snapshot(struct orchd_cache *c, bool sorted, size_t *n)
 {
+    struct fib_prefix_sort_item *items = NULL;
+    size_t n_vrfs = 0, allocated = 0;
+    const char **vrfs = NULL;
     struct orchd_entry **v;
     struct cache_node *node;
     size_t i = 0;
 
     ovs_mutex_lock(&c->mutex);
     v = xmalloc((hmap_count(&c->entries) + 1) * sizeof *v);
+    if (sorted) {
+        items = xmalloc((hmap_count(&c->entries) + 1) * sizeof *items);
+    }
     HMAP_FOR_EACH (node, node, &c->entries) {
-        v[i++] = orchd_entry_ref(node->entry);
+        struct orchd_entry *e = orchd_entry_ref(node->entry);
+
+        if (items) {
+            fib_prefix_sort_item_init(&items[i],
+                                      vrf_slot(&vrfs, &n_vrfs, &allocated,
+                                               e->vrf),
+                                      &e->prefix, e);
+        }
+        v[i++] = e;
     }
     ovs_mutex_unlock(&c->mutex);
-    if (sorted) {
-        qsort(v, i, sizeof *v, compare_entries);
+    if (items) {
+        sort_snapshot(items, i, vrfs, n_vrfs, v);
+        free(items);
+        free(vrfs);
     }
     *n = i;
     return v;

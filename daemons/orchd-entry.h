@@ -28,8 +28,10 @@ enum orchd_action {
 
 /* One next hop of an entry. */
 struct orchd_nexthop {
-    char *key;                  /* "GATEWAY@IFNAME", "GATEWAY" or "@IFNAME". */
+    char *key;                  /* "GATEWAY@IFNAME", "GATEWAY" or "@IFNAME"
+                                 * (in the entry's block). */
     uint32_t weight;            /* ECMP weight, at least 1. */
+    uint32_t key_len;           /* strlen(key). */
 };
 
 /* A SAI route entry. */
@@ -40,8 +42,10 @@ struct orchd_entry {
     const char *vrf;            /* VRF name (interned: never freed). */
     struct fib_prefix prefix;   /* Destination. */
     char prefix_text[FIB_PREFIX_STRLEN]; /* Canonical text of 'prefix'. */
+    uint8_t prefix_text_len;    /* strlen(prefix_text). */
     enum orchd_action action;   /* Packet action. */
-    struct orchd_nexthop *nexthops; /* Sorted by key; empty unless FORWARD. */
+    struct orchd_nexthop *nexthops; /* Sorted by key; empty unless FORWARD;
+                                     * in the block the entry heads. */
     size_t n_nexthops;          /* Number of 'nexthops'. */
     uint32_t hash;              /* Hash of the content (action, nexthops). */
 };

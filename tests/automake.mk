@@ -8,6 +8,7 @@ tests_check_fibsync_SOURCES = tests/check/main.c tests/check/suites.h \
 	tests/check/test-paths.c
 tests_check_fibsync_SOURCES += \
 	tests/check/test-fib-prefix.c \
+	tests/check/test-fib-prefix-sort.c \
 	tests/check/test-spsc-ring.c \
 	tests/check/test-perf-timer.c
 tests_check_fibsync_SOURCES += \

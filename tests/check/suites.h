@@ -18,6 +18,7 @@
     SUITE(fpmsyncd_rib) \
     SUITE(syncd_apply) \
     SUITE(fib_prefix) \
+    SUITE(fib_prefix_sort) \
     SUITE(spsc_ring) \
     SUITE(perf_timer) \
     SUITE(lpm) \
