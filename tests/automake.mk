@@ -51,6 +51,7 @@ TESTSUITE_AT = \
 	tests/fpmsyncd.at \
 	tests/fibsync-ctl.at \
 	tests/orchd.at \
+	tests/frr-offload.at \
 	tests/fibctl.at
 EXTRA_DIST += $(TESTSUITE_AT) tests/atlocal.in package.m4 tests/lpm-check.py
 TESTSUITE = $(srcdir)/tests/testsuite
