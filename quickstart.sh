@@ -10,7 +10,9 @@
 #
 # The build goes to ./_build (out of tree); Open vSwitch is built once into
 # ./_ovs; the running stack lives in $FIBSYNC_RUNDIR (default ./_run).
-# Set FIBSYNC_SKIP_DEPS=1 to skip the package step.
+# Set FIBSYNC_SKIP_DEPS=1 to skip the package step.  "test" also builds,
+# once, a Debian chroot with FRR 10 in $FRR_CHROOT (default
+# /var/cache/fibsync/frr-forky; see build-aux/frr-chroot).
 
 set -e
 cd "$(dirname "$0")"
@@ -63,6 +65,23 @@ build () {
     make -s -C _build -j"$(nproc)" V=0
 }
 
+# The FRR 10 chroot that tests/frr-offload.at runs zebra from (Debian 12's
+# FRR cannot take offload notifications back over FPM): built once, in
+# about a minute.  If it cannot be built, that one test skips.
+frr_chroot () {
+    dir=${FRR_CHROOT:-/var/cache/fibsync/frr-forky}
+    build-aux/frr-chroot --check "$dir" && return 0
+    if test "$(id -u)" != 0; then
+        say "not root: no FRR 10 chroot, so its test will be skipped"
+        return 0
+    fi
+    say "building an FRR 10 chroot for the offload test in $dir"
+    build-aux/frr-chroot "$dir" > /tmp/fibsync-frr-chroot.log 2>&1 || {
+        tail -5 /tmp/fibsync-frr-chroot.log >&2
+        say "could not build the FRR 10 chroot: its test will be skipped"
+    }
+}
+
 run () {
     B=$TOP/_build
     C=$TOP/_ovs/openvswitch/ovsdb/ovsdb-client
@@ -111,7 +130,7 @@ case ${1:-} in
     deps) deps ;;
     build) deps; build ;;
     run) deps; build; run ;;
-    test) deps; build
+    test) deps; build; frr_chroot
           make -s -C _build check TESTSUITEFLAGS="${TESTSUITEFLAGS:--j2}" ;;
-    *) sed -n '2,16p' "$0" >&2; exit 1 ;;
+    *) sed -n '2,15p' "$0" >&2; exit 1 ;;
 esac
