@@ -260,7 +260,15 @@ max_pending(const struct fpmd *d)
 
 static void fpm_send_output(struct fpmd *);
 
-/* Queues an RTM_NEWROUTE with RTM_F_OFFLOAD for 'r' to zebra. */
+/* Queues an RTM_NEWROUTE with RTM_F_OFFLOAD for 'r' to zebra.
+ *
+ * The table sent is the kernel table that zebra sent the route in (254 for
+ * the default VRF), not a VRF id: FRR 10.7's zebra (dplane_fpm_nl.c
+ * fpm_read(), then zebra_rib_translate_ctx_from_dplane()) finds the VRF
+ * from that table and the route in it, and marks it offloaded
+ * (tests/frr-offload.at).  FRR 10.3 took the field as a VRF id but then
+ * looked the route up in table 0, so it never found one, whatever is sent
+ * here; FRR 8.4 does not read what the FPM server sends at all. */
 static void
 offload_cb(const struct fpm_route *r, void *d_)
 {
