@@ -913,10 +913,12 @@ fpm_nexthop_encode(struct ofpbuf *b, const struct fpm_nexthop *nh,
  *   - family, destination and length, and protocol from 'r' (zebra matches
  *     the route entry by prefix and by the route type that it derives from
  *     the protocol; it ignores RTPROT_KERNEL and RTPROT_REDIRECT);
- *   - the table field is the VRF id, not the kernel table: zebra's
- *     fpm_read() moves it into the context's VRF and looks the table up
- *     from the VRF.  Pass 0 for the default VRF, the VRF device's ifindex
- *     otherwise (what fpmsyncd sends);
+ *   - the table field ('table') is the kernel table the route is in, as
+ *     zebra sent it (254 for the default VRF): FRR 10.7's dplane_fpm_nl
+ *     finds the VRF from the kernel table
+ *     (zebra_rib_translate_ctx_from_dplane()).  FRR 10.3 took it for a VRF
+ *     id and never found the route, whatever was sent; see
+ *     build-aux/frr-chroot;
  *   - rtm_flags: RTM_F_OFFLOAD, RTM_F_TRAP or RTM_F_OFFLOAD_FAILED per
  *     'status' (zebra sets ZEBRA_FLAG_OFFLOADED / _TRAPPED /
  *     _OFFLOAD_FAILED; "offloaded" clears "failed" and vice versa, as the
@@ -928,7 +930,7 @@ fpm_nexthop_encode(struct ofpbuf *b, const struct fpm_nexthop *nh,
  * discard whatever the FPM server sends. */
 void
 fpm_route_encode_offload(struct ofpbuf *b, const struct fpm_route *r,
-                         enum fpm_offload_status status, uint32_t vrf_id,
+                         enum fpm_offload_status status, uint32_t table,
                          uint32_t nlmsg_seq)
 {
     uint32_t rtm_flags = (status == FPM_OFFLOAD_OK ? RTM_F_OFFLOAD
@@ -940,7 +942,7 @@ fpm_route_encode_offload(struct ofpbuf *b, const struct fpm_route *r,
 
     head.n_nexthops = 0;
     head.nhg_id = 0;
-    put_route_head(b, &head, vrf_id, rtm_flags, true);
+    put_route_head(b, &head, table, rtm_flags, true);
     nl_end(b, ofs, 4);
 }
 

@@ -244,7 +244,7 @@ enum fpm_offload_status {
 };
 
 void fpm_route_encode_offload(struct ofpbuf *, const struct fpm_route *,
-                              enum fpm_offload_status, uint32_t vrf_id,
+                              enum fpm_offload_status, uint32_t table,
                               uint32_t nlmsg_seq);
 
 /* Formatting and interface names. */
