@@ -185,6 +185,14 @@ print(s.getsockname()[1])')
 }
 
 echo "# bench-e2e: $routes IPv4 routes, $runs runs, configs $configs"
+# steal_ticks: CPU time the hypervisor gave to others (clock ticks, all
+# CPUs); the share of it over a run says how far to trust its timings.
+steal_ticks () { awk '/^cpu / { print $9; exit }' /proc/stat; }
+all_ticks () {
+    awk '/^cpu / { print $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9; exit }' \
+        /proc/stat
+}
+steal0=$(steal_ticks); all0=$(all_ticks)
 echo "# machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 results=$(mktemp)
 r=1
@@ -211,3 +219,5 @@ for c in $(echo "$configs" | tr ',' ' '); do
 done
 rm -f "$results" "$results.p"
 echo "# load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "# cpu steal during the run: $(( ($(steal_ticks) - steal0) * 100 /
+    ($(all_ticks) - all0 + 1) ))% (time the hypervisor ran others)"

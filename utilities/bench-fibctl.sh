@@ -70,6 +70,14 @@ print(s.getsockname()[1])')
 fpmsyncd $common --pidfile="$d/fpmsyncd.pid" --log-file="$d/fpmsyncd.log" \
     --unixctl="$d/fpmsyncd.ctl" --fpm-port="$port"
 sleep 1
+# steal_ticks: CPU time the hypervisor gave to others (clock ticks, all
+# CPUs); the share of it over a run says how far to trust its timings.
+steal_ticks () { awk '/^cpu / { print $9; exit }' /proc/stat; }
+all_ticks () {
+    awk '/^cpu / { print $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9; exit }' \
+        /proc/stat
+}
+steal0=$(steal_ticks); all0=$(all_ticks)
 echo "# loading $routes routes (load $(cut -d' ' -f1-3 /proc/loadavg))"
 t0=$(date +%s)
 fpm-replay -n "$routes" --port "$port" --linger 0 -q
@@ -117,3 +125,5 @@ echo "route/dump of all routes (read cache), median wall: $(cat "$d/dump") ms"
 echo "fibctl show ip route (all, index walk), median wall: $(cat "$d/walk") ms"
 echo "orchd RSS: $rss MB ($(( rss * 1024 * 1024 / routes )) bytes a route)"
 echo "# load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "# cpu steal during the run: $(( ($(steal_ticks) - steal0) * 100 /
+    ($(all_ticks) - all0 + 1) ))% (time the hypervisor ran others)"
