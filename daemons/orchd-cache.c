@@ -11,7 +11,9 @@
 
 #include "daemons/orchd-entry.h"
 #include "lib/fib-prefix-sort.h"
+#include "openvswitch/dynamic-string.h"
 #include "openvswitch/hmap.h"
+#include "openvswitch/json.h"
 #include "ovs-thread.h"
 #include "util.h"
 
@@ -234,4 +236,49 @@ orchd_cache_snapshot_free(struct orchd_entry **v, size_t n)
         orchd_entry_unref(v[i]);
     }
     free(v);
+}
+
+/* Appends every cached entry to 's', one orchd_entry_format() line each,
+ * in (vrf, prefix) order: the text of route/dump. */
+void
+orchd_cache_format(struct orchd_cache *c, struct ds *s)
+{
+    struct orchd_entry **v;
+    size_t n;
+
+    v = orchd_cache_snapshot(c, true, &n);
+    ds_reserve(s, s->length + n * 48);
+    for (size_t i = 0; i < n; i++) {
+        /* The entries are scattered over gigabytes: fetch the block of an
+         * entry a few rows ahead (it holds the next hops too, up to about
+         * 256 bytes; a prefetch past its end is harmless). */
+        if (i + 8 < n) {
+            const char *p = (const char *) v[i + 8];
+
+            OVS_PREFETCH(p);
+            OVS_PREFETCH(p + 128);
+        }
+        orchd_entry_format(v[i], s);
+        ds_put_char(s, '\n');
+        /* Now, while the entry is in the CPU's cache. */
+        orchd_entry_unref(v[i]);
+    }
+    free(v);
+}
+
+/* Returns every cached entry as a JSON array of orchd_entry_to_json()
+ * objects, in (vrf, prefix) order: route/dump json. */
+struct json *
+orchd_cache_to_json(struct orchd_cache *c)
+{
+    struct json *a = json_array_create_empty();
+    struct orchd_entry **v;
+    size_t n;
+
+    v = orchd_cache_snapshot(c, true, &n);
+    for (size_t i = 0; i < n; i++) {
+        json_array_add(a, orchd_entry_to_json(v[i]));
+    }
+    orchd_cache_snapshot_free(v, n);
+    return a;
 }

@@ -34,4 +34,7 @@ struct orchd_entry **orchd_cache_snapshot(struct orchd_cache *,
                                           bool sorted, size_t *n);
 void orchd_cache_snapshot_free(struct orchd_entry **, size_t n);
 
+void orchd_cache_format(struct orchd_cache *, struct ds *);
+struct json *orchd_cache_to_json(struct orchd_cache *);
+
 #endif /* daemons/orchd-cache.h */

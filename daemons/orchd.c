@@ -625,42 +625,19 @@ orchd_unixctl_route_dump(struct unixctl_conn *conn, int argc,
     struct orchd *o = o_;
     bool json = argc > 1 && !strcmp(argv[1], "json");
     struct ds s = DS_EMPTY_INITIALIZER;
-    struct orchd_entry **v;
-    size_t n;
 
     if (argc > 1 && !json) {
         unixctl_command_reply_error(conn, "usage: route/dump [json]");
         return;
     }
-    v = orchd_cache_snapshot(o->cache, true, &n);
-    ds_reserve(&s, n * 64);
     if (json) {
-        struct json *a = json_array_create_empty();
+        struct json *a = orchd_cache_to_json(o->cache);
 
-        for (size_t i = 0; i < n; i++) {
-            json_array_add(a, orchd_entry_to_json(v[i]));
-        }
         json_to_ds(a, 0, &s);
         ds_put_char(&s, '\n');
         json_destroy(a);
-        orchd_cache_snapshot_free(v, n);
     } else {
-        for (size_t i = 0; i < n; i++) {
-            /* The entries are scattered over gigabytes: fetch the block
-             * of an entry a few rows ahead (it holds the next hops too, up
-             * to about 256 bytes; a prefetch past its end is harmless). */
-            if (i + 8 < n) {
-                const char *p = (const char *) v[i + 8];
-
-                OVS_PREFETCH(p);
-                OVS_PREFETCH(p + 128);
-            }
-            orchd_entry_format(v[i], &s);
-            ds_put_char(&s, '\n');
-            /* Now, while the entry is in the CPU's cache. */
-            orchd_entry_unref(v[i]);
-        }
-        free(v);
+        orchd_cache_format(o->cache, &s);
     }
     unixctl_command_reply(conn, ds_cstr(&s));
     ds_destroy(&s);

@@ -23,4 +23,5 @@ utilities_fibctl_LDADD = lib/libfibsync.la $(OVS_LIBS) $(JEMALLOC_LIBS)
 
 include utilities/automake-fpm-replay.mk
 include utilities/automake-bench-index.mk
+include utilities/automake-bench-dump.mk
 include utilities/automake-bench-ovsdb.mk

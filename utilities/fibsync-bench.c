@@ -31,6 +31,7 @@
 #include "openvswitch/util.h"
 #include "util.h"
 #include "utilities/bench-asic.h"
+#include "utilities/bench-dump.h"
 #include "utilities/bench-index.h"
 #include "utilities/bench-ovsdb.h"
 
@@ -44,6 +45,8 @@ struct bench_command {
 static const struct bench_command commands[] = {
     { "asic", bench_asic_main,
       "asic [--routes N] [--runs R] ...: SAI simulator (asic-sim)" },
+    { "dump", bench_dump_main,
+      "dump [--routes N] [--runs R]: orchd's route/dump, in process" },
     { "index", bench_index_main,
       "index --db REMOTE [--load] [--routes N] ...: IDL route index" },
     { "ovsdb", bench_ovsdb_main,

@@ -1,0 +1,26 @@
+/*
+ * Copyright (c) 2024 The fibsync authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#ifndef UTILITIES_BENCH_DUMP_H
+#define UTILITIES_BENCH_DUMP_H 1
+
+/* "fibsync-bench dump": the in-process benchmark of orchd's route/dump
+ * (daemons/orchd-cache.c): the read cache's snapshot, sort and text, the
+ * unixctl reply's JSON serialization and the client's parse of it.
+ * 'argv[0]' is the subcommand's name; returns the process exit status. */
+int bench_dump_main(int argc, char *argv[]);
+
+#endif /* utilities/bench-dump.h */
