@@ -378,7 +378,8 @@ parse_options(int argc, char *argv[], struct syncd_settings *s)
             unixctl = xstrdup(optarg);
             break;
         case 'k':
-            s->apply.max_bulk = option_parse_uint("max-bulk", optarg, 1, 1000000);
+            s->apply.max_bulk = option_parse_uint("max-bulk", optarg, 1,
+                                                  1000000);
             break;
         case OPT_CAP_IPV4:
             res = ASIC_SIM_RES_IPV4_ROUTE;
@@ -433,8 +434,8 @@ parse_options(int argc, char *argv[], struct syncd_settings *s)
                                            1000000);
             break;
         case OPT_WB_INFLIGHT:
-            s->dbo.wb_inflight = option_parse_uint("write-back-inflight", optarg,
-                                              1, 1024);
+            s->dbo.wb_inflight = option_parse_uint("write-back-inflight",
+                                                   optarg, 1, 1024);
             break;
         case OPT_BATCH:
             s->dbo.budget = option_parse_uint("batch", optarg, 1, 10000000);
@@ -443,8 +444,8 @@ parse_options(int argc, char *argv[], struct syncd_settings *s)
             s->dbo.no_write_back = true;
             break;
         case OPT_COUNTERS_INTERVAL:
-            s->co.interval_msec = option_parse_uint("counters-interval", optarg,
-                                               0, 3600000);
+            s->co.interval_msec = option_parse_uint("counters-interval",
+                                                    optarg, 0, 3600000);
             break;
         case 'h':
             usage();

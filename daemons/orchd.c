@@ -1125,12 +1125,12 @@ each route's outcome is written back into Route.status (offload=true or\n\
 error=REASON) by partial map mutates.\n\
 \n\
 Database:\n\
-  --db=REMOTE             OVSDB remote (default: unix:$FIBSYNC_RUNDIR/db.sock,\n\
+  --db=REMOTE             database (default unix:$FIBSYNC_RUNDIR/db.sock,\n\
                           now %s)\n\
 \n\
 Tuning (each overrides the matching Global column; default in brackets):\n\
   -k, --max-bulk=N        route entries per SAI bulk [1000]\n\
-  -b, --batch-size=N      tasks taken per batch; the ring holds 64x this [1000]\n\
+  -b, --batch-size=N      tasks per batch; the ring holds 64x this [1000]\n\
   --ring, --no-ring       run bulks in an assistant thread fed by a\n\
                           single-producer single-consumer task ring [off]\n\
   --sai-mode=sync|async   wait for each bulk's acknowledgement, or keep\n\
@@ -1153,7 +1153,7 @@ unixctl commands (ovs-appctl -t $FIBSYNC_RUNDIR/orchd.ctl COMMAND):\n\
   perf/show                      last per-stage performance lines\n\
   ring/show                      task ring statistics\n\
   orchd/status                   counters: updates, bulks, acks, cache\n\
-  fib/show ip|ipv6 route ...     \"show ip route\" from the indexes, for fibctl\n\
+  fib/show ip|ipv6 route ...     \"show ip route\" from the indexes (fibctl)\n\
   exit                           drain and exit\n",
            program_name, program_name, fibsync_default_db());
     daemon_usage();

@@ -915,7 +915,8 @@ bench_ovsdb_main(int argc, char *argv[])
             o.in_flight = option_parse_uint("in-flight", optarg, 0, SIZE_MAX);
             break;
         case OPT_LIMIT_ROWS:
-            o.limit_rows = option_parse_uint("limit-rows", optarg, 0, SIZE_MAX);
+            o.limit_rows = option_parse_uint("limit-rows", optarg, 0,
+                                             SIZE_MAX);
             break;
         case 'h':
             bench_usage();
