@@ -18,7 +18,8 @@ asic_sim_libasicsim_la_LIBADD = $(OVS_LIBS) $(JEMALLOC_LIBS)
 bin_PROGRAMS += utilities/fibsync-bench
 utilities_fibsync_bench_SOURCES = utilities/fibsync-bench.c
 utilities_fibsync_bench_SOURCES += \
-	utilities/bench-asic.c utilities/bench-asic.h
+	utilities/bench-asic.c utilities/bench-asic.h \
+	utilities/bench-util.c utilities/bench-util.h
 utilities_fibsync_bench_LDADD = asic-sim/libasicsim.la \
 	$(OVS_LIBS) $(JEMALLOC_LIBS)
 

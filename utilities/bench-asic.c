@@ -62,6 +62,7 @@
 #include "asic-sim/sai-util.h"
 #include "openvswitch/util.h"
 #include "util.h"
+#include "utilities/bench-util.h"
 
 #define N_NEXT_HOPS 16          /* Next hops the routes point to... */
 #define N_GROUPS 4              /* ...and ECMP groups of... */
@@ -113,25 +114,6 @@ rng_next(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-static double
-now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-/* Returns the CPU time used by this thread, in seconds. */
-static double
-cpu_now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* Accounts a timed phase that ran from 't0' to 't1' (wall clock) and
  * started at CPU time 'c0', so that 'res' can tell how much of the time
  * the benchmark actually had a CPU (other processes compete for it). */
@@ -139,7 +121,7 @@ static void
 phase_done(struct bench_result *res, double t0, double t1, double c0)
 {
     res->wall_time += t1 - t0;
-    res->cpu_time += cpu_now() - c0;
+    res->cpu_time += bench_thread_cpu_s() - c0;
 }
 
 /* Returns the process's resident set size in bytes. */
@@ -389,8 +371,8 @@ run_once(const struct bench_options *opts, const struct bench_input *in,
 
     /* Bulk create. */
     int64_t rss0 = rss_bytes();
-    double t0 = now();
-    double c0 = cpu_now();
+    double t0 = bench_wall_s();
+    double c0 = bench_thread_cpu_s();
     for (uint32_t i = 0; i < n; i += opts->bulk_size) {
         uint32_t k = MIN(opts->bulk_size, n - i);
 
@@ -399,7 +381,7 @@ run_once(const struct bench_options *opts, const struct bench_input *in,
                   SAI_BULK_OP_ERROR_MODE_STOP_ON_ERROR, &statuses[i]),
               "create_route_entries");
     }
-    double t1 = now();
+    double t1 = bench_wall_s();
     phase_done(res, t0, t1, c0);
     res->rss_delta = rss_bytes() - rss0;
     res->create_rate = n / (t1 - t0);
@@ -420,8 +402,8 @@ run_once(const struct bench_options *opts, const struct bench_input *in,
     /* Bulk lookups. */
     uint64_t hits = 0;
     uint32_t pos = 0;
-    t0 = now();
-    c0 = cpu_now();
+    t0 = bench_wall_s();
+    c0 = bench_thread_cpu_s();
     for (uint64_t done = 0; done < opts->n_lookups; ) {
         uint32_t k = MIN(LOOKUP_BATCH, in->n_lookup_addrs - pos);
 
@@ -437,7 +419,7 @@ run_once(const struct bench_options *opts, const struct bench_input *in,
             pos = 0;
         }
     }
-    t1 = now();
+    t1 = bench_wall_s();
     phase_done(res, t0, t1, c0);
     res->lookup_rate = opts->n_lookups / (t1 - t0);
     res->hit_ratio = (double) hits / opts->n_lookups;
@@ -446,8 +428,8 @@ run_once(const struct bench_options *opts, const struct bench_input *in,
     struct asic_sim_nexthop nexthops[GROUP_SIZE];
     uint64_t single_hits = 0;
     pos = 0;
-    t0 = now();
-    c0 = cpu_now();
+    t0 = bench_wall_s();
+    c0 = bench_thread_cpu_s();
     for (uint64_t done = 0; done < opts->n_single; done++) {
         struct asic_sim_route route;
         uint32_t n_nh = ARRAY_SIZE(nexthops);
@@ -463,7 +445,7 @@ run_once(const struct bench_options *opts, const struct bench_input *in,
             pos = 0;
         }
     }
-    t1 = now();
+    t1 = bench_wall_s();
     phase_done(res, t0, t1, c0);
     res->single_rate = opts->n_single / (t1 - t0);
 
@@ -475,8 +457,8 @@ run_once(const struct bench_options *opts, const struct bench_input *in,
     }
 
     /* Bulk remove. */
-    t0 = now();
-    c0 = cpu_now();
+    t0 = bench_wall_s();
+    c0 = bench_thread_cpu_s();
     for (uint32_t i = 0; i < n; i += opts->bulk_size) {
         uint32_t k = MIN(opts->bulk_size, n - i);
 
@@ -485,7 +467,7 @@ run_once(const struct bench_options *opts, const struct bench_input *in,
                   &statuses[i]),
               "remove_route_entries");
     }
-    t1 = now();
+    t1 = bench_wall_s();
     phase_done(res, t0, t1, c0);
     res->remove_rate = n / (t1 - t0);
     check(asic_sim_crm_get(sw, crm), "crm_get");
@@ -501,23 +483,6 @@ run_once(const struct bench_options *opts, const struct bench_input *in,
     free(attr_counts);
     free(statuses);
     check(sai_api_uninitialize(), "sai_api_uninitialize");
-}
-
-static int
-compare_doubles(const void *a_, const void *b_)
-{
-    const double *a = a_;
-    const double *b = b_;
-
-    return *a < *b ? -1 : *a > *b;
-}
-
-/* Returns the median of the 'n' values in 'v' (reordering them). */
-static double
-median(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, compare_doubles);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* Prints the figures of 'r' on one line, after 'label'. */
@@ -638,7 +603,7 @@ bench_asic_main(int argc, char *argv[])
     for (unsigned int r = 0; r < opts.n_runs; r++) {            \
         v[r] = results[r].FIELD;                                \
     }                                                           \
-    med.FIELD = median(v, opts.n_runs);
+    med.FIELD = bench_median(v, opts.n_runs);
     MEDIAN(create_rate);
     MEDIAN(lookup_rate);
     MEDIAN(single_rate);

@@ -45,7 +45,6 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-#include <time.h>
 
 #include "daemons/orchd-cache.h"
 #include "daemons/orchd-entry.h"
@@ -56,6 +55,7 @@
 #include "openvswitch/json.h"
 #include "random.h"
 #include "util.h"
+#include "utilities/bench-util.h"
 
 /* Figures of one run, in seconds. */
 struct dump_result {
@@ -66,24 +66,6 @@ struct dump_result {
     double cpu_share;           /* CPU time / wall time of the three. */
     size_t bytes;               /* Size of the text. */
 };
-
-static double
-wall_s(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static double
-cpu_s(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* Returns a prefix length with a BGP-table-like mix: mostly /24. */
 static unsigned int
@@ -142,10 +124,10 @@ run_once(struct orchd_cache *cache, struct dump_result *r)
     double w0, w1, w2, w3, c0;
     char *error;
 
-    c0 = cpu_s();
-    w0 = wall_s();
+    c0 = bench_thread_cpu_s();
+    w0 = bench_wall_s();
     orchd_cache_format(cache, &text);
-    w1 = wall_s();
+    w1 = bench_wall_s();
 
     /* As unixctl_command_reply() and jsonrpc_send() do. */
     r->bytes = text.length;
@@ -153,12 +135,12 @@ run_once(struct orchd_cache *cache, struct dump_result *r)
                                json_integer_create(1));
     j = jsonrpc_msg_to_json(msg);
     json_to_ds(j, 0, &reply);
-    w2 = wall_s();
+    w2 = bench_wall_s();
 
     /* As ovs-appctl's jsonrpc_recv() does. */
     parsed = json_from_string(ds_cstr(&reply));
     error = jsonrpc_msg_from_json(parsed, &msg);
-    w3 = wall_s();
+    w3 = bench_wall_s();
     if (error || msg->type != JSONRPC_REPLY
         || msg->result->type != JSON_STRING
         || strcmp(json_string(msg->result), ds_cstr(&text))) {
@@ -170,28 +152,11 @@ run_once(struct orchd_cache *cache, struct dump_result *r)
     r->reply = w2 - w1;
     r->parse = w3 - w2;
     r->total = w3 - w0;
-    r->cpu_share = (cpu_s() - c0) / r->total;
+    r->cpu_share = (bench_thread_cpu_s() - c0) / r->total;
     jsonrpc_msg_destroy(msg);
     json_destroy(j);
     ds_destroy(&reply);
     ds_destroy(&text);
-}
-
-static int
-compare_doubles(const void *a_, const void *b_)
-{
-    const double *a = a_;
-    const double *b = b_;
-
-    return *a < *b ? -1 : *a > *b;
-}
-
-/* Returns the median of the 'n' values in 'v' (reordering them). */
-static double
-median(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, compare_doubles);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 static void
@@ -278,7 +243,7 @@ bench_dump_main(int argc, char *argv[])
     for (size_t i = 0; i < n_runs; i++) {               \
         v[i] = results[i].FIELD;                        \
     }                                                   \
-    med.FIELD = median(v, n_runs);
+    med.FIELD = bench_median(v, n_runs);
     MEDIAN(text);
     MEDIAN(reply);
     MEDIAN(parse);

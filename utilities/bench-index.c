@@ -85,6 +85,7 @@
 #include "socket-util.h"
 #include "stream.h"
 #include "util.h"
+#include "utilities/bench-util.h"
 
 /* Next hops that routes use. */
 #define BENCH_N_NEXTHOPS 16
@@ -133,15 +134,6 @@ struct bench_result {
     double fetch_col_s;         /* "fetch": column fetch of N rows. */
     double fetch_rows_ms;       /* "fetch": 1,000 row fetches. */
 };
-
-static double
-now_s(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* Returns this process's resident set size in bytes. */
 static double
@@ -349,7 +341,7 @@ bench_load(const char *remote, const struct bench_route *routes, size_t n)
     struct stream *stream;
     struct jsonrpc *rpc;
     int in_flight = 0;
-    double start = now_s();
+    double start = bench_wall_s();
     int error;
 
     error = stream_open_block(stream_open(remote, &stream, DSCP_DEFAULT),
@@ -387,7 +379,7 @@ bench_load(const char *remote, const struct bench_route *routes, size_t n)
     }
     jsonrpc_close(rpc);
 
-    double elapsed = now_s() - start;
+    double elapsed = bench_wall_s() - start;
     printf("load: %"PRIuSIZE" routes in %.2f s, %.0f routes/s "
            "(%"PRIuSIZE"-row transactions, %d in flight)\n",
            n, elapsed, n / elapsed, batch, max_in_flight);
@@ -476,7 +468,7 @@ bench_run(const struct bench_opts *opts, enum bench_mode mode,
     rss0 = rss_bytes();
     peak0 = peak_rss_bytes();
     heap0 = heap_bytes();
-    t0 = now_s();
+    t0 = bench_wall_s();
     cpu0 = cpu_s();
     idl = ovsdb_idl_create(opts->db, &fibrec_idl_class, true, true);
     ovsdb_idl_set_probe_interval(idl, 0);
@@ -502,7 +494,7 @@ bench_run(const struct bench_opts *opts, enum bench_mode mode,
         idl_ondemand_wait(idl);
         poll_block();
     }
-    res->build_s = now_s() - t0;
+    res->build_s = bench_wall_s() - t0;
     res->build_cpu_s = cpu_s() - cpu0;
     res->peak_mb = (peak_rss_bytes() - MAX(peak0, rss0)) / 1e6;
     purge_dirty_pages();
@@ -517,12 +509,12 @@ bench_run(const struct bench_opts *opts, enum bench_mode mode,
         /* Every row's counters, then 1,000 rows' one by one (in one main
          * loop iteration, so one request), as "fibctl ... detail" would
          * for the rows it prints. */
-        t0 = now_s();
+        t0 = bench_wall_s();
         fibrec_route_fetch_col_counters(idl);
         bench_fetch_wait(idl);
-        res->fetch_col_s = now_s() - t0;
+        res->fetch_col_s = bench_wall_s() - t0;
 
-        t0 = now_s();
+        t0 = bench_wall_s();
         FIBREC_ROUTE_FOR_EACH (route, idl) {
             if (i++ >= 1000) {
                 break;
@@ -530,7 +522,7 @@ bench_run(const struct bench_opts *opts, enum bench_mode mode,
             fibrec_route_fetch_counters(idl, route);
         }
         bench_fetch_wait(idl);
-        res->fetch_rows_ms = (now_s() - t0) * 1e3;
+        res->fetch_rows_ms = (bench_wall_s() - t0) * 1e3;
     }
 
     if (ri) {
@@ -538,34 +530,34 @@ bench_run(const struct bench_opts *opts, enum bench_mode mode,
 
         ovs_assert(route_index_count(ri) == n);
 
-        t0 = now_s();
+        t0 = bench_wall_s();
         for (size_t i = 0; i < q; i++) {
             const struct bench_route *r = &routes[exact[i]];
             found += route_index_find(ri, r->blue ? "blue" : "default",
                                       &r->prefix) != NULL;
         }
-        res->exact_us = (now_s() - t0) * 1e6 / q;
+        res->exact_us = (bench_wall_s() - t0) * 1e6 / q;
         if (found != q) {
             ovs_fatal(0, "exact lookup found %"PRIuSIZE" of %"PRIuSIZE,
                       found, q);
         }
 
         found = 0;
-        t0 = now_s();
+        t0 = bench_wall_s();
         for (size_t i = 0; i < q; i++) {
             found += route_index_lpm(ri, addr_blue[i] ? "blue" : "default",
                                      &addrs[i]) != NULL;
         }
-        res->lpm_us = (now_s() - t0) * 1e6 / q;
+        res->lpm_us = (bench_wall_s() - t0) * 1e6 / q;
         res->lpm_hit_pct = 100.0 * found / q;
 
         size_t found_all = 0;
-        t0 = now_s();
+        t0 = bench_wall_s();
         for (size_t i = 0; i < q; i++) {
             found_all += route_index_lpm_all_lengths(
                 ri, addr_blue[i] ? "blue" : "default", &addrs[i]) != NULL;
         }
-        res->lpm_all_us = (now_s() - t0) * 1e6 / q;
+        res->lpm_all_us = (bench_wall_s() - t0) * 1e6 / q;
         if (found_all != found) {
             ovs_fatal(0, "LPM mismatch: %"PRIuSIZE" vs %"PRIuSIZE,
                       found, found_all);
@@ -574,27 +566,27 @@ bench_run(const struct bench_opts *opts, enum bench_mode mode,
         struct route_index_cursor cursor;
         const struct fibrec_route *route;
         size_t walked = 0;
-        t0 = now_s();
+        t0 = bench_wall_s();
         ROUTE_INDEX_FOR_EACH (route, &cursor, ri) {
             walked++;
         }
-        res->walk_s = now_s() - t0;
+        res->walk_s = bench_wall_s() - t0;
         ovs_assert(walked == n);
 
         walked = 0;
-        t0 = now_s();
+        t0 = bench_wall_s();
         ROUTE_INDEX_FOR_EACH_VRF (route, &cursor, ri, "default") {
             walked++;
         }
-        res->walk_vrf_s = now_s() - t0;
+        res->walk_vrf_s = bench_wall_s() - t0;
 
         walked = 0;
-        t0 = now_s();
+        t0 = bench_wall_s();
         ROUTE_INDEX_FOR_EACH_NEXTHOP (route, &cursor, ri,
                                       bench_nexthops[0]) {
             walked++;
         }
-        res->walk_nh_s = now_s() - t0;
+        res->walk_nh_s = bench_wall_s() - t0;
         res->nh_routes = walked;
     }
 
@@ -637,20 +629,6 @@ bench_run_child(const struct bench_opts *opts, enum bench_mode mode,
     close(fds[0]);
     int status;
     waitpid(pid, &status, 0);
-}
-
-/* Returns the median of the 'n' values in 'v' (reordering them). */
-static double
-median(double *v, size_t n)
-{
-    for (size_t i = 1; i < n; i++) {
-        for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
-            double t = v[j];
-            v[j] = v[j - 1];
-            v[j - 1] = t;
-        }
-    }
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 static void
@@ -802,7 +780,7 @@ bench_index_main(int argc, char *argv[])
         for (int r = 0; r < opts.n_runs; r++) {         \
             v[r] = runs[r].FIELD;                       \
         }                                               \
-        med.FIELD = median(v, opts.n_runs);
+        med.FIELD = bench_median(v, opts.n_runs);
         BENCH_MEDIAN(build_s);
         BENCH_MEDIAN(build_cpu_s);
         BENCH_MEDIAN(peak_mb);

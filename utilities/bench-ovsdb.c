@@ -88,6 +88,7 @@
 #include "socket-util.h"
 #include "stream.h"
 #include "util.h"
+#include "utilities/bench-util.h"
 
 /* Command-line options. */
 struct bench_opts {
@@ -121,16 +122,6 @@ static char **bench_vrf_uuids;
  * to 'bench_ready_fd' when set up, then waits for EOF on 'bench_go_fd'. */
 static int bench_ready_fd = -1;
 static int bench_go_fd = -1;
-
-/* Returns monotonic time in seconds. */
-static double
-bench_now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* Called by a worker once its connection and monitors are set up: tells
  * the parent and waits until every worker is ready. */
@@ -399,7 +390,7 @@ bench_run_workers(const struct bench_opts *o, int n, bench_worker_func *func,
             ovs_fatal(0, "a worker failed during setup");
         }
     }
-    double start = bench_now();
+    double start = bench_wall_s();
     close(go[1]);
 
     memset(total, 0, sizeof *total);
@@ -414,7 +405,7 @@ bench_run_workers(const struct bench_opts *o, int n, bench_worker_func *func,
         total->answers += r.answers;
         total->lat_sum += r.lat_sum;
     }
-    double elapsed = bench_now() - start;
+    double elapsed = bench_wall_s() - start;
 
     for (int i = 0; i < n; i++) {
         int status;
@@ -470,10 +461,10 @@ bench_update_worker(const struct bench_opts *o, int idx,
             bench_txn_add(params, op);
         }
 
-        double t0 = bench_now();
+        double t0 = bench_wall_s();
         bench_send_txn(rpc, params);
         jsonrpc_msg_destroy(bench_wait_reply(rpc));
-        r->lat_sum += bench_now() - t0;
+        r->lat_sum += bench_wall_s() - t0;
         r->txns++;
         r->rows += o->txn_rows;
     }
@@ -516,10 +507,10 @@ bench_insert_worker(const struct bench_opts *o, int idx,
     struct jsonrpc *rpc = bench_connect(o->remote);
 
     bench_barrier();
-    double t0 = bench_now();
+    double t0 = bench_wall_s();
     bench_insert_range(rpc, idx * o->rows, o->rows, o->txn_rows,
                        o->in_flight, r);
-    r->lat_sum = bench_now() - t0;
+    r->lat_sum = bench_wall_s() - t0;
     jsonrpc_close(rpc);
 }
 
@@ -760,7 +751,7 @@ bench_answer_worker(const struct bench_opts *o, int idx,
         bench_txn_add(params, bench_map_set_op(
                           "Vrf", bench_vrf_uuids[idx], "external_ids",
                           "req", json_string_create(seq_s)));
-        double t0 = bench_now();
+        double t0 = bench_wall_s();
         bench_send_txn(rpc, params);
         while (!replied || !answered) {
             struct jsonrpc_msg *msg = bench_recv(rpc);
@@ -778,7 +769,7 @@ bench_answer_worker(const struct bench_opts *o, int idx,
             }
             jsonrpc_msg_destroy(msg);
         }
-        r->lat_sum += bench_now() - t0;
+        r->lat_sum += bench_wall_s() - t0;
         r->answers++;
         r->txns++;
         free(seq_s);
@@ -974,11 +965,11 @@ bench_ovsdb_main(int argc, char *argv[])
         size_t n = (o.limit_rows && o.limit_rows < o.rows
                     ? o.limit_rows : o.rows);
         struct jsonrpc *rpc = bench_connect(o.remote);
-        double start = bench_now();
+        double start = bench_wall_s();
 
         memset(&r, 0, sizeof r);
         bench_insert_range(rpc, 0, n, o.txn_rows, o.in_flight, &r);
-        secs = bench_now() - start;
+        secs = bench_wall_s() - start;
         jsonrpc_close(rpc);
         done = r.rows;
         if (n < o.rows) {

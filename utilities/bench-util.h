@@ -1,0 +1,28 @@
+/*
+ * Copyright (c) 2024 The fibsync authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#ifndef UTILITIES_BENCH_UTIL_H
+#define UTILITIES_BENCH_UTIL_H 1
+
+/* Clocks and statistics shared by the fibsync-bench subcommands. */
+
+#include <stddef.h>
+
+double bench_wall_s(void);
+double bench_thread_cpu_s(void);
+double bench_median(double *, size_t n);
+
+#endif /* utilities/bench-util.h */
