@@ -21,7 +21,6 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "byte-order.h"
 #include "lib/fib-prefix.h"
 #include "util.h"
 
@@ -46,22 +45,12 @@ digit(const struct fib_prefix_sort_item *it, int d)
     }
 }
 
-static uint64_t
-load_be64(const uint8_t *p)
-{
-    uint64_t x;
-
-    memcpy(&x, p, sizeof x);
-    return ntohll(x);
-}
-
 /* Fills 'it' with the key of 'prefix' in 'group', carrying 'data'. */
 void
 fib_prefix_sort_item_init(struct fib_prefix_sort_item *it, uint32_t group,
                           const struct fib_prefix *prefix, void *data)
 {
-    it->hi = load_be64(&prefix->addr[0]);
-    it->lo = load_be64(&prefix->addr[8]);
+    fib_prefix_load_addr(prefix, &it->hi, &it->lo);
     it->group = group;
     it->family = prefix->family != AF_INET;
     it->len = prefix->len;

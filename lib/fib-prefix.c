@@ -39,18 +39,6 @@
  * reimplements glibc's inet_ntop() algorithm, because glibc formats each
  * 16-bit group with sprintf(). */
 
-/* Reads the address of 'p' as two host-order 64-bit halves. */
-static inline void
-load_addr(const struct fib_prefix *p, uint64_t *hi, uint64_t *lo)
-{
-    ovs_be64 h, l;
-
-    memcpy(&h, &p->addr[0], 8);
-    memcpy(&l, &p->addr[8], 8);
-    *hi = ntohll(h);
-    *lo = ntohll(l);
-}
-
 /* Stores host-order halves 'hi' and 'lo' as the address of 'p'. */
 static inline void
 store_addr(struct fib_prefix *p, uint64_t hi, uint64_t lo)
@@ -62,7 +50,7 @@ store_addr(struct fib_prefix *p, uint64_t hi, uint64_t lo)
 }
 
 /* Sets '*m_hi' and '*m_lo' to the netmask for a 'len'-bit prefix, as halves
- * in the layout of load_addr(). */
+ * in the layout of fib_prefix_load_addr(). */
 static inline void
 len_to_mask(unsigned int len, uint64_t *m_hi, uint64_t *m_lo)
 {
@@ -81,7 +69,7 @@ clear_host_bits(struct fib_prefix *p)
 {
     uint64_t hi, lo, m_hi, m_lo;
 
-    load_addr(p, &hi, &lo);
+    fib_prefix_load_addr(p, &hi, &lo);
     len_to_mask(p->len, &m_hi, &m_lo);
     if ((hi & ~m_hi) | (lo & ~m_lo)) {
         store_addr(p, hi & m_hi, lo & m_lo);
@@ -579,8 +567,8 @@ fib_prefix_compare(const struct fib_prefix *a, const struct fib_prefix *b)
     }
 
     uint64_t a_hi, a_lo, b_hi, b_lo;
-    load_addr(a, &a_hi, &a_lo);
-    load_addr(b, &b_hi, &b_lo);
+    fib_prefix_load_addr(a, &a_hi, &a_lo);
+    fib_prefix_load_addr(b, &b_hi, &b_lo);
     if (a_hi != b_hi) {
         return a_hi < b_hi ? -1 : 1;
     }
@@ -656,8 +644,8 @@ fib_prefix_contains(const struct fib_prefix *p, const struct fib_prefix *addr)
     if (p->family != addr->family || addr->len < p->len) {
         return false;
     }
-    load_addr(p, &p_hi, &p_lo);
-    load_addr(addr, &a_hi, &a_lo);
+    fib_prefix_load_addr(p, &p_hi, &p_lo);
+    fib_prefix_load_addr(addr, &a_hi, &a_lo);
     len_to_mask(p->len, &m_hi, &m_lo);
     return (a_hi & m_hi) == p_hi && (a_lo & m_lo) == p_lo;
 }

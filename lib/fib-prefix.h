@@ -61,6 +61,8 @@
 #include <stdint.h>
 #include <sys/socket.h>
 #include <netinet/in.h>
+#include <string.h>
+#include "byte-order.h"
 #include "openvswitch/types.h"
 #include "openvswitch/util.h"
 
@@ -84,6 +86,19 @@ BUILD_ASSERT_DECL(sizeof(struct fib_prefix) == 18);
 /* Buffer size, with the null terminator, that fib_prefix_format() needs:
  * the longest is "ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255/128". */
 #define FIB_PREFIX_STRLEN (INET6_ADDRSTRLEN + 4)
+
+/* Reads the address of 'p' as two host-order 64-bit halves: the numeric
+ * order of (hi, lo) is the order of the addresses. */
+static inline void
+fib_prefix_load_addr(const struct fib_prefix *p, uint64_t *hi, uint64_t *lo)
+{
+    ovs_be64 h, l;
+
+    memcpy(&h, &p->addr[0], 8);
+    memcpy(&l, &p->addr[8], 8);
+    *hi = ntohll(h);
+    *lo = ntohll(l);
+}
 
 /* Maximum prefix length for 'family' (32 for AF_INET, 128 for AF_INET6). */
 static inline unsigned int
