@@ -947,11 +947,11 @@ route_key_parse(const sai_route_entry_t *e, struct route_cache *c,
         key->plen = plen;
         key->ip4 = a;
     } else if (p->addr_family == SAI_IP_ADDR_FAMILY_IPV6) {
-        if (!sai_ip_prefix_is_canonical(p)) {
+        if (!sai_util_ip_prefix_is_canonical(p)) {
             return SAI_STATUS_INVALID_PARAMETER;
         }
         key->is_v6 = true;
-        key->plen = sai_ip_prefix_length(p);
+        key->plen = sai_util_ip_prefix_length(p);
         memcpy(&key->ip6, p->addr.ip6, 16);
     } else {
         return SAI_STATUS_INVALID_PARAMETER;
@@ -3289,13 +3289,14 @@ route_fill(const struct sim_switch *sw, const struct sim_vr *vr,
     out->entry.switch_id = sw->oid;
     out->entry.vr_id = vr->obj.oid;
     if (addr->addr_family == SAI_IP_ADDR_FAMILY_IPV4) {
-        sai_ip_prefix_init4(&out->entry.destination, ntohl(addr->addr.ip4),
-                            plen);
+        sai_util_ip_prefix_init4(&out->entry.destination,
+                                 ntohl(addr->addr.ip4),
+                                 plen);
     } else {
         struct in6_addr a;
 
         memcpy(&a, addr->addr.ip6, sizeof a);
-        sai_ip_prefix_init6(&out->entry.destination, &a, plen);
+        sai_util_ip_prefix_init6(&out->entry.destination, &a, plen);
     }
     out->action = r->action;
     out->next_hop_id = nhref_oid(sw, r->nhref);
@@ -3584,7 +3585,7 @@ walk4_cb(uint32_t prefix, unsigned int plen, uint32_t value, void *ctx_)
 {
     sai_ip_prefix_t p;
 
-    sai_ip_prefix_init4(&p, prefix, plen);
+    sai_util_ip_prefix_init4(&p, prefix, plen);
     walk_route(ctx_, &p, value);
 }
 
@@ -3595,7 +3596,7 @@ walk6_cb(const struct in6_addr *prefix, unsigned int plen, uint32_t value,
 {
     sai_ip_prefix_t p;
 
-    sai_ip_prefix_init6(&p, prefix, plen);
+    sai_util_ip_prefix_init6(&p, prefix, plen);
     walk_route(ctx_, &p, value);
 }
 
@@ -3789,12 +3790,12 @@ fault_prefix_parse(sai_object_id_t switch_id, sai_object_id_t vr_id,
         *status = SAI_STATUS_INVALID_OBJECT_ID;
         return NULL;
     } else if (!obj_find(sw, KIND_VR, vr_id) || !prefix
-               || !sai_ip_prefix_is_canonical(prefix)) {
+               || !sai_util_ip_prefix_is_canonical(prefix)) {
         *status = SAI_STATUS_INVALID_PARAMETER;
         return NULL;
     }
     *is_v6 = prefix->addr_family == SAI_IP_ADDR_FAMILY_IPV6;
-    *plen = sai_ip_prefix_length(prefix);
+    *plen = sai_util_ip_prefix_length(prefix);
     memset(addr, 0, 16);
     memcpy(addr, &prefix->addr, *is_v6 ? 16 : 4);
     *status = SAI_STATUS_SUCCESS;
@@ -3901,12 +3902,12 @@ asic_sim_fault_prefix_walk(sai_object_id_t switch_id,
             struct in6_addr a;
 
             memcpy(&a, fp->addr, sizeof a);
-            sai_ip_prefix_init6(&p, &a, fp->plen);
+            sai_util_ip_prefix_init6(&p, &a, fp->plen);
         } else {
             uint32_t a;
 
             memcpy(&a, fp->addr, sizeof a);
-            sai_ip_prefix_init4(&p, ntohl(a), fp->plen);
+            sai_util_ip_prefix_init4(&p, ntohl(a), fp->plen);
         }
         cb(fp->vr_id, &p, aux);
     }

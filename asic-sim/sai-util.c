@@ -30,7 +30,7 @@
 /* Returns the name of 'status' ("SAI_STATUS_ITEM_NOT_FOUND").  For an
  * attribute error, returns the name of its range (the *_0 code). */
 const char *
-sai_status_name(sai_status_t status)
+sai_util_status_name(sai_status_t status)
 {
     static const char *const names[] = {
         "SAI_STATUS_SUCCESS",
@@ -77,7 +77,7 @@ sai_status_name(sai_status_t status)
 
 /* Returns the name of 'type' ("SAI_OBJECT_TYPE_NEXT_HOP"). */
 const char *
-sai_object_type_name(sai_object_type_t type)
+sai_util_object_type_name(sai_object_type_t type)
 {
     switch (type) {
     case SAI_OBJECT_TYPE_NULL: return "SAI_OBJECT_TYPE_NULL";
@@ -114,16 +114,16 @@ static const char *const packet_action_names[] = {
 
 /* Returns the short name of 'action' ("FORWARD", "DROP", ...). */
 const char *
-sai_packet_action_name(sai_packet_action_t action)
+sai_util_packet_action_name(sai_packet_action_t action)
 {
     return ((unsigned int) action < ARRAY_SIZE(packet_action_names)
             ? packet_action_names[action] : "UNKNOWN");
 }
 
-/* Parses 's', a short name as returned by sai_packet_action_name() (case
+/* Parses 's', a short name as returned by sai_util_packet_action_name() (case
  * insensitive), into '*action'.  Returns true if successful. */
 bool
-sai_packet_action_from_string(const char *s, sai_packet_action_t *action)
+sai_util_packet_action_from_string(const char *s, sai_packet_action_t *action)
 {
     for (size_t i = 0; i < ARRAY_SIZE(packet_action_names); i++) {
         if (!strcasecmp(s, packet_action_names[i])) {
@@ -137,7 +137,7 @@ sai_packet_action_from_string(const char *s, sai_packet_action_t *action)
 /* Returns the length of 'prefix''s mask, or -1 if the mask is not
  * contiguous or the address family is invalid. */
 int
-sai_ip_prefix_length(const sai_ip_prefix_t *prefix)
+sai_util_ip_prefix_length(const sai_ip_prefix_t *prefix)
 {
     if (prefix->addr_family == SAI_IP_ADDR_FAMILY_IPV4) {
         uint32_t m = ntohl(prefix->mask.ip4);
@@ -175,9 +175,9 @@ sai_ip_prefix_length(const sai_ip_prefix_t *prefix)
 /* Returns true if 'prefix' has a valid family, a contiguous mask and no
  * address bit set beyond the mask. */
 bool
-sai_ip_prefix_is_canonical(const sai_ip_prefix_t *prefix)
+sai_util_ip_prefix_is_canonical(const sai_ip_prefix_t *prefix)
 {
-    if (sai_ip_prefix_length(prefix) < 0) {
+    if (sai_util_ip_prefix_length(prefix) < 0) {
         return false;
     } else if (prefix->addr_family == SAI_IP_ADDR_FAMILY_IPV4) {
         return !(prefix->addr.ip4 & ~prefix->mask.ip4);
@@ -193,24 +193,24 @@ sai_ip_prefix_is_canonical(const sai_ip_prefix_t *prefix)
 
 /* Initializes 'prefix' to 'addr'/'plen', clearing host bits. */
 void
-sai_ip_prefix_init(sai_ip_prefix_t *prefix, const sai_ip_address_t *addr,
-                   unsigned int plen)
+sai_util_ip_prefix_init(sai_ip_prefix_t *prefix, const sai_ip_address_t *addr,
+                        unsigned int plen)
 {
     if (addr->addr_family == SAI_IP_ADDR_FAMILY_IPV4) {
-        sai_ip_prefix_init4(prefix, ntohl(addr->addr.ip4), plen);
+        sai_util_ip_prefix_init4(prefix, ntohl(addr->addr.ip4), plen);
     } else {
         struct in6_addr a;
 
         memcpy(&a, addr->addr.ip6, sizeof a);
-        sai_ip_prefix_init6(prefix, &a, plen);
+        sai_util_ip_prefix_init6(prefix, &a, plen);
     }
 }
 
 /* Initializes 'prefix' to IPv4 'addr' (in host byte order)/'plen', clearing
  * host bits.  'plen' must be at most 32. */
 void
-sai_ip_prefix_init4(sai_ip_prefix_t *prefix, uint32_t addr,
-                    unsigned int plen)
+sai_util_ip_prefix_init4(sai_ip_prefix_t *prefix, uint32_t addr,
+                         unsigned int plen)
 {
     uint32_t mask = plen ? UINT32_MAX << (32 - MIN(plen, 32)) : 0;
 
@@ -223,8 +223,8 @@ sai_ip_prefix_init4(sai_ip_prefix_t *prefix, uint32_t addr,
 /* Initializes 'prefix' to IPv6 'addr'/'plen', clearing host bits.  'plen'
  * must be at most 128. */
 void
-sai_ip_prefix_init6(sai_ip_prefix_t *prefix, const struct in6_addr *addr,
-                    unsigned int plen)
+sai_util_ip_prefix_init6(sai_ip_prefix_t *prefix, const struct in6_addr *addr,
+                         unsigned int plen)
 {
     memset(prefix, 0, sizeof *prefix);
     prefix->addr_family = SAI_IP_ADDR_FAMILY_IPV6;
@@ -239,7 +239,7 @@ sai_ip_prefix_init6(sai_ip_prefix_t *prefix, const struct in6_addr *addr,
 
 /* Initializes 'addr' to IPv4 address 'ip' (in host byte order). */
 void
-sai_ip_address_init4(sai_ip_address_t *addr, uint32_t ip)
+sai_util_ip_address_init4(sai_ip_address_t *addr, uint32_t ip)
 {
     memset(addr, 0, sizeof *addr);
     addr->addr_family = SAI_IP_ADDR_FAMILY_IPV4;
@@ -248,7 +248,7 @@ sai_ip_address_init4(sai_ip_address_t *addr, uint32_t ip)
 
 /* Initializes 'addr' to IPv6 address 'ip'. */
 void
-sai_ip_address_init6(sai_ip_address_t *addr, const struct in6_addr *ip)
+sai_util_ip_address_init6(sai_ip_address_t *addr, const struct in6_addr *ip)
 {
     memset(addr, 0, sizeof *addr);
     addr->addr_family = SAI_IP_ADDR_FAMILY_IPV6;
@@ -258,16 +258,16 @@ sai_ip_address_init6(sai_ip_address_t *addr, const struct in6_addr *ip)
 /* Parses 's', an IPv4 or IPv6 address, into '*addr'.  Returns true if
  * successful. */
 bool
-sai_ip_address_parse(const char *s, sai_ip_address_t *addr)
+sai_util_ip_address_parse(const char *s, sai_ip_address_t *addr)
 {
     struct in6_addr a6;
     struct in_addr a4;
 
     if (inet_pton(AF_INET, s, &a4) == 1) {
-        sai_ip_address_init4(addr, ntohl(a4.s_addr));
+        sai_util_ip_address_init4(addr, ntohl(a4.s_addr));
         return true;
     } else if (inet_pton(AF_INET6, s, &a6) == 1) {
-        sai_ip_address_init6(addr, &a6);
+        sai_util_ip_address_init6(addr, &a6);
         return true;
     }
     return false;
@@ -277,7 +277,7 @@ sai_ip_address_parse(const char *s, sai_ip_address_t *addr)
  * '*prefix'.  Host bits set in ADDRESS are cleared.  Returns true if
  * successful. */
 bool
-sai_ip_prefix_parse(const char *s, sai_ip_prefix_t *prefix)
+sai_util_ip_prefix_parse(const char *s, sai_ip_prefix_t *prefix)
 {
     char buf[SAI_IP_PREFIX_STRLEN];
     const char *slash = strchr(s, '/');
@@ -289,7 +289,7 @@ sai_ip_prefix_parse(const char *s, sai_ip_prefix_t *prefix)
     }
     memcpy(buf, s, len);
     buf[len] = '\0';
-    if (!sai_ip_address_parse(buf, &addr)) {
+    if (!sai_util_ip_address_parse(buf, &addr)) {
         return false;
     }
 
@@ -308,7 +308,7 @@ sai_ip_prefix_parse(const char *s, sai_ip_prefix_t *prefix)
         }
         plen = n;
     }
-    sai_ip_prefix_init(prefix, &addr, plen);
+    sai_util_ip_prefix_init(prefix, &addr, plen);
     return true;
 }
 
@@ -316,14 +316,14 @@ sai_ip_prefix_parse(const char *s, sai_ip_prefix_t *prefix)
  * "2001:db8::/32"), or "ADDRESS/MASK" if its mask is not contiguous, and
  * returns 'buf'. */
 char *
-sai_ip_prefix_format(const sai_ip_prefix_t *prefix,
-                     char buf[SAI_IP_PREFIX_STRLEN])
+sai_util_ip_prefix_format(const sai_ip_prefix_t *prefix,
+                          char buf[SAI_IP_PREFIX_STRLEN])
 {
     char addr[INET6_ADDRSTRLEN];
     char mask[INET6_ADDRSTRLEN];
     int af = (prefix->addr_family == SAI_IP_ADDR_FAMILY_IPV4
               ? AF_INET : AF_INET6);
-    int plen = sai_ip_prefix_length(prefix);
+    int plen = sai_util_ip_prefix_length(prefix);
 
     inet_ntop(af, &prefix->addr, addr, sizeof addr);
     if (plen >= 0) {
@@ -337,8 +337,8 @@ sai_ip_prefix_format(const sai_ip_prefix_t *prefix,
 
 /* Formats 'addr' into 'buf' and returns 'buf'. */
 char *
-sai_ip_address_format(const sai_ip_address_t *addr,
-                      char buf[SAI_IP_ADDRESS_STRLEN])
+sai_util_ip_address_format(const sai_ip_address_t *addr,
+                           char buf[SAI_IP_ADDRESS_STRLEN])
 {
     inet_ntop(addr->addr_family == SAI_IP_ADDR_FAMILY_IPV4
               ? AF_INET : AF_INET6, &addr->addr, buf, SAI_IP_ADDRESS_STRLEN);

@@ -30,27 +30,27 @@
 #define SAI_IP_ADDRESS_STRLEN INET6_ADDRSTRLEN
 #define SAI_IP_PREFIX_STRLEN (2 * INET6_ADDRSTRLEN) /* Even "ADDR/MASK". */
 
-const char *sai_status_name(sai_status_t);
-const char *sai_object_type_name(sai_object_type_t);
-const char *sai_packet_action_name(sai_packet_action_t);
-bool sai_packet_action_from_string(const char *, sai_packet_action_t *);
+const char *sai_util_status_name(sai_status_t);
+const char *sai_util_object_type_name(sai_object_type_t);
+const char *sai_util_packet_action_name(sai_packet_action_t);
+bool sai_util_packet_action_from_string(const char *, sai_packet_action_t *);
 
-int sai_ip_prefix_length(const sai_ip_prefix_t *);
-bool sai_ip_prefix_is_canonical(const sai_ip_prefix_t *);
-void sai_ip_prefix_init(sai_ip_prefix_t *, const sai_ip_address_t *,
-                        unsigned int plen);
-void sai_ip_prefix_init4(sai_ip_prefix_t *, uint32_t addr_host_order,
-                         unsigned int plen);
-void sai_ip_prefix_init6(sai_ip_prefix_t *, const struct in6_addr *,
-                         unsigned int plen);
-void sai_ip_address_init4(sai_ip_address_t *, uint32_t addr_host_order);
-void sai_ip_address_init6(sai_ip_address_t *, const struct in6_addr *);
+int sai_util_ip_prefix_length(const sai_ip_prefix_t *);
+bool sai_util_ip_prefix_is_canonical(const sai_ip_prefix_t *);
+void sai_util_ip_prefix_init(sai_ip_prefix_t *, const sai_ip_address_t *,
+                             unsigned int plen);
+void sai_util_ip_prefix_init4(sai_ip_prefix_t *, uint32_t addr_host_order,
+                              unsigned int plen);
+void sai_util_ip_prefix_init6(sai_ip_prefix_t *, const struct in6_addr *,
+                              unsigned int plen);
+void sai_util_ip_address_init4(sai_ip_address_t *, uint32_t addr_host_order);
+void sai_util_ip_address_init6(sai_ip_address_t *, const struct in6_addr *);
 
-bool sai_ip_prefix_parse(const char *, sai_ip_prefix_t *);
-bool sai_ip_address_parse(const char *, sai_ip_address_t *);
-char *sai_ip_prefix_format(const sai_ip_prefix_t *,
-                           char buf[SAI_IP_PREFIX_STRLEN]);
-char *sai_ip_address_format(const sai_ip_address_t *,
-                            char buf[SAI_IP_ADDRESS_STRLEN]);
+bool sai_util_ip_prefix_parse(const char *, sai_ip_prefix_t *);
+bool sai_util_ip_address_parse(const char *, sai_ip_address_t *);
+char *sai_util_ip_prefix_format(const sai_ip_prefix_t *,
+                                char buf[SAI_IP_PREFIX_STRLEN]);
+char *sai_util_ip_address_format(const sai_ip_address_t *,
+                                 char buf[SAI_IP_ADDRESS_STRLEN]);
 
 #endif /* asic-sim/sai-util.h */

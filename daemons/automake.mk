@@ -1,6 +1,21 @@
-# daemons/: fpmsyncd and orchd.
+# daemons/: fpmsyncd, orchd and syncd.  Each daemon's modules are a
+# convenience library, compiled once, that the daemon, the Check suites and
+# the benchmarks link.
 
-# orchd's modules, in a library so that the Check suites can test them.
+# ---- fpmsyncd: zebra's FPM stream into OVSDB -----------------------------
+
+noinst_LTLIBRARIES += daemons/libfpmsyncd.la
+daemons_libfpmsyncd_la_SOURCES = \
+	daemons/fpmsyncd-rib.c daemons/fpmsyncd-rib.h
+
+sbin_PROGRAMS += daemons/fpmsyncd
+daemons_fpmsyncd_SOURCES = daemons/fpmsyncd.c
+daemons_fpmsyncd_LDADD = daemons/libfpmsyncd.la lib/libfibsync.la \
+	idl/libfibsync-idl.la $(OVSDB_LIBS) $(OVS_LIBS) $(NL_LIBS) \
+	$(JEMALLOC_LIBS)
+
+# ---- orchd: Route rows into SAI-shaped Asic_Route bulks -------------------
+
 noinst_LTLIBRARIES += daemons/liborchd.la
 daemons_liborchd_la_SOURCES = \
 	daemons/orchd-bulker.c daemons/orchd-bulker.h \
@@ -14,15 +29,24 @@ daemons_orchd_SOURCES = daemons/orchd.c
 daemons_orchd_LDADD = daemons/liborchd.la idl/libfibsync-idl.la \
 	lib/libfibsync.la $(OVSDB_LIBS) $(OVS_LIBS) $(JEMALLOC_LIBS)
 
-# fpmsyncd: zebra's FPM stream into OVSDB.  Its route table is a library
-# so that the Check suites can test it without sockets.
-noinst_LTLIBRARIES += daemons/libfpmsyncd.la
-daemons_libfpmsyncd_la_SOURCES = \
-	daemons/fpmsyncd-load.c daemons/fpmsyncd-load.h \
-	daemons/fpmsyncd-rib.c daemons/fpmsyncd-rib.h
+# ---- syncd: Asic_Route rows into the SAI simulator ------------------------
 
-sbin_PROGRAMS += daemons/fpmsyncd
-daemons_fpmsyncd_SOURCES = daemons/fpmsyncd.c
-daemons_fpmsyncd_LDADD = daemons/libfpmsyncd.la lib/libfibsync.la \
-	idl/libfibsync-idl.la $(OVSDB_LIBS) $(OVS_LIBS) $(NL_LIBS) \
+noinst_LTLIBRARIES += daemons/libsyncd.la
+daemons_libsyncd_la_SOURCES = \
+	daemons/syncd-apply.c daemons/syncd-apply.h \
+	daemons/syncd-db.c daemons/syncd-db.h \
+	daemons/syncd-counters.c daemons/syncd-counters.h
+
+sbin_PROGRAMS += daemons/syncd
+daemons_syncd_SOURCES = daemons/syncd.c
+daemons_syncd_LDADD = daemons/libsyncd.la asic-sim/libasicsim.la \
+	lib/libfibsync.la idl/libfibsync-idl.la $(OVSDB_LIBS) $(OVS_LIBS) \
+	$(JEMALLOC_LIBS)
+
+# syncd-bench: syncd's load generator and in-process benchmark
+# (utilities/bench-syncd.sh drives it).
+noinst_PROGRAMS += daemons/syncd-bench
+daemons_syncd_bench_SOURCES = daemons/syncd-bench.c
+daemons_syncd_bench_LDADD = daemons/libsyncd.la asic-sim/libasicsim.la \
+	lib/libfibsync.la idl/libfibsync-idl.la $(OVSDB_LIBS) $(OVS_LIBS) \
 	$(JEMALLOC_LIBS)

@@ -39,14 +39,14 @@
 
 VLOG_DEFINE_THIS_MODULE(fpmsyncd_rib);
 
-/* Kinds of rows: the 'tag' of each 'struct rbatch_entry'. */
+/* Kinds of rows: the 'tag' of each 'struct route_batch_entry'. */
 enum fpmd_kind {
     FPMD_ROUTE = 1,             /* struct fpmd_route: a Route row. */
     FPMD_NH,                    /* struct fpmd_nh: a Nexthop_Group row. */
     FPMD_VRF,                   /* struct fpmd_vrf: a Vrf row. */
 };
 
-/* Bits in the 'flags' of each 'struct rbatch_entry'. */
+/* Bits in the 'flags' of each 'struct route_batch_entry'. */
 enum {
     FPMD_F_NO_CONTENT = 1 << 0, /* Read from the database and not announced
                                  * by zebra since: its content is known only
@@ -75,7 +75,7 @@ struct fpmd_nhset {
 /* A zebra next-hop object (id != 0), or an anonymous set of inline next
  * hops shared by the routes that carry the same ones (id == 0). */
 struct fpmd_nh {
-    struct rbatch_entry be;     /* Its Nexthop_Group row (ids only). */
+    struct route_batch_entry be;     /* Its Nexthop_Group row (ids only). */
     struct hmap_node node;      /* In 'nhs' by id, or 'anon' by content. */
     uint32_t id;                /* zebra's id; 0 if anonymous. */
     uint32_t gen;               /* Generation that last announced it. */
@@ -107,7 +107,7 @@ struct fpmd_nh {
 
 /* A route. */
 struct fpmd_route {
-    struct rbatch_entry be;     /* Its Route row. */
+    struct route_batch_entry be;     /* Its Route row. */
     struct hmap_node node;      /* In 'routes', by fib_prefix_hash() with
                                  * the VRF index as basis. */
     struct fib_prefix prefix;   /* Destination. */
@@ -122,7 +122,7 @@ struct fpmd_route {
 
 /* A VRF: a kernel table id and its name. */
 struct fpmd_vrf {
-    struct rbatch_entry be;     /* Its Vrf row. */
+    struct route_batch_entry be;     /* Its Vrf row. */
     char *name;                 /* Vrf.name. */
     char *name_json;            /* 'name' as a quoted JSON string. */
     int64_t table;              /* Kernel table id, -1 if unknown. */
@@ -134,7 +134,7 @@ struct fpmd_vrf {
 /* A row whose UUID is not the one route-key.h derives. */
 struct fpmd_foreign {
     struct hmap_node node;      /* In 'foreign', by hash_pointer(entry). */
-    const struct rbatch_entry *entry; /* The row's entry. */
+    const struct route_batch_entry *entry; /* The row's entry. */
     struct uuid uuid;           /* Its real UUID. */
 };
 
@@ -156,7 +156,7 @@ struct fpmd_rib {
     struct fpmd_vrf *last_vrf;  /* Last VRF found by table id. */
     struct hmap foreign;        /* 'struct fpmd_foreign's. */
     struct hmap offloaded;      /* 'struct fpmd_offloaded's. */
-    struct rbatch batch;        /* Rows to write. */
+    struct route_batch batch;        /* Rows to write. */
     uint32_t gen;               /* Current generation (zebra session). */
     bool loaded;                /* Database state read since the last
                                  * (re)connection. */
@@ -169,13 +169,14 @@ struct fpmd_rib {
     struct fpmd_rib_stats stats; /* Counters. */
 };
 
-static void rib_idle_cb(struct rbatch_entry *, void *rib_);
-static bool rib_writable_cb(const struct rbatch_entry *, void *rib_);
+static void rib_idle_cb(struct route_batch_entry *, void *rib_);
+static bool rib_writable_cb(const struct route_batch_entry *, void *rib_);
 static void nh_changed(struct fpmd_rib *, struct fpmd_nh *);
 static void nh_maybe_free(struct fpmd_rib *, struct fpmd_nh *);
 static void route_refresh(struct fpmd_rib *, struct fpmd_route *);
 static void route_clear_offloaded(struct fpmd_rib *, struct fpmd_route *);
-static void entry_uuid(const struct fpmd_rib *, const struct rbatch_entry *,
+static void entry_uuid(const struct fpmd_rib *,
+                       const struct route_batch_entry *,
                        struct uuid *);
 
 /* Next-hop sets. */
@@ -336,7 +337,7 @@ nh_get(struct fpmd_rib *rib, uint32_t id)
 
     if (!nh) {
         nh = xzalloc(sizeof *nh);
-        rbatch_entry_init(&nh->be);
+        route_batch_entry_init(&nh->be);
         nh->be.tag = FPMD_NH;
         nh->id = id;
         ovs_list_init(&nh->routes);
@@ -400,7 +401,7 @@ nh_maybe_free(struct fpmd_rib *rib, struct fpmd_nh *nh)
 {
     if (nh->id
         ? (nh->defined || nh->n_routes || nh->n_deps
-           || !rbatch_entry_is_idle(&nh->be))
+           || !route_batch_entry_is_idle(&nh->be))
         : nh->n_routes > 0) {
         return;
     }
@@ -510,7 +511,8 @@ static void
 nh_write(struct fpmd_rib *rib, struct fpmd_nh *nh)
 {
     if (nh->id && nh->resolved) {
-        rbatch_set(&rib->batch, &nh->be, nhg_row_hash(nh->id, nh->set->hash));
+        route_batch_set(&rib->batch, &nh->be,
+                        nhg_row_hash(nh->id, nh->set->hash));
     }
 }
 
@@ -582,7 +584,7 @@ nh_intern(struct fpmd_rib *rib, const struct fpm_route_nh *paths, size_t n)
         }
     }
     nh = xzalloc(sizeof *nh);
-    rbatch_entry_init(&nh->be);
+    route_batch_entry_init(&nh->be);
     nh->be.tag = FPMD_NH;
     nh->defined = true;
     nh->paths = xmemdup(paths, n * sizeof *paths);
@@ -619,7 +621,7 @@ vrf_create(struct fpmd_rib *rib, const char *name, int64_t table)
     struct fpmd_vrf *vrf = xzalloc(sizeof *vrf);
 
     ovs_assert(rib->n_vrfs < UINT16_MAX);
-    rbatch_entry_init(&vrf->be);
+    route_batch_entry_init(&vrf->be);
     vrf->be.tag = FPMD_VRF;
     vrf_set_name(vrf, name);
     vrf->table = table;
@@ -684,7 +686,7 @@ vrf_for_table(struct fpmd_rib *rib, uint32_t table)
         rib->stats.vrf_created++;
         VLOG_INFO("table %"PRIu32" is VRF %s (no Vrf row: adding one)",
                   table, vrf->name);
-        rbatch_set(&rib->batch, &vrf->be, vrf_row_hash(vrf->name, table));
+        route_batch_set(&rib->batch, &vrf->be, vrf_row_hash(vrf->name, table));
         rib->last_vrf = vrf;
     }
     return vrf;
@@ -727,9 +729,9 @@ fpmd_rib_vrf_row(struct fpmd_rib *rib, const char *name, int64_t table)
         return;
     }
     if (!vrf->be.want && !vrf->be.queued) {
-        rbatch_keep(&vrf->be, hash);
+        route_batch_keep(&vrf->be, hash);
     } else {
-        rbatch_resync(&rib->batch, &vrf->be, true, hash);
+        route_batch_resync(&rib->batch, &vrf->be, true, hash);
     }
 }
 
@@ -754,7 +756,7 @@ fpmd_rib_vrf_sync_end(struct fpmd_rib *rib)
 
         if (!(vrf->be.flags & FPMD_F_SEEN) && !vrf->be.n_inflight
             && vrf->be.want) {
-            rbatch_resync(&rib->batch, &vrf->be, false, 0);
+            route_batch_resync(&rib->batch, &vrf->be, false, 0);
         }
         vrf->be.flags &= ~FPMD_F_SEEN;
     }
@@ -789,7 +791,7 @@ route_create(struct fpmd_rib *rib, struct fpmd_vrf *vrf,
 {
     struct fpmd_route *r = xzalloc(sizeof *r);
 
-    rbatch_entry_init(&r->be);
+    route_batch_entry_init(&r->be);
     r->be.tag = FPMD_ROUTE;
     r->prefix = *prefix;
     r->vrf = vrf->idx;
@@ -957,18 +959,18 @@ route_refresh(struct fpmd_rib *rib, struct fpmd_route *r)
         return;
     }
     hash = route_content_hash(rib, r);
-    if (r->be.db == RBATCH_DB_PRESENT && r->be.db_hash == hash
+    if (r->be.db == ROUTE_BATCH_DB_PRESENT && r->be.db_hash == hash
         && !r->be.queued) {
         /* Unchanged: not rewritten.  zebra (re)announced it, so tell it
          * again that it is offloaded, if it is. */
-        rbatch_set(&rib->batch, &r->be, hash);
+        route_batch_set(&rib->batch, &r->be, hash);
         if (r->be.flags & FPMD_F_OFFLOADED) {
             route_notify_offload(rib, r);
         }
         return;
     }
     route_clear_offloaded(rib, r);
-    rbatch_set(&rib->batch, &r->be, hash);
+    route_batch_set(&rib->batch, &r->be, hash);
 }
 
 /* Handles RTM_NEWROUTE or RTM_DELROUTE 'fr'. */
@@ -993,8 +995,8 @@ fpmd_rib_route(struct fpmd_rib *rib, const struct fpm_route *fr)
         route_clear_offloaded(rib, r);
         r->be.flags &= ~FPMD_F_NO_CONTENT;
         r->gen = rib->gen;
-        rbatch_del(&rib->batch, &r->be);
-        if (rbatch_entry_is_idle(&r->be)) {
+        route_batch_del(&rib->batch, &r->be);
+        if (route_batch_entry_is_idle(&r->be)) {
             route_free(rib, r);
         }
         return;
@@ -1042,7 +1044,7 @@ fpmd_rib_nexthop(struct fpmd_rib *rib, const struct fpm_nexthop *fn)
         if (nh_resolve(rib, nh)) {
             nh_changed(rib, nh);
         }
-        rbatch_del(&rib->batch, &nh->be);
+        route_batch_del(&rib->batch, &nh->be);
         nh_maybe_free(rib, nh);
         return;
     }
@@ -1128,8 +1130,8 @@ fpmd_rib_reconcile(struct fpmd_rib *rib, size_t *n_routes, size_t *n_nhgs)
             route_set_nh(rib, r, NULL);
             route_clear_offloaded(rib, r);
             r->be.flags &= ~FPMD_F_NO_CONTENT;
-            rbatch_del(&rib->batch, &r->be);
-            if (rbatch_entry_is_idle(&r->be)) {
+            route_batch_del(&rib->batch, &r->be);
+            if (route_batch_entry_is_idle(&r->be)) {
                 route_free(rib, r);
             }
         }
@@ -1143,7 +1145,7 @@ fpmd_rib_reconcile(struct fpmd_rib *rib, size_t *n_routes, size_t *n_nhgs)
             if (nh_resolve(rib, nh)) {
                 nh_changed(rib, nh);
             }
-            rbatch_del(&rib->batch, &nh->be);
+            route_batch_del(&rib->batch, &nh->be);
         }
     }
     HMAP_FOR_EACH_SAFE (nh, node, &rib->nhs) {
@@ -1156,7 +1158,7 @@ fpmd_rib_reconcile(struct fpmd_rib *rib, size_t *n_routes, size_t *n_nhgs)
 /* The batcher's callbacks. */
 
 static void
-rib_idle_cb(struct rbatch_entry *e, void *rib_)
+rib_idle_cb(struct route_batch_entry *e, void *rib_)
 {
     struct fpmd_rib *rib = rib_;
 
@@ -1178,7 +1180,7 @@ rib_idle_cb(struct rbatch_entry *e, void *rib_)
 }
 
 static bool
-rib_writable_cb(const struct rbatch_entry *e, void *rib_ OVS_UNUSED)
+rib_writable_cb(const struct route_batch_entry *e, void *rib_ OVS_UNUSED)
 {
     switch ((enum fpmd_kind) e->tag) {
     case FPMD_ROUTE:
@@ -1208,7 +1210,7 @@ fpmd_rib_create(fpmd_ifname_func *ifname)
     hmap_init(&rib->anon);
     hmap_init(&rib->foreign);
     hmap_init(&rib->offloaded);
-    rbatch_init(&rib->batch, rib_idle_cb, rib_writable_cb, rib);
+    route_batch_init(&rib->batch, rib_idle_cb, rib_writable_cb, rib);
     rib->ifname = ifname ? ifname : fpm_ifindex_to_name;
     rib->resolve = true;
     return rib;
@@ -1224,7 +1226,7 @@ fpmd_rib_destroy(struct fpmd_rib *rib)
     if (!rib) {
         return;
     }
-    rbatch_destroy(&rib->batch);
+    route_batch_destroy(&rib->batch);
     fpmd_rib_status_reset(rib);
     HMAP_FOR_EACH_POP (r, node, &rib->routes) {
         free(r);
@@ -1261,7 +1263,7 @@ fpmd_rib_destroy(struct fpmd_rib *rib)
 /* Row UUIDs. */
 
 static bool
-find_foreign(const struct fpmd_rib *rib, const struct rbatch_entry *e,
+find_foreign(const struct fpmd_rib *rib, const struct route_batch_entry *e,
              struct uuid *u)
 {
     const struct fpmd_foreign *f;
@@ -1276,7 +1278,7 @@ find_foreign(const struct fpmd_rib *rib, const struct rbatch_entry *e,
 }
 
 static void
-set_foreign(struct fpmd_rib *rib, struct rbatch_entry *e,
+set_foreign(struct fpmd_rib *rib, struct route_batch_entry *e,
             const struct uuid *u)
 {
     struct fpmd_foreign *f;
@@ -1299,7 +1301,7 @@ set_foreign(struct fpmd_rib *rib, struct rbatch_entry *e,
 
 /* Stores in '*u' the UUID of the row of 'e'. */
 static void
-entry_uuid(const struct fpmd_rib *rib, const struct rbatch_entry *e,
+entry_uuid(const struct fpmd_rib *rib, const struct route_batch_entry *e,
            struct uuid *u)
 {
     if (e->flags & FPMD_F_FOREIGN && find_foreign(rib, e, u)) {
@@ -1449,29 +1451,30 @@ put_vrf_row(struct ds *s, const struct fpmd_vrf *vrf)
 
 /* Appends operation 'op' to 's'. */
 static void
-put_op(struct ds *s, const struct fpmd_rib *rib, const struct rbatch_op *op)
+put_op(struct ds *s, const struct fpmd_rib *rib,
+       const struct route_batch_op *op)
 {
-    const struct rbatch_entry *e = op->entry;
+    const struct route_batch_entry *e = op->entry;
     const char *table = (e->tag == FPMD_ROUTE ? "Route"
                          : e->tag == FPMD_NH ? "Nexthop_Group" : "Vrf");
     struct uuid u;
 
     entry_uuid(rib, e, &u);
-    if (op->type == RBATCH_INSERT) {
+    if (op->type == ROUTE_BATCH_INSERT) {
         ds_put_cstr(s, "{\"op\":\"insert\",\"table\":\"");
         ds_put_cstr(s, table);
         ds_put_cstr(s, "\",\"uuid\":\"");
         put_uuid(s, &u);
         ds_put_cstr(s, "\",\"row\":");
     } else {
-        ds_put_cstr(s, op->type == RBATCH_UPDATE ? "{\"op\":\"update\""
+        ds_put_cstr(s, op->type == ROUTE_BATCH_UPDATE ? "{\"op\":\"update\""
                     : "{\"op\":\"delete\"");
         ds_put_cstr(s, ",\"table\":\"");
         ds_put_cstr(s, table);
         ds_put_cstr(s, "\",\"where\":[[\"_uuid\",\"==\",[\"uuid\",\"");
         put_uuid(s, &u);
         ds_put_cstr(s, "\"]]]");
-        if (op->type == RBATCH_DELETE) {
+        if (op->type == ROUTE_BATCH_DELETE) {
             ds_put_char(s, '}');
             return;
         }
@@ -1480,11 +1483,11 @@ put_op(struct ds *s, const struct fpmd_rib *rib, const struct rbatch_op *op)
     switch ((enum fpmd_kind) e->tag) {
     case FPMD_ROUTE:
         put_route_row(s, rib, CONTAINER_OF(e, struct fpmd_route, be),
-                      op->type == RBATCH_INSERT);
+                      op->type == ROUTE_BATCH_INSERT);
         break;
     case FPMD_NH:
         put_nh_row(s, CONTAINER_OF(e, struct fpmd_nh, be),
-                   op->type == RBATCH_INSERT);
+                   op->type == ROUTE_BATCH_INSERT);
         break;
     case FPMD_VRF:
         put_vrf_row(s, CONTAINER_OF(e, struct fpmd_vrf, be));
@@ -1499,10 +1502,10 @@ put_op(struct ds *s, const struct fpmd_rib *rib, const struct rbatch_op *op)
  * them).  The JSON text is built directly, not as a tree: at a million
  * routes, building and freeing a json tree per route costs more than the
  * whole rest of fpmsyncd. */
-struct rbatch_txn *
+struct route_batch_txn *
 fpmd_rib_take(struct fpmd_rib *rib, size_t max_ops, struct json **params)
 {
-    struct rbatch_txn *txn;
+    struct route_batch_txn *txn;
     struct json *json;
     struct ds s;
 
@@ -1510,7 +1513,7 @@ fpmd_rib_take(struct fpmd_rib *rib, size_t max_ops, struct json **params)
     if (!rib->loaded) {
         return NULL;
     }
-    txn = rbatch_take(&rib->batch, max_ops);
+    txn = route_batch_take(&rib->batch, max_ops);
     if (!txn) {
         return NULL;
     }
@@ -1559,7 +1562,7 @@ result_error(const struct json *r)
  * 'result', or its JSON-RPC 'error'.  Returns true if it committed;
  * otherwise appends a description to 'errors'. */
 bool
-fpmd_rib_txn_reply(struct fpmd_rib *rib, struct rbatch_txn *txn,
+fpmd_rib_txn_reply(struct fpmd_rib *rib, struct route_batch_txn *txn,
                    const struct json *result, const struct json *error,
                    struct ds *errors)
 {
@@ -1575,7 +1578,7 @@ fpmd_rib_txn_reply(struct fpmd_rib *rib, struct rbatch_txn *txn,
             ds_put_cstr(errors, "bad reply");
         }
         rib->stats.txn_errors++;
-        rbatch_txn_fail(&rib->batch, txn);
+        route_batch_txn_fail(&rib->batch, txn);
         return false;
     }
 
@@ -1600,7 +1603,7 @@ fpmd_rib_txn_reply(struct fpmd_rib *rib, struct rbatch_txn *txn,
 
                 entry_uuid(rib, txn->ops[i].entry, &u);
                 ds_put_format(errors, " (%s of "UUID_FMT")",
-                              rbatch_op_type_to_string(txn->ops[i].type),
+                              route_batch_op_type_to_string(txn->ops[i].type),
                               UUID_ARGS(&u));
             }
             ok = false;
@@ -1616,25 +1619,25 @@ fpmd_rib_txn_reply(struct fpmd_rib *rib, struct rbatch_txn *txn,
         ok = false;
     }
     if (ok) {
-        rbatch_txn_commit(&rib->batch, txn, counts);
+        route_batch_txn_commit(&rib->batch, txn, counts);
     } else {
         rib->stats.txn_errors++;
-        rbatch_txn_fail(&rib->batch, txn);
+        route_batch_txn_fail(&rib->batch, txn);
     }
     free(counts);
     return ok;
 }
 
-struct rbatch_txn *
+struct route_batch_txn *
 fpmd_rib_oldest_txn(const struct fpmd_rib *rib)
 {
-    return rbatch_oldest_txn(&rib->batch);
+    return route_batch_oldest_txn(&rib->batch);
 }
 
 size_t
 fpmd_rib_n_pending(const struct fpmd_rib *rib)
 {
-    return rbatch_n_pending(&rib->batch);
+    return route_batch_n_pending(&rib->batch);
 }
 
 size_t
@@ -1657,7 +1660,7 @@ fpmd_rib_n_inflight_ops(const struct fpmd_rib *rib)
 void
 fpmd_rib_db_lost(struct fpmd_rib *rib)
 {
-    rbatch_fail_all(&rib->batch);
+    route_batch_fail_all(&rib->batch);
     rib->loaded = false;
 }
 
@@ -1831,9 +1834,9 @@ load_route(struct fpmd_rib *rib, const struct json *row)
     }
     if (r->be.flags & FPMD_F_NO_CONTENT) {
         /* Only a mirror of the database: adopt what it holds. */
-        rbatch_keep(&r->be, hash);
+        route_batch_keep(&r->be, hash);
     } else {
-        rbatch_resync(&rib->batch, &r->be, true, hash);
+        route_batch_resync(&rib->batch, &r->be, true, hash);
     }
     r->be.flags |= FPMD_F_SEEN;
 
@@ -1869,15 +1872,15 @@ load_nhg(struct fpmd_rib *rib, const struct json *row)
     hash = nhg_row_hash(id, members_hash);
     nh = nh_get(rib, id);
     if (!nh->defined && !nh->be.want && !nh->be.queued
-        && nh->be.db == RBATCH_DB_ABSENT) {
+        && nh->be.db == ROUTE_BATCH_DB_ABSENT) {
         /* Not defined by zebra, and fpmsyncd is not deleting it either
          * (perhaps a placeholder some route refers to). */
         nh->be.flags |= FPMD_F_NO_CONTENT;
     }
     if (nh->be.flags & FPMD_F_NO_CONTENT) {
-        rbatch_keep(&nh->be, hash);
+        route_batch_keep(&nh->be, hash);
     } else {
-        rbatch_resync(&rib->batch, &nh->be, true, hash);
+        route_batch_resync(&rib->batch, &nh->be, true, hash);
     }
     nh->be.flags |= FPMD_F_SEEN;
 
@@ -1951,9 +1954,9 @@ fpmd_rib_load_end(struct fpmd_rib *rib)
             r->be.flags &= ~FPMD_F_SEEN;
         } else if (r->be.flags & FPMD_F_NO_CONTENT) {
             /* Read at an earlier load, gone since: forget it. */
-            rbatch_forget(&rib->batch, &r->be);
+            route_batch_forget(&rib->batch, &r->be);
         } else {
-            rbatch_resync(&rib->batch, &r->be, false, 0);
+            route_batch_resync(&rib->batch, &r->be, false, 0);
         }
     }
     HMAP_FOR_EACH_SAFE (nh, node, &rib->nhs) {
@@ -1961,9 +1964,9 @@ fpmd_rib_load_end(struct fpmd_rib *rib)
             nh->be.flags &= ~FPMD_F_SEEN;
         } else if (nh->be.flags & FPMD_F_NO_CONTENT) {
             nh->be.flags &= ~FPMD_F_NO_CONTENT;
-            rbatch_forget(&rib->batch, &nh->be);
+            route_batch_forget(&rib->batch, &nh->be);
         } else {
-            rbatch_resync(&rib->batch, &nh->be, false, 0);
+            route_batch_resync(&rib->batch, &nh->be, false, 0);
         }
     }
     rib->loaded = true;
@@ -2124,7 +2127,7 @@ fpmd_rib_get_stats(const struct fpmd_rib *rib)
     return &rib->stats;
 }
 
-const struct rbatch_stats *
+const struct route_batch_stats *
 fpmd_rib_get_batch_stats(const struct fpmd_rib *rib)
 {
     return &rib->batch.stats;
@@ -2147,7 +2150,7 @@ void
 fpmd_rib_format(const struct fpmd_rib *rib, struct ds *s)
 {
     const struct fpmd_rib_stats *st = &rib->stats;
-    const struct rbatch_stats *bs = &rib->batch.stats;
+    const struct route_batch_stats *bs = &rib->batch.stats;
     size_t n_waiting = 0, n_unresolved = 0, n_defined = 0;
     const struct fpmd_nh *nh;
 
@@ -2195,7 +2198,7 @@ fpmd_rib_format(const struct fpmd_rib *rib, struct ds *s)
                   st->load_nhgs, st->load_foreign, st->load_bad);
     ds_put_format(s, "batch: pending %"PRIuSIZE", in flight %"PRIuSIZE
                   " transactions (%"PRIuSIZE" operations)\n",
-                  rbatch_n_pending(&rib->batch), rib->batch.n_inflight,
+                  route_batch_n_pending(&rib->batch), rib->batch.n_inflight,
                   rib->batch.n_inflight_ops);
     ds_put_format(s, "batch: set %"PRIu64" del %"PRIu64" coalesced %"PRIu64
                   " unchanged %"PRIu64" cancelled %"PRIu64" held %"PRIu64

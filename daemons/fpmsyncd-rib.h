@@ -29,7 +29,7 @@
  * There is no replica of the Route table.  Each route costs one
  * 'struct fpmd_route' (under 100 bytes): its key (VRF, binary prefix),
  * the few fields an offload notification needs, a reference to its
- * next-hop set, and a 'struct rbatch_entry' (lib/route-batch.h) with a
+ * next-hop set, and a 'struct route_batch_entry' (lib/route-batch.h) with a
  * 32-bit hash of the content written to the database.  That is enough to
  * choose insert, update or delete and to skip a route that zebra replays
  * unchanged.  Next-hop sets are shared: zebra's next-hop objects by id,
@@ -78,8 +78,8 @@ struct ds;
 struct fpm_nexthop;
 struct fpm_route;
 struct json;
-struct rbatch_stats;
-struct rbatch_txn;
+struct route_batch_stats;
+struct route_batch_txn;
 struct uuid;
 
 /* Writes the name of interface 'ifindex' into 'buf' and returns 'buf'. */
@@ -158,12 +158,12 @@ void fpmd_rib_vrf_sync_end(struct fpmd_rib *);
 size_t fpmd_rib_n_pending(const struct fpmd_rib *);
 size_t fpmd_rib_n_inflight(const struct fpmd_rib *);
 size_t fpmd_rib_n_inflight_ops(const struct fpmd_rib *);
-struct rbatch_txn *fpmd_rib_take(struct fpmd_rib *, size_t max_ops,
+struct route_batch_txn *fpmd_rib_take(struct fpmd_rib *, size_t max_ops,
                                  struct json **params);
-bool fpmd_rib_txn_reply(struct fpmd_rib *, struct rbatch_txn *,
+bool fpmd_rib_txn_reply(struct fpmd_rib *, struct route_batch_txn *,
                         const struct json *result, const struct json *error,
                         struct ds *errors);
-struct rbatch_txn *fpmd_rib_oldest_txn(const struct fpmd_rib *);
+struct route_batch_txn *fpmd_rib_oldest_txn(const struct fpmd_rib *);
 
 /* FIB suppression. */
 void fpmd_rib_set_offload(struct fpmd_rib *, bool enabled,
@@ -176,7 +176,8 @@ void fpmd_rib_status_cleared(struct fpmd_rib *, const struct uuid *);
 
 /* Introspection. */
 const struct fpmd_rib_stats *fpmd_rib_get_stats(const struct fpmd_rib *);
-const struct rbatch_stats *fpmd_rib_get_batch_stats(const struct fpmd_rib *);
+const struct route_batch_stats *fpmd_rib_get_batch_stats(
+    const struct fpmd_rib *);
 void fpmd_rib_format(const struct fpmd_rib *, struct ds *);
 size_t fpmd_rib_n_routes(const struct fpmd_rib *);
 size_t fpmd_rib_n_nexthops(const struct fpmd_rib *);

@@ -35,7 +35,7 @@
 #include "command-line.h"
 #include "coverage.h"
 #include "daemon.h"
-#include "daemons/fpmsyncd-load.h"
+#include "lib/ovsdb-select-scanner.h"
 #include "daemons/fpmsyncd-rib.h"
 #include "dirs.h"
 #include "fatal-signal.h"
@@ -174,7 +174,7 @@ struct fpmd {
     struct stream *load_stream; /* Own connection for reading the
                                  * database, while that goes on. */
     struct ds load_out;         /* Load request bytes not yet sent. */
-    struct fpmd_load_scanner load_scanner; /* Reads the load's reply. */
+    struct ovsdb_select_scanner load_scanner; /* Reads the load's reply. */
     struct json *status_id;     /* Outstanding "monitor_cond" id. */
     bool status_monitor;        /* Route.status monitor installed. */
     bool ever_loaded;           /* The database was read at least once. */
@@ -610,7 +610,7 @@ load_stop(struct fpmd *d)
     if (d->load_stream) {
         stream_close(d->load_stream);
         d->load_stream = NULL;
-        fpmd_load_scanner_destroy(&d->load_scanner);
+        ovsdb_select_scanner_destroy(&d->load_scanner);
         ds_destroy(&d->load_out);
     }
 }
@@ -647,7 +647,7 @@ load_start(struct fpmd *d)
     ds_init(&d->load_out);
     json_to_ds(json, 0, &d->load_out);
     json_destroy(json);
-    fpmd_load_scanner_init(&d->load_scanner);
+    ovsdb_select_scanner_init(&d->load_scanner);
     fpmd_rib_load_begin(d->rib);
     d->load_start = time_msec();
 }
@@ -656,8 +656,8 @@ load_start(struct fpmd *d)
 static void
 load_done(struct fpmd *d)
 {
-    char *error = fpmd_load_scanner_finish(&d->load_scanner,
-                                           FPMD_LOAD_N_SELECTS);
+    char *error = ovsdb_select_scanner_finish(&d->load_scanner,
+                                              FPMD_LOAD_N_SELECTS);
 
     if (error) {
         load_fail(d, error);
@@ -725,8 +725,8 @@ load_run(struct fpmd *d)
             return;
         }
         budget -= MIN(budget, n);
-        msg = fpmd_load_scanner_feed(&d->load_scanner, buf, n, load_row_cb,
-                                     d);
+        msg = ovsdb_select_scanner_feed(&d->load_scanner, buf, n, load_row_cb,
+                                        d);
         if (msg) {
             load_fail(d, msg);
             return;
@@ -758,7 +758,7 @@ static void
 db_txn_reply(struct fpmd *d, const struct jsonrpc_msg *msg)
 {
     static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
-    struct rbatch_txn *txn = fpmd_rib_oldest_txn(d->rib);
+    struct route_batch_txn *txn = fpmd_rib_oldest_txn(d->rib);
     struct json *id = txn->aux;
     long long int now = time_msec();
     size_t n_ops = txn->n_ops;
@@ -834,7 +834,7 @@ db_handle_msg(struct fpmd *d, const struct jsonrpc_msg *msg)
             free(s);
         }
     } else {
-        struct rbatch_txn *txn = fpmd_rib_oldest_txn(d->rib);
+        struct route_batch_txn *txn = fpmd_rib_oldest_txn(d->rib);
 
         if (txn && txn->aux && json_equal(msg->id, txn->aux)) {
             db_txn_reply(d, msg);
@@ -885,7 +885,7 @@ db_wait(struct fpmd *d)
 static bool
 flush_one(struct fpmd *d)
 {
-    struct rbatch_txn *txn;
+    struct route_batch_txn *txn;
     struct json *params;
     struct jsonrpc_msg *msg;
     struct json *id;
@@ -1024,7 +1024,7 @@ fpm_bad_msg(struct fpmd *d, int error, const struct nlmsghdr *nlh)
     }
 }
 
-/* fpm_frame_parse() callback. */
+/* fpm_route_parse_frame() callback. */
 static void
 fpmd_msg_cb(const struct fpm_msg *msg, int error, const struct nlmsghdr *nlh,
            void *d_)
@@ -1179,8 +1179,8 @@ fpm_read(struct fpmd *d)
             uint64_t n_msgs = d->pstats.n_msgs;
 
             COVERAGE_INC(fpm_frame);
-            fpm_frame_parse(f.data, f.size, &d->scratch, &d->pstats,
-                            fpmd_msg_cb, d);
+            fpm_route_parse_frame(f.data, f.size, &d->scratch, &d->pstats,
+                                  fpmd_msg_cb, d);
             perf_timer_inc(d->parse_timer, d->pstats.n_msgs - n_msgs);
         }
         perf_timer_pause(d->parse_timer);

@@ -1,13 +1,31 @@
-# lib/: code shared by the fibsync daemons and utilities.
+# lib/: code shared by the fibsync daemons and utilities, one convenience
+# library.
 
 noinst_LTLIBRARIES += lib/libfibsync.la
 lib_libfibsync_la_SOURCES = \
 	lib/fibsync-paths.c lib/fibsync-paths.h \
 	lib/option-parse.c lib/option-parse.h \
+	lib/ovsdb-select-scanner.c lib/ovsdb-select-scanner.h \
 	lib/ovsdb-writer.c lib/ovsdb-writer.h
+
+# Binary prefixes and their sort, the SPSC task ring, the perf timer.
+lib_libfibsync_la_SOURCES += \
+	lib/fib-prefix.c lib/fib-prefix.h \
+	lib/fib-prefix-sort.c lib/fib-prefix-sort.h \
+	lib/spsc-ring.c lib/spsc-ring.h \
+	lib/perf-timer.c lib/perf-timer.h
+
+# The FPM codec (frame splitter and encoder, netlink <-> route
+# translation), used by fpmsyncd and utilities/fpm-replay.
+lib_libfibsync_la_SOURCES += \
+	lib/fpm-frame.c lib/fpm-frame.h \
+	lib/fpm-route.c lib/fpm-route.h
+
+# Row keys (deterministic row UUIDs, protocol and VRF names) and the
+# coalescing OVSDB write batcher.
+lib_libfibsync_la_SOURCES += \
+	lib/route-key.c lib/route-key.h \
+	lib/route-batch.c lib/route-batch.h
+
 lib_libfibsync_la_LIBADD = $(OVS_LIBS) $(NL_LIBS) $(ZMQ_LIBS) \
 	$(JEMALLOC_LIBS)
-
-include lib/automake-core.mk
-include lib/automake-fpm.mk
-include lib/automake-fpmsyncd.mk

@@ -625,8 +625,8 @@ fpm_msg_parse(struct fpm_msg *msg, const struct nlmsghdr *nlh)
  * message: with the result and error 0, or with a null result and the
  * error. */
 void
-fpm_frame_parse(const void *data, size_t size, struct fpm_msg *scratch,
-                struct fpm_parse_stats *stats, fpm_msg_cb *cb, void *aux)
+fpm_route_parse_frame(const void *data, size_t size, struct fpm_msg *scratch,
+                      struct fpm_parse_stats *stats, fpm_msg_cb *cb, void *aux)
 {
     struct fpm_parse_stats dummy;
     const struct nlmsghdr *nlh;

@@ -192,7 +192,7 @@ void fpm_msg_init(struct fpm_msg *);
 void fpm_msg_destroy(struct fpm_msg *);
 int fpm_msg_parse(struct fpm_msg *, const struct nlmsghdr *);
 
-/* Counters for fpm_frame_parse(). */
+/* Counters for fpm_route_parse_frame(). */
 struct fpm_parse_stats {
     uint64_t n_frames;          /* Frames parsed. */
     uint64_t n_msgs;            /* Netlink messages seen. */
@@ -204,15 +204,16 @@ struct fpm_parse_stats {
                                  * split (tail of the frame dropped). */
 };
 
-/* Called by fpm_frame_parse() for each message: 'error' is 0 and 'msg' is
- * the result, or 'error' is an fpm_parse_error and 'nlh' is the offending
- * message ('msg' then holds nothing meaningful); 'nlh' is NULL when the
- * frame's chain of messages itself is broken. */
+/* Called by fpm_route_parse_frame() for each message: 'error' is 0 and
+ * 'msg' is the result, or 'error' is an fpm_parse_error and 'nlh' is the
+ * offending message ('msg' then holds nothing meaningful); 'nlh' is NULL
+ * when the frame's chain of messages itself is broken. */
 typedef void fpm_msg_cb(const struct fpm_msg *msg, int error,
                         const struct nlmsghdr *nlh, void *aux);
 
-void fpm_frame_parse(const void *data, size_t size, struct fpm_msg *scratch,
-                     struct fpm_parse_stats *, fpm_msg_cb *, void *aux);
+void fpm_route_parse_frame(const void *data, size_t size,
+                           struct fpm_msg *scratch,
+                           struct fpm_parse_stats *, fpm_msg_cb *, void *aux);
 
 /* Building routes and nexthops (for encoders and tests). */
 void fpm_route_init(struct fpm_route *);

@@ -23,14 +23,14 @@
 
 /* Returns a name for 'type': "insert", "update" or "delete". */
 const char *
-rbatch_op_type_to_string(enum rbatch_op_type type)
+route_batch_op_type_to_string(enum route_batch_op_type type)
 {
     switch (type) {
-    case RBATCH_INSERT:
+    case ROUTE_BATCH_INSERT:
         return "insert";
-    case RBATCH_UPDATE:
+    case ROUTE_BATCH_UPDATE:
         return "update";
-    case RBATCH_DELETE:
+    case ROUTE_BATCH_DELETE:
         return "delete";
     }
     return "?";
@@ -40,8 +40,8 @@ rbatch_op_type_to_string(enum rbatch_op_type type)
  * 'aux' whenever an entry the batcher handles becomes idle; 'writable', if
  * nonnull, says whether an entry can be written now (NULL: always). */
 void
-rbatch_init(struct rbatch *b, rbatch_idle_cb *idle,
-            rbatch_writable_cb *writable, void *aux)
+route_batch_init(struct route_batch *b, route_batch_idle_cb *idle,
+                 route_batch_writable_cb *writable, void *aux)
 {
     memset(b, 0, sizeof *b);
     ovs_list_init(&b->inflight);
@@ -54,9 +54,9 @@ rbatch_init(struct rbatch *b, rbatch_idle_cb *idle,
 /* Frees the batcher's memory: the queue and the transactions in flight.
  * The entries themselves belong to the caller; none is called idle. */
 void
-rbatch_destroy(struct rbatch *b)
+route_batch_destroy(struct route_batch *b)
 {
-    struct rbatch_txn *txn;
+    struct route_batch_txn *txn;
 
     LIST_FOR_EACH_POP (txn, node, &b->inflight) {
         free(txn->ops);
@@ -70,40 +70,40 @@ rbatch_destroy(struct rbatch *b)
 
 /* Initializes 'e': nothing wanted, nothing in the database. */
 void
-rbatch_entry_init(struct rbatch_entry *e)
+route_batch_entry_init(struct route_batch_entry *e)
 {
     memset(e, 0, sizeof *e);
-    e->db = RBATCH_DB_ABSENT;
+    e->db = ROUTE_BATCH_DB_ABSENT;
 }
 
 /* Returns true if 'e' wants nothing, has (as far as known) no row, and is
  * neither queued nor in flight: its owner may free it. */
 bool
-rbatch_entry_is_idle(const struct rbatch_entry *e)
+route_batch_entry_is_idle(const struct route_batch_entry *e)
 {
-    return (!e->want && e->db == RBATCH_DB_ABSENT && !e->queued
+    return (!e->want && e->db == ROUTE_BATCH_DB_ABSENT && !e->queued
             && !e->n_inflight);
 }
 
 /* Calls the idle callback if 'e' is idle. */
 static void
-check_idle(struct rbatch *b, struct rbatch_entry *e)
+check_idle(struct route_batch *b, struct route_batch_entry *e)
 {
-    if (b->idle && rbatch_entry_is_idle(e)) {
+    if (b->idle && route_batch_entry_is_idle(e)) {
         b->idle(e, b->aux);
     }
 }
 
 /* Appends 'e' to the queue, unless it is queued already. */
 void
-rbatch_enqueue(struct rbatch *b, struct rbatch_entry *e)
+route_batch_enqueue(struct route_batch *b, struct route_batch_entry *e)
 {
     if (e->queued) {
         return;
     }
     if (b->n_queued == b->allocated) {
         size_t new_allocated = b->allocated ? 2 * b->allocated : 1024;
-        struct rbatch_entry **q = xmalloc(new_allocated * sizeof *q);
+        struct route_batch_entry **q = xmalloc(new_allocated * sizeof *q);
 
         for (size_t i = 0; i < b->n_queued; i++) {
             q[i] = b->queue[(b->head + i) & (b->allocated - 1)];
@@ -119,10 +119,10 @@ rbatch_enqueue(struct rbatch *b, struct rbatch_entry *e)
 }
 
 /* Removes and returns the oldest queued entry, or NULL. */
-static struct rbatch_entry *
-dequeue(struct rbatch *b)
+static struct route_batch_entry *
+dequeue(struct route_batch *b)
 {
-    struct rbatch_entry *e;
+    struct route_batch_entry *e;
 
     if (!b->n_queued) {
         return NULL;
@@ -138,49 +138,51 @@ dequeue(struct rbatch *b)
  * Queues it unless it is queued already (the last write wins) or the
  * database already holds exactly that. */
 void
-rbatch_set(struct rbatch *b, struct rbatch_entry *e, uint32_t hash)
+route_batch_set(struct route_batch *b, struct route_batch_entry *e,
+                uint32_t hash)
 {
     b->stats.n_set++;
     e->want = true;
     e->want_hash = hash;
     if (e->queued) {
         b->stats.n_coalesced++;
-    } else if (e->db == RBATCH_DB_PRESENT && e->db_hash == hash) {
+    } else if (e->db == ROUTE_BATCH_DB_PRESENT && e->db_hash == hash) {
         b->stats.n_unchanged++;
     } else {
-        rbatch_enqueue(b, e);
+        route_batch_enqueue(b, e);
     }
 }
 
 /* Records that 'e' should not be in the database.  Queues it if the
- * database may hold it.  Afterward, if rbatch_entry_is_idle(e), the
+ * database may hold it.  Afterward, if route_batch_entry_is_idle(e), the
  * caller may free 'e' at once (the idle callback is not called here). */
 void
-rbatch_del(struct rbatch *b, struct rbatch_entry *e)
+route_batch_del(struct route_batch *b, struct route_batch_entry *e)
 {
     b->stats.n_del++;
     e->want = false;
     if (e->queued) {
         b->stats.n_coalesced++;
-    } else if (e->db != RBATCH_DB_ABSENT) {
-        rbatch_enqueue(b, e);
+    } else if (e->db != ROUTE_BATCH_DB_ABSENT) {
+        route_batch_enqueue(b, e);
     }
 }
 
 /* Sets what the database really holds for 'e', as read from it: a row
  * with content hash 'hash' if 'present', otherwise none.  Queues 'e' if
  * that differs from what it wants; calls the idle callback if 'e' is
- * idle.  Call only with no transaction in flight (after rbatch_fail_all()
+ * idle.  Call only with no transaction in flight (after route_batch_fail_all()
  * on a reconnection, for instance). */
 void
-rbatch_resync(struct rbatch *b, struct rbatch_entry *e, bool present,
-              uint32_t hash)
+route_batch_resync(struct route_batch *b, struct route_batch_entry *e,
+                   bool present,
+                   uint32_t hash)
 {
     ovs_assert(!e->n_inflight);
-    e->db = present ? RBATCH_DB_PRESENT : RBATCH_DB_ABSENT;
+    e->db = present ? ROUTE_BATCH_DB_PRESENT : ROUTE_BATCH_DB_ABSENT;
     e->db_hash = present ? hash : 0;
     if (e->want ? !present || hash != e->want_hash : present) {
-        rbatch_enqueue(b, e);
+        route_batch_enqueue(b, e);
     } else {
         check_idle(b, e);
     }
@@ -189,29 +191,29 @@ rbatch_resync(struct rbatch *b, struct rbatch_entry *e, bool present,
 /* Records that the database holds a row for 'e' with content hash 'hash'
  * and that this is what 'e' wants: for an entry created from a row read
  * from the database, which its owner wants to keep as it is.  If 'e' is
- * queued, rbatch_take() will find nothing to do for it.  'e' must not be
+ * queued, route_batch_take() will find nothing to do for it.  'e' must not be
  * in flight. */
 void
-rbatch_keep(struct rbatch_entry *e, uint32_t hash)
+route_batch_keep(struct route_batch_entry *e, uint32_t hash)
 {
     ovs_assert(!e->n_inflight);
     e->want = true;
     e->want_hash = hash;
-    e->db = RBATCH_DB_PRESENT;
+    e->db = ROUTE_BATCH_DB_PRESENT;
     e->db_hash = hash;
 }
 
 /* Makes 'e' want nothing and believe the database holds nothing for it,
  * without any operation: for an entry its owner only mirrored from the
  * database and that turned out to be gone.  Calls the idle callback at
- * once if 'e' is not queued (otherwise rbatch_take() will).  'e' must not
+ * once if 'e' is not queued (otherwise route_batch_take() will).  'e' must not
  * be in flight. */
 void
-rbatch_forget(struct rbatch *b, struct rbatch_entry *e)
+route_batch_forget(struct route_batch *b, struct route_batch_entry *e)
 {
     ovs_assert(!e->n_inflight);
     e->want = false;
-    e->db = RBATCH_DB_ABSENT;
+    e->db = ROUTE_BATCH_DB_ABSENT;
     e->db_hash = 0;
     check_idle(b, e);
 }
@@ -219,30 +221,32 @@ rbatch_forget(struct rbatch *b, struct rbatch_entry *e)
 /* Chooses the operation for 'e', just dequeued, and stores it in '*op'.
  * Returns false if none is needed or 'e' is held ('*held' true then). */
 static bool
-choose_op(struct rbatch *b, struct rbatch_entry *e, struct rbatch_op *op,
+choose_op(struct route_batch *b, struct route_batch_entry *e,
+          struct route_batch_op *op,
           bool *held)
 {
     op->entry = e;
     op->hash = 0;
     *held = false;
     if (e->want) {
-        if (e->db == RBATCH_DB_PRESENT && e->db_hash == e->want_hash) {
+        if (e->db == ROUTE_BATCH_DB_PRESENT && e->db_hash == e->want_hash) {
             return false;
         }
         if (b->writable && !b->writable(e, b->aux)) {
             *held = true;
             return false;
         }
-        op->type = e->db == RBATCH_DB_ABSENT ? RBATCH_INSERT : RBATCH_UPDATE;
+        op->type = (e->db == ROUTE_BATCH_DB_ABSENT
+                    ? ROUTE_BATCH_INSERT : ROUTE_BATCH_UPDATE);
         op->hash = e->want_hash;
-        e->db = RBATCH_DB_PRESENT;
+        e->db = ROUTE_BATCH_DB_PRESENT;
         e->db_hash = e->want_hash;
     } else {
-        if (e->db == RBATCH_DB_ABSENT) {
+        if (e->db == ROUTE_BATCH_DB_ABSENT) {
             return false;
         }
-        op->type = RBATCH_DELETE;
-        e->db = RBATCH_DB_ABSENT;
+        op->type = ROUTE_BATCH_DELETE;
+        e->db = ROUTE_BATCH_DB_ABSENT;
         e->db_hash = 0;
     }
     e->n_inflight++;
@@ -254,16 +258,16 @@ choose_op(struct rbatch *b, struct rbatch_entry *e, struct rbatch_op *op,
  * do.  The believed database state of each entry becomes the operation's
  * result.  Entries that needed no operation leave the queue (and may be
  * reported idle). */
-struct rbatch_txn *
-rbatch_take(struct rbatch *b, size_t max_ops)
+struct route_batch_txn *
+route_batch_take(struct route_batch *b, size_t max_ops)
 {
-    struct rbatch_txn *txn = NULL;
+    struct route_batch_txn *txn = NULL;
     size_t allocated = 0;
 
     ovs_assert(max_ops > 0);
     while (b->n_queued && (!txn || txn->n_ops < max_ops)) {
-        struct rbatch_entry *e = dequeue(b);
-        struct rbatch_op op;
+        struct route_batch_entry *e = dequeue(b);
+        struct route_batch_op op;
         bool held;
 
         if (!choose_op(b, e, &op, &held)) {
@@ -285,15 +289,15 @@ rbatch_take(struct rbatch *b, size_t max_ops)
         }
         txn->ops[txn->n_ops++] = op;
         switch (op.type) {
-        case RBATCH_INSERT:
+        case ROUTE_BATCH_INSERT:
             txn->n_insert++;
             b->stats.n_insert++;
             break;
-        case RBATCH_UPDATE:
+        case ROUTE_BATCH_UPDATE:
             txn->n_update++;
             b->stats.n_update++;
             break;
-        case RBATCH_DELETE:
+        case ROUTE_BATCH_DELETE:
             txn->n_delete++;
             b->stats.n_delete++;
             break;
@@ -310,18 +314,18 @@ rbatch_take(struct rbatch *b, size_t max_ops)
 }
 
 /* Returns the oldest transaction in flight, or NULL. */
-struct rbatch_txn *
-rbatch_oldest_txn(const struct rbatch *b)
+struct route_batch_txn *
+route_batch_oldest_txn(const struct route_batch *b)
 {
     return (ovs_list_is_empty(&b->inflight) ? NULL
             : CONTAINER_OF(ovs_list_front(&b->inflight),
-                           struct rbatch_txn, node));
+                           struct route_batch_txn, node));
 }
 
 /* Removes 'txn' from the in-flight list and frees it, after its entries
  * were handled. */
 static void
-txn_finish(struct rbatch *b, struct rbatch_txn *txn)
+txn_finish(struct route_batch *b, struct route_batch_txn *txn)
 {
     ovs_list_remove(&txn->node);
     b->n_inflight--;
@@ -336,28 +340,28 @@ txn_finish(struct rbatch *b, struct rbatch_txn *txn)
  * the row is gone, so its entry is queued again (to be inserted).  Frees
  * 'txn'. */
 void
-rbatch_txn_commit(struct rbatch *b, struct rbatch_txn *txn,
-                  const unsigned int *counts)
+route_batch_txn_commit(struct route_batch *b, struct route_batch_txn *txn,
+                       const unsigned int *counts)
 {
-    ovs_assert(txn == rbatch_oldest_txn(b));
+    ovs_assert(txn == route_batch_oldest_txn(b));
     b->stats.n_committed++;
     b->stats.n_ops_committed += txn->n_ops;
     for (size_t i = 0; i < txn->n_ops; i++) {
-        struct rbatch_op *op = &txn->ops[i];
-        struct rbatch_entry *e = op->entry;
+        struct route_batch_op *op = &txn->ops[i];
+        struct route_batch_entry *e = op->entry;
 
         e->n_inflight--;
-        if (op->type == RBATCH_UPDATE && counts && !counts[i]) {
+        if (op->type == ROUTE_BATCH_UPDATE && counts && !counts[i]) {
             /* A later operation in flight was chosen believing the row
              * exists; if there is one, its own result settles the state
              * (an update finds no row either, a delete makes it
              * absent). */
             if (!e->n_inflight) {
-                e->db = RBATCH_DB_ABSENT;
+                e->db = ROUTE_BATCH_DB_ABSENT;
                 e->db_hash = 0;
                 if (e->want) {
                     b->stats.n_requeued++;
-                    rbatch_enqueue(b, e);
+                    route_batch_enqueue(b, e);
                 }
             }
         }
@@ -371,21 +375,21 @@ rbatch_txn_commit(struct rbatch *b, struct rbatch_txn *txn,
  * becomes unknown, unless a later transaction in flight will settle it,
  * and the entry is queued again.  Frees 'txn'. */
 void
-rbatch_txn_fail(struct rbatch *b, struct rbatch_txn *txn)
+route_batch_txn_fail(struct route_batch *b, struct route_batch_txn *txn)
 {
-    ovs_assert(txn == rbatch_oldest_txn(b));
+    ovs_assert(txn == route_batch_oldest_txn(b));
     b->stats.n_failed++;
     for (size_t i = 0; i < txn->n_ops; i++) {
-        struct rbatch_entry *e = txn->ops[i].entry;
+        struct route_batch_entry *e = txn->ops[i].entry;
 
         e->n_inflight--;
         if (!e->n_inflight) {
-            e->db = RBATCH_DB_UNKNOWN;
+            e->db = ROUTE_BATCH_DB_UNKNOWN;
             e->db_hash = 0;
         }
         if (!e->queued) {
             b->stats.n_requeued++;
-            rbatch_enqueue(b, e);
+            route_batch_enqueue(b, e);
         }
     }
     txn_finish(b, txn);
@@ -394,11 +398,11 @@ rbatch_txn_fail(struct rbatch *b, struct rbatch_txn *txn)
 /* Fails every transaction in flight, oldest first, as after losing the
  * connection before their replies arrived. */
 void
-rbatch_fail_all(struct rbatch *b)
+route_batch_fail_all(struct route_batch *b)
 {
-    struct rbatch_txn *txn;
+    struct route_batch_txn *txn;
 
-    while ((txn = rbatch_oldest_txn(b)) != NULL) {
-        rbatch_txn_fail(b, txn);
+    while ((txn = route_batch_oldest_txn(b)) != NULL) {
+        route_batch_txn_fail(b, txn);
     }
 }

@@ -20,11 +20,11 @@
 /* Coalescing write batcher for rows mirrored into OVSDB.
  *
  * A writer such as fpmsyncd keeps, for each row it owns, a small
- * 'struct rbatch_entry' embedded in its own object: what it wants in the
+ * 'struct route_batch_entry' embedded in its own object: what it wants in the
  * database (present with a content hash, or absent) and what it believes
- * the database holds.  It reports changes with rbatch_set() and
- * rbatch_del(); the batcher queues the entries that need a write, in
- * first-change order, and rbatch_take() turns up to N of them into one
+ * the database holds.  It reports changes with route_batch_set() and
+ * route_batch_del(); the batcher queues the entries that need a write, in
+ * first-change order, and route_batch_take() turns up to N of them into one
  * transaction's worth of insert, update and delete operations, which the
  * writer serializes and sends.
  *
@@ -45,7 +45,7 @@
  *
  * so an add then a delete of a row that never reached the database
  * cancels, and the same add then delete of a row that is in the database
- * becomes a delete.  rbatch_set() of the content the database already
+ * becomes a delete.  route_batch_set() of the content the database already
  * holds does not even queue the entry: that is how a writer's
  * reconciliation skips unchanged rows.
  *
@@ -59,11 +59,11 @@
  * connection, where ovsdb-server executes them in order.  When a reply
  * arrives:
  *
- *   - rbatch_txn_commit() with each update's row count: an update that
+ *   - route_batch_txn_commit() with each update's row count: an update that
  *     matched no row (someone deleted it) makes the row absent, and the
  *     entry is queued again to be inserted;
  *
- *   - rbatch_txn_fail(): nothing of the transaction happened, so each
+ *   - route_batch_txn_fail(): nothing of the transaction happened, so each
  *     entry's database state becomes unknown (unless a later transaction
  *     in flight will settle it) and the entry is queued again.  No update
  *     is lost: the wanted state is still in the entry.
@@ -76,15 +76,15 @@
  * An entry is idle when it wants nothing, the database holds nothing
  * (as far as the batcher knows) and it is neither queued nor in flight.
  * The batcher calls the 'idle' callback when an entry it was handling
- * becomes idle, so that the owner can free it; rbatch_entry_is_idle()
- * answers the same question after rbatch_del().
+ * becomes idle, so that the owner can free it; route_batch_entry_is_idle()
+ * answers the same question after route_batch_del().
  *
  * Held entries
  * ============
  *
  * An entry may want a row whose content its owner cannot produce yet (for
  * fpmsyncd, a route whose next-hop group zebra has not defined yet).  The
- * 'writable' callback tells the batcher so; see rbatch_writable_cb.
+ * 'writable' callback tells the batcher so; see route_batch_writable_cb.
  *
  * Thread safety: none; one batcher belongs to one thread. */
 
@@ -94,21 +94,21 @@
 #include "openvswitch/list.h"
 
 /* What the batcher believes the database holds for an entry. */
-enum rbatch_db {
-    RBATCH_DB_ABSENT,           /* No row. */
-    RBATCH_DB_PRESENT,          /* A row with content hash 'db_hash'. */
-    RBATCH_DB_UNKNOWN,          /* Unknown, after a failed transaction. */
+enum route_batch_db {
+    ROUTE_BATCH_DB_ABSENT,      /* No row. */
+    ROUTE_BATCH_DB_PRESENT,     /* A row with content hash 'db_hash'. */
+    ROUTE_BATCH_DB_UNKNOWN,     /* Unknown, after a failed transaction. */
 };
 
 /* Per-row state, embedded in the writer's object.  Initialize with
- * rbatch_entry_init(); read it, never write it, except 'tag' and 'flags',
+ * route_batch_entry_init(); read it, never write it, except 'tag' and 'flags',
  * which the batcher never touches. */
-struct rbatch_entry {
+struct route_batch_entry {
     uint32_t want_hash;         /* Content hash wanted (if 'want'). */
     uint32_t db_hash;           /* Content hash in the database (if 'db'
-                                 * is RBATCH_DB_PRESENT), as of the last
+                                 * is ROUTE_BATCH_DB_PRESENT), as of the last
                                  * transaction taken. */
-    uint8_t db;                 /* enum rbatch_db, optimistic. */
+    uint8_t db;                 /* enum route_batch_db, optimistic. */
     bool want;                  /* True if the row should exist. */
     bool queued;                /* True while on the batcher's queue. */
     uint8_t n_inflight;         /* Transactions in flight that hold an
@@ -117,28 +117,28 @@ struct rbatch_entry {
     uint8_t flags;              /* Free for the owner. */
 };
 
-/* A database operation chosen by rbatch_take(). */
-enum rbatch_op_type {
-    RBATCH_INSERT,              /* Insert the row. */
-    RBATCH_UPDATE,              /* Update the row (all content columns). */
-    RBATCH_DELETE,              /* Delete the row. */
+/* A database operation chosen by route_batch_take(). */
+enum route_batch_op_type {
+    ROUTE_BATCH_INSERT,         /* Insert the row. */
+    ROUTE_BATCH_UPDATE,         /* Update the row (all content columns). */
+    ROUTE_BATCH_DELETE,         /* Delete the row. */
 };
 
-const char *rbatch_op_type_to_string(enum rbatch_op_type);
+const char *route_batch_op_type_to_string(enum route_batch_op_type);
 
 /* One operation of a transaction. */
-struct rbatch_op {
-    struct rbatch_entry *entry; /* The row. */
-    enum rbatch_op_type type;   /* What to do. */
+struct route_batch_op {
+    struct route_batch_entry *entry; /* The row. */
+    enum route_batch_op_type type;   /* What to do. */
     uint32_t hash;              /* Content hash written (insert/update). */
 };
 
-/* One transaction's worth of operations, from rbatch_take() until
- * rbatch_txn_commit() or rbatch_txn_fail(). */
-struct rbatch_txn {
-    struct ovs_list node;       /* In 'struct rbatch' 'inflight'. */
+/* One transaction's worth of operations, from route_batch_take() until
+ * route_batch_txn_commit() or route_batch_txn_fail(). */
+struct route_batch_txn {
+    struct ovs_list node;       /* In 'struct route_batch' 'inflight'. */
     uint64_t seq;               /* Sequence number, 1 for the first. */
-    struct rbatch_op *ops;      /* Operations, in queue order. */
+    struct route_batch_op *ops;      /* Operations, in queue order. */
     size_t n_ops;               /* Number of operations. */
     size_t n_insert;            /* How many are inserts... */
     size_t n_update;            /* ...updates... */
@@ -148,11 +148,11 @@ struct rbatch_txn {
 };
 
 /* Counters, all monotonic. */
-struct rbatch_stats {
-    uint64_t n_set;             /* rbatch_set() calls. */
-    uint64_t n_del;             /* rbatch_del() calls. */
+struct route_batch_stats {
+    uint64_t n_set;             /* route_batch_set() calls. */
+    uint64_t n_del;             /* route_batch_del() calls. */
     uint64_t n_coalesced;       /* Changes to an already queued entry. */
-    uint64_t n_unchanged;       /* rbatch_set() of what the database
+    uint64_t n_unchanged;       /* route_batch_set() of what the database
                                  * holds: nothing to write. */
     uint64_t n_cancelled;       /* Entries taken that needed no operation
                                  * (add then delete, or changed back). */
@@ -169,59 +169,62 @@ struct rbatch_stats {
 };
 
 /* Called when 'entry' becomes idle (see above). */
-typedef void rbatch_idle_cb(struct rbatch_entry *entry, void *aux);
+typedef void route_batch_idle_cb(struct route_batch_entry *entry, void *aux);
 
 /* Returns true if the owner can write the content 'entry' wants now.  An
  * entry that wants a row but cannot be written (its content depends on
- * something not known yet) is "held": rbatch_take() drops it from the
+ * something not known yet) is "held": route_batch_take() drops it from the
  * queue without an operation and leaves its state alone, and the owner
- * calls rbatch_set() again once it can be written. */
-typedef bool rbatch_writable_cb(const struct rbatch_entry *entry, void *aux);
+ * calls route_batch_set() again once it can be written. */
+typedef bool route_batch_writable_cb(const struct route_batch_entry *entry,
+                                     void *aux);
 
 /* The batcher. */
-struct rbatch {
-    struct rbatch_entry **queue; /* Circular FIFO of queued entries. */
+struct route_batch {
+    struct route_batch_entry **queue; /* Circular FIFO of queued entries. */
     size_t head;                /* Index of the oldest in 'queue'. */
     size_t n_queued;            /* Entries in 'queue'. */
     size_t allocated;           /* Capacity of 'queue' (power of 2). */
-    struct ovs_list inflight;   /* 'struct rbatch_txn's, oldest first. */
+    struct ovs_list inflight;   /* 'struct route_batch_txn's, oldest first. */
     size_t n_inflight;          /* Length of 'inflight'. */
     size_t n_inflight_ops;      /* Operations in 'inflight'. */
     uint64_t next_seq;          /* Next transaction's 'seq'. */
-    rbatch_idle_cb *idle;       /* Idle callback, may be NULL. */
-    rbatch_writable_cb *writable; /* Writable callback, may be NULL. */
+    route_batch_idle_cb *idle;       /* Idle callback, may be NULL. */
+    route_batch_writable_cb *writable; /* Writable callback, may be NULL. */
     void *aux;                  /* Passed to both callbacks. */
-    struct rbatch_stats stats;  /* Counters. */
+    struct route_batch_stats stats;  /* Counters. */
 };
 
-void rbatch_init(struct rbatch *, rbatch_idle_cb *, rbatch_writable_cb *,
-                 void *aux);
-void rbatch_destroy(struct rbatch *);
+void route_batch_init(struct route_batch *, route_batch_idle_cb *,
+                      route_batch_writable_cb *,
+                      void *aux);
+void route_batch_destroy(struct route_batch *);
 
-void rbatch_entry_init(struct rbatch_entry *);
-bool rbatch_entry_is_idle(const struct rbatch_entry *);
+void route_batch_entry_init(struct route_batch_entry *);
+bool route_batch_entry_is_idle(const struct route_batch_entry *);
 
-void rbatch_set(struct rbatch *, struct rbatch_entry *, uint32_t hash);
-void rbatch_del(struct rbatch *, struct rbatch_entry *);
-void rbatch_enqueue(struct rbatch *, struct rbatch_entry *);
-void rbatch_resync(struct rbatch *, struct rbatch_entry *,
-                   bool present, uint32_t hash);
-void rbatch_keep(struct rbatch_entry *, uint32_t hash);
-void rbatch_forget(struct rbatch *, struct rbatch_entry *);
+void route_batch_set(struct route_batch *, struct route_batch_entry *,
+                     uint32_t hash);
+void route_batch_del(struct route_batch *, struct route_batch_entry *);
+void route_batch_enqueue(struct route_batch *, struct route_batch_entry *);
+void route_batch_resync(struct route_batch *, struct route_batch_entry *,
+                        bool present, uint32_t hash);
+void route_batch_keep(struct route_batch_entry *, uint32_t hash);
+void route_batch_forget(struct route_batch *, struct route_batch_entry *);
 
 /* Number of entries queued (an upper bound on the operations the next
- * rbatch_take() calls would return). */
+ * route_batch_take() calls would return). */
 static inline size_t
-rbatch_n_pending(const struct rbatch *b)
+route_batch_n_pending(const struct route_batch *b)
 {
     return b->n_queued;
 }
 
-struct rbatch_txn *rbatch_take(struct rbatch *, size_t max_ops);
-void rbatch_txn_commit(struct rbatch *, struct rbatch_txn *,
-                       const unsigned int *counts);
-void rbatch_txn_fail(struct rbatch *, struct rbatch_txn *);
-void rbatch_fail_all(struct rbatch *);
-struct rbatch_txn *rbatch_oldest_txn(const struct rbatch *);
+struct route_batch_txn *route_batch_take(struct route_batch *, size_t max_ops);
+void route_batch_txn_commit(struct route_batch *, struct route_batch_txn *,
+                            const unsigned int *counts);
+void route_batch_txn_fail(struct route_batch *, struct route_batch_txn *);
+void route_batch_fail_all(struct route_batch *);
+struct route_batch_txn *route_batch_oldest_txn(const struct route_batch *);
 
 #endif /* lib/route-batch.h */

@@ -16,7 +16,7 @@ tests_check_fibsync_SOURCES += \
 	tests/check/test-asic-sim.c
 tests_check_fibsync_SOURCES += tests/check/test-fpm.c
 tests_check_fibsync_SOURCES += tests/check/test-route-key.c tests/check/test-route-batch.c tests/check/test-fpmsyncd-rib.c
-tests_check_fibsync_SOURCES += tests/check/test-syncd-apply.c asic-sim/syncd-apply.c
+tests_check_fibsync_SOURCES += tests/check/test-syncd-apply.c
 tests_check_fibsync_SOURCES += tests/check/test-route-index.c
 tests_check_fibsync_SOURCES += tests/check/test-orchd-bulker.c
 EXTRA_DIST += tests/data/zebra-nhg.fpm tests/data/zebra-no-nhg.fpm \
@@ -24,7 +24,8 @@ EXTRA_DIST += tests/data/zebra-nhg.fpm tests/data/zebra-no-nhg.fpm \
 tests_check_fibsync_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_fibsync_LDADD = \
 	daemons/libfpmsyncd.la \
-	daemons/liborchd.la asic-sim/libasicsim.la lib/libfibsync.la idl/libfibsync-idl.la \
+	daemons/liborchd.la daemons/libsyncd.la asic-sim/libasicsim.la \
+	lib/libfibsync.la idl/libfibsync-idl.la \
 	$(OVSDB_LIBS) $(OVS_LIBS) $(CHECK_LIBS) $(NL_LIBS) $(ZMQ_LIBS) \
 	$(JEMALLOC_LIBS)
 
@@ -57,7 +58,7 @@ EXTRA_DIST += $(TESTSUITE_AT) tests/atlocal.in package.m4 tests/lpm-check.py
 TESTSUITE = $(srcdir)/tests/testsuite
 DISTCLEANFILES += tests/atconfig tests/atlocal
 
-AUTOTEST_PATH = $(abs_top_builddir)/utilities:$(abs_top_builddir)/daemons:$(abs_top_builddir)/asic-sim:$(abs_top_builddir)/tests:$(OVS_BUILDDIR)/ovsdb:$(OVS_BUILDDIR)/utilities
+AUTOTEST_PATH = $(abs_top_builddir)/utilities:$(abs_top_builddir)/daemons:$(abs_top_builddir)/tests:$(OVS_BUILDDIR)/ovsdb:$(OVS_BUILDDIR)/utilities
 
 AUTOM4TE = autom4te
 AUTOTEST = $(AUTOM4TE) -l autotest

@@ -1,4 +1,5 @@
-# utilities/: fibsync-ctl, fibctl, fpm-replay, route-check, fibsync-bench.
+# utilities/: fibsync-ctl, fibctl, fpm-replay, route-check, fibsync-bench
+# and the benchmark scripts.
 
 bin_SCRIPTS += utilities/fibsync-ctl
 EXTRA_DIST += utilities/fibsync-ctl.in
@@ -21,7 +22,34 @@ bin_PROGRAMS += utilities/fibctl
 utilities_fibctl_SOURCES = utilities/fibctl.c
 utilities_fibctl_LDADD = lib/libfibsync.la $(OVS_LIBS) $(JEMALLOC_LIBS)
 
-include utilities/automake-fpm-replay.mk
-include utilities/automake-bench-index.mk
-include utilities/automake-bench-dump.mk
-include utilities/automake-bench-ovsdb.mk
+# fpm-replay: FPM load generator, recorder and replayer.
+bin_PROGRAMS += utilities/fpm-replay
+utilities_fpm_replay_SOURCES = utilities/fpm-replay.c
+utilities_fpm_replay_LDADD = lib/libfibsync.la $(OVS_LIBS) $(NL_LIBS) \
+	$(JEMALLOC_LIBS)
+
+# fibsync-bench: one dispatcher (fibsync-bench.c), a file per subcommand.
+#   asic   the SAI simulator in process (bench-asic.c)
+#   dump   orchd's route/dump in process (bench-dump.c)
+#   index  the route index and IDL replica (bench-index.c)
+#   ovsdb  a raw JSON-RPC load generator for ovsdb-server, driven by
+#          bench-jemalloc.sh to compare allocators (bench-ovsdb.c)
+bin_PROGRAMS += utilities/fibsync-bench
+utilities_fibsync_bench_SOURCES = \
+	utilities/fibsync-bench.c \
+	utilities/bench-util.c utilities/bench-util.h \
+	utilities/bench-asic.c utilities/bench-asic.h \
+	utilities/bench-dump.c utilities/bench-dump.h \
+	utilities/bench-index.c utilities/bench-index.h \
+	utilities/bench-ovsdb.c utilities/bench-ovsdb.h
+utilities_fibsync_bench_LDADD = daemons/liborchd.la asic-sim/libasicsim.la \
+	idl/libfibsync-idl.la lib/libfibsync.la $(OVSDB_LIBS) $(OVS_LIBS) \
+	$(JEMALLOC_LIBS)
+
+# The benchmark scripts (see docs/PERFORMANCE.md).
+EXTRA_DIST += \
+	utilities/bench-e2e.sh \
+	utilities/bench-fibctl.sh \
+	utilities/bench-fpmsyncd.sh \
+	utilities/bench-jemalloc.sh \
+	utilities/bench-syncd.sh

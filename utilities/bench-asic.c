@@ -225,7 +225,7 @@ input_init(struct bench_input *in, uint32_t n, uint32_t n_lookup_addrs,
         } else {
             addr = r >> 32;
         }
-        sai_ip_address_init4(&in->lookup_addrs[i], addr);
+        sai_util_ip_address_init4(&in->lookup_addrs[i], addr);
     }
 }
 
@@ -242,7 +242,7 @@ static void
 check(sai_status_t status, const char *what)
 {
     if (status != SAI_STATUS_SUCCESS) {
-        ovs_fatal(0, "%s failed: %s (%d)", what, sai_status_name(status),
+        ovs_fatal(0, "%s failed: %s (%d)", what, sai_util_status_name(status),
                   (int) status);
     }
 }
@@ -314,7 +314,7 @@ run_once(const struct bench_options *opts, const struct bench_input *in,
         a[0].id = SAI_NEXT_HOP_ATTR_TYPE;
         a[0].value.s32 = SAI_NEXT_HOP_TYPE_IP;
         a[1].id = SAI_NEXT_HOP_ATTR_IP;
-        sai_ip_address_init4(&a[1].value.ipaddr, 0xac100001 + i);
+        sai_util_ip_address_init4(&a[1].value.ipaddr, 0xac100001 + i);
         a[2].id = SAI_NEXT_HOP_ATTR_ROUTER_INTERFACE_ID;
         a[2].value.oid = rif;
         check(nh_api->create_next_hop(&nhs[i], sw, 3, a), "create_nh");
@@ -357,8 +357,8 @@ run_once(const struct bench_options *opts, const struct bench_input *in,
         memset(&entries[i], 0, sizeof entries[i]);
         entries[i].switch_id = sw;
         entries[i].vr_id = vr;
-        sai_ip_prefix_init4(&entries[i].destination, in->addrs[i],
-                            in->plens[i]);
+        sai_util_ip_prefix_init4(&entries[i].destination, in->addrs[i],
+                                 in->plens[i]);
         attr_lists[i] = (i % 5 == 4
                          ? &targets[N_NEXT_HOPS + (i / 5) % N_GROUPS]
                          : &targets[i % N_NEXT_HOPS]);

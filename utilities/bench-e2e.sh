@@ -78,7 +78,7 @@ fi
 B=$(cd "$builddir" && pwd)
 OVS=$(sed -n 's/^OVS_BUILDDIR = //p' "$B/Makefile")
 SRC=$(sed -n 's/^abs_top_srcdir = //p' "$B/Makefile")
-PATH=$B/daemons:$B/asic-sim:$B/utilities:$OVS/ovsdb:$OVS/utilities:$PATH
+PATH=$B/daemons:$B/utilities:$OVS/ovsdb:$OVS/utilities:$PATH
 export PATH
 
 # opts_for CONFIG: orchd options, then "|", then the Global row (JSON).

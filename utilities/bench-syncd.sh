@@ -57,14 +57,14 @@ SYNCD_OPTS="$*"
 top=$(cd "$(dirname "$0")/.." && pwd)
 if test -z "$BUILD"; then
     for d in "$top/_build-syncd" "$top/_build" "$top"; do
-        if test -x "$d/asic-sim/syncd"; then BUILD=$d; break; fi
+        if test -x "$d/daemons/syncd"; then BUILD=$d; break; fi
     done
 fi
-test -x "$BUILD/asic-sim/syncd" || { echo "$0: no built syncd (use -b)" >&2; exit 1; }
+test -x "$BUILD/daemons/syncd" || { echo "$0: no built syncd (use -b)" >&2; exit 1; }
 OVS=$(sed -n "s/^OVS_BUILDDIR='\(.*\)'/\1/p" "$BUILD/tests/atlocal")
 test -n "$OVS" || OVS=$top/_ovs/openvswitch
-SYNCD=$BUILD/asic-sim/syncd
-BENCH=$BUILD/asic-sim/syncd-bench
+SYNCD=$BUILD/daemons/syncd
+BENCH=$BUILD/daemons/syncd-bench
 APPCTL=$OVS/utilities/ovs-appctl
 
 now () { date +%s.%N; }

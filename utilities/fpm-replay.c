@@ -293,8 +293,9 @@ conn_read(struct conn *c)
         fpm_splitter_commit(&c->in, n);
         c->last_reply = now_sec();
         while (!c->bad_input && !fpm_splitter_next(&c->in, &frame)) {
-            fpm_frame_parse(frame.data, frame.size, &c->reply, &c->rstats,
-                            reply_cb, c);
+            fpm_route_parse_frame(frame.data, frame.size, &c->reply,
+                                  &c->rstats,
+                                  reply_cb, c);
         }
         if (c->in.error != FPM_FRAME_OK && !c->bad_input) {
             c->bad_input = true;
@@ -1229,8 +1230,8 @@ run_print(const char *file_name)
         if (opts.verbosity > 0) {
             printf("frame %"PRIu64": %u bytes\n", ctx.frame, frame.len);
         }
-        fpm_frame_parse(frame.data, frame.size, &msg, &stats,
-                        opts.verbosity > 0 ? print_cb : NULL, &ctx);
+        fpm_route_parse_frame(frame.data, frame.size, &msg, &stats,
+                              opts.verbosity > 0 ? print_cb : NULL, &ctx);
     }
     if (error == EPROTO) {
         printf("bad frame header: %s\n",
@@ -1307,8 +1308,8 @@ run_replay(const char *file_name)
         uint64_t before = stats.n_routes;
 
         /* Count what the frame holds, for the summary and --rate. */
-        fpm_frame_parse(frame.data, frame.size, &msg, &stats,
-                        replay_count_cb, &c);
+        fpm_route_parse_frame(frame.data, frame.size, &msg, &stats,
+                              replay_count_cb, &c);
         pace(&c, t0, before);
 
         conn_close_frame(&c);
@@ -1463,8 +1464,8 @@ run_record(const char *file_name)
          * sequence of frames. */
         while (!(error = fpm_splitter_next(&sp, &frame))) {
             fwrite(frame.data - FPM_FRAME_HDR_LEN, 1, frame.len, out);
-            fpm_frame_parse(frame.data, frame.size, &msg, &stats,
-                            opts.verbosity > 1 ? print_cb : NULL, NULL);
+            fpm_route_parse_frame(frame.data, frame.size, &msg, &stats,
+                                  opts.verbosity > 1 ? print_cb : NULL, NULL);
         }
         if (error == EPROTO) {
             ovs_error(0, "bad frame header from peer: %s; stopping",

@@ -57,8 +57,8 @@ static sai_object_id_t nh[3];   /* Next hops 10.0.0.1...3 on 'rif'. */
         sai_status_t x_ = (X);                                          \
         sai_status_t y_ = (Y);                                          \
         ck_assert_msg(x_ == y_, "%s is %s (%d), expected %s (%d)", #X,  \
-                      sai_status_name(x_), (int) x_,                    \
-                      sai_status_name(y_), (int) y_);                   \
+                      sai_util_status_name(x_), (int) x_,                    \
+                      sai_util_status_name(y_), (int) y_);                   \
     } while (0)
 
 static uint32_t
@@ -75,7 +75,7 @@ route4(sai_object_id_t vr_id, uint32_t addr, unsigned int plen)
     memset(&e, 0, sizeof e);
     e.switch_id = sw;
     e.vr_id = vr_id;
-    sai_ip_prefix_init4(&e.destination, addr, plen);
+    sai_util_ip_prefix_init4(&e.destination, addr, plen);
     return e;
 }
 
@@ -87,7 +87,7 @@ route_parse(sai_object_id_t vr_id, const char *s)
     memset(&e, 0, sizeof e);
     e.switch_id = sw;
     e.vr_id = vr_id;
-    ck_assert(sai_ip_prefix_parse(s, &e.destination));
+    ck_assert(sai_util_ip_prefix_parse(s, &e.destination));
     return e;
 }
 
@@ -96,7 +96,7 @@ addr_parse(const char *s)
 {
     sai_ip_address_t a;
 
-    ck_assert(sai_ip_address_parse(s, &a));
+    ck_assert(sai_util_ip_address_parse(s, &a));
     return a;
 }
 
@@ -1254,8 +1254,8 @@ walk_collect(const struct asic_sim_route *r, void *out_)
 
     ck_assert_int_lt(out->n, 16);
     snprintf(out->lines[out->n++], sizeof out->lines[0], "%s %s %d %"PRIu64,
-             sai_ip_prefix_format(&r->entry.destination, p),
-             sai_packet_action_name(r->action),
+             sai_util_ip_prefix_format(&r->entry.destination, p),
+             sai_util_packet_action_name(r->action),
              r->next_hop_id == nh[0] ? 0 : r->next_hop_id == nh[1] ? 1 : -1,
              r->hits);
 }

@@ -219,7 +219,7 @@ load_data(const char *name, struct ofpbuf *b)
 /* One parsed message of a capture, with where it was. */
 struct capture_walk {
     struct svec lines;          /* fpm_msg_format() of every message. */
-    struct fpm_parse_stats stats; /* fpm_frame_parse() counters. */
+    struct fpm_parse_stats stats; /* fpm_route_parse_frame() counters. */
     size_t frame_of[128];       /* Frame index of each message. */
     size_t n_msgs;              /* Messages seen so far. */
     size_t frame;               /* Current frame index. */
@@ -262,7 +262,8 @@ walk_capture(const char *name, struct capture_walk *w)
     fpm_splitter_feed(&sp, b.data, b.size);
     fpm_msg_init(&msg);
     while (!(error = fpm_splitter_next(&sp, &frame))) {
-        fpm_frame_parse(frame.data, frame.size, &msg, &w->stats, walk_cb, w);
+        fpm_route_parse_frame(frame.data, frame.size, &msg, &w->stats,
+                              walk_cb, w);
         w->frame++;
     }
     ck_assert_int_eq(error, EAGAIN);
@@ -536,7 +537,8 @@ START_TEST(test_split_one_read)
     for (int i = 0; i < 3; i++) {
         ck_assert_int_eq(fpm_splitter_next(&sp, &frame), 0);
         ck_assert_uint_eq(frame.size, sizes[i]);
-        fpm_frame_parse(frame.data, frame.size, &msg, &stats, NULL, NULL);
+        fpm_route_parse_frame(frame.data, frame.size, &msg, &stats,
+                              NULL, NULL);
     }
     ck_assert_int_eq(fpm_splitter_next(&sp, &frame), EAGAIN);
     ck_assert_uint_eq(stats.n_frames, 3);
@@ -717,7 +719,7 @@ START_TEST(test_split_partial_and_empty)
     fpm_splitter_feed(&sp, empty + 3, 1);
     ck_assert_int_eq(fpm_splitter_next(&sp, &frame), 0);
     ck_assert_uint_eq(frame.size, 0);
-    fpm_frame_parse(frame.data, frame.size, &msg, &stats, NULL, NULL);
+    fpm_route_parse_frame(frame.data, frame.size, &msg, &stats, NULL, NULL);
     ck_assert_uint_eq(stats.n_msgs, 0);
     ck_assert_uint_eq(stats.n_errors, 0);
 
@@ -1403,7 +1405,7 @@ START_TEST(test_frame_with_bad_message)
         ->rtm_dst_len = 33;
     encode_simple_route(&b, "192.0.2.128/25", "192.168.1.2", 3);
 
-    fpm_frame_parse(b.data, b.size, &m, &stats, walk_cb, &w);
+    fpm_route_parse_frame(b.data, b.size, &m, &stats, walk_cb, &w);
     ck_assert_uint_eq(stats.n_msgs, 3);
     ck_assert_uint_eq(stats.n_routes, 2);
     ck_assert_uint_eq(stats.n_errors, 1);
@@ -1415,7 +1417,7 @@ START_TEST(test_frame_with_bad_message)
     /* A broken message chain loses the rest of the frame only. */
     ((struct nlmsghdr *) ((uint8_t *) b.data + bad))->nlmsg_len = 4000;
     memset(&stats, 0, sizeof stats);
-    fpm_frame_parse(b.data, b.size, &m, &stats, NULL, NULL);
+    fpm_route_parse_frame(b.data, b.size, &m, &stats, NULL, NULL);
     ck_assert_uint_eq(stats.n_routes, 1);
     ck_assert_uint_eq(stats.n_bad_frames, 1);
     ck_assert_uint_eq(stats.n_errors, 1);

@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemons/fpmsyncd-load.h"
+#include "lib/ovsdb-select-scanner.h"
 #include "daemons/fpmsyncd-rib.h"
 #include "lib/fpm-frame.h"
 #include "lib/fpm-route.h"
@@ -111,7 +111,7 @@ feed(struct fpmd_rib *rib, const char *name, size_t first, size_t last)
     fpm_splitter_feed(&s, b.data, b.size);
     while (!fpm_splitter_next(&s, &f)) {
         if (i >= first && (!last || i < last)) {
-            fpm_frame_parse(f.data, f.size, &msg, NULL, rib_cb, rib);
+            fpm_route_parse_frame(f.data, f.size, &msg, NULL, rib_cb, rib);
         }
         i++;
     }
@@ -243,7 +243,7 @@ flush(struct fpmd_rib *rib, struct fake_db *db, size_t max)
 
     for (;;) {
         struct json *params, *parsed, *result;
-        struct rbatch_txn *txn = fpmd_rib_take(rib, max, &params);
+        struct route_batch_txn *txn = fpmd_rib_take(rib, max, &params);
         struct ds errors = DS_EMPTY_INITIALIZER;
 
         if (!txn) {
@@ -631,7 +631,7 @@ START_TEST(test_failure_and_vanished_row)
 {
     struct fake_db db;
     struct fpmd_rib *rib;
-    struct rbatch_txn *txn;
+    struct route_batch_txn *txn;
     struct json *params;
     struct ds errors = DS_EMPTY_INITIALIZER;
     struct json *error;
@@ -696,7 +696,7 @@ scan_cb(int idx, const struct json *row, void *r_)
 static char *
 scan(const char *text, size_t chunk, struct scan_result *r, int n_selects)
 {
-    struct fpmd_load_scanner s;
+    struct ovsdb_select_scanner s;
     size_t len = strlen(text);
     char *error = NULL;
 
@@ -704,15 +704,15 @@ scan(const char *text, size_t chunk, struct scan_result *r, int n_selects)
     for (int i = 0; i < 3; i++) {
         ds_init(&r->rows[i]);
     }
-    fpmd_load_scanner_init(&s);
+    ovsdb_select_scanner_init(&s);
     for (size_t ofs = 0; ofs < len && !error; ofs += chunk) {
-        error = fpmd_load_scanner_feed(&s, text + ofs, MIN(chunk, len - ofs),
-                                       scan_cb, r);
+        error = ovsdb_select_scanner_feed(&s, text + ofs,
+                                          MIN(chunk, len - ofs), scan_cb, r);
     }
     if (!error) {
-        error = fpmd_load_scanner_finish(&s, n_selects);
+        error = ovsdb_select_scanner_finish(&s, n_selects);
     }
-    fpmd_load_scanner_destroy(&s);
+    ovsdb_select_scanner_destroy(&s);
     return error;
 }
 

@@ -28,19 +28,19 @@
 
 /* A test row: an entry and what the test callbacks record. */
 struct row {
-    struct rbatch_entry be;     /* The entry. */
+    struct route_batch_entry be;     /* The entry. */
     bool writable;              /* What the writable callback says. */
     int n_idle;                 /* Times reported idle. */
 };
 
 static bool
-writable_cb(const struct rbatch_entry *e, void *aux OVS_UNUSED)
+writable_cb(const struct route_batch_entry *e, void *aux OVS_UNUSED)
 {
     return CONTAINER_OF(e, struct row, be)->writable;
 }
 
 static void
-idle_cb(struct rbatch_entry *e, void *aux)
+idle_cb(struct route_batch_entry *e, void *aux)
 {
     int *n_idle = aux;
 
@@ -48,7 +48,7 @@ idle_cb(struct rbatch_entry *e, void *aux)
     (*n_idle)++;
 }
 
-static struct rbatch b;
+static struct route_batch b;
 static int n_idle;
 static struct row rows[8];
 
@@ -56,9 +56,9 @@ static void
 setup(void)
 {
     n_idle = 0;
-    rbatch_init(&b, idle_cb, writable_cb, &n_idle);
+    route_batch_init(&b, idle_cb, writable_cb, &n_idle);
     for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
-        rbatch_entry_init(&rows[i].be);
+        route_batch_entry_init(&rows[i].be);
         rows[i].writable = true;
         rows[i].n_idle = 0;
     }
@@ -67,15 +67,15 @@ setup(void)
 static void
 teardown(void)
 {
-    rbatch_destroy(&b);
+    route_batch_destroy(&b);
 }
 
 /* Takes one transaction of at most 'max' operations; asserts that it has
  * 'n' operations. */
-static struct rbatch_txn *
+static struct route_batch_txn *
 take(size_t max, size_t n)
 {
-    struct rbatch_txn *txn = rbatch_take(&b, max);
+    struct route_batch_txn *txn = route_batch_take(&b, max);
 
     if (!n) {
         ck_assert_ptr_null(txn);
@@ -87,12 +87,12 @@ take(size_t max, size_t n)
 }
 
 static void
-check_op(const struct rbatch_txn *txn, size_t i, struct row *r,
-         enum rbatch_op_type type, uint32_t hash)
+check_op(const struct route_batch_txn *txn, size_t i, struct row *r,
+         enum route_batch_op_type type, uint32_t hash)
 {
     ck_assert_ptr_eq(txn->ops[i].entry, &r->be);
     ck_assert_int_eq(txn->ops[i].type, type);
-    if (type != RBATCH_DELETE) {
+    if (type != ROUTE_BATCH_DELETE) {
         ck_assert_uint_eq(txn->ops[i].hash, hash);
     }
 }
@@ -101,35 +101,35 @@ check_op(const struct rbatch_txn *txn, size_t i, struct row *r,
  * is an update; a delete is a delete, and the row becomes idle. */
 START_TEST(test_basic_cycle)
 {
-    struct rbatch_txn *txn;
+    struct route_batch_txn *txn;
 
-    rbatch_set(&b, &rows[0].be, 11);
-    ck_assert_uint_eq(rbatch_n_pending(&b), 1);
+    route_batch_set(&b, &rows[0].be, 11);
+    ck_assert_uint_eq(route_batch_n_pending(&b), 1);
     txn = take(10, 1);
-    check_op(txn, 0, &rows[0], RBATCH_INSERT, 11);
+    check_op(txn, 0, &rows[0], ROUTE_BATCH_INSERT, 11);
     ck_assert_uint_eq(b.n_inflight, 1);
-    rbatch_txn_commit(&b, txn, NULL);
+    route_batch_txn_commit(&b, txn, NULL);
     ck_assert_uint_eq(b.n_inflight, 0);
-    ck_assert_int_eq(rows[0].be.db, RBATCH_DB_PRESENT);
+    ck_assert_int_eq(rows[0].be.db, ROUTE_BATCH_DB_PRESENT);
 
-    rbatch_set(&b, &rows[0].be, 11);
-    ck_assert_uint_eq(rbatch_n_pending(&b), 0);
+    route_batch_set(&b, &rows[0].be, 11);
+    ck_assert_uint_eq(route_batch_n_pending(&b), 0);
     ck_assert_uint_eq(b.stats.n_unchanged, 1);
     take(10, 0);
 
-    rbatch_set(&b, &rows[0].be, 12);
+    route_batch_set(&b, &rows[0].be, 12);
     txn = take(10, 1);
-    check_op(txn, 0, &rows[0], RBATCH_UPDATE, 12);
-    rbatch_txn_commit(&b, txn, (unsigned int[]) { 1 });
+    check_op(txn, 0, &rows[0], ROUTE_BATCH_UPDATE, 12);
+    route_batch_txn_commit(&b, txn, (unsigned int[]) { 1 });
 
-    rbatch_del(&b, &rows[0].be);
-    ck_assert(!rbatch_entry_is_idle(&rows[0].be));
+    route_batch_del(&b, &rows[0].be);
+    ck_assert(!route_batch_entry_is_idle(&rows[0].be));
     txn = take(10, 1);
-    check_op(txn, 0, &rows[0], RBATCH_DELETE, 0);
+    check_op(txn, 0, &rows[0], ROUTE_BATCH_DELETE, 0);
     ck_assert_int_eq(rows[0].n_idle, 0);
-    rbatch_txn_commit(&b, txn, (unsigned int[]) { 1 });
+    route_batch_txn_commit(&b, txn, (unsigned int[]) { 1 });
     ck_assert_int_eq(rows[0].n_idle, 1);
-    ck_assert(rbatch_entry_is_idle(&rows[0].be));
+    ck_assert(route_batch_entry_is_idle(&rows[0].be));
 }
 END_TEST
 
@@ -138,42 +138,42 @@ END_TEST
  * no operation. */
 START_TEST(test_coalescing)
 {
-    struct rbatch_txn *txn;
+    struct route_batch_txn *txn;
 
-    rbatch_set(&b, &rows[0].be, 1);
-    rbatch_set(&b, &rows[0].be, 2);
-    rbatch_set(&b, &rows[0].be, 3);
-    ck_assert_uint_eq(rbatch_n_pending(&b), 1);
+    route_batch_set(&b, &rows[0].be, 1);
+    route_batch_set(&b, &rows[0].be, 2);
+    route_batch_set(&b, &rows[0].be, 3);
+    ck_assert_uint_eq(route_batch_n_pending(&b), 1);
     ck_assert_uint_eq(b.stats.n_coalesced, 2);
 
-    rbatch_set(&b, &rows[1].be, 10);
-    rbatch_del(&b, &rows[1].be);
+    route_batch_set(&b, &rows[1].be, 10);
+    route_batch_del(&b, &rows[1].be);
 
     txn = take(10, 1);
-    check_op(txn, 0, &rows[0], RBATCH_INSERT, 3);
+    check_op(txn, 0, &rows[0], ROUTE_BATCH_INSERT, 3);
     ck_assert_uint_eq(b.stats.n_cancelled, 1);
     ck_assert_int_eq(rows[1].n_idle, 1);
-    rbatch_txn_commit(&b, txn, NULL);
+    route_batch_txn_commit(&b, txn, NULL);
 
     /* Written row: add (update) then delete is a delete. */
-    rbatch_set(&b, &rows[0].be, 4);
-    rbatch_del(&b, &rows[0].be);
+    route_batch_set(&b, &rows[0].be, 4);
+    route_batch_del(&b, &rows[0].be);
     txn = take(10, 1);
-    check_op(txn, 0, &rows[0], RBATCH_DELETE, 0);
-    rbatch_txn_commit(&b, txn, NULL);
+    check_op(txn, 0, &rows[0], ROUTE_BATCH_DELETE, 0);
+    route_batch_txn_commit(&b, txn, NULL);
 
     /* Delete then re-add (a route replace, DEL+NEW) of a written row. */
-    rbatch_set(&b, &rows[2].be, 7);
-    rbatch_txn_commit(&b, take(10, 1), NULL);
-    rbatch_del(&b, &rows[2].be);
-    rbatch_set(&b, &rows[2].be, 8);
+    route_batch_set(&b, &rows[2].be, 7);
+    route_batch_txn_commit(&b, take(10, 1), NULL);
+    route_batch_del(&b, &rows[2].be);
+    route_batch_set(&b, &rows[2].be, 8);
     txn = take(10, 1);
-    check_op(txn, 0, &rows[2], RBATCH_UPDATE, 8);
-    rbatch_txn_commit(&b, txn, NULL);
+    check_op(txn, 0, &rows[2], ROUTE_BATCH_UPDATE, 8);
+    route_batch_txn_commit(&b, txn, NULL);
 
     /* Changed and changed back before the flush. */
-    rbatch_set(&b, &rows[2].be, 9);
-    rbatch_set(&b, &rows[2].be, 8);
+    route_batch_set(&b, &rows[2].be, 9);
+    route_batch_set(&b, &rows[2].be, 8);
     take(10, 0);
     ck_assert_int_eq(rows[2].be.db_hash, 8);
 }
@@ -182,27 +182,27 @@ END_TEST
 /* Operations come out in first-change order, 'max' at a time. */
 START_TEST(test_order_and_size)
 {
-    struct rbatch_txn *t1, *t2;
+    struct route_batch_txn *t1, *t2;
 
     for (int i = 0; i < 5; i++) {
-        rbatch_set(&b, &rows[i].be, 100 + i);
+        route_batch_set(&b, &rows[i].be, 100 + i);
     }
-    rbatch_set(&b, &rows[0].be, 200);   /* Keeps its place. */
+    route_batch_set(&b, &rows[0].be, 200);   /* Keeps its place. */
     t1 = take(3, 3);
     t2 = take(3, 2);
     take(3, 0);
-    check_op(t1, 0, &rows[0], RBATCH_INSERT, 200);
-    check_op(t1, 1, &rows[1], RBATCH_INSERT, 101);
-    check_op(t1, 2, &rows[2], RBATCH_INSERT, 102);
-    check_op(t2, 0, &rows[3], RBATCH_INSERT, 103);
-    check_op(t2, 1, &rows[4], RBATCH_INSERT, 104);
+    check_op(t1, 0, &rows[0], ROUTE_BATCH_INSERT, 200);
+    check_op(t1, 1, &rows[1], ROUTE_BATCH_INSERT, 101);
+    check_op(t1, 2, &rows[2], ROUTE_BATCH_INSERT, 102);
+    check_op(t2, 0, &rows[3], ROUTE_BATCH_INSERT, 103);
+    check_op(t2, 1, &rows[4], ROUTE_BATCH_INSERT, 104);
     ck_assert_uint_eq(t1->seq + 1, t2->seq);
-    ck_assert_ptr_eq(rbatch_oldest_txn(&b), t1);
+    ck_assert_ptr_eq(route_batch_oldest_txn(&b), t1);
     ck_assert_uint_eq(b.n_inflight_ops, 5);
-    rbatch_txn_commit(&b, t1, NULL);
-    ck_assert_ptr_eq(rbatch_oldest_txn(&b), t2);
-    rbatch_txn_commit(&b, t2, NULL);
-    ck_assert_ptr_null(rbatch_oldest_txn(&b));
+    route_batch_txn_commit(&b, t1, NULL);
+    ck_assert_ptr_eq(route_batch_oldest_txn(&b), t2);
+    route_batch_txn_commit(&b, t2, NULL);
+    ck_assert_ptr_null(route_batch_oldest_txn(&b));
     ck_assert_uint_eq(b.stats.n_ops_committed, 5);
 }
 END_TEST
@@ -217,15 +217,15 @@ START_TEST(test_queue_growth)
     for (int round = 0; round < 3; round++) {
         for (size_t i = 0; i < n; i++) {
             if (!round) {
-                rbatch_entry_init(&many[i].be);
+                route_batch_entry_init(&many[i].be);
                 many[i].writable = true;
             }
-            rbatch_set(&b, &many[i].be, round * 10000 + i);
+            route_batch_set(&b, &many[i].be, round * 10000 + i);
         }
-        ck_assert_uint_eq(rbatch_n_pending(&b), n);
+        ck_assert_uint_eq(route_batch_n_pending(&b), n);
         seen = 0;
         for (;;) {
-            struct rbatch_txn *txn = rbatch_take(&b, 700);
+            struct route_batch_txn *txn = route_batch_take(&b, 700);
 
             if (!txn) {
                 break;
@@ -233,10 +233,11 @@ START_TEST(test_queue_growth)
             for (size_t i = 0; i < txn->n_ops; i++) {
                 ck_assert_ptr_eq(txn->ops[i].entry, &many[seen + i].be);
                 ck_assert_int_eq(txn->ops[i].type,
-                                 round ? RBATCH_UPDATE : RBATCH_INSERT);
+                                 (round ? ROUTE_BATCH_UPDATE
+                                  : ROUTE_BATCH_INSERT));
             }
             seen += txn->n_ops;
-            rbatch_txn_commit(&b, txn, NULL);
+            route_batch_txn_commit(&b, txn, NULL);
         }
         ck_assert_uint_eq(seen, n);
     }
@@ -248,22 +249,22 @@ END_TEST
  * committed. */
 START_TEST(test_pipelined)
 {
-    struct rbatch_txn *t1, *t2, *t3;
+    struct route_batch_txn *t1, *t2, *t3;
 
-    rbatch_set(&b, &rows[0].be, 1);
+    route_batch_set(&b, &rows[0].be, 1);
     t1 = take(10, 1);
-    check_op(t1, 0, &rows[0], RBATCH_INSERT, 1);
-    rbatch_set(&b, &rows[0].be, 2);
+    check_op(t1, 0, &rows[0], ROUTE_BATCH_INSERT, 1);
+    route_batch_set(&b, &rows[0].be, 2);
     t2 = take(10, 1);
-    check_op(t2, 0, &rows[0], RBATCH_UPDATE, 2);
-    rbatch_del(&b, &rows[0].be);
+    check_op(t2, 0, &rows[0], ROUTE_BATCH_UPDATE, 2);
+    route_batch_del(&b, &rows[0].be);
     t3 = take(10, 1);
-    check_op(t3, 0, &rows[0], RBATCH_DELETE, 0);
+    check_op(t3, 0, &rows[0], ROUTE_BATCH_DELETE, 0);
     ck_assert_uint_eq(rows[0].be.n_inflight, 3);
-    rbatch_txn_commit(&b, t1, NULL);
-    rbatch_txn_commit(&b, t2, NULL);
+    route_batch_txn_commit(&b, t1, NULL);
+    route_batch_txn_commit(&b, t2, NULL);
     ck_assert_int_eq(rows[0].n_idle, 0);
-    rbatch_txn_commit(&b, t3, NULL);
+    route_batch_txn_commit(&b, t3, NULL);
     ck_assert_int_eq(rows[0].n_idle, 1);
 }
 END_TEST
@@ -273,35 +274,35 @@ END_TEST
  * row count tells whether the row exists). */
 START_TEST(test_failure_requeues)
 {
-    struct rbatch_txn *txn;
+    struct route_batch_txn *txn;
 
-    rbatch_set(&b, &rows[0].be, 1);
-    rbatch_set(&b, &rows[1].be, 2);
-    rbatch_txn_commit(&b, take(10, 2), NULL);
+    route_batch_set(&b, &rows[0].be, 1);
+    route_batch_set(&b, &rows[1].be, 2);
+    route_batch_txn_commit(&b, take(10, 2), NULL);
 
-    rbatch_set(&b, &rows[0].be, 3);     /* Update. */
-    rbatch_del(&b, &rows[1].be);        /* Delete. */
-    rbatch_set(&b, &rows[2].be, 4);     /* Insert. */
+    route_batch_set(&b, &rows[0].be, 3);     /* Update. */
+    route_batch_del(&b, &rows[1].be);        /* Delete. */
+    route_batch_set(&b, &rows[2].be, 4);     /* Insert. */
     txn = take(10, 3);
-    rbatch_txn_fail(&b, txn);
+    route_batch_txn_fail(&b, txn);
     ck_assert_uint_eq(b.stats.n_failed, 1);
-    ck_assert_uint_eq(rbatch_n_pending(&b), 3);
+    ck_assert_uint_eq(route_batch_n_pending(&b), 3);
     for (int i = 0; i < 3; i++) {
-        ck_assert_int_eq(rows[i].be.db, RBATCH_DB_UNKNOWN);
+        ck_assert_int_eq(rows[i].be.db, ROUTE_BATCH_DB_UNKNOWN);
     }
 
     txn = take(10, 3);
-    check_op(txn, 0, &rows[0], RBATCH_UPDATE, 3);
-    check_op(txn, 1, &rows[1], RBATCH_DELETE, 0);
-    check_op(txn, 2, &rows[2], RBATCH_UPDATE, 4);
+    check_op(txn, 0, &rows[0], ROUTE_BATCH_UPDATE, 3);
+    check_op(txn, 1, &rows[1], ROUTE_BATCH_DELETE, 0);
+    check_op(txn, 2, &rows[2], ROUTE_BATCH_UPDATE, 4);
     /* Row 2 was never inserted: its update finds no row. */
-    rbatch_txn_commit(&b, txn, (unsigned int[]) { 1, 1, 0 });
+    route_batch_txn_commit(&b, txn, (unsigned int[]) { 1, 1, 0 });
     ck_assert_int_eq(rows[1].n_idle, 1);
-    ck_assert_uint_eq(rbatch_n_pending(&b), 1);
+    ck_assert_uint_eq(route_batch_n_pending(&b), 1);
     txn = take(10, 1);
-    check_op(txn, 0, &rows[2], RBATCH_INSERT, 4);
-    rbatch_txn_commit(&b, txn, NULL);
-    ck_assert_int_eq(rows[2].be.db, RBATCH_DB_PRESENT);
+    check_op(txn, 0, &rows[2], ROUTE_BATCH_INSERT, 4);
+    route_batch_txn_commit(&b, txn, NULL);
+    ck_assert_int_eq(rows[2].be.db, ROUTE_BATCH_DB_PRESENT);
 }
 END_TEST
 
@@ -309,71 +310,71 @@ END_TEST
  * the later result settles the state. */
 START_TEST(test_failure_pipelined)
 {
-    struct rbatch_txn *t1, *t2;
+    struct route_batch_txn *t1, *t2;
 
-    rbatch_set(&b, &rows[0].be, 1);
+    route_batch_set(&b, &rows[0].be, 1);
     t1 = take(10, 1);                   /* Insert. */
-    rbatch_set(&b, &rows[0].be, 2);
+    route_batch_set(&b, &rows[0].be, 2);
     t2 = take(10, 1);                   /* Update, believing inserted. */
-    check_op(t2, 0, &rows[0], RBATCH_UPDATE, 2);
-    rbatch_txn_fail(&b, t1);
+    check_op(t2, 0, &rows[0], ROUTE_BATCH_UPDATE, 2);
+    route_batch_txn_fail(&b, t1);
     /* Queued again, but the state waits for t2. */
     ck_assert(rows[0].be.queued);
-    ck_assert_int_eq(rows[0].be.db, RBATCH_DB_PRESENT);
-    rbatch_txn_commit(&b, t2, (unsigned int[]) { 0 });
-    ck_assert_int_eq(rows[0].be.db, RBATCH_DB_ABSENT);
-    check_op(take(10, 1), 0, &rows[0], RBATCH_INSERT, 2);
+    ck_assert_int_eq(rows[0].be.db, ROUTE_BATCH_DB_PRESENT);
+    route_batch_txn_commit(&b, t2, (unsigned int[]) { 0 });
+    ck_assert_int_eq(rows[0].be.db, ROUTE_BATCH_DB_ABSENT);
+    check_op(take(10, 1), 0, &rows[0], ROUTE_BATCH_INSERT, 2);
 }
 END_TEST
 
 /* After a lost connection every transaction in flight fails. */
 START_TEST(test_fail_all)
 {
-    rbatch_set(&b, &rows[0].be, 1);
+    route_batch_set(&b, &rows[0].be, 1);
     take(10, 1);
-    rbatch_set(&b, &rows[1].be, 2);
+    route_batch_set(&b, &rows[1].be, 2);
     take(10, 1);
-    rbatch_fail_all(&b);
+    route_batch_fail_all(&b);
     ck_assert_uint_eq(b.n_inflight, 0);
     ck_assert_uint_eq(b.stats.n_failed, 2);
-    ck_assert_uint_eq(rbatch_n_pending(&b), 2);
+    ck_assert_uint_eq(route_batch_n_pending(&b), 2);
 }
 END_TEST
 
 /* Held rows are skipped without an operation until set again. */
 START_TEST(test_held)
 {
-    struct rbatch_txn *txn;
+    struct route_batch_txn *txn;
 
     rows[0].writable = false;
-    rbatch_set(&b, &rows[0].be, 1);
-    rbatch_set(&b, &rows[1].be, 2);
+    route_batch_set(&b, &rows[0].be, 1);
+    route_batch_set(&b, &rows[1].be, 2);
     txn = take(10, 1);
-    check_op(txn, 0, &rows[1], RBATCH_INSERT, 2);
-    rbatch_txn_commit(&b, txn, NULL);
+    check_op(txn, 0, &rows[1], ROUTE_BATCH_INSERT, 2);
+    route_batch_txn_commit(&b, txn, NULL);
     ck_assert_uint_eq(b.stats.n_held, 1);
     ck_assert(!rows[0].be.queued);
     ck_assert(rows[0].be.want);
-    ck_assert_int_eq(rows[0].be.db, RBATCH_DB_ABSENT);
+    ck_assert_int_eq(rows[0].be.db, ROUTE_BATCH_DB_ABSENT);
     ck_assert_int_eq(rows[0].n_idle, 0);
 
     /* Deleting a held row that was never written: idle at once. */
-    rbatch_del(&b, &rows[0].be);
-    ck_assert(rbatch_entry_is_idle(&rows[0].be));
+    route_batch_del(&b, &rows[0].be);
+    ck_assert(route_batch_entry_is_idle(&rows[0].be));
 
     /* A held row becomes writable. */
     rows[2].writable = false;
-    rbatch_set(&b, &rows[2].be, 5);
+    route_batch_set(&b, &rows[2].be, 5);
     take(10, 0);
     rows[2].writable = true;
-    rbatch_set(&b, &rows[2].be, 5);
-    check_op(take(10, 1), 0, &rows[2], RBATCH_INSERT, 5);
+    route_batch_set(&b, &rows[2].be, 5);
+    check_op(take(10, 1), 0, &rows[2], ROUTE_BATCH_INSERT, 5);
 
     /* Deletes are never held. */
-    rbatch_txn_commit(&b, rbatch_oldest_txn(&b), NULL);
+    route_batch_txn_commit(&b, route_batch_oldest_txn(&b), NULL);
     rows[2].writable = false;
-    rbatch_del(&b, &rows[2].be);
-    check_op(take(10, 1), 0, &rows[2], RBATCH_DELETE, 0);
+    route_batch_del(&b, &rows[2].be);
+    check_op(take(10, 1), 0, &rows[2], ROUTE_BATCH_DELETE, 0);
 }
 END_TEST
 
@@ -381,37 +382,37 @@ END_TEST
  * forgotten. */
 START_TEST(test_keep_resync_forget)
 {
-    rbatch_keep(&rows[0].be, 7);
+    route_batch_keep(&rows[0].be, 7);
     ck_assert(rows[0].be.want);
-    ck_assert_uint_eq(rbatch_n_pending(&b), 0);
-    rbatch_set(&b, &rows[0].be, 7);     /* Replayed unchanged. */
-    ck_assert_uint_eq(rbatch_n_pending(&b), 0);
+    ck_assert_uint_eq(route_batch_n_pending(&b), 0);
+    route_batch_set(&b, &rows[0].be, 7);     /* Replayed unchanged. */
+    ck_assert_uint_eq(route_batch_n_pending(&b), 0);
 
     /* The database holds something else than wanted. */
-    rbatch_set(&b, &rows[1].be, 8);
-    rbatch_txn_commit(&b, take(10, 1), NULL);
-    rbatch_resync(&b, &rows[1].be, true, 9);
-    check_op(take(10, 1), 0, &rows[1], RBATCH_UPDATE, 8);
-    rbatch_txn_commit(&b, rbatch_oldest_txn(&b), NULL);
+    route_batch_set(&b, &rows[1].be, 8);
+    route_batch_txn_commit(&b, take(10, 1), NULL);
+    route_batch_resync(&b, &rows[1].be, true, 9);
+    check_op(take(10, 1), 0, &rows[1], ROUTE_BATCH_UPDATE, 8);
+    route_batch_txn_commit(&b, route_batch_oldest_txn(&b), NULL);
 
     /* The database lost a row. */
-    rbatch_resync(&b, &rows[1].be, false, 0);
-    check_op(take(10, 1), 0, &rows[1], RBATCH_INSERT, 8);
-    rbatch_txn_commit(&b, rbatch_oldest_txn(&b), NULL);
+    route_batch_resync(&b, &rows[1].be, false, 0);
+    check_op(take(10, 1), 0, &rows[1], ROUTE_BATCH_INSERT, 8);
+    route_batch_txn_commit(&b, route_batch_oldest_txn(&b), NULL);
 
     /* The database holds a row fpmsyncd is deleting: still deleted. */
-    rbatch_del(&b, &rows[1].be);
-    rbatch_resync(&b, &rows[1].be, true, 8);
-    check_op(take(10, 1), 0, &rows[1], RBATCH_DELETE, 0);
-    rbatch_txn_commit(&b, rbatch_oldest_txn(&b), NULL);
+    route_batch_del(&b, &rows[1].be);
+    route_batch_resync(&b, &rows[1].be, true, 8);
+    check_op(take(10, 1), 0, &rows[1], ROUTE_BATCH_DELETE, 0);
+    route_batch_txn_commit(&b, route_batch_oldest_txn(&b), NULL);
 
     /* Matching state: nothing queued, and idle rows are reported. */
-    rbatch_resync(&b, &rows[3].be, false, 0);
+    route_batch_resync(&b, &rows[3].be, false, 0);
     ck_assert_int_eq(rows[3].n_idle, 1);
 
-    rbatch_forget(&b, &rows[0].be);
+    route_batch_forget(&b, &rows[0].be);
     ck_assert_int_eq(rows[0].n_idle, 1);
-    ck_assert(rbatch_entry_is_idle(&rows[0].be));
+    ck_assert(route_batch_entry_is_idle(&rows[0].be));
 }
 END_TEST
 

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-/* Check suite of syncd's apply step (asic-sim/syncd-apply.c), run against
+/* Check suite of syncd's apply step (daemons/syncd-apply.c), run against
  * the simulator in-process. */
 
 #include <config.h>
@@ -26,7 +26,7 @@
 
 #include "asic-sim/asic-sim.h"
 #include "asic-sim/sai-util.h"
-#include "asic-sim/syncd-apply.h"
+#include "daemons/syncd-apply.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/vlog.h"
 #include "tests/check/suites.h"
@@ -94,7 +94,7 @@ nh_init(struct syncd_nexthop *nh, const char *key, uint32_t w)
     if (len) {
         memcpy(gw, key, len);
         gw[len] = '\0';
-        ck_assert(sai_ip_address_parse(gw, &nh->gateway));
+        ck_assert(sai_util_ip_address_parse(gw, &nh->gateway));
         nh->has_gateway = true;
     }
 }
@@ -160,7 +160,7 @@ lookup(struct syncd_apply *sa, const char *vrf, const char *addr_s)
     uint32_t n = ARRAY_SIZE(nhs);
     char buf[SAI_IP_PREFIX_STRLEN];
 
-    ck_assert(sai_ip_address_parse(addr_s, &addr));
+    ck_assert(sai_util_ip_address_parse(addr_s, &addr));
     sai_object_id_t vr = syncd_apply_vr_find(sa, vrf);
     if (!vr || asic_sim_lookup(vr, &addr, &route, nhs, &n)) {
         return xstrdup("miss");
@@ -168,7 +168,7 @@ lookup(struct syncd_apply *sa, const char *vrf, const char *addr_s)
 
     struct ds s = DS_EMPTY_INITIALIZER;
     ds_put_format(&s, "%s %s",
-                  sai_ip_prefix_format(&route.entry.destination, buf),
+                  sai_util_ip_prefix_format(&route.entry.destination, buf),
                   syncd_action_name(route.action));
     for (uint32_t i = 0; i < n; i++) {
         ds_put_char(&s, i ? ',' : ' ');

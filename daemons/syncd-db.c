@@ -16,7 +16,7 @@
 
 #include <config.h>
 
-#include "asic-sim/syncd-db.h"
+#include "daemons/syncd-db.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "asic-sim/sai-util.h"
-#include "asic-sim/syncd-apply.h"
+#include "daemons/syncd-apply.h"
 #include "coverage.h"
 #include "hash.h"
 #include "jsonrpc.h"
@@ -450,7 +450,7 @@ parse_nexthop(const char *key, struct syncd_nexthop *nh)
         }
         memcpy(buf, key, gw_len);
         buf[gw_len] = '\0';
-        if (!sai_ip_address_parse(buf, &nh->gateway)) {
+        if (!sai_util_ip_address_parse(buf, &nh->gateway)) {
             return xasprintf("bad next hop \"%s\": bad gateway address",
                              key);
         }
@@ -1337,7 +1337,7 @@ syncd_db_apply_result(const struct syncd_route_result *r, void *db_)
 
             fib_prefix_format(r->prefix, buf);
             VLOG_WARN_RL(&rl, "removing %s failed: %s (will retry)", buf,
-                         sai_status_name(r->status));
+                         sai_util_status_name(r->status));
         }
         return;
     }
@@ -1363,7 +1363,7 @@ syncd_db_apply_result(const struct syncd_route_result *r, void *db_)
         db->stats.results_error++;
         fib_prefix_format(r->prefix, buf);
         VLOG_WARN_RL(&rl, "%s %s: %s", db->vrf_names[row->vrf], buf,
-                     sai_status_name(r->status));
+                     sai_util_status_name(r->status));
     }
     row_mark_wb(db, row, code);
 }

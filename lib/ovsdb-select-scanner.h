@@ -14,8 +14,8 @@
  * limitations under the License.
  */
 
-#ifndef FPMSYNCD_LOAD_H
-#define FPMSYNCD_LOAD_H 1
+#ifndef OVSDB_SELECT_SCANNER_H
+#define OVSDB_SELECT_SCANNER_H 1
 
 /* Incremental reader of a large "transact" reply of "select" results.
  *
@@ -47,10 +47,10 @@ struct json;
 
 /* Called for each row object of select number 'select_idx'.  'row' is
  * freed after the call. */
-typedef void fpmd_load_row_cb(int select_idx, const struct json *row,
-                              void *aux);
+typedef void ovsdb_select_row_cb(int select_idx, const struct json *row,
+                                 void *aux);
 
-struct fpmd_load_scanner {
+struct ovsdb_select_scanner {
     struct ds buf;              /* Bytes received and not yet consumed. */
     size_t pos;                 /* Next byte of 'buf' to scan. */
     int depth;                  /* Nesting depth before 'buf[pos]'. */
@@ -67,12 +67,14 @@ struct fpmd_load_scanner {
     struct ds head;             /* The first bytes, for error messages. */
 };
 
-void fpmd_load_scanner_init(struct fpmd_load_scanner *);
-void fpmd_load_scanner_destroy(struct fpmd_load_scanner *);
-char *fpmd_load_scanner_feed(struct fpmd_load_scanner *, const void *data,
-                             size_t n, fpmd_load_row_cb *, void *aux)
+void ovsdb_select_scanner_init(struct ovsdb_select_scanner *);
+void ovsdb_select_scanner_destroy(struct ovsdb_select_scanner *);
+char *ovsdb_select_scanner_feed(struct ovsdb_select_scanner *,
+                                const void *data, size_t n,
+                                ovsdb_select_row_cb *, void *aux)
     OVS_WARN_UNUSED_RESULT;
-char *fpmd_load_scanner_finish(struct fpmd_load_scanner *, int n_selects)
+char *ovsdb_select_scanner_finish(struct ovsdb_select_scanner *,
+                                  int n_selects)
     OVS_WARN_UNUSED_RESULT;
 
-#endif /* daemons/fpmsyncd-load.h */
+#endif /* lib/ovsdb-select-scanner.h */

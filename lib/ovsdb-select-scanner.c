@@ -15,7 +15,7 @@
  */
 
 #include <config.h>
-#include "daemons/fpmsyncd-load.h"
+#include "lib/ovsdb-select-scanner.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -34,7 +34,7 @@
 #define HEAD_LEN 256
 
 void
-fpmd_load_scanner_init(struct fpmd_load_scanner *s)
+ovsdb_select_scanner_init(struct ovsdb_select_scanner *s)
 {
     memset(s, 0, sizeof *s);
     ds_init(&s->buf);
@@ -43,7 +43,7 @@ fpmd_load_scanner_init(struct fpmd_load_scanner *s)
 }
 
 void
-fpmd_load_scanner_destroy(struct fpmd_load_scanner *s)
+ovsdb_select_scanner_destroy(struct ovsdb_select_scanner *s)
 {
     ds_destroy(&s->buf);
     ds_destroy(&s->head);
@@ -93,7 +93,7 @@ check_empty_result(const char *p, size_t len)
 
 /* Drops the bytes of 's->buf' that no longer need to be kept. */
 static void
-compact(struct fpmd_load_scanner *s)
+compact(struct ovsdb_select_scanner *s)
 {
     size_t keep = s->obj_start != SIZE_MAX ? s->obj_start : s->pos;
 
@@ -112,8 +112,8 @@ compact(struct fpmd_load_scanner *s)
  * Returns NULL, or an error message if the reply cannot be what it should
  * be (the caller gives up on it). */
 char *
-fpmd_load_scanner_feed(struct fpmd_load_scanner *s, const void *data,
-                       size_t n, fpmd_load_row_cb *cb, void *aux)
+ovsdb_select_scanner_feed(struct ovsdb_select_scanner *s, const void *data,
+                          size_t n, ovsdb_select_row_cb *cb, void *aux)
 {
     if (s->head.length < HEAD_LEN) {
         ds_put_buffer(&s->head, data, MIN(n, HEAD_LEN - s->head.length));
@@ -193,7 +193,7 @@ fpmd_load_scanner_feed(struct fpmd_load_scanner *s, const void *data,
  * 'n_selects' select results.  Returns NULL or an error message quoting
  * the reply's beginning. */
 char *
-fpmd_load_scanner_finish(struct fpmd_load_scanner *s, int n_selects)
+ovsdb_select_scanner_finish(struct ovsdb_select_scanner *s, int n_selects)
 {
     if (!s->done) {
         return xstrdup("reply cut short");

@@ -14,12 +14,12 @@
  * limitations under the License.
  */
 
-#ifndef ASIC_SIM_SYNCD_DB_H
-#define ASIC_SIM_SYNCD_DB_H 1
+#ifndef DAEMONS_SYNCD_DB_H
+#define DAEMONS_SYNCD_DB_H 1
 
 /* syncd-db: syncd's OVSDB path.  It monitors the Asic_Route table, turns
  * row changes into route operations for the apply step
- * (asic-sim/syncd-apply.h), and writes each row's outcome back into it.
+ * (daemons/syncd-apply.h), and writes each row's outcome back into it.
  *
  * Reading
  * =======
@@ -115,4 +115,4 @@ void syncd_db_get_stats(const struct syncd_db *, struct syncd_db_stats *);
 /* The apply step's result callback, 'aux' being the 'struct syncd_db'. */
 void syncd_db_apply_result(const struct syncd_route_result *, void *aux);
 
-#endif /* asic-sim/syncd-db.h */
+#endif /* daemons/syncd-db.h */

@@ -16,7 +16,7 @@
 
 #include <config.h>
 
-#include "asic-sim/syncd-apply.h"
+#include "daemons/syncd-apply.h"
 
 #include <arpa/inet.h>
 #include <stdlib.h>
@@ -275,9 +275,9 @@ syncd_status_code_name(unsigned int code)
     };
 
     if (code < 0x18) {
-        return sai_status_name(-(sai_status_t) code);
+        return sai_util_status_name(-(sai_status_t) code);
     } else if (code < 0x1d) {
-        return sai_status_name(attr_bases[code - 0x18]);
+        return sai_util_status_name(attr_bases[code - 0x18]);
     }
     return "SAI_STATUS_UNKNOWN";
 }
@@ -291,12 +291,12 @@ syncd_prefix_to_sai(const struct fib_prefix *p, sai_ip_prefix_t *out)
         ovs_be32 a;
 
         memcpy(&a, p->addr, 4);
-        sai_ip_prefix_init4(out, ntohl(a), p->len);
+        sai_util_ip_prefix_init4(out, ntohl(a), p->len);
     } else {
         struct in6_addr a;
 
         memcpy(&a, p->addr, 16);
-        sai_ip_prefix_init6(out, &a, p->len);
+        sai_util_ip_prefix_init6(out, &a, p->len);
     }
 }
 
@@ -398,7 +398,7 @@ vr_get(struct syncd_apply *sa, const char *name, sai_status_t *status)
     }
     if (*status) {
         VLOG_WARN_RL(&rl, "cannot create virtual router for VRF %s: %s",
-                     name, sai_status_name(*status));
+                     name, sai_util_status_name(*status));
         return NULL;
     }
 
@@ -429,7 +429,7 @@ rif_create(struct syncd_apply *sa, struct sa_vr *vr, const char *name,
     *status = sa->rif_api->create_router_interface(&oid, sa->sw, 3, attrs);
     if (*status) {
         VLOG_WARN_RL(&rl, "cannot create router interface %s: %s",
-                     name, sai_status_name(*status));
+                     name, sai_util_status_name(*status));
         return NULL;
     }
     sa->next_port = (sa->next_port + 1) % sa->n_ports;
@@ -701,7 +701,7 @@ nhg_destroy(struct syncd_apply *sa, struct sa_nhg *nhg)
     }
     if (status) {
         VLOG_WARN_RL(&rl, "cannot remove next-hop group 0x%"PRIx64": %s",
-                     nhg->oid, sai_status_name(status));
+                     nhg->oid, sai_util_status_name(status));
         return false;
     }
 
@@ -725,7 +725,7 @@ nh_destroy(struct syncd_apply *sa, struct sa_nh *nh)
 
     if (status) {
         VLOG_WARN_RL(&rl, "cannot remove next hop 0x%"PRIx64": %s",
-                     nh->oid, sai_status_name(status));
+                     nh->oid, sai_util_status_name(status));
         return false;
     }
     hmap_remove(&sa->nhs, &nh->node);
@@ -1451,7 +1451,7 @@ syncd_apply_create(const struct syncd_apply_options *options, char **errorp)
     status = query_apis(sa);
     if (status) {
         *errorp = xasprintf("SAI API query failed: %s",
-                            sai_status_name(status));
+                            sai_util_status_name(status));
         free(sa);
         return NULL;
     }
@@ -1471,7 +1471,7 @@ syncd_apply_create(const struct syncd_apply_options *options, char **errorp)
     status = sa->switch_api->create_switch(&sa->sw, n_attrs, attrs);
     if (status) {
         *errorp = xasprintf("cannot create the switch: %s",
-                            sai_status_name(status));
+                            sai_util_status_name(status));
         free(sa);
         return NULL;
     }
@@ -1486,7 +1486,7 @@ syncd_apply_create(const struct syncd_apply_options *options, char **errorp)
     status = sa->switch_api->get_switch_attribute(sa->sw, 1, &attr);
     if (status || !sa->n_ports) {
         *errorp = xasprintf("cannot list the switch's ports: %s",
-                            sai_status_name(status));
+                            sai_util_status_name(status));
         sa->switch_api->remove_switch(sa->sw);
         free(sa->ports);
         free(sa);
@@ -1700,7 +1700,7 @@ format_nh(const struct sa_nh *nh, struct ds *s)
 {
     char buf[SAI_IP_ADDRESS_STRLEN];
 
-    ds_put_cstr(s, sai_ip_address_format(&nh->ip, buf));
+    ds_put_cstr(s, sai_util_ip_address_format(&nh->ip, buf));
     if (nh->rif->name[0]) {
         ds_put_format(s, "@%s", nh->rif->name);
     }

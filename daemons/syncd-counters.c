@@ -16,7 +16,7 @@
 
 #include <config.h>
 
-#include "asic-sim/syncd-counters.h"
+#include "daemons/syncd-counters.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -99,7 +99,7 @@ syncd_counters_create(const struct syncd_counters_options *options)
     sai_status_t status = sai_api_query(SAI_API_ROUTE, &api);
     if (status) {
         VLOG_ERR("cannot query the route API (%s): hit counters disabled",
-                 sai_status_name(status));
+                 sai_util_status_name(status));
         c->enabled = false;
         return c;
     }
@@ -140,7 +140,7 @@ syncd_counters_destroy(struct syncd_counters *c)
 static void
 prefix_from_sai(const sai_ip_prefix_t *p, struct fib_prefix *fp)
 {
-    int len = sai_ip_prefix_length(p);
+    int len = sai_util_ip_prefix_length(p);
 
     if (p->addr_family == SAI_IP_ADDR_FAMILY_IPV4) {
         fib_prefix_init(fp, AF_INET, &p->addr.ip4, len);

@@ -40,7 +40,7 @@
 #include <string.h>
 
 #include "asic-sim/sai-util.h"
-#include "asic-sim/syncd-apply.h"
+#include "daemons/syncd-apply.h"
 #include "command-line.h"
 #include "jsonrpc.h"
 #include "lib/fib-prefix.h"
@@ -275,7 +275,7 @@ cmd_apply(uint32_t n, uint32_t max_bulk)
             ovs_strlcpy(gw, kv, MIN(sizeof gw, (size_t) (at - kv + 1)));
             ovs_strlcpy(ifnames[s][j], at + 1,
                         MIN(sizeof ifnames[s][j], (size_t) (eq - at)));
-            ovs_assert(sai_ip_address_parse(gw, &nh->gateway));
+            ovs_assert(sai_util_ip_address_parse(gw, &nh->gateway));
             nh->has_gateway = true;
             nh->ifname = ifnames[s][j];
             nh->weight = atoi(eq + 1);

@@ -16,7 +16,7 @@
 
 /* syncd: programs the asic-sim simulated switch from OVSDB Asic_Route rows
  * and writes each route's outcome back.  See usage() for the interface,
- * asic-sim/syncd-db.h for the OVSDB path and asic-sim/syncd-apply.h for
+ * daemons/syncd-db.h for the OVSDB path and daemons/syncd-apply.h for
  * the apply step. */
 
 #include <config.h>
@@ -33,9 +33,9 @@
 
 #include "asic-sim/asic-sim.h"
 #include "asic-sim/sai-util.h"
-#include "asic-sim/syncd-apply.h"
-#include "asic-sim/syncd-counters.h"
-#include "asic-sim/syncd-db.h"
+#include "daemons/syncd-apply.h"
+#include "daemons/syncd-counters.h"
+#include "daemons/syncd-db.h"
 #include "command-line.h"
 #include "coverage.h"
 #include "daemon.h"
@@ -585,7 +585,7 @@ cmd_lookup(struct unixctl_conn *conn, int argc, const char *argv[],
                                     "[vrf NAME]");
         return;
     }
-    if (!sai_ip_address_parse(argv[1], &addr)) {
+    if (!sai_util_ip_address_parse(argv[1], &addr)) {
         unixctl_command_reply_error(conn, "bad address");
         return;
     }
@@ -608,7 +608,7 @@ cmd_lookup(struct unixctl_conn *conn, int argc, const char *argv[],
 
     if (status) {
         char *msg = xasprintf("%s: no route in VRF %s (%s)", argv[1], vrf,
-                              sai_status_name(status));
+                              sai_util_status_name(status));
         unixctl_command_reply_error(conn, msg);
         free(msg);
         free(nhs);
@@ -619,7 +619,8 @@ cmd_lookup(struct unixctl_conn *conn, int argc, const char *argv[],
     struct ds s = DS_EMPTY_INITIALIZER;
     char buf[SAI_IP_PREFIX_STRLEN];
     ds_put_format(&s, "%s vrf %s action %s hits %"PRIu64"\n",
-                  sai_ip_prefix_format(&route.entry.destination, buf), vrf,
+                  sai_util_ip_prefix_format(&route.entry.destination, buf),
+                  vrf,
                   syncd_action_name(route.action), route.hits);
     for (uint32_t i = 0; i < n; i++) {
         ds_put_cstr(&s, "  nexthop ");
@@ -645,7 +646,7 @@ dump_route(const struct asic_sim_route *r, void *ctx_)
     struct dump_ctx *ctx = ctx_;
     char buf[SAI_IP_PREFIX_STRLEN];
 
-    sai_ip_prefix_format(&r->entry.destination, buf);
+    sai_util_ip_prefix_format(&r->entry.destination, buf);
     if (ctx->s) {
         ds_put_format(ctx->s, "%s %s %s ", ctx->vrf, buf,
                       syncd_action_name(r->action));
@@ -731,7 +732,7 @@ cmd_crm_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
                                            crm);
 
     if (status) {
-        unixctl_command_reply_error(conn, sai_status_name(status));
+        unixctl_command_reply_error(conn, sai_util_status_name(status));
         return;
     }
 
@@ -771,7 +772,7 @@ fault_show_prefix(sai_object_id_t vr_id, const sai_ip_prefix_t *p,
         }
     }
     ds_put_format(ctx->s, "prefix %s %s\n", vrf,
-                  sai_ip_prefix_format(p, buf));
+                  sai_util_ip_prefix_format(p, buf));
 }
 
 /* "asic/fault rate FRACTION [SEED] | prefix add|del VRF PREFIX |
@@ -856,7 +857,7 @@ cmd_fault(struct unixctl_conn *conn, int argc, const char *argv[], void *d_)
     }
 
     if (status) {
-        unixctl_command_reply_error(conn, sai_status_name(status));
+        unixctl_command_reply_error(conn, sai_util_status_name(status));
     } else {
         unixctl_command_reply(conn, NULL);
     }

@@ -14,15 +14,15 @@
  * limitations under the License.
  */
 
-#ifndef ASIC_SIM_SYNCD_APPLY_H
-#define ASIC_SIM_SYNCD_APPLY_H 1
+#ifndef DAEMONS_SYNCD_APPLY_H
+#define DAEMONS_SYNCD_APPLY_H 1
 
 /* syncd-apply: syncd's apply step.  It turns route operations ("this VRF's
  * prefix should forward to these next hops", "remove this prefix") into
  * SAI calls on an in-process asic-sim switch, in bulks.
  *
  * Where operations come from is not its business: syncd's OVSDB monitor
- * (asic-sim/syncd-db.c) feeds it today, a ZeroMQ fast path will feed it
+ * (daemons/syncd-db.c) feeds it today, a ZeroMQ fast path will feed it
  * later, and the unit tests feed it directly.  Each operation carries an
  * opaque origin (a row uuid and a sequence number) that comes back, with
  * the SAI status, in a result callback.
@@ -213,4 +213,4 @@ const char *syncd_status_code_name(unsigned int code);
 void syncd_prefix_to_sai(const struct fib_prefix *, sai_ip_prefix_t *);
 const char *syncd_action_name(sai_packet_action_t);
 
-#endif /* asic-sim/syncd-apply.h */
+#endif /* daemons/syncd-apply.h */
