@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "hash.h"
-#include "lib/ovsdb-writer.h"
+#include "lib/ovsdb-wire.h"
 #include "lib/route-key.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/json.h"
@@ -210,15 +210,15 @@ struct json *
 orchd_entry_to_row(const struct orchd_entry *e, int64_t seq)
 {
     struct json *row = json_object_create();
-    struct json *nh = ovsdb_writer_map_new();
+    struct json *nh = ovsdb_wire_map_new();
 
     json_object_put_string(row, "vrf", e->vrf);
     json_object_put_string(row, "prefix", e->prefix_text);
     json_object_put_string(row, "packet_action",
                            orchd_action_to_string(e->action));
     for (size_t i = 0; i < e->n_nexthops; i++) {
-        ovsdb_writer_map_add(nh, json_string_create(e->nexthops[i].key),
-                             json_integer_create(e->nexthops[i].weight));
+        ovsdb_wire_map_add(nh, json_string_create(e->nexthops[i].key),
+                           json_integer_create(e->nexthops[i].weight));
     }
     json_object_put(row, "nexthops", nh);
     json_object_put(row, "seq", json_integer_create(seq));

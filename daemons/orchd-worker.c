@@ -15,6 +15,7 @@
 #include "daemons/orchd-bulker.h"
 #include "daemons/orchd-cache.h"
 #include "daemons/orchd-entry.h"
+#include "lib/ovsdb-wire.h"
 #include "lib/ovsdb-writer.h"
 #include "lib/perf-timer.h"
 #include "lib/spsc-ring.h"
@@ -138,34 +139,31 @@ bulker_done(void *w_, const struct uuid *key, const struct orchd_entry *e,
 
 /* Writer callback: the transaction of one bulk ended. */
 static void
-bulk_committed(void *ctx_, enum ovsdb_writer_result result,
-               const struct json *reply)
+bulk_committed(void *ctx_, const struct ovsdb_writer_reply *reply)
 {
     struct bulk_ctx *ctx = ctx_;
     struct orchd_worker *w = ctx->w;
     struct orchd_bulk *bulk = ctx->bulk;
+    bool ok = reply->result == OVSDB_WRITER_SUCCESS;
 
-    if (result == OVSDB_WRITER_SUCCESS) {
+    if (ok) {
         /* A change sent for an entry of unknown existence updated nothing
          * if the entry was not there: create it instead. */
         for (size_t i = 0; i < bulk->n_items; i++) {
             struct orchd_bulk_item *item = &bulk->items[i];
 
             if (item->unknown && item->op != ORCHD_BULK_REMOVE
-                && i < reply->array.n) {
-                const struct json *r = reply->array.elems[i];
-                const struct json *count = shash_find_data(json_object(r),
-                                                           "count");
+                && i < json_array(reply->results)->n) {
+                const struct json *r = json_array(reply->results)->elems[i];
 
-                if (count && count->type == JSON_INTEGER
-                    && !count->integer) {
+                if (!ovsdb_wire_result_count(r)) {
                     COVERAGE_INC(orchd_route_recreated);
                     orchd_bulker_missing(w->bulker, item);
                 }
             }
         }
     }
-    orchd_bulker_sent(w->bulker, bulk, result == OVSDB_WRITER_SUCCESS);
+    orchd_bulker_sent(w->bulker, bulk, ok);
     free(ctx);
 }
 
@@ -184,18 +182,18 @@ bulker_send(void *w_, struct orchd_bulk *bulk)
 
         switch (item->op) {
         case ORCHD_BULK_CREATE:
-            op = ovsdb_writer_op_insert("Asic_Route", &item->key,
-                                        orchd_entry_to_row(item->entry,
-                                                           item->seq));
+            op = ovsdb_wire_op_insert("Asic_Route", &item->key,
+                                      orchd_entry_to_row(item->entry,
+                                      item->seq));
             break;
         case ORCHD_BULK_SET:
-            op = ovsdb_writer_op_update("Asic_Route", &item->key,
-                                        orchd_entry_to_row(item->entry,
-                                                           item->seq));
+            op = ovsdb_wire_op_update("Asic_Route", &item->key,
+                                      orchd_entry_to_row(item->entry,
+                                      item->seq));
             break;
         case ORCHD_BULK_REMOVE:
         default:
-            op = ovsdb_writer_op_delete("Asic_Route", &item->key);
+            op = ovsdb_wire_op_delete("Asic_Route", &item->key);
             break;
         }
         json_array_add(ops, op);

@@ -26,6 +26,7 @@
 #include "coverage.h"
 #include "hash.h"
 #include "lib/fib-prefix.h"
+#include "lib/ovsdb-wire.h"
 #include "lib/ovsdb-writer.h"
 #include "lib/route-key.h"
 #include "openvswitch/hmap.h"
@@ -202,36 +203,27 @@ syncd_counters_note_hit(struct syncd_counters *c, const char *vrf,
 static struct json *
 counters_mutate_op(const struct uuid *uuid, uint64_t packets)
 {
-    struct json *keys = ovsdb_writer_set_new();
-    ovsdb_writer_set_add(keys, json_string_create("packets"));
+    struct json *keys = ovsdb_wire_set_new();
+    ovsdb_wire_set_add(keys, json_string_create("packets"));
 
-    struct json *map = ovsdb_writer_map_new();
-    ovsdb_writer_map_add(map, json_string_create("packets"),
-                         json_integer_create(MIN(packets, INT64_MAX)));
+    struct json *map = ovsdb_wire_map_new();
+    ovsdb_wire_map_add(map, json_string_create("packets"),
+                       json_integer_create(MIN(packets, INT64_MAX)));
 
     struct json *mutations = json_array_create_2(
         json_array_create_3(json_string_create("counters"),
                             json_string_create("delete"), keys),
         json_array_create_3(json_string_create("counters"),
                             json_string_create("insert"), map));
-    return ovsdb_writer_op_mutate("Route", uuid, mutations);
+    return ovsdb_wire_op_mutate("Route", uuid, mutations);
 }
 
 /* Counts the operations of a committed transaction that matched no row. */
 static void
-count_missing(struct syncd_counters *c, const struct json *reply)
+count_missing(struct syncd_counters *c, const struct json *results)
 {
-    if (!reply || reply->type != JSON_ARRAY) {
-        return;
-    }
-    for (size_t i = 0; i < reply->array.n; i++) {
-        const struct json *r = reply->array.elems[i];
-        const struct json *count = (r->type == JSON_OBJECT
-                                    ? shash_find_data(json_object(r),
-                                                      "count")
-                                    : NULL);
-
-        if (count && count->type == JSON_INTEGER && !count->integer) {
+    for (size_t i = 0; results && i < json_array(results)->n; i++) {
+        if (!ovsdb_wire_result_count(json_array(results)->elems[i])) {
             c->stats.missing++;
         }
     }
@@ -239,15 +231,15 @@ count_missing(struct syncd_counters *c, const struct json *reply)
 
 /* ovsdb_writer callback for the outstanding transaction. */
 static void
-txn_done(void *c_, enum ovsdb_writer_result result,
-         const struct json *reply)
+txn_done(void *c_, const struct ovsdb_writer_reply *reply)
 {
     struct syncd_counters *c = c_;
+    enum ovsdb_writer_result result = reply->result;
 
     switch (result) {
     case OVSDB_WRITER_SUCCESS:
         c->stats.acked += c->n_inflight;
-        count_missing(c, reply);
+        count_missing(c, reply->results);
         break;
     case OVSDB_WRITER_ERROR:
         c->stats.failed_txns++;

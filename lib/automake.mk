@@ -5,7 +5,10 @@ noinst_LTLIBRARIES += lib/libfibsync.la
 lib_libfibsync_la_SOURCES = \
 	lib/fibsync-paths.c lib/fibsync-paths.h \
 	lib/option-parse.c lib/option-parse.h \
+	lib/setting.c lib/setting.h \
+	lib/ovsdb-select-reader.c lib/ovsdb-select-reader.h \
 	lib/ovsdb-select-scanner.c lib/ovsdb-select-scanner.h \
+	lib/ovsdb-wire.c lib/ovsdb-wire.h \
 	lib/ovsdb-writer.c lib/ovsdb-writer.h
 
 # Binary prefixes and their sort, the SPSC task ring, the perf timer.

@@ -1,5 +1,17 @@
 /*
- * ovsdb-writer: pipelined OVSDB transactions without an IDL replica.
+ * Copyright (c) 2024 The fibsync authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
  */
 
 #include <config.h>
@@ -8,13 +20,14 @@
 
 #include "coverage.h"
 #include "jsonrpc.h"
+#include "lib/ovsdb-wire.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/json.h"
 #include "openvswitch/list.h"
 #include "openvswitch/poll-loop.h"
 #include "openvswitch/vlog.h"
+#include "timeval.h"
 #include "util.h"
-#include "uuid.h"
 
 VLOG_DEFINE_THIS_MODULE(ovsdb_writer);
 
@@ -24,18 +37,26 @@ COVERAGE_DEFINE(ovsdb_writer_txn);
 COVERAGE_DEFINE(ovsdb_writer_error);
 COVERAGE_DEFINE(ovsdb_writer_lost);
 
+/* Most messages handled per ovsdb_writer_run() call, so that a daemon's
+ * other work is not starved by a burst of replies. */
+#define MAX_MSGS_PER_RUN 100
+
 /* One queued or in-flight transaction. */
 struct ovsdb_writer_txn {
     struct ovs_list node;       /* In 'queued' or 'in_flight'. */
-    struct json *ops;           /* Operations array, until sent. */
+    struct json *params;        /* "transact" parameters, until sent: an
+                                 * array, or serialized text. */
     struct json *id;            /* Request id, once sent. */
     size_t n_ops;               /* Operations in the transaction. */
+    long long int queued_ms;    /* When it was committed. */
+    long long int sent_ms;      /* When it was sent, 0 before. */
     ovsdb_writer_cb *cb;        /* Completion callback. */
     void *aux;                  /* Its argument. */
 };
 
 struct ovsdb_writer {
     struct jsonrpc_session *session;   /* Connection to ovsdb-server. */
+    char *remote;                      /* Its name, for logs. */
     char *db_name;                     /* Database, e.g. "Fibsync". */
     unsigned int session_seqno;        /* To notice reconnections. */
     size_t max_in_flight;              /* Window size. */
@@ -43,12 +64,9 @@ struct ovsdb_writer {
     struct ovs_list in_flight;         /* Sent, awaiting replies, in order. */
     size_t n_queued;                   /* Length of 'queued'. */
     size_t n_in_flight;                /* Length of 'in_flight'. */
-
-    /* Statistics, for the daemons' show commands. */
-    uint64_t n_committed;              /* Transactions that succeeded. */
-    uint64_t n_failed;                 /* Refused by the server. */
-    uint64_t n_lost;                   /* Lost to a disconnection. */
-    uint64_t n_ops;                    /* Operations committed. */
+    ovsdb_writer_msg_cb *msg_cb;       /* Other messages, or NULL. */
+    void *msg_aux;                     /* Its argument. */
+    struct ovsdb_writer_stats stats;   /* Counters. */
     char *last_error;                  /* Last refusal, for diagnostics. */
 };
 
@@ -61,6 +79,7 @@ ovsdb_writer_create(const char *remote, const char *db_name)
     /* A large transaction can keep the server busy for a while; probing
      * would only add spurious disconnections. */
     jsonrpc_session_set_probe_interval(w->session, 0);
+    w->remote = xstrdup(remote);
     w->db_name = xstrdup(db_name);
     w->session_seqno = jsonrpc_session_get_seqno(w->session);
     w->max_in_flight = 4;
@@ -69,17 +88,40 @@ ovsdb_writer_create(const char *remote, const char *db_name)
     return w;
 }
 
+/* Ends 'txn', already off its list, with 'result'. */
 static void
-txn_complete(struct ovsdb_writer *w, struct ovsdb_writer_txn *txn,
-             enum ovsdb_writer_result result, const struct json *reply)
+txn_complete(struct ovsdb_writer_txn *txn, enum ovsdb_writer_result result,
+             const struct json *results, const char *error, size_t failed_op)
 {
     if (txn->cb) {
-        txn->cb(txn->aux, result, reply);
+        struct ovsdb_writer_reply reply = {
+            .result = result,
+            .results = results,
+            .error = error,
+            .failed_op = failed_op,
+            .n_ops = txn->n_ops,
+            .latency_ms = txn->sent_ms ? time_msec() - txn->sent_ms : 0,
+        };
+
+        txn->cb(txn->aux, &reply);
     }
-    json_destroy(txn->ops);
+    json_destroy(txn->params);
     json_destroy(txn->id);
     free(txn);
-    (void) w;
+}
+
+/* Ends every transaction in flight as lost, oldest first. */
+static void
+lose_in_flight(struct ovsdb_writer *w, const char *why)
+{
+    struct ovsdb_writer_txn *txn;
+
+    LIST_FOR_EACH_POP (txn, node, &w->in_flight) {
+        w->n_in_flight--;
+        w->stats.n_lost++;
+        COVERAGE_INC(ovsdb_writer_lost);
+        txn_complete(txn, OVSDB_WRITER_LOST, NULL, why, SIZE_MAX);
+    }
 }
 
 void
@@ -90,13 +132,13 @@ ovsdb_writer_destroy(struct ovsdb_writer *w)
     if (!w) {
         return;
     }
-    LIST_FOR_EACH_POP (txn, node, &w->in_flight) {
-        txn_complete(w, txn, OVSDB_WRITER_LOST, NULL);
-    }
+    lose_in_flight(w, "writer destroyed");
     LIST_FOR_EACH_POP (txn, node, &w->queued) {
-        txn_complete(w, txn, OVSDB_WRITER_LOST, NULL);
+        txn_complete(txn, OVSDB_WRITER_LOST, NULL, "writer destroyed",
+                     SIZE_MAX);
     }
     jsonrpc_session_close(w->session);
+    free(w->remote);
     free(w->db_name);
     free(w->last_error);
     free(w);
@@ -108,27 +150,31 @@ ovsdb_writer_set_max_in_flight(struct ovsdb_writer *w, size_t n)
     w->max_in_flight = MAX(n, 1);
 }
 
+void
+ovsdb_writer_set_msg_cb(struct ovsdb_writer *w, ovsdb_writer_msg_cb *cb,
+                        void *aux)
+{
+    w->msg_cb = cb;
+    w->msg_aux = aux;
+}
+
 /* Sends queued transactions while the window has room. */
 static void
 send_queued(struct ovsdb_writer *w)
 {
-    while (w->n_in_flight < w->max_in_flight && !ovs_list_is_empty(&w->queued)
+    while (w->n_in_flight < w->max_in_flight && w->n_queued
            && jsonrpc_session_is_connected(w->session)) {
         struct ovsdb_writer_txn *txn
             = CONTAINER_OF(ovs_list_pop_front(&w->queued),
                            struct ovsdb_writer_txn, node);
         struct jsonrpc_msg *request;
+        struct json *id;
 
         w->n_queued--;
-        json_array_add(txn->ops, NULL);   /* Placeholder, fixed below. */
-        /* Put the database name first: ["Fibsync", op, op, ...]. */
-        struct json_array *a = &txn->ops->array;
-        memmove(&a->elems[1], &a->elems[0], (a->n - 1) * sizeof *a->elems);
-        a->elems[0] = json_string_create(w->db_name);
-
-        request = jsonrpc_create_request("transact", txn->ops, &txn->id);
-        txn->ops = NULL;
-        txn->id = json_clone(txn->id);
+        request = jsonrpc_create_request("transact", txn->params, &id);
+        txn->params = NULL;
+        txn->id = json_clone(id);
+        txn->sent_ms = time_msec();
         jsonrpc_session_send(w->session, request);
         ovs_list_push_back(&w->in_flight, &txn->node);
         w->n_in_flight++;
@@ -136,68 +182,58 @@ send_queued(struct ovsdb_writer *w)
     }
 }
 
-/* Returns true if 'result', a transact reply, reports an error in any of
- * its operations.  Stores a description in '*errorp'. */
-static bool
-reply_has_error(const struct json *result, char **errorp)
+/* Ends the oldest transaction in flight, 'txn', with its reply 'msg'. */
+static void
+txn_reply(struct ovsdb_writer *w, struct ovsdb_writer_txn *txn,
+          const struct jsonrpc_msg *msg)
 {
-    if (result->type != JSON_ARRAY) {
-        *errorp = xstrdup("reply is not an array");
-        return true;
-    }
-    for (size_t i = 0; i < result->array.n; i++) {
-        const struct json *r = result->array.elems[i];
+    size_t failed_op;
+    char *error = ovsdb_wire_reply_error(msg, txn->n_ops, &failed_op);
+    const struct json *results = (msg->type == JSONRPC_REPLY
+                                  && msg->result
+                                  && msg->result->type == JSON_ARRAY
+                                  ? msg->result : NULL);
 
-        if (r->type == JSON_OBJECT && shash_find(json_object(r), "error")) {
-            *errorp = json_to_string(r, 0);
-            return true;
-        }
+    ovs_list_remove(&txn->node);
+    w->n_in_flight--;
+    if (!error) {
+        long long int now = time_msec();
+
+        w->stats.n_committed++;
+        w->stats.n_ops_committed += txn->n_ops;
+        w->stats.last_commit_ms = now;
+        w->stats.max_latency_ms = MAX(w->stats.max_latency_ms,
+                                      now - txn->sent_ms);
+        txn_complete(txn, OVSDB_WRITER_SUCCESS, results, NULL, SIZE_MAX);
+        return;
     }
-    return false;
+    COVERAGE_INC(ovsdb_writer_error);
+    VLOG_WARN_RL(&rl, "%s: transaction of %"PRIuSIZE" operations refused: "
+                 "%s", w->remote, txn->n_ops, error);
+    w->stats.n_failed++;
+    free(w->last_error);
+    w->last_error = error;
+    txn_complete(txn, OVSDB_WRITER_ERROR, results, error, failed_op);
 }
 
 /* Handles one message from the server. */
 static void
-process_msg(struct ovsdb_writer *w, struct jsonrpc_msg *msg)
+process_msg(struct ovsdb_writer *w, const struct jsonrpc_msg *msg)
 {
-    struct ovsdb_writer_txn *txn;
+    if ((msg->type == JSONRPC_REPLY || msg->type == JSONRPC_ERROR)
+        && w->n_in_flight) {
+        struct ovsdb_writer_txn *txn
+            = CONTAINER_OF(ovs_list_front(&w->in_flight),
+                           struct ovsdb_writer_txn, node);
 
-    if (msg->type == JSONRPC_REQUEST && !strcmp(msg->method, "echo")) {
-        jsonrpc_session_send(w->session,
-                             jsonrpc_create_reply(json_clone(msg->params),
-                                                  msg->id));
-        return;
+        if (json_equal(txn->id, msg->id)) {
+            txn_reply(w, txn, msg);
+            return;
+        }
     }
-    if ((msg->type != JSONRPC_REPLY && msg->type != JSONRPC_ERROR)
-        || ovs_list_is_empty(&w->in_flight)) {
-        return;
+    if (w->msg_cb) {
+        w->msg_cb(w->msg_aux, msg);
     }
-    txn = CONTAINER_OF(ovs_list_front(&w->in_flight),
-                       struct ovsdb_writer_txn, node);
-    if (!json_equal(txn->id, msg->id)) {
-        VLOG_WARN_RL(&rl,
-                     "reply out of order; ignoring it");
-        return;
-    }
-    ovs_list_remove(&txn->node);
-    w->n_in_flight--;
-
-    char *error = NULL;
-    if (msg->type == JSONRPC_ERROR) {
-        error = json_to_string(msg->error, 0);
-    } else if (!reply_has_error(msg->result, &error)) {
-        w->n_committed++;
-        txn_complete(w, txn, OVSDB_WRITER_SUCCESS, msg->result);
-        return;
-    }
-    COVERAGE_INC(ovsdb_writer_error);
-    VLOG_WARN_RL(&rl,
-                 "transaction refused: %s", error);
-    free(w->last_error);
-    w->last_error = error;
-    w->n_failed++;
-    txn_complete(w, txn, OVSDB_WRITER_ERROR,
-                 msg->type == JSONRPC_ERROR ? msg->error : msg->result);
 }
 
 void
@@ -207,20 +243,17 @@ ovsdb_writer_run(struct ovsdb_writer *w)
 
     unsigned int seqno = jsonrpc_session_get_seqno(w->session);
     if (seqno != w->session_seqno) {
-        struct ovsdb_writer_txn *txn;
-
         /* The connection went down (and maybe came back): the fate of
          * every transaction in flight is unknown. */
         w->session_seqno = seqno;
-        LIST_FOR_EACH_POP (txn, node, &w->in_flight) {
-            COVERAGE_INC(ovsdb_writer_lost);
-            w->n_lost++;
-            txn_complete(w, txn, OVSDB_WRITER_LOST, NULL);
+        w->stats.n_reconnects++;
+        lose_in_flight(w, "connection lost");
+        if (w->msg_cb) {
+            w->msg_cb(w->msg_aux, NULL);
         }
-        w->n_in_flight = 0;
     }
 
-    for (int i = 0; i < 50; i++) {
+    for (int i = 0; i < MAX_MSGS_PER_RUN; i++) {
         struct jsonrpc_msg *msg = jsonrpc_session_recv(w->session);
 
         if (!msg) {
@@ -237,10 +270,137 @@ ovsdb_writer_wait(struct ovsdb_writer *w)
 {
     jsonrpc_session_wait(w->session);
     jsonrpc_session_recv_wait(w->session);
-    if (!ovs_list_is_empty(&w->queued) && w->n_in_flight < w->max_in_flight
+    if (w->n_queued && w->n_in_flight < w->max_in_flight
         && jsonrpc_session_is_connected(w->session)) {
         poll_immediate_wake();
     }
+}
+
+void
+ovsdb_writer_force_reconnect(struct ovsdb_writer *w)
+{
+    jsonrpc_session_force_reconnect(w->session);
+}
+
+/* Queues a transaction whose parameters are 'params' and sends it if the
+ * window has room. */
+static void
+txn_queue(struct ovsdb_writer *w, struct json *params, size_t n_ops,
+          ovsdb_writer_cb *cb, void *aux)
+{
+    struct ovsdb_writer_txn *txn = xzalloc(sizeof *txn);
+
+    txn->params = params;
+    txn->n_ops = n_ops;
+    txn->queued_ms = time_msec();
+    txn->cb = cb;
+    txn->aux = aux;
+    ovs_list_push_back(&w->queued, &txn->node);
+    w->n_queued++;
+    send_queued(w);
+}
+
+/* Completes a transaction of no operations at once, as committed. */
+static void
+txn_empty(ovsdb_writer_cb *cb, void *aux)
+{
+    struct json *results = json_array_create_empty();
+    struct ovsdb_writer_reply reply = {
+        .result = OVSDB_WRITER_SUCCESS,
+        .results = results,
+        .failed_op = SIZE_MAX,
+    };
+
+    if (cb) {
+        cb(aux, &reply);
+    }
+    json_destroy(results);
+}
+
+/* Queues a transaction made of 'ops', a JSON array of OVSDB operations
+ * (ownership passes to the writer).  'cb' runs when it ends.  An empty
+ * array completes at once, as committed. */
+void
+ovsdb_writer_commit(struct ovsdb_writer *w, struct json *ops,
+                    ovsdb_writer_cb *cb, void *aux)
+{
+    ovs_assert(ops->type == JSON_ARRAY);
+    size_t n_ops = ops->array.n;
+    if (!n_ops) {
+        json_destroy(ops);
+        txn_empty(cb, aux);
+        return;
+    }
+
+    /* Put the database name first: ["Fibsync", op, op, ...]. */
+    struct json_array *a = &ops->array;
+    json_array_add(ops, NULL);
+    memmove(&a->elems[1], &a->elems[0], n_ops * sizeof *a->elems);
+    a->elems[0] = json_string_create(w->db_name);
+    txn_queue(w, ops, n_ops, cb, aux);
+}
+
+/* Initializes 'ops' with the beginning of a transaction's text: the
+ * caller then appends ',' and an operation, for each operation, and
+ * passes it to ovsdb_writer_commit_ds(). */
+void
+ovsdb_writer_txn_start(const struct ovsdb_writer *w, struct ds *ops)
+{
+    ds_init(ops);
+    ds_put_cstr(ops, "[\"");
+    ds_put_cstr(ops, w->db_name);
+    ds_put_char(ops, '"');
+}
+
+/* Queues the transaction of 'n_ops' operations in 'ops', started with
+ * ovsdb_writer_txn_start().  Its buffer passes to the writer; 'ops' is
+ * left empty. */
+void
+ovsdb_writer_commit_ds(struct ovsdb_writer *w, struct ds *ops, size_t n_ops,
+                       ovsdb_writer_cb *cb, void *aux)
+{
+    struct json *params;
+
+    if (!n_ops) {
+        ds_destroy(ops);
+        txn_empty(cb, aux);
+        return;
+    }
+    ds_put_char(ops, ']');
+
+    /* A JSON_SERIALIZED_OBJECT is written out verbatim by json_to_ds().
+     * OVS creates one only from a json tree, so make a string and retype
+     * it: the two share the 'string' member, and json_destroy() frees it
+     * for both. */
+    params = json_string_create_nocopy(ds_steal_cstr(ops));
+    params->type = JSON_SERIALIZED_OBJECT;
+    txn_queue(w, params, n_ops, cb, aux);
+}
+
+/* Sends a request of the caller's, 'method' with 'params' (taken), now if
+ * connected.  Returns its id, which the caller frees, or NULL if it was
+ * not sent.  The reply goes to the message callback. */
+struct json *
+ovsdb_writer_send_request(struct ovsdb_writer *w, const char *method,
+                          struct json *params)
+{
+    struct jsonrpc_msg *request;
+    struct json *id;
+
+    if (!jsonrpc_session_is_connected(w->session)) {
+        json_destroy(params);
+        return NULL;
+    }
+    request = jsonrpc_create_request(method, params, &id);
+    id = json_clone(id);
+    jsonrpc_session_send(w->session, request);
+    return id;
+}
+
+const char *
+ovsdb_writer_get_remote(const struct ovsdb_writer *w)
+{
+    return w->remote;
 }
 
 bool
@@ -267,10 +427,43 @@ ovsdb_writer_n_queued(const struct ovsdb_writer *w)
     return w->n_queued;
 }
 
+/* Returns true if one more transaction would be sent at once: connected,
+ * and fewer than the window queued or in flight. */
+bool
+ovsdb_writer_has_room(const struct ovsdb_writer *w)
+{
+    return (jsonrpc_session_is_connected(w->session)
+            && w->n_in_flight + w->n_queued < w->max_in_flight);
+}
+
 bool
 ovsdb_writer_is_idle(const struct ovsdb_writer *w)
 {
     return !w->n_in_flight && !w->n_queued;
+}
+
+/* Returns how long the oldest transaction not yet ended has waited, in
+ * ms: how far the database is behind this writer.  0 when idle. */
+long long int
+ovsdb_writer_lag_ms(const struct ovsdb_writer *w)
+{
+    const struct ovs_list *list = (w->n_in_flight ? &w->in_flight
+                                   : w->n_queued ? &w->queued : NULL);
+
+    if (!list) {
+        return 0;
+    }
+
+    const struct ovsdb_writer_txn *oldest
+        = CONTAINER_OF(ovs_list_front(list), struct ovsdb_writer_txn, node);
+    return time_msec() - oldest->queued_ms;
+}
+
+void
+ovsdb_writer_get_stats(const struct ovsdb_writer *w,
+                       struct ovsdb_writer_stats *stats)
+{
+    *stats = w->stats;
 }
 
 void
@@ -281,135 +474,9 @@ ovsdb_writer_format_stats(const struct ovsdb_writer *w, struct ds *s)
     ds_put_format(s, "transactions: committed %"PRIu64", refused %"PRIu64
                   ", lost %"PRIu64", in flight %"PRIuSIZE
                   ", queued %"PRIuSIZE"\n",
-                  w->n_committed, w->n_failed, w->n_lost, w->n_in_flight,
-                  w->n_queued);
+                  w->stats.n_committed, w->stats.n_failed, w->stats.n_lost,
+                  w->n_in_flight, w->n_queued);
     if (w->last_error) {
         ds_put_format(s, "last error: %s\n", w->last_error);
     }
-}
-
-void
-ovsdb_writer_commit(struct ovsdb_writer *w, struct json *ops,
-                    ovsdb_writer_cb *cb, void *aux)
-{
-    struct ovsdb_writer_txn *txn;
-
-    ovs_assert(ops->type == JSON_ARRAY);
-    if (!ops->array.n) {
-        struct json *empty = json_array_create_empty();
-
-        json_destroy(ops);
-        if (cb) {
-            cb(aux, OVSDB_WRITER_SUCCESS, empty);
-        }
-        json_destroy(empty);
-        return;
-    }
-    txn = xzalloc(sizeof *txn);
-    txn->ops = ops;
-    txn->n_ops = ops->array.n;
-    txn->cb = cb;
-    txn->aux = aux;
-    w->n_ops += txn->n_ops;
-    ovs_list_push_back(&w->queued, &txn->node);
-    w->n_queued++;
-    send_queued(w);
-}
-
-struct json *
-ovsdb_writer_uuid_json(const struct uuid *uuid)
-{
-    return json_array_create_2(json_string_create("uuid"),
-                               json_string_create_nocopy(
-                                   xasprintf(UUID_FMT, UUID_ARGS(uuid))));
-}
-
-/* Returns the where clause [["_uuid", "==", ["uuid", U]]]. */
-static struct json *
-where_uuid(const struct uuid *uuid)
-{
-    return json_array_create_1(
-        json_array_create_3(json_string_create("_uuid"),
-                            json_string_create("=="),
-                            ovsdb_writer_uuid_json(uuid)));
-}
-
-static struct json *
-op_new(const char *op, const char *table)
-{
-    struct json *j = json_object_create();
-
-    json_object_put_string(j, "op", op);
-    json_object_put_string(j, "table", table);
-    return j;
-}
-
-struct json *
-ovsdb_writer_op_insert(const char *table, const struct uuid *row_uuid,
-                       struct json *row)
-{
-    struct json *j = op_new("insert", table);
-
-    if (row_uuid) {
-        json_object_put_format(j, "uuid", UUID_FMT, UUID_ARGS(row_uuid));
-    }
-    json_object_put(j, "row", row);
-    return j;
-}
-
-struct json *
-ovsdb_writer_op_update(const char *table, const struct uuid *row_uuid,
-                       struct json *row)
-{
-    struct json *j = op_new("update", table);
-
-    json_object_put(j, "where", where_uuid(row_uuid));
-    json_object_put(j, "row", row);
-    return j;
-}
-
-struct json *
-ovsdb_writer_op_delete(const char *table, const struct uuid *row_uuid)
-{
-    struct json *j = op_new("delete", table);
-
-    json_object_put(j, "where", where_uuid(row_uuid));
-    return j;
-}
-
-struct json *
-ovsdb_writer_op_mutate(const char *table, const struct uuid *row_uuid,
-                       struct json *mutations)
-{
-    struct json *j = op_new("mutate", table);
-
-    json_object_put(j, "where", where_uuid(row_uuid));
-    json_object_put(j, "mutations", mutations);
-    return j;
-}
-
-struct json *
-ovsdb_writer_map_new(void)
-{
-    return json_array_create_2(json_string_create("map"),
-                               json_array_create_empty());
-}
-
-void
-ovsdb_writer_map_add(struct json *map, struct json *key, struct json *value)
-{
-    json_array_add(map->array.elems[1], json_array_create_2(key, value));
-}
-
-struct json *
-ovsdb_writer_set_new(void)
-{
-    return json_array_create_2(json_string_create("set"),
-                               json_array_create_empty());
-}
-
-void
-ovsdb_writer_set_add(struct json *set, struct json *value)
-{
-    json_array_add(set->array.elems[1], value);
 }

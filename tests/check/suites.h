@@ -13,6 +13,8 @@
  * name_suite() returns the module's Suite. */
 #define FIBSYNC_SUITES \
     SUITE(paths) \
+    SUITE(setting) \
+    SUITE(ovsdb_wire) \
     SUITE(route_key) \
     SUITE(route_batch) \
     SUITE(fpmsyncd_rib) \
