@@ -78,8 +78,11 @@ fi
 B=$(cd "$builddir" && pwd)
 OVS=$(sed -n 's/^OVS_BUILDDIR = //p' "$B/Makefile")
 SRC=$(sed -n 's/^abs_top_srcdir = //p' "$B/Makefile")
-PATH=$B/daemons:$B/utilities:$OVS/ovsdb:$OVS/utilities:$PATH
+# Builds before syncd moved to daemons/ kept it in asic-sim/: looking
+# there too lets one script compare an old build with a new one.
+PATH=$B/daemons:$B/asic-sim:$B/utilities:$OVS/ovsdb:$OVS/utilities:$PATH
 export PATH
+. "$(dirname "$0")/bench-lib.sh"
 
 # opts_for CONFIG: orchd options, then "|", then the Global row (JSON).
 opts_for () {
@@ -185,15 +188,7 @@ print(s.getsockname()[1])')
 }
 
 echo "# bench-e2e: $routes IPv4 routes, $runs runs, configs $configs"
-# steal_ticks: CPU time the hypervisor gave to others (clock ticks, all
-# CPUs); the share of it over a run says how far to trust its timings.
-steal_ticks () { awk '/^cpu / { print $9; exit }' /proc/stat; }
-all_ticks () {
-    awk '/^cpu / { print $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9; exit }' \
-        /proc/stat
-}
-steal0=$(steal_ticks); all0=$(all_ticks)
-echo "# machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_machine_begin
 results=$(mktemp)
 r=1
 while test $r -le "$runs"; do
@@ -218,6 +213,4 @@ for c in $(echo "$configs" | tr ',' ' '); do
     printf '%-8s %8s %8s  (%d runs)\n' "$c" "$prog" "$sync" "$n"
 done
 rm -f "$results" "$results.p"
-echo "# load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "# cpu steal during the run: $(( ($(steal_ticks) - steal0) * 100 /
-    ($(all_ticks) - all0 + 1) ))% (time the hypervisor ran others)"
+bench_machine_end

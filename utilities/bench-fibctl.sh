@@ -42,8 +42,11 @@ fi
 B=$(cd "$builddir" && pwd)
 OVS=$(sed -n 's/^OVS_BUILDDIR = //p' "$B/Makefile")
 SRC=$(sed -n 's/^abs_top_srcdir = //p' "$B/Makefile")
-PATH=$B/daemons:$B/utilities:$OVS/ovsdb:$OVS/utilities:$PATH
+# Builds before syncd moved to daemons/ kept it in asic-sim/: looking
+# there too lets one script compare an old build with a new one.
+PATH=$B/daemons:$B/asic-sim:$B/utilities:$OVS/ovsdb:$OVS/utilities:$PATH
 export PATH
+. "$(dirname "$0")/bench-lib.sh"
 tmpdir=/tmp
 test -w /dev/shm && tmpdir=/dev/shm
 d=$(mktemp -d "$tmpdir/bench-fibctl.XXXXXX")
@@ -70,14 +73,7 @@ print(s.getsockname()[1])')
 fpmsyncd $common --pidfile="$d/fpmsyncd.pid" --log-file="$d/fpmsyncd.log" \
     --unixctl="$d/fpmsyncd.ctl" --fpm-port="$port"
 sleep 1
-# steal_ticks: CPU time the hypervisor gave to others (clock ticks, all
-# CPUs); the share of it over a run says how far to trust its timings.
-steal_ticks () { awk '/^cpu / { print $9; exit }' /proc/stat; }
-all_ticks () {
-    awk '/^cpu / { print $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9; exit }' \
-        /proc/stat
-}
-steal0=$(steal_ticks); all0=$(all_ticks)
+bench_machine_begin
 echo "# loading $routes routes (load $(cut -d' ' -f1-3 /proc/loadavg))"
 t0=$(date +%s)
 fpm-replay -n "$routes" --port "$port" --linger 0 -q
@@ -102,20 +98,19 @@ ms () {
     e=$(date +%s%N)
     echo $(( (e - s) / 1000000 ))
 }
-median () { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 while read p; do
     ms fibctl --db="$DB" show ip route "$p"
-done < "$d/prefixes" | median > "$d/exact"
+done < "$d/prefixes" | bench_median > "$d/exact"
 while read p; do
     ms fibctl --db="$DB" show ip route "${p%/*}"
-done < "$d/prefixes" | median > "$d/lpm"
+done < "$d/prefixes" | bench_median > "$d/lpm"
 for i in 1 2 3; do
     ms ovs-appctl -t "$d/orchd.ctl" route/dump
-done | median > "$d/dump"
+done | bench_median > "$d/dump"
 for i in 1 2 3; do
     ms fibctl --db="$DB" show ip route
-done | median > "$d/walk"
+done | bench_median > "$d/walk"
 rss=$(awk '/VmRSS/ { print int($2 / 1024) }' \
           "/proc/$(cat "$d/orchd.pid")/status")
 echo "routes $routes queries $queries"
@@ -124,6 +119,4 @@ echo "fibctl longest match, median wall: $(cat "$d/lpm") ms"
 echo "route/dump of all routes (read cache), median wall: $(cat "$d/dump") ms"
 echo "fibctl show ip route (all, index walk), median wall: $(cat "$d/walk") ms"
 echo "orchd RSS: $rss MB ($(( rss * 1024 * 1024 / routes )) bytes a route)"
-echo "# load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "# cpu steal during the run: $(( ($(steal_ticks) - steal0) * 100 /
-    ($(all_ticks) - all0 + 1) ))% (time the hypervisor ran others)"
+bench_machine_end

@@ -103,11 +103,7 @@ PATH=$builddir/daemons:$builddir/utilities:$PATH
 export PATH
 
 hz=`getconf CLK_TCK`
-
-# cpu_ticks PID: user + system CPU time of PID, in clock ticks.
-cpu_ticks () {
-    awk '{ print $14 + $15 }' /proc/$1/stat
-}
+. "`dirname "$0"`/bench-lib.sh"
 
 # status_kb PID FIELD: a field of /proc/PID/status, in kB.
 status_kb () {
@@ -150,6 +146,7 @@ echo "fpmsyncd benchmark: $routes routes, $runs runs, ovsdb-server with" \
      "$malloc, fpmsyncd options: ${*:-(none)}"
 fstype=`df -T "$tmpdir" | awk 'NR == 2 { print $2 }'`
 echo "fpm-replay -n $routes $replay_args; database in $tmpdir ($fstype)"
+bench_machine_begin
 
 results=
 run=1
@@ -177,8 +174,8 @@ while test $run -le $runs; do
     done
     fpmd=`cat "$dir/fpmsyncd.pid"`
     db=`cat "$dir/ovsdb-server.pid"`
-    fpmd_cpu0=`cpu_ticks $fpmd`
-    db_cpu0=`cpu_ticks $db`
+    fpmd_cpu0=`bench_cpu_ticks $fpmd`
+    db_cpu0=`bench_cpu_ticks $db`
 
     load0=`cut -d' ' -f1 /proc/loadavg`
     t0=`date +%s.%N`
@@ -203,8 +200,8 @@ while test $run -le $runs; do
     t1=`date +%s.%N`
     wait $replay
 
-    fpmd_cpu=`cpu_ticks $fpmd`
-    db_cpu=`cpu_ticks $db`
+    fpmd_cpu=`bench_cpu_ticks $fpmd`
+    db_cpu=`bench_cpu_ticks $db`
     secs=`echo "$t1 - $t0" | bc -l`
     rate=`echo "$routes / $secs" | bc`
     fpmd_secs=`echo "($fpmd_cpu - $fpmd_cpu0) / $hz" | bc -l`
@@ -245,3 +242,4 @@ median=`printf "%s" "$results" | sort -n | \
                               sub(/^[0-9]+ run [0-9]+: /, "", m);
                               print m }'`
 echo "median: $median"
+bench_machine_end

@@ -28,6 +28,9 @@
 #               rebuilt the FIB (and, in wb mode, found every row in sync
 #               without writing it again).
 #
+# With each run it prints the CPU seconds syncd and ovsdb-server spent
+# from the start of the load until every row was in sync; at the start
+# and the end, the core count, the load and the hypervisor's steal share.
 # Then it runs "syncd-bench apply" (the in-process apply step alone).  It
 # prints every run and the median of each figure per mode.
 
@@ -39,6 +42,7 @@ RUNS=3
 BULK=1000
 MODES=wb
 BUILD=
+SYNCD=
 while test $# -gt 0; do
     case $1 in
         -n) ROWS=$2; shift 2 ;;
@@ -60,17 +64,28 @@ if test -z "$BUILD"; then
         if test -x "$d/daemons/syncd"; then BUILD=$d; break; fi
     done
 fi
-test -x "$BUILD/daemons/syncd" || { echo "$0: no built syncd (use -b)" >&2; exit 1; }
+# Builds before syncd moved to daemons/ kept it in asic-sim/: looking
+# there too lets one script compare an old build with a new one.
+for d in daemons asic-sim; do
+    if test -x "$BUILD/$d/syncd"; then
+        SYNCD=$BUILD/$d/syncd
+        BENCH=$BUILD/$d/syncd-bench
+        break
+    fi
+done
+test -n "$SYNCD" || { echo "$0: no built syncd (use -b)" >&2; exit 1; }
 OVS=$(sed -n "s/^OVS_BUILDDIR='\(.*\)'/\1/p" "$BUILD/tests/atlocal")
 test -n "$OVS" || OVS=$top/_ovs/openvswitch
-SYNCD=$BUILD/daemons/syncd
-BENCH=$BUILD/daemons/syncd-bench
 APPCTL=$OVS/utilities/ovs-appctl
+. "$top/utilities/bench-lib.sh"
+HZ=$(getconf CLK_TCK)
 
 now () { date +%s.%N; }
 secs () { echo "$1 $2" | awk '{ printf "%.2f", $2 - $1 }'; }
 rate () { echo "$1 $2" | awk '{ printf "%.0f", ($2 > 0 ? $1 / $2 : 0) }'; }
-median () { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+# cpu_s TICKS0 TICKS1: CPU seconds between two bench_cpu_ticks readings.
+cpu_s () { echo "$1 $2" | awk -v hz="$HZ" '{ printf "%.2f", ($2 - $1) / hz }'; }
+median () { bench_median; }
 
 # stat_field NAME: the number after NAME in syncd's asic/stats.
 stat_field () {
@@ -116,13 +131,17 @@ run_once () {
     test "$mode" = base || start_syncd
     sleep 0.5
 
+    db_ticks0=$(bench_cpu_ticks "$(cat "$dir/ovsdb-server.pid")")
+    syncd_ticks0=0
+    test "$mode" = base ||
+        syncd_ticks0=$(bench_cpu_ticks "$(cat "$dir/syncd.pid")")
     t0=$(now)
     "$BENCH" load --db="unix:$dir/db.sock" -n "$ROWS" -t "$TXN" > "$dir/load.out"
     t_load=$(now)
     load_s=$(secs "$t0" "$t_load")
     if test "$mode" = base; then
         echo "  base: load ${load_s}s ($(rate "$ROWS" "$load_s") rows/s)"
-        echo "$load_s 0 0 0" >> "$results.$mode"
+        echo "$load_s 0 0 0 0 0" >> "$results.$mode"
         stop_pid "$dir/ovsdb-server.pid"
         rm -rf "$dir"
         return 0
@@ -137,6 +156,10 @@ run_once () {
           "where": [["state", "!=", "programmed"]], "columns": ["_uuid"]}]' |
         grep -o '"_uuid"' | wc -l)
     rss=$(awk '/VmHWM/ { print $2 }' "/proc/$(cat "$dir/syncd.pid")/status")
+    syncd_cpu=$(cpu_s "$syncd_ticks0" \
+                      "$(bench_cpu_ticks "$(cat "$dir/syncd.pid")")")
+    db_cpu=$(cpu_s "$db_ticks0" \
+                   "$(bench_cpu_ticks "$(cat "$dir/ovsdb-server.pid")")")
 
     # Restart on the full table.
     stop_pid "$dir/syncd.pid"
@@ -156,8 +179,10 @@ run_once () {
          "in sync ${sync_s}s, not programmed in the database: $left;" \
          "restart ${restart_s}s ($(rate "$ROWS" "$restart_s") routes/s," \
          "$skipped write-backs skipped); syncd peak RSS $((rss / 1024)) MB," \
-         "$((rss_r / 1024)) MB after restart"
-    echo "$load_s $prog_s $sync_s $restart_s" >> "$results.$mode"
+         "$((rss_r / 1024)) MB after restart; cpu until in sync: syncd" \
+         "${syncd_cpu}s, ovsdb-server ${db_cpu}s"
+    echo "$load_s $prog_s $sync_s $restart_s $syncd_cpu $db_cpu" \
+        >> "$results.$mode"
 
     stop_pid "$dir/syncd.pid"
     stop_pid "$dir/ovsdb-server.pid"
@@ -166,7 +191,7 @@ run_once () {
 
 echo "syncd benchmark: $ROWS rows, $TXN rows/txn, bulks of $BULK," \
      "$RUNS runs of: $MODES"
-echo "host: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_machine_begin
 results=$(mktemp)
 for run in $(seq 1 "$RUNS"); do
     echo "run $run:"
@@ -176,7 +201,7 @@ for run in $(seq 1 "$RUNS"); do
 done
 
 for mode in $MODES; do
-    for col in 1 2 3 4; do
+    for col in 1 2 3 4 5 6; do
         eval m$col=$(cut -d' ' -f$col "$results.$mode" | median)
     done
     rm -f "$results.$mode"
@@ -186,11 +211,12 @@ for mode in $MODES; do
         echo "median $mode: load ${m1}s ($(rate "$ROWS" "$m1") rows/s)," \
              "programmed ${m2}s ($(rate "$ROWS" "$m2") routes/s)," \
              "in sync ${m3}s ($(rate "$ROWS" "$m3") routes/s)," \
-             "restart ${m4}s ($(rate "$ROWS" "$m4") routes/s)"
+             "restart ${m4}s ($(rate "$ROWS" "$m4") routes/s)," \
+             "cpu until in sync: syncd ${m5}s, ovsdb-server ${m6}s"
     fi
 done
 rm -f "$results"
-echo "load average now $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_machine_end
 
 echo "in-process apply step (syncd-bench apply -n $ROWS -k $BULK):"
 for run in $(seq 1 "$RUNS"); do
