@@ -23,7 +23,8 @@
 #            rewriting a 256-entry map column (Route.status) on 512 rows
 #            that the 10 workers monitor;
 #   seq300k  one client inserting 300,000 rows in 1,000-row
-#            transactions, one in flight (DESIGN.md's "facts measured");
+#            transactions, one in flight (the single-client insert rate that
+#            the project brief quotes: 115-168K rows/s on 2 cores);
 #   txn      for each N of --sizes (default 100,1000,10000,100000,500000),
 #            N rows in one transaction ("txn-N-all") and one row per
 #            transaction ("txn-N-one"); with --one-limit L (default
