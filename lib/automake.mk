@@ -30,5 +30,9 @@ lib_libfibsync_la_SOURCES += \
 	lib/route-key.c lib/route-key.h \
 	lib/route-batch.c lib/route-batch.h
 
+# The fast path: the binary route frame.
+lib_libfibsync_la_SOURCES += \
+	lib/route-frame.c lib/route-frame.h
+
 lib_libfibsync_la_LIBADD = $(OVS_LIBS) $(NL_LIBS) $(ZMQ_LIBS) \
 	$(JEMALLOC_LIBS)

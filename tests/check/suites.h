@@ -15,6 +15,7 @@
     SUITE(paths) \
     SUITE(setting) \
     SUITE(ovsdb_wire) \
+    SUITE(route_frame) \
     SUITE(route_key) \
     SUITE(route_batch) \
     SUITE(fpmsyncd_rib) \
