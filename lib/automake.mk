@@ -30,9 +30,10 @@ lib_libfibsync_la_SOURCES += \
 	lib/route-key.c lib/route-key.h \
 	lib/route-batch.c lib/route-batch.h
 
-# The fast path: the binary route frame.
+# The fast path: the binary route frame and the ZeroMQ channel.
 lib_libfibsync_la_SOURCES += \
-	lib/route-frame.c lib/route-frame.h
+	lib/route-frame.c lib/route-frame.h \
+	lib/zmq-channel.c lib/zmq-channel.h
 
 lib_libfibsync_la_LIBADD = $(OVS_LIBS) $(NL_LIBS) $(ZMQ_LIBS) \
 	$(JEMALLOC_LIBS)

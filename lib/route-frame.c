@@ -38,6 +38,7 @@ static const char *const error_names[ROUTE_FRAME_N_ERRORS] = {
     [ROUTE_FRAME_E_MAGIC] = "bad magic number",
     [ROUTE_FRAME_E_VERSION] = "unsupported version",
     [ROUTE_FRAME_E_TYPE] = "unknown message type",
+    [ROUTE_FRAME_E_FLAGS] = "unknown flags",
     [ROUTE_FRAME_E_TRUNCATED] = "entry truncated",
     [ROUTE_FRAME_E_OP] = "unknown operation",
     [ROUTE_FRAME_E_PREFIX] = "bad prefix",
@@ -82,8 +83,20 @@ route_frame_start(struct ofpbuf *b, enum route_frame_type type,
     put_unaligned_be16((ovs_be16 *) h, htons(ROUTE_FRAME_MAGIC));
     h[2] = ROUTE_FRAME_VERSION;
     h[3] = type;
-    put_unaligned_be64((ovs_be64 *) (h + 8), htonll(seq));
-    put_unaligned_be64((ovs_be64 *) (h + 16), htonll(epoch));
+    route_frame_set_header(h, 0, seq, epoch);
+}
+
+/* Sets the flags, sequence number and epoch of the frame that starts at
+ * 'frame' (the channel stamps them when it sends a frame). */
+void
+route_frame_set_header(void *frame, uint32_t flags, uint64_t seq,
+                       uint64_t epoch)
+{
+    uint8_t *h = frame;
+
+    put_unaligned_be32((ovs_be32 *) (h + 4), htonl(flags));
+    put_unaligned_be64((ovs_be64 *) (h + 16), htonll(seq));
+    put_unaligned_be64((ovs_be64 *) (h + 24), htonll(epoch));
 }
 
 /* Adds one to the entry count of the frame in 'b'. */
@@ -91,9 +104,9 @@ static void
 count_entry(struct ofpbuf *b)
 {
     uint8_t *h = b->data;
-    uint32_t count = ntohl(get_unaligned_be32((ovs_be32 *) (h + 4)));
+    uint32_t count = ntohl(get_unaligned_be32((ovs_be32 *) (h + 8)));
 
-    put_unaligned_be32((ovs_be32 *) (h + 4), htonl(count + 1));
+    put_unaligned_be32((ovs_be32 *) (h + 8), htonl(count + 1));
 }
 
 /* Appends the fixed part of an entry and its VRF and address. */
@@ -169,14 +182,18 @@ route_frame_parse_header(const void *data, size_t size,
     }
     h->version = p[2];
     h->type = p[3];
-    h->count = ntohl(get_unaligned_be32((const ovs_be32 *) (p + 4)));
-    h->seq = ntohll(get_unaligned_be64((const ovs_be64 *) (p + 8)));
-    h->epoch = ntohll(get_unaligned_be64((const ovs_be64 *) (p + 16)));
+    h->flags = ntohl(get_unaligned_be32((const ovs_be32 *) (p + 4)));
+    h->count = ntohl(get_unaligned_be32((const ovs_be32 *) (p + 8)));
+    h->seq = ntohll(get_unaligned_be64((const ovs_be64 *) (p + 16)));
+    h->epoch = ntohll(get_unaligned_be64((const ovs_be64 *) (p + 24)));
     if (h->version != ROUTE_FRAME_VERSION) {
         return ROUTE_FRAME_E_VERSION;
     }
     if (h->type < ROUTE_FRAME_ROUTES || h->type > ROUTE_FRAME_HELLO) {
         return ROUTE_FRAME_E_TYPE;
+    }
+    if (h->flags & ~ROUTE_FRAME_F_ALL) {
+        return ROUTE_FRAME_E_FLAGS;
     }
     if (h->count && (h->type == ROUTE_FRAME_ACK
                      || h->type == ROUTE_FRAME_HELLO)) {

@@ -23,11 +23,13 @@
  * A frame is one message: a fixed header and 'count' entries.  Every
  * integer is in network byte order.
  *
- *   header (24 bytes)
+ *   header (32 bytes)
  *     u16 magic     0x4653 ("FS")
  *     u8  version   ROUTE_FRAME_VERSION
  *     u8  type      enum route_frame_type
+ *     u32 flags     ROUTE_FRAME_F_*; no other bit may be set
  *     u32 count     entries that follow
+ *     u32 reserved  0
  *     u64 seq       the sender's message sequence number (1, 2, ...)
  *     u64 epoch     the sender's session, random at each start: a new
  *                   epoch tells the receiver that its peer restarted
@@ -53,7 +55,8 @@
  *     vrf_len bytes, 4 or 16 bytes of address, error_len bytes of text
  *
  *   ROUTE_FRAME_ACK and ROUTE_FRAME_HELLO carry no entries: an ack's
- *   'seq' is the last message applied, a hello's the next one expected.
+ *   'seq' is the last message its sender applied (see lib/zmq-channel.h
+ *   for the protocol).
  *
  * Decoding never trusts its input: route_frame_validate() checks a whole
  * frame before anything is applied, so that a malformed, truncated or
@@ -71,8 +74,17 @@ struct ofpbuf;
 
 #define ROUTE_FRAME_MAGIC 0x4653
 #define ROUTE_FRAME_VERSION 1
-#define ROUTE_FRAME_HEADER_LEN 24
+#define ROUTE_FRAME_HEADER_LEN 32
 #define ROUTE_FRAME_MAX_NEXTHOPS 512
+
+/* Header flags. */
+#define ROUTE_FRAME_F_REPLY 0x1 /* HELLO, ACK: answers the peer's hello
+                                 * or ack probe. */
+#define ROUTE_FRAME_F_GAP 0x2   /* ACK: a message after 'seq' was missing:
+                                 * send again from seq + 1. */
+#define ROUTE_FRAME_F_PROBE 0x4 /* ACK: answer with an ack. */
+#define ROUTE_FRAME_F_ALL (ROUTE_FRAME_F_REPLY | ROUTE_FRAME_F_GAP \
+                           | ROUTE_FRAME_F_PROBE)
 
 /* Message types. */
 enum route_frame_type {
@@ -102,6 +114,7 @@ enum route_frame_error {
     ROUTE_FRAME_E_MAGIC,        /* Not a fibsync frame. */
     ROUTE_FRAME_E_VERSION,      /* A version this build does not speak. */
     ROUTE_FRAME_E_TYPE,         /* Unknown message type. */
+    ROUTE_FRAME_E_FLAGS,        /* Unknown flags. */
     ROUTE_FRAME_E_TRUNCATED,    /* An entry runs past the end. */
     ROUTE_FRAME_E_OP,           /* Unknown operation. */
     ROUTE_FRAME_E_PREFIX,       /* Bad family, length or host bits. */
@@ -121,6 +134,7 @@ const char *route_frame_type_name(enum route_frame_type);
 struct route_frame_header {
     uint8_t version;            /* ROUTE_FRAME_VERSION. */
     uint8_t type;               /* enum route_frame_type. */
+    uint32_t flags;             /* ROUTE_FRAME_F_*. */
     uint32_t count;             /* Entries. */
     uint64_t seq;               /* Message sequence number. */
     uint64_t epoch;             /* Sender's session. */
@@ -151,6 +165,8 @@ struct route_frame_route {
 /* Encoding.  A frame is built in an ofpbuf: start, put entries, finish. */
 void route_frame_start(struct ofpbuf *, enum route_frame_type,
                        uint64_t seq, uint64_t epoch);
+void route_frame_set_header(void *frame, uint32_t flags, uint64_t seq,
+                            uint64_t epoch);
 void route_frame_put_route(struct ofpbuf *, const struct route_frame_route *);
 void route_frame_put_result(struct ofpbuf *,
                             const struct route_frame_route *);

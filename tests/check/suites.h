@@ -16,6 +16,7 @@
     SUITE(setting) \
     SUITE(ovsdb_wire) \
     SUITE(route_frame) \
+    SUITE(zmq_channel) \
     SUITE(route_key) \
     SUITE(route_batch) \
     SUITE(fpmsyncd_rib) \

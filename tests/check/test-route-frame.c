@@ -145,9 +145,19 @@ START_TEST(test_frame_results_and_control)
     ck_assert_int_eq(route_frame_validate(b.data, b.size, &h),
                      ROUTE_FRAME_OK);
     ck_assert_uint_eq(h.seq, 99);
-    ((uint8_t *) b.data)[7] = 1;
+    ((uint8_t *) b.data)[11] = 1;
     ck_assert_int_eq(route_frame_validate(b.data, b.size, &h),
                      ROUTE_FRAME_E_COUNT);
+
+    /* Flags are stamped, and unknown ones refused. */
+    route_frame_set_header(b.data, ROUTE_FRAME_F_REPLY, 5, 6);
+    ((uint8_t *) b.data)[11] = 0;
+    ck_assert_int_eq(route_frame_validate(b.data, b.size, &h),
+                     ROUTE_FRAME_OK);
+    ck_assert(h.flags == ROUTE_FRAME_F_REPLY && h.seq == 5 && h.epoch == 6);
+    ((uint8_t *) b.data)[7] |= 0x80;
+    ck_assert_int_eq(route_frame_validate(b.data, b.size, &h),
+                     ROUTE_FRAME_E_FLAGS);
     ofpbuf_uninit(&b);
     free(rd);
 }
@@ -214,8 +224,9 @@ START_TEST(test_frame_malformed)
     ck_assert_int_eq(validate_with(e0 + 8 + 7 + 4 + 3, 0),
                      ROUTE_FRAME_E_NEXTHOP);
     /* A count larger than the entries. */
-    ck_assert_int_eq(validate_with(7, 5), ROUTE_FRAME_E_TRUNCATED);
-    ck_assert_int_eq(validate_with(7, 3), ROUTE_FRAME_E_TRAILING);
+    ck_assert_int_eq(validate_with(11, 5), ROUTE_FRAME_E_TRUNCATED);
+    ck_assert_int_eq(validate_with(11, 3), ROUTE_FRAME_E_TRAILING);
+    ck_assert_int_eq(validate_with(5, 1), ROUTE_FRAME_E_FLAGS);
     ck_assert_str_eq(route_frame_strerror(ROUTE_FRAME_E_VERSION),
                      "unsupported version");
     ck_assert_str_eq(route_frame_strerror(ROUTE_FRAME_N_ERRORS + 3),
@@ -239,7 +250,7 @@ START_TEST(test_frame_random)
             seed = seed * 1103515245 + 12345;
             ofpbuf_put(&b, &(uint8_t) { seed >> 16 }, 1);
         }
-        ((uint8_t *) b.data)[7] = seed % 4;
+        ((uint8_t *) b.data)[11] = seed % 4;
         (void) route_frame_validate(b.data, b.size, &h);
     }
     ofpbuf_uninit(&b);
