@@ -34,6 +34,7 @@
 #include "lib/fibsync-paths.h"
 #include "lib/option-parse.h"
 #include "lib/perf-timer.h"
+#include "lib/setting.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/hmap.h"
 #include "openvswitch/json.h"
@@ -55,30 +56,7 @@ COVERAGE_DEFINE(orchd_route_bad);
 COVERAGE_DEFINE(orchd_route_unresolved);
 COVERAGE_DEFINE(orchd_status_write);
 
-/* Where a feature's value came from. */
-enum feature_source {
-    SRC_DEFAULT,                /* Built-in default. */
-    SRC_GLOBAL,                 /* The Global row. */
-    SRC_CMDLINE,                /* A command-line option (wins). */
-};
-
-static const char *const source_names[] = {
-    [SRC_DEFAULT] = "default",
-    [SRC_GLOBAL] = "Global",
-    [SRC_CMDLINE] = "command line",
-};
-
-/* One tunable: value, where it came from, and whether the command line
- * fixed it. */
-struct feature {
-    const char *name;           /* As features/show prints it. */
-    int64_t value;              /* Current value (booleans are 0/1). */
-    enum feature_source source; /* Where 'value' came from. */
-    bool cmdline;               /* Set on the command line. */
-    int64_t cmdline_value;      /* That value. */
-    int64_t default_value;      /* Built-in default. */
-};
-
+/* orchd's tunables, as features/show lists them, in this order. */
 enum {
     F_RING,                     /* Ring buffer and assistant thread. */
     F_ASYNC,                    /* Asynchronous SAI mode. */
@@ -91,17 +69,15 @@ enum {
     N_FEATURES
 };
 
-static struct feature features[N_FEATURES] = {
-    [F_RING] = { "ring_thread", 0, SRC_DEFAULT, false, 0, 0 },
-    [F_ASYNC] = { "sai_mode async", 0, SRC_DEFAULT, false, 0, 0 },
-    [F_MAX_OUTSTANDING] = { "async_max_outstanding", 8, SRC_DEFAULT,
-                            false, 0, 8 },
-    [F_MAX_BULK] = { "max_bulk_size", 1000, SRC_DEFAULT, false, 0, 1000 },
-    [F_BATCH] = { "batch_size", 1000, SRC_DEFAULT, false, 0, 1000 },
-    [F_FIB_SUPPRESSION] = { "fib_suppression", 0, SRC_DEFAULT, false, 0,
-                            0 },
-    [F_SORTED] = { "sorted_bulks", 0, SRC_DEFAULT, false, 0, 0 },
-    [F_NEXTHOP_GROUPS] = { "nexthop_groups", 1, SRC_DEFAULT, false, 0, 1 },
+static struct setting features[N_FEATURES] = {
+    [F_RING] = SETTING_INITIALIZER("ring_thread", 0),
+    [F_ASYNC] = SETTING_INITIALIZER("sai_mode async", 0),
+    [F_MAX_OUTSTANDING] = SETTING_INITIALIZER("async_max_outstanding", 8),
+    [F_MAX_BULK] = SETTING_INITIALIZER("max_bulk_size", 1000),
+    [F_BATCH] = SETTING_INITIALIZER("batch_size", 1000),
+    [F_FIB_SUPPRESSION] = SETTING_INITIALIZER("fib_suppression", 0),
+    [F_SORTED] = SETTING_INITIALIZER("sorted_bulks", 0),
+    [F_NEXTHOP_GROUPS] = SETTING_INITIALIZER("nexthop_groups", 1),
 };
 
 /* The daemon's state. */
@@ -139,52 +115,27 @@ OVS_NO_RETURN static void usage(void);
 
 /* ---- Features ----------------------------------------------------------*/
 
-static void
-feature_update(struct feature *f, bool present, int64_t v)
-{
-    if (f->cmdline) {
-        f->value = f->cmdline_value;
-        f->source = SRC_CMDLINE;
-    } else if (present) {
-        f->value = v;
-        f->source = SRC_GLOBAL;
-    } else {
-        f->value = f->default_value;
-        f->source = SRC_DEFAULT;
-    }
-}
-
-static void
-feature_set_cmdline(int idx, int64_t v)
-{
-    features[idx].cmdline = true;
-    features[idx].cmdline_value = v;
-    features[idx].value = v;
-    features[idx].source = SRC_CMDLINE;
-}
-
-/* Reads the Global row into 'features'. */
+/* Reads the Global row 'g' (NULL if there is none) into 'features': a
+ * column left empty puts its feature back to the default, unless the
+ * command line set it. */
 static void
 read_global(const struct fibrec_global *g)
 {
-    feature_update(&features[F_RING], g && g->n_ring_thread,
-                   g && g->n_ring_thread ? *g->ring_thread : 0);
-    feature_update(&features[F_ASYNC], g && g->sai_mode,
-                   g && g->sai_mode && !strcmp(g->sai_mode, "async"));
-    feature_update(&features[F_MAX_OUTSTANDING],
-                   g && g->n_async_max_outstanding,
-                   g && g->n_async_max_outstanding
-                   ? *g->async_max_outstanding : 0);
-    feature_update(&features[F_MAX_BULK], g && g->n_max_bulk_size,
-                   g && g->n_max_bulk_size ? *g->max_bulk_size : 0);
-    feature_update(&features[F_BATCH], g && g->n_batch_size,
-                   g && g->n_batch_size ? *g->batch_size : 0);
-    feature_update(&features[F_FIB_SUPPRESSION], g && g->n_fib_suppression,
-                   g && g->n_fib_suppression ? *g->fib_suppression : 0);
-    feature_update(&features[F_SORTED], g && g->n_sorted_bulks,
-                   g && g->n_sorted_bulks ? *g->sorted_bulks : 0);
-    feature_update(&features[F_NEXTHOP_GROUPS], g && g->n_nexthop_groups,
-                   g && g->n_nexthop_groups ? *g->nexthop_groups : 0);
+    /* Optional column COL (g->n_COL values at g->COL) into feature F. */
+#define READ_OPTIONAL(F, COL)                                   \
+    setting_set_global(&features[F], g && g->n_##COL,           \
+                       g && g->n_##COL ? *g->COL : 0)
+
+    READ_OPTIONAL(F_RING, ring_thread);
+    setting_set_global(&features[F_ASYNC], g && g->sai_mode,
+                       g && g->sai_mode && !strcmp(g->sai_mode, "async"));
+    READ_OPTIONAL(F_MAX_OUTSTANDING, async_max_outstanding);
+    READ_OPTIONAL(F_MAX_BULK, max_bulk_size);
+    READ_OPTIONAL(F_BATCH, batch_size);
+    READ_OPTIONAL(F_FIB_SUPPRESSION, fib_suppression);
+    READ_OPTIONAL(F_SORTED, sorted_bulks);
+    READ_OPTIONAL(F_NEXTHOP_GROUPS, nexthop_groups);
+#undef READ_OPTIONAL
 }
 
 static void
@@ -748,6 +699,16 @@ orchd_unixctl_cache_verify(struct unixctl_conn *conn, int argc OVS_UNUSED,
     ds_destroy(&s);
 }
 
+/* How features/show tags where a value came from: terser than
+ * setting_source_name()'s words, to keep the table narrow. */
+static const char *const feature_source_tags[] = {
+    [SETTING_DEFAULT] = "default",
+    [SETTING_GLOBAL] = "Global",
+    [SETTING_CMDLINE] = "command line",
+};
+
+/* "features/show": each tunable, its value and where the value came
+ * from. */
 static void
 orchd_unixctl_features_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
                             const char *argv[] OVS_UNUSED, void *o_)
@@ -759,10 +720,10 @@ orchd_unixctl_features_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
     }
 
     for (size_t i = 0; i < N_FEATURES; i++) {
-        const struct feature *f = &features[i];
+        const struct setting *f = &features[i];
 
         ds_put_format(&s, "%-24s %-8"PRId64" (%s)\n", f->name, f->value,
-                      source_names[f->source]);
+                      feature_source_tags[f->source]);
     }
     if (features[F_RING].value != orchd_worker_uses_ring(o->worker)) {
         ds_put_format(&s, "note: ring_thread is %s until orchd restarts\n",
@@ -1050,39 +1011,40 @@ parse_options(int argc, char *argv[])
             unixctl_path = xstrdup(optarg);
             break;
         case 'k':
-            feature_set_cmdline(F_MAX_BULK,
+            setting_set_cmdline(&features[F_MAX_BULK],
                                 option_parse_uint("max-bulk", optarg, 1,
-                                                 1000000));
+                                                  1000000));
             break;
         case 'b':
-            feature_set_cmdline(F_BATCH,
+            setting_set_cmdline(&features[F_BATCH],
                                 option_parse_uint("batch-size", optarg, 1,
-                                                 1000000));
+                                                  1000000));
             break;
         case OPT_RING:
         case OPT_NO_RING:
-            feature_set_cmdline(F_RING, c == OPT_RING);
+            setting_set_cmdline(&features[F_RING], c == OPT_RING);
             break;
         case OPT_SAI_MODE:
             if (strcmp(optarg, "sync") && strcmp(optarg, "async")) {
                 ovs_fatal(0, "--sai-mode: \"%s\" is neither sync nor async",
                           optarg);
             }
-            feature_set_cmdline(F_ASYNC, !strcmp(optarg, "async"));
+            setting_set_cmdline(&features[F_ASYNC],
+                                !strcmp(optarg, "async"));
             break;
         case OPT_MAX_OUTSTANDING:
-            feature_set_cmdline(F_MAX_OUTSTANDING,
+            setting_set_cmdline(&features[F_MAX_OUTSTANDING],
                                 option_parse_uint("max-outstanding", optarg,
-                                                 1, 1024));
+                                                  1, 1024));
             break;
         case OPT_FIB_SUPPRESSION:
         case OPT_NO_FIB_SUPPRESSION:
-            feature_set_cmdline(F_FIB_SUPPRESSION,
+            setting_set_cmdline(&features[F_FIB_SUPPRESSION],
                                 c == OPT_FIB_SUPPRESSION);
             break;
         case OPT_SORTED:
         case OPT_NO_SORTED:
-            feature_set_cmdline(F_SORTED, c == OPT_SORTED);
+            setting_set_cmdline(&features[F_SORTED], c == OPT_SORTED);
             break;
         case OPT_NO_ROUTE_INDEX:
             use_route_index = false;
