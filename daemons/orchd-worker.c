@@ -270,7 +270,7 @@ static void *
 worker_main(void *w_)
 {
     struct orchd_worker *w = w_;
-    struct spsc_ring_task batch[256];
+    struct spsc_ring_task batch[256]; /* Most tasks popped at once. */
 
     for (;;) {
         uint64_t wake = seq_read(w->wake_seq);
@@ -322,8 +322,9 @@ orchd_worker_seed(struct orchd_worker *w, struct orchd_entry *e,
     ovs_mutex_unlock(&w->mutex);
 }
 
-/* Starts processing tasks, through a ring of 'ring_size' tasks and an
- * assistant thread if 'use_ring', inline otherwise. */
+/* Starts processing tasks, through a ring of 'ring_size' tasks (rounded up
+ * to a power of 2) and an assistant thread if 'use_ring', inline
+ * otherwise. */
 void
 orchd_worker_start(struct orchd_worker *w, bool use_ring, size_t ring_size)
 {
@@ -362,7 +363,8 @@ submit(struct orchd_worker *w, struct task *t)
         }
     }
     w->n_pushed++;
-    /* Wake the worker once per batch of pushes rather than every time. */
+    /* Wake the worker every 64 pushes rather than on each one;
+     * orchd_worker_run() wakes it once per main-loop iteration too. */
     if (!(w->n_pushed % 64)) {
         seq_change(w->wake_seq);
     }

@@ -6,7 +6,7 @@
  * entry, and writes the entries into Asic_Route in bulks, where syncd
  * programs them and acknowledges each write.  Acknowledged entries go into
  * a read cache; with FIB suppression on, each route's status goes back
- * into Route.status by partial map mutates.  See orchd(8) (--help).
+ * into Route.status by partial map mutates.  See "orchd --help".
  */
 
 #include <config.h>
@@ -62,7 +62,7 @@ enum {
     F_ASYNC,                    /* Asynchronous SAI mode. */
     F_MAX_OUTSTANDING,          /* Window in async mode. */
     F_MAX_BULK,                 /* Bulk size (-k). */
-    F_BATCH,                    /* Pop batch size (-b). */
+    F_BATCH,                    /* Ring size, 64 tasks a unit (-b). */
     F_FIB_SUPPRESSION,          /* Status write-back. */
     F_SORTED,                   /* Sorted bulks. */
     F_NEXTHOP_GROUPS,           /* Shared next-hop groups (syncd). */
@@ -1092,7 +1092,8 @@ Database:\n\
 \n\
 Tuning (each overrides the matching Global column; default in brackets):\n\
   -k, --max-bulk=N        route entries per SAI bulk [1000]\n\
-  -b, --batch-size=N      tasks per batch; the ring holds 64x this [1000]\n\
+  -b, --batch-size=N      size of the --ring task ring: 64 x N tasks,\n\
+                          rounded up to a power of 2 [1000]\n\
   --ring, --no-ring       run bulks in an assistant thread fed by a\n\
                           single-producer single-consumer task ring [off]\n\
   --sai-mode=sync|async   wait for each bulk's acknowledgement, or keep\n\
