@@ -46,8 +46,8 @@ orchd_action_from_string(const char *s, enum orchd_action *a)
  * random, so orchd can update or delete a row without looking it up, and a
  * restarted orchd finds its own rows again. */
 void
-orchd_asic_uuid(const char *vrf, const struct fib_prefix *prefix,
-                struct uuid *uuid)
+orchd_entry_asic_uuid(const char *vrf, const struct fib_prefix *prefix,
+                      struct uuid *uuid)
 {
     /* The Asic_Route namespace; the name is "VRF\0PREFIX" as for Route
      * rows (lib/route-key.h). */
@@ -91,7 +91,7 @@ intern_vrf(const char *name)
 static int
 nexthop_cmp(const void *a_, const void *b_)
 {
-    const struct orchd_nexthop *a = a_, *b = b_;
+    const struct orchd_entry_nexthop *a = a_, *b = b_;
 
     return strcmp(a->key, b->key);
 }
@@ -120,12 +120,12 @@ orchd_entry_create(const char *vrf, const struct fib_prefix *prefix,
     e->vrf = intern_vrf(vrf);
     e->prefix = *prefix;
     e->prefix_text_len = fib_prefix_format(prefix, e->prefix_text);
-    orchd_asic_uuid(vrf, prefix, &e->asic_uuid);
+    orchd_entry_asic_uuid(vrf, prefix, &e->asic_uuid);
     e->action = action;
     if (forward) {
         BUILD_ASSERT(sizeof(struct orchd_entry)
-                          % __alignof__(struct orchd_nexthop) == 0);
-        e->nexthops = (struct orchd_nexthop *) (e + 1);
+                          % __alignof__(struct orchd_entry_nexthop) == 0);
+        e->nexthops = (struct orchd_entry_nexthop *) (e + 1);
         text = (char *) &e->nexthops[n_nexthops];
         for (size_t i = 0; i < n_nexthops; i++) {
             size_t len = strlen(nh_keys[i]) + 1;

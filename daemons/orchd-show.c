@@ -246,7 +246,7 @@ format_route_line(struct orchd_show *s, const struct fibrec_route *r,
         ds_put_cstr(out, " to the CPU (no next hop)\n");
     }
     for (size_t i = 0; st.want && i < st.want->n_nexthops; i++) {
-        const struct orchd_nexthop *nh = &st.want->nexthops[i];
+        const struct orchd_entry_nexthop *nh = &st.want->nexthops[i];
 
         if (i) {
             ds_put_format(out, "  %c%*s", fib, (int) indent - 3, "");
@@ -297,7 +297,7 @@ format_route_entry(struct orchd_show *s, const struct fibrec_route *r,
         ds_put_cstr(out, "  * to the CPU (no next hop)\n");
     }
     for (size_t i = 0; st.want && i < st.want->n_nexthops; i++) {
-        const struct orchd_nexthop *nh = &st.want->nexthops[i];
+        const struct orchd_entry_nexthop *nh = &st.want->nexthops[i];
 
         split_nexthop(nh->key, &gw, &ifname);
         if (gw.length) {
@@ -358,7 +358,7 @@ route_to_json(struct orchd_show *s, const struct fibrec_route *r,
                         ? "blackhole" : "trap", json_boolean_create(true));
     }
     for (size_t i = 0; st.want && i < st.want->n_nexthops; i++) {
-        const struct orchd_nexthop *nh = &st.want->nexthops[i];
+        const struct orchd_entry_nexthop *nh = &st.want->nexthops[i];
         struct json *n = json_object_create();
 
         split_nexthop(nh->key, &gw, &ifname);

@@ -49,7 +49,7 @@ struct orchd_worker {
 
     /* Status results for the main thread. */
     struct ovs_mutex results_mutex; /* Protects 'results', 'want_results'. */
-    struct ovs_list results;        /* Contains "struct orchd_result"s. */
+    struct ovs_list results;        /* Of struct orchd_worker_result. */
     bool want_results;              /* Report successes, not only errors. */
     struct seq *results_seq;        /* Changes when results are added. */
 
@@ -94,7 +94,7 @@ static void
 add_result(struct orchd_worker *w, const struct orchd_entry *entry,
            bool ok, const char *error)
 {
-    struct orchd_result *r;
+    struct orchd_worker_result *r;
 
     if (!entry || uuid_is_zero(&entry->route_uuid)) {
         return;
@@ -505,7 +505,7 @@ orchd_worker_take_results(struct orchd_worker *w, struct ovs_list *out)
 }
 
 void
-orchd_result_destroy(struct orchd_result *r)
+orchd_worker_result_destroy(struct orchd_worker_result *r)
 {
     if (r) {
         free(r->error);
@@ -549,7 +549,7 @@ orchd_worker_format_ring(struct orchd_worker *w, struct ds *s)
 void
 orchd_worker_destroy(struct orchd_worker *w)
 {
-    struct orchd_result *r;
+    struct orchd_worker_result *r;
 
     if (!w) {
         return;
@@ -567,7 +567,7 @@ orchd_worker_destroy(struct orchd_worker *w)
     perf_timer_destroy(w->bulk_timer);
     ovs_mutex_unlock(&w->mutex);
     LIST_FOR_EACH_POP (r, node, &w->results) {
-        orchd_result_destroy(r);
+        orchd_worker_result_destroy(r);
     }
     seq_destroy(w->results_seq);
     seq_destroy(w->wake_seq);

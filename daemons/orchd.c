@@ -219,7 +219,7 @@ route_asic_key(const struct fibrec_route *route, struct uuid *key)
         free(error);
         return false;
     }
-    orchd_asic_uuid(route->vrf, &prefix, key);
+    orchd_entry_asic_uuid(route->vrf, &prefix, key);
     return true;
 }
 
@@ -420,7 +420,7 @@ initial_sync(struct orchd *o)
 static void
 status_run(struct orchd *o)
 {
-    struct orchd_result *r;
+    struct orchd_worker_result *r;
     struct ovs_list results = OVS_LIST_INITIALIZER(&results);
 
     orchd_worker_take_results(o->worker, &results);
@@ -434,7 +434,7 @@ status_run(struct orchd *o)
         }
         if (s == TXN_SUCCESS || s == TXN_UNCHANGED) {
             LIST_FOR_EACH_POP (r, node, &o->status_sent) {
-                orchd_result_destroy(r);
+                orchd_worker_result_destroy(r);
             }
         } else {
             /* Try again with the next transaction. */
@@ -552,7 +552,7 @@ orchd_unixctl_route_show(struct unixctl_conn *conn, int argc,
         free(error);
         return;
     }
-    orchd_asic_uuid(vrf, &prefix, &key);
+    orchd_entry_asic_uuid(vrf, &prefix, &key);
     e = orchd_cache_get(o->cache, &key);
     if (e) {
         orchd_entry_format(e, &s);
