@@ -24,12 +24,15 @@ static const char *const action_names[] = {
     [ORCHD_ACTION_TRAP] = "trap",
 };
 
+/* Returns 'a' as Asic_Route.packet_action spells it. */
 const char *
 orchd_action_to_string(enum orchd_action a)
 {
     return a < ARRAY_SIZE(action_names) ? action_names[a] : "?";
 }
 
+/* Parses packet action 's' into '*a'.  Returns false if 's' is not
+ * one. */
 bool
 orchd_action_from_string(const char *s, enum orchd_action *a)
 {
@@ -74,6 +77,7 @@ static struct ovs_mutex vrf_mutex = OVS_MUTEX_INITIALIZER;
 static struct shash vrf_names OVS_GUARDED_BY(vrf_mutex)
     = SHASH_INITIALIZER(&vrf_names);
 
+/* Returns the interned copy of VRF name 'name'. */
 static const char *
 intern_vrf(const char *name)
 {
@@ -88,6 +92,7 @@ intern_vrf(const char *name)
     return node->name;
 }
 
+/* qsort() comparator of next hops, by key. */
 static int
 nexthop_cmp(const void *a_, const void *b_)
 {
@@ -96,6 +101,11 @@ nexthop_cmp(const void *a_, const void *b_)
     return strcmp(a->key, b->key);
 }
 
+/* Returns a new entry (one reference) that programs (vrf, prefix) with
+ * 'action' and, for FORWARD, the 'n_nexthops' next hops 'nh_keys' with
+ * weights 'nh_weights' (NULL, or a weight under 1, means 1; a lone next
+ * hop always has weight 1).  Next hops are kept sorted by key, so equal
+ * sets compare equal. */
 struct orchd_entry *
 orchd_entry_create(const char *vrf, const struct fib_prefix *prefix,
                    enum orchd_action action, const char **nh_keys,
@@ -153,6 +163,7 @@ orchd_entry_create(const char *vrf, const struct fib_prefix *prefix,
     return e;
 }
 
+/* Returns 'e' with one more reference (NULL for NULL). */
 struct orchd_entry *
 orchd_entry_ref(const struct orchd_entry *e_)
 {
@@ -164,6 +175,7 @@ orchd_entry_ref(const struct orchd_entry *e_)
     return e;
 }
 
+/* Drops one reference to 'e', freeing it with the last. */
 void
 orchd_entry_unref(struct orchd_entry *e)
 {

@@ -103,7 +103,7 @@ struct orchd {
     uint64_t n_deletes;             /* Route rows deleted. */
     uint64_t n_bad;                 /* Routes that could not be parsed. */
     uint64_t n_unresolved;          /* Routes waiting for a next-hop group. */
-    uint64_t n_status_writes;       /* Route.status keys written. */
+    uint64_t n_status_writes;       /* Routes whose status was written. */
 };
 
 static char *db_remote;
@@ -138,6 +138,7 @@ read_global(const struct fibrec_global *g)
 #undef READ_OPTIONAL
 }
 
+/* Fills '*cfg' from the features in force. */
 static void
 bulker_config(struct orchd_bulker_config *cfg)
 {
@@ -270,6 +271,9 @@ process_nhg_users(struct orchd *o, int64_t id)
 
 /* ---- Changes from the database -----------------------------------------*/
 
+/* Sends the worker what changed in the replica since the last call:
+ * acknowledgements, then route updates and deletions, then the routes of
+ * the next-hop groups that changed. */
 static void
 process_changes(struct orchd *o)
 {
@@ -337,6 +341,7 @@ struct uuid_node {
     struct uuid uuid;           /* Member. */
 };
 
+/* Returns true if 'set' of struct uuid_node contains 'u'. */
 static bool
 uuid_set_contains(const struct hmap *set, const struct uuid *u)
 {
@@ -417,6 +422,9 @@ initial_sync(struct orchd *o)
 
 /* ---- Route.status write-back -------------------------------------------*/
 
+/* Route.status write-back: takes the worker's results and writes them in
+ * transactions of at most 5,000 routes, one transaction in flight at a
+ * time; the results of a transaction that failed are queued again. */
 static void
 status_run(struct orchd *o)
 {
@@ -488,6 +496,7 @@ status_run(struct orchd *o)
 
 /* ---- unixctl commands --------------------------------------------------*/
 
+/* "exit": makes main() drain the worker and exit. */
 static void
 orchd_unixctl_exit(struct unixctl_conn *conn, int argc OVS_UNUSED,
                    const char *argv[] OVS_UNUSED, void *o_)
@@ -534,6 +543,8 @@ parse_vrf_prefix(int argc, const char *argv[], const char **vrf,
     return fib_prefix_parse(p, prefix);
 }
 
+/* "route/show [vrf NAME] PREFIX": one programmed entry, from the read
+ * cache. */
 static void
 orchd_unixctl_route_show(struct unixctl_conn *conn, int argc,
                          const char *argv[], void *o_)
@@ -569,6 +580,7 @@ orchd_unixctl_route_show(struct unixctl_conn *conn, int argc,
     ds_destroy(&s);
 }
 
+/* "route/dump [json]": every programmed entry, in prefix order. */
 static void
 orchd_unixctl_route_dump(struct unixctl_conn *conn, int argc,
                          const char *argv[], void *o_)
@@ -733,6 +745,7 @@ orchd_unixctl_features_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
     ds_destroy(&s);
 }
 
+/* "ring/show": the task ring's state and counters. */
 static void
 orchd_unixctl_ring_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
                         const char *argv[] OVS_UNUSED, void *o_)
@@ -748,6 +761,8 @@ orchd_unixctl_ring_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
     ds_destroy(&s);
 }
 
+/* "orchd/status": the connection, the counters of orchd and of its
+ * worker. */
 static void
 orchd_unixctl_status(struct unixctl_conn *conn, int argc OVS_UNUSED,
                      const char *argv[] OVS_UNUSED, void *o_)
@@ -776,6 +791,7 @@ orchd_unixctl_status(struct unixctl_conn *conn, int argc OVS_UNUSED,
 
 /* ---- Main --------------------------------------------------------------*/
 
+/* Replicates only the tables and columns orchd reads. */
 static void
 register_columns(struct ovsdb_idl *idl)
 {
@@ -818,6 +834,8 @@ register_columns(struct ovsdb_idl *idl)
     ovsdb_idl_track_add_all(idl);
 }
 
+/* Reads the database, starts the worker, and feeds it changes until
+ * "exit"; then drains. */
 int
 main(int argc, char *argv[])
 {
@@ -956,6 +974,7 @@ main(int argc, char *argv[])
     return 0;
 }
 
+/* Parses the command line: options fix features (see usage()). */
 static void
 parse_options(int argc, char *argv[])
 {
@@ -1072,6 +1091,7 @@ parse_options(int argc, char *argv[])
     }
 }
 
+/* Prints --help and exits. */
 static void
 usage(void)
 {
