@@ -28,6 +28,7 @@ struct route_state {
     struct ovs_list pending_node; /* In 'pending', oldest first. */
 };
 
+/* A bulker: see orchd-bulker.h. */
 struct orchd_bulker {
     struct orchd_bulker_config cfg;  /* Configuration. */
     struct orchd_bulker_cbs cbs;     /* Callbacks. */
@@ -43,12 +44,14 @@ struct orchd_bulker {
     struct orchd_bulker_stats stats; /* Counters. */
 };
 
+/* Hash of route key 'key' in 'routes'. */
 static uint32_t
 key_hash(const struct uuid *key)
 {
     return uuid_hash(key);
 }
 
+/* Returns the state of route 'key', or NULL if the bulker has none. */
 static struct route_state *
 find_state(const struct orchd_bulker *b, const struct uuid *key)
 {
@@ -62,6 +65,7 @@ find_state(const struct orchd_bulker *b, const struct uuid *key)
     return NULL;
 }
 
+/* Returns the state of route 'key', created empty if there is none. */
 static struct route_state *
 get_state(struct orchd_bulker *b, const struct uuid *key)
 {
@@ -76,6 +80,8 @@ get_state(struct orchd_bulker *b, const struct uuid *key)
     return st;
 }
 
+/* Makes 'e' (taking its reference; NULL for none) what 'st' last wrote,
+ * keeping the count of written routes. */
 static void
 set_written(struct orchd_bulker *b, struct route_state *st,
             struct orchd_entry *e)
@@ -96,6 +102,8 @@ maybe_free_state(struct orchd_bulker *b, struct route_state *st)
     }
 }
 
+/* Creates a bulker with configuration 'cfg' that calls 'cbs' with
+ * 'aux'. */
 struct orchd_bulker *
 orchd_bulker_create(const struct orchd_bulker_config *cfg,
                     const struct orchd_bulker_cbs *cbs, void *aux)
@@ -113,6 +121,7 @@ orchd_bulker_create(const struct orchd_bulker_config *cfg,
     return b;
 }
 
+/* Frees 'bulk' and drops its items' references. */
 static void
 free_bulk(struct orchd_bulk *bulk)
 {
@@ -123,6 +132,8 @@ free_bulk(struct orchd_bulk *bulk)
     free(bulk);
 }
 
+/* Frees 'b' with every bulk and route state it holds, without calling
+ * any callback. */
 void
 orchd_bulker_destroy(struct orchd_bulker *b)
 {
@@ -146,6 +157,7 @@ orchd_bulker_destroy(struct orchd_bulker *b)
     free(b);
 }
 
+/* Applies 'cfg' from the next bulk on; zero sizes count as 1. */
 void
 orchd_bulker_set_config(struct orchd_bulker *b,
                         const struct orchd_bulker_config *cfg)
@@ -155,6 +167,7 @@ orchd_bulker_set_config(struct orchd_bulker *b,
     b->cfg.max_outstanding = MAX(b->cfg.max_outstanding, 1);
 }
 
+/* Returns the configuration in force. */
 const struct orchd_bulker_config *
 orchd_bulker_get_config(const struct orchd_bulker *b)
 {
@@ -220,6 +233,8 @@ orchd_bulker_del(struct orchd_bulker *b, const struct uuid *key)
     }
 }
 
+/* qsort() comparator of sorted bulks: removals first; items with content
+ * by VRF and prefix (orchd_entry_compare_prefix()), the others by key. */
 static int
 item_cmp(const void *a_, const void *b_)
 {
@@ -461,6 +476,7 @@ orchd_bulker_ack(struct orchd_bulker *b, const struct uuid *key,
     maybe_free_state(b, st);
 }
 
+/* Returns what was last written for route 'key', or NULL. */
 const struct orchd_entry *
 orchd_bulker_get_written(const struct orchd_bulker *b,
                          const struct uuid *key)
@@ -470,30 +486,35 @@ orchd_bulker_get_written(const struct orchd_bulker *b,
     return st ? st->written : NULL;
 }
 
+/* Returns the number of routes with an update waiting for a bulk. */
 size_t
 orchd_bulker_n_pending(const struct orchd_bulker *b)
 {
     return b->n_pending;
 }
 
+/* Returns the number of bulks sent and not yet fully acknowledged. */
 size_t
 orchd_bulker_n_outstanding(const struct orchd_bulker *b)
 {
     return b->n_outstanding;
 }
 
+/* Returns the number of routes with written content. */
 size_t
 orchd_bulker_n_written(const struct orchd_bulker *b)
 {
     return b->n_written;
 }
 
+/* Returns true if nothing waits for a bulk or an acknowledgement. */
 bool
 orchd_bulker_is_idle(const struct orchd_bulker *b)
 {
     return !b->n_pending && !b->n_outstanding;
 }
 
+/* Copies the counters of 'b' into '*stats'. */
 void
 orchd_bulker_get_stats(const struct orchd_bulker *b,
                        struct orchd_bulker_stats *stats)
@@ -501,6 +522,8 @@ orchd_bulker_get_stats(const struct orchd_bulker *b,
     *stats = b->stats;
 }
 
+/* Appends the bulker's mode, queue and counters to 's', for
+ * orchd/status. */
 void
 orchd_bulker_format(const struct orchd_bulker *b, struct ds *s)
 {

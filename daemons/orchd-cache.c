@@ -23,11 +23,13 @@ struct cache_node {
     struct orchd_entry *entry;  /* Programmed content (one reference). */
 };
 
+/* The read cache: programmed entries by Asic_Route key. */
 struct orchd_cache {
     struct ovs_mutex mutex;     /* Protects 'entries'. */
     struct hmap entries OVS_GUARDED; /* Contains "struct cache_node"s. */
 };
 
+/* Creates an empty cache. */
 struct orchd_cache *
 orchd_cache_create(void)
 {
@@ -38,6 +40,7 @@ orchd_cache_create(void)
     return c;
 }
 
+/* Frees 'c' and drops the references it holds. */
 void
 orchd_cache_destroy(struct orchd_cache *c)
 {
@@ -55,6 +58,7 @@ orchd_cache_destroy(struct orchd_cache *c)
     free(c);
 }
 
+/* Returns the node of 'key' in 'c', or NULL. */
 static struct cache_node *
 find(const struct orchd_cache *c, const struct uuid *key)
     OVS_REQUIRES(c->mutex)
@@ -87,6 +91,7 @@ orchd_cache_put(struct orchd_cache *c, struct orchd_entry *e)
     ovs_mutex_unlock(&c->mutex);
 }
 
+/* Forgets the entry for 'key', if any. */
 void
 orchd_cache_remove(struct orchd_cache *c, const struct uuid *key)
 {
@@ -116,6 +121,7 @@ orchd_cache_get(struct orchd_cache *c, const struct uuid *key)
     return e;
 }
 
+/* Returns the number of programmed routes. */
 size_t
 orchd_cache_count(struct orchd_cache *c)
 {
@@ -151,6 +157,7 @@ struct vrf_rank {
     size_t slot;                /* Index in order of first appearance. */
 };
 
+/* qsort() comparator of VRF ranks, by name. */
 static int
 compare_vrf_ranks(const void *a_, const void *b_)
 {
@@ -229,6 +236,7 @@ orchd_cache_snapshot(struct orchd_cache *c, bool sorted, size_t *n)
     return v;
 }
 
+/* Frees a snapshot of 'n' entries from orchd_cache_snapshot(). */
 void
 orchd_cache_snapshot_free(struct orchd_entry **v, size_t n)
 {

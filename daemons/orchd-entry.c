@@ -24,12 +24,15 @@ static const char *const action_names[] = {
     [ORCHD_ACTION_TRAP] = "trap",
 };
 
+/* Returns 'a' as Asic_Route.packet_action spells it. */
 const char *
 orchd_action_to_string(enum orchd_action a)
 {
     return a < ARRAY_SIZE(action_names) ? action_names[a] : "?";
 }
 
+/* Parses packet action 's' into '*a'.  Returns false if 's' is not
+ * one. */
 bool
 orchd_action_from_string(const char *s, enum orchd_action *a)
 {
@@ -46,8 +49,8 @@ orchd_action_from_string(const char *s, enum orchd_action *a)
  * random, so orchd can update or delete a row without looking it up, and a
  * restarted orchd finds its own rows again. */
 void
-orchd_asic_uuid(const char *vrf, const struct fib_prefix *prefix,
-                struct uuid *uuid)
+orchd_entry_asic_uuid(const char *vrf, const struct fib_prefix *prefix,
+                      struct uuid *uuid)
 {
     /* The Asic_Route namespace; the name is "VRF\0PREFIX" as for Route
      * rows (lib/route-key.h). */
@@ -74,6 +77,7 @@ static struct ovs_mutex vrf_mutex = OVS_MUTEX_INITIALIZER;
 static struct shash vrf_names OVS_GUARDED_BY(vrf_mutex)
     = SHASH_INITIALIZER(&vrf_names);
 
+/* Returns the interned copy of VRF name 'name'. */
 static const char *
 intern_vrf(const char *name)
 {
@@ -88,14 +92,20 @@ intern_vrf(const char *name)
     return node->name;
 }
 
+/* qsort() comparator of next hops, by key. */
 static int
 nexthop_cmp(const void *a_, const void *b_)
 {
-    const struct orchd_nexthop *a = a_, *b = b_;
+    const struct orchd_entry_nexthop *a = a_, *b = b_;
 
     return strcmp(a->key, b->key);
 }
 
+/* Returns a new entry (one reference) that programs (vrf, prefix) with
+ * 'action' and, for FORWARD, the 'n_nexthops' next hops 'nh_keys' with
+ * weights 'nh_weights' (NULL, or a weight under 1, means 1; a lone next
+ * hop always has weight 1).  Next hops are kept sorted by key, so equal
+ * sets compare equal. */
 struct orchd_entry *
 orchd_entry_create(const char *vrf, const struct fib_prefix *prefix,
                    enum orchd_action action, const char **nh_keys,
@@ -120,12 +130,12 @@ orchd_entry_create(const char *vrf, const struct fib_prefix *prefix,
     e->vrf = intern_vrf(vrf);
     e->prefix = *prefix;
     e->prefix_text_len = fib_prefix_format(prefix, e->prefix_text);
-    orchd_asic_uuid(vrf, prefix, &e->asic_uuid);
+    orchd_entry_asic_uuid(vrf, prefix, &e->asic_uuid);
     e->action = action;
     if (forward) {
         BUILD_ASSERT(sizeof(struct orchd_entry)
-                          % __alignof__(struct orchd_nexthop) == 0);
-        e->nexthops = (struct orchd_nexthop *) (e + 1);
+                          % __alignof__(struct orchd_entry_nexthop) == 0);
+        e->nexthops = (struct orchd_entry_nexthop *) (e + 1);
         text = (char *) &e->nexthops[n_nexthops];
         for (size_t i = 0; i < n_nexthops; i++) {
             size_t len = strlen(nh_keys[i]) + 1;
@@ -153,6 +163,7 @@ orchd_entry_create(const char *vrf, const struct fib_prefix *prefix,
     return e;
 }
 
+/* Returns 'e' with one more reference (NULL for NULL). */
 struct orchd_entry *
 orchd_entry_ref(const struct orchd_entry *e_)
 {
@@ -164,6 +175,7 @@ orchd_entry_ref(const struct orchd_entry *e_)
     return e;
 }
 
+/* Drops one reference to 'e', freeing it with the last. */
 void
 orchd_entry_unref(struct orchd_entry *e)
 {

@@ -27,7 +27,7 @@ enum orchd_action {
 };
 
 /* One next hop of an entry. */
-struct orchd_nexthop {
+struct orchd_entry_nexthop {
     char *key;                  /* "GATEWAY@IFNAME", "GATEWAY" or "@IFNAME"
                                  * (in the entry's block). */
     uint32_t weight;            /* ECMP weight, at least 1. */
@@ -44,8 +44,9 @@ struct orchd_entry {
     char prefix_text[FIB_PREFIX_STRLEN]; /* Canonical text of 'prefix'. */
     uint8_t prefix_text_len;    /* strlen(prefix_text). */
     enum orchd_action action;   /* Packet action. */
-    struct orchd_nexthop *nexthops; /* Sorted by key; empty unless FORWARD;
-                                     * in the block the entry heads. */
+    struct orchd_entry_nexthop *nexthops; /* Sorted by key; empty unless
+                                           * FORWARD; in the block the
+                                           * entry heads. */
     size_t n_nexthops;          /* Number of 'nexthops'. */
     uint32_t hash;              /* Hash of the content (action, nexthops). */
 };
@@ -53,8 +54,8 @@ struct orchd_entry {
 const char *orchd_action_to_string(enum orchd_action);
 bool orchd_action_from_string(const char *, enum orchd_action *);
 
-void orchd_asic_uuid(const char *vrf, const struct fib_prefix *,
-                     struct uuid *);
+void orchd_entry_asic_uuid(const char *vrf, const struct fib_prefix *,
+                           struct uuid *);
 
 struct orchd_entry *orchd_entry_create(const char *vrf,
                                        const struct fib_prefix *,

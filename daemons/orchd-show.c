@@ -52,6 +52,7 @@ struct deferred {
     long long int deadline;     /* Answer anyway at this time (ms). */
 };
 
+/* fib/show's state. */
 struct orchd_show {
     struct ovsdb_idl *idl;          /* orchd's replica. */
     struct route_index *ri;         /* Indexes over Route. */
@@ -63,6 +64,9 @@ struct orchd_show {
 
 /* ---- Parsing -----------------------------------------------------------*/
 
+/* Parses the arguments of fib/show, argv[1] to argv[argc - 1] ("ip" or
+ * "ipv6" first), into '*q'.  Returns NULL, or an error message the
+ * caller frees. */
 static char *
 parse_query(int argc, const char *argv[], struct query *q)
 {
@@ -144,6 +148,8 @@ vrf_exists(struct orchd_show *s, const char *vrf)
 
 /* ---- Formatting --------------------------------------------------------*/
 
+/* Returns FRR's one-letter code for route protocol 'protocol', '?' if
+ * there is none. */
 static char
 protocol_code(const char *protocol)
 {
@@ -179,12 +185,14 @@ split_nexthop(const char *key, struct ds *gw, struct ds *ifname)
     }
 }
 
+/* Returns the administrative distance of 'r', 0 if unset. */
 static int64_t
 route_distance(const struct fibrec_route *r)
 {
     return r->n_distance ? *r->distance : 0;
 }
 
+/* Returns the metric of 'r', 0 if unset. */
 static int64_t
 route_metric(const struct fibrec_route *r)
 {
@@ -198,6 +206,7 @@ struct route_state {
     struct orchd_entry *have;   /* What the ASIC acknowledged. */
 };
 
+/* Fills '*st' for 'r'; release it with route_state_destroy(). */
 static void
 route_state_get(struct orchd_show *s, const struct fibrec_route *r,
                 struct route_state *st)
@@ -207,6 +216,7 @@ route_state_get(struct orchd_show *s, const struct fibrec_route *r,
                 ? orchd_cache_get(s->cache, &st->want->asic_uuid) : NULL);
 }
 
+/* Drops the references in 'st'. */
 static void
 route_state_destroy(struct route_state *st)
 {
@@ -214,6 +224,7 @@ route_state_destroy(struct route_state *st)
     orchd_entry_unref(st->have);
 }
 
+/* Returns true if the ASIC has what orchd resolves the route to. */
 static bool
 route_state_offloaded(const struct route_state *st)
 {
@@ -246,7 +257,7 @@ format_route_line(struct orchd_show *s, const struct fibrec_route *r,
         ds_put_cstr(out, " to the CPU (no next hop)\n");
     }
     for (size_t i = 0; st.want && i < st.want->n_nexthops; i++) {
-        const struct orchd_nexthop *nh = &st.want->nexthops[i];
+        const struct orchd_entry_nexthop *nh = &st.want->nexthops[i];
 
         if (i) {
             ds_put_format(out, "  %c%*s", fib, (int) indent - 3, "");
@@ -297,7 +308,7 @@ format_route_entry(struct orchd_show *s, const struct fibrec_route *r,
         ds_put_cstr(out, "  * to the CPU (no next hop)\n");
     }
     for (size_t i = 0; st.want && i < st.want->n_nexthops; i++) {
-        const struct orchd_nexthop *nh = &st.want->nexthops[i];
+        const struct orchd_entry_nexthop *nh = &st.want->nexthops[i];
 
         split_nexthop(nh->key, &gw, &ifname);
         if (gw.length) {
@@ -358,7 +369,7 @@ route_to_json(struct orchd_show *s, const struct fibrec_route *r,
                         ? "blackhole" : "trap", json_boolean_create(true));
     }
     for (size_t i = 0; st.want && i < st.want->n_nexthops; i++) {
-        const struct orchd_nexthop *nh = &st.want->nexthops[i];
+        const struct orchd_entry_nexthop *nh = &st.want->nexthops[i];
         struct json *n = json_object_create();
 
         split_nexthop(nh->key, &gw, &ifname);
@@ -418,11 +429,12 @@ json_add_route(struct json *top, struct json *route)
 
 /* ---- Queries -----------------------------------------------------------*/
 
-/* Calls 'cb' for each route the query selects, in prefix order.
- * Returns the number of routes. */
+/* Called by for_each_selected() for each route, with its 'aux'. */
 typedef void route_cb(struct orchd_show *, const struct fibrec_route *,
                       void *aux);
 
+/* Calls 'cb' for each route the query selects, in prefix order.
+ * Returns the number of routes. */
 static size_t
 for_each_selected(struct orchd_show *s, const struct query *q,
                   route_cb *cb, void *aux)
@@ -463,6 +475,8 @@ struct answer {
     struct json *json;          /* JSON answer, if q->json. */
 };
 
+/* route_cb of a listing: adds 'r' to the answer 'a_' as text (a line or
+ * an entry) or JSON. */
 static void
 answer_route(struct orchd_show *s, const struct fibrec_route *r, void *a_)
 {
@@ -485,11 +499,13 @@ struct proto_count {
     size_t fib;                 /* Routes offloaded. */
 };
 
+/* Totals of a "summary" query. */
 struct summary {
     struct shash protocols;     /* Name → struct proto_count. */
     size_t by_len[129];         /* Routes by prefix length. */
 };
 
+/* route_cb of "summary": counts 'r' into 'a_', a struct summary. */
 static void
 summary_route(struct orchd_show *s, const struct fibrec_route *r, void *a_)
 {
@@ -509,6 +525,9 @@ summary_route(struct orchd_show *s, const struct fibrec_route *r, void *a_)
     sum->by_len[route_index_route_prefix(r)->len]++;
 }
 
+/* Answers a "summary" query: routes and offloaded routes by protocol,
+ * with totals, and routes by prefix length, as text or JSON.  Returns the
+ * answer, which the caller frees. */
 static char *
 answer_summary(struct orchd_show *s, const struct query *q)
 {
@@ -632,6 +651,7 @@ struct collect {
     size_t n, allocated;        /* Count and capacity. */
 };
 
+/* route_cb that appends the UUID of 'r' to 'c_', a struct collect. */
 static void
 collect_route(struct orchd_show *s OVS_UNUSED,
               const struct fibrec_route *r, void *c_)
@@ -644,6 +664,7 @@ collect_route(struct orchd_show *s OVS_UNUSED,
     c->rows[c->n++] = r->header_.uuid;
 }
 
+/* Parses and answers a query on 'conn'. */
 static void
 reply(struct unixctl_conn *conn, struct orchd_show *s, int argc,
       const char *argv[])
@@ -664,6 +685,9 @@ reply(struct unixctl_conn *conn, struct orchd_show *s, int argc,
     free(error);
 }
 
+/* "fib/show ...": answers at once or, for "detail", fetches the
+ * counters of the rows to print and answers from orchd_show_run() once
+ * they are back (or FETCH_TIMEOUT_MS has passed). */
 static void
 orchd_show_unixctl(struct unixctl_conn *conn, int argc, const char *argv[],
                    void *s_)
@@ -705,6 +729,7 @@ orchd_show_unixctl(struct unixctl_conn *conn, int argc, const char *argv[],
     ovs_list_push_back(&s->deferred, &d->node);
 }
 
+/* Frees 'd', which must not be in a list. */
 static void
 deferred_destroy(struct deferred *d)
 {
@@ -739,6 +764,7 @@ orchd_show_run(struct orchd_show *s)
     }
 }
 
+/* Wakes the poll loop at the deadline of each waiting query. */
 void
 orchd_show_wait(struct orchd_show *s)
 {
@@ -749,6 +775,9 @@ orchd_show_wait(struct orchd_show *s)
     }
 }
 
+/* Creates fib/show over 'idl' and its route index 'ri', with programmed
+ * state from 'cache' and 'resolve' (called with 'aux') to resolve
+ * routes, and registers the command. */
 struct orchd_show *
 orchd_show_create(struct ovsdb_idl *idl, struct route_index *ri,
                   struct orchd_cache *cache,
@@ -769,6 +798,7 @@ orchd_show_create(struct ovsdb_idl *idl, struct route_index *ri,
     return s;
 }
 
+/* Answers every waiting query with an error and frees 's'. */
 void
 orchd_show_destroy(struct orchd_show *s)
 {

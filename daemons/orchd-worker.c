@@ -38,6 +38,7 @@ COVERAGE_DEFINE(orchd_route_programmed);
 COVERAGE_DEFINE(orchd_route_failed);
 COVERAGE_DEFINE(orchd_route_recreated);
 
+/* A worker: see orchd-worker.h. */
 struct orchd_worker {
     struct ovs_mutex mutex;         /* Protects the fields marked below,
                                      * held by whichever thread runs the
@@ -49,7 +50,7 @@ struct orchd_worker {
 
     /* Status results for the main thread. */
     struct ovs_mutex results_mutex; /* Protects 'results', 'want_results'. */
-    struct ovs_list results;        /* Contains "struct orchd_result"s. */
+    struct ovs_list results;        /* Of struct orchd_worker_result. */
     bool want_results;              /* Report successes, not only errors. */
     struct seq *results_seq;        /* Changes when results are added. */
 
@@ -65,7 +66,7 @@ struct orchd_worker {
     bool started;                   /* orchd_worker_start() was called. */
 };
 
-/* A queued route operation. */
+/* The kinds of queued operation. */
 enum task_type {
     TASK_SET,                       /* orchd_worker_set(). */
     TASK_DEL,                       /* orchd_worker_del(). */
@@ -73,6 +74,7 @@ enum task_type {
     TASK_CONFIG,                    /* orchd_worker_set_config(). */
 };
 
+/* A queued route operation and its arguments. */
 struct task {
     struct orchd_worker *w;         /* Owner. */
     enum task_type type;            /* What to do. */
@@ -90,11 +92,14 @@ struct bulk_ctx {
     struct orchd_bulk *bulk;        /* The bulk. */
 };
 
+/* Queues the outcome of writing 'entry' for Route.status write-back:
+ * failures always, successes only if the main thread wants them.
+ * Removals and entries that come from no Route row are not reported. */
 static void
 add_result(struct orchd_worker *w, const struct orchd_entry *entry,
            bool ok, const char *error)
 {
-    struct orchd_result *r;
+    struct orchd_worker_result *r;
 
     if (!entry || uuid_is_zero(&entry->route_uuid)) {
         return;
@@ -206,6 +211,9 @@ bulker_send(void *w_, struct orchd_bulk *bulk)
     COVERAGE_INC(orchd_bulk_sent);
 }
 
+/* Creates a worker that writes into the Asic_Route table of 'db_remote'
+ * with bulker configuration 'cfg', recording programmed routes in
+ * 'cache'.  Until orchd_worker_start(), tasks run inline. */
 struct orchd_worker *
 orchd_worker_create(const char *db_remote,
                     const struct orchd_bulker_config *cfg,
@@ -270,7 +278,7 @@ static void *
 worker_main(void *w_)
 {
     struct orchd_worker *w = w_;
-    struct spsc_ring_task batch[256];
+    struct spsc_ring_task batch[256]; /* Most tasks popped at once. */
 
     for (;;) {
         uint64_t wake = seq_read(w->wake_seq);
@@ -322,8 +330,9 @@ orchd_worker_seed(struct orchd_worker *w, struct orchd_entry *e,
     ovs_mutex_unlock(&w->mutex);
 }
 
-/* Starts processing tasks, through a ring of 'ring_size' tasks and an
- * assistant thread if 'use_ring', inline otherwise. */
+/* Starts processing tasks, through a ring of 'ring_size' tasks (rounded up
+ * to a power of 2) and an assistant thread if 'use_ring', inline
+ * otherwise. */
 void
 orchd_worker_start(struct orchd_worker *w, bool use_ring, size_t ring_size)
 {
@@ -336,6 +345,7 @@ orchd_worker_start(struct orchd_worker *w, bool use_ring, size_t ring_size)
     }
 }
 
+/* Returns true if tasks go through the ring to the assistant thread. */
 bool
 orchd_worker_uses_ring(const struct orchd_worker *w)
 {
@@ -362,7 +372,8 @@ submit(struct orchd_worker *w, struct task *t)
         }
     }
     w->n_pushed++;
-    /* Wake the worker once per batch of pushes rather than every time. */
+    /* Wake the worker every 64 pushes rather than on each one;
+     * orchd_worker_run() wakes it once per main-loop iteration too. */
     if (!(w->n_pushed % 64)) {
         seq_change(w->wake_seq);
     }
@@ -379,6 +390,7 @@ orchd_worker_set(struct orchd_worker *w, struct orchd_entry *e)
     submit(w, t);
 }
 
+/* Wants the route with Asic_Route key 'key' removed. */
 void
 orchd_worker_del(struct orchd_worker *w, const struct uuid *key)
 {
@@ -389,6 +401,8 @@ orchd_worker_del(struct orchd_worker *w, const struct uuid *key)
     submit(w, t);
 }
 
+/* Passes on syncd's acknowledgement of write 'applied_seq' of route 'key':
+ * programmed if 'ok', otherwise failed because of 'error'. */
 void
 orchd_worker_ack(struct orchd_worker *w, const struct uuid *key,
                  int64_t applied_seq, bool ok, const char *error)
@@ -403,6 +417,8 @@ orchd_worker_ack(struct orchd_worker *w, const struct uuid *key,
     submit(w, t);
 }
 
+/* Applies bulker configuration 'cfg', in order with the updates queued
+ * before it. */
 void
 orchd_worker_set_config(struct orchd_worker *w,
                         const struct orchd_bulker_config *cfg)
@@ -441,6 +457,8 @@ orchd_worker_run(struct orchd_worker *w)
     ovs_mutex_unlock(&w->mutex);
 }
 
+/* Arranges for the main loop to wake up when results arrive and, in
+ * inline mode, when the writer, the BULK timer or the bulker has work. */
 void
 orchd_worker_wait(struct orchd_worker *w)
 {
@@ -494,6 +512,8 @@ orchd_worker_is_idle(struct orchd_worker *w)
     return idle;
 }
 
+/* Moves the write results reported so far to the end of 'out'; the
+ * caller frees each with orchd_worker_result_destroy(). */
 void
 orchd_worker_take_results(struct orchd_worker *w, struct ovs_list *out)
 {
@@ -502,8 +522,9 @@ orchd_worker_take_results(struct orchd_worker *w, struct ovs_list *out)
     ovs_mutex_unlock(&w->results_mutex);
 }
 
+/* Frees 'r'. */
 void
-orchd_result_destroy(struct orchd_result *r)
+orchd_worker_result_destroy(struct orchd_worker_result *r)
 {
     if (r) {
         free(r->error);
@@ -511,6 +532,7 @@ orchd_result_destroy(struct orchd_result *r)
     }
 }
 
+/* Appends the bulker's, writer's and read cache's counters to 's'. */
 void
 orchd_worker_format(struct orchd_worker *w, struct ds *s)
 {
@@ -523,6 +545,8 @@ orchd_worker_format(struct orchd_worker *w, struct ds *s)
                   orchd_cache_count(w->cache));
 }
 
+/* Appends the state and counters of the task ring to 's', for
+ * ring/show. */
 void
 orchd_worker_format_ring(struct orchd_worker *w, struct ds *s)
 {
@@ -544,10 +568,12 @@ orchd_worker_format_ring(struct orchd_worker *w, struct ds *s)
                   w->n_pushed, n_run, w->n_full_waits);
 }
 
+/* Runs every queued task, stops the assistant thread if there is one,
+ * and frees 'w'. */
 void
 orchd_worker_destroy(struct orchd_worker *w)
 {
-    struct orchd_result *r;
+    struct orchd_worker_result *r;
 
     if (!w) {
         return;
@@ -565,7 +591,7 @@ orchd_worker_destroy(struct orchd_worker *w)
     perf_timer_destroy(w->bulk_timer);
     ovs_mutex_unlock(&w->mutex);
     LIST_FOR_EACH_POP (r, node, &w->results) {
-        orchd_result_destroy(r);
+        orchd_worker_result_destroy(r);
     }
     seq_destroy(w->results_seq);
     seq_destroy(w->wake_seq);

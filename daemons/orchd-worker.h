@@ -28,7 +28,7 @@ struct orchd_cache;
 struct orchd_entry;
 
 /* The outcome of one route write, for Route.status write-back. */
-struct orchd_result {
+struct orchd_worker_result {
     struct ovs_list node;       /* In the worker's results list. */
     struct uuid route_uuid;     /* The Route row it came from. */
     bool ok;                    /* Programmed? */
@@ -60,7 +60,7 @@ void orchd_worker_drain(struct orchd_worker *);
 bool orchd_worker_is_idle(struct orchd_worker *);
 
 void orchd_worker_take_results(struct orchd_worker *, struct ovs_list *);
-void orchd_result_destroy(struct orchd_result *);
+void orchd_worker_result_destroy(struct orchd_worker_result *);
 
 void orchd_worker_format(struct orchd_worker *, struct ds *);
 void orchd_worker_format_ring(struct orchd_worker *, struct ds *);

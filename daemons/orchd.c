@@ -6,7 +6,7 @@
  * entry, and writes the entries into Asic_Route in bulks, where syncd
  * programs them and acknowledges each write.  Acknowledged entries go into
  * a read cache; with FIB suppression on, each route's status goes back
- * into Route.status by partial map mutates.  See orchd(8) (--help).
+ * into Route.status by partial map mutates.  See "orchd --help".
  */
 
 #include <config.h>
@@ -34,6 +34,7 @@
 #include "lib/fibsync-paths.h"
 #include "lib/option-parse.h"
 #include "lib/perf-timer.h"
+#include "lib/setting.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/hmap.h"
 #include "openvswitch/json.h"
@@ -55,53 +56,28 @@ COVERAGE_DEFINE(orchd_route_bad);
 COVERAGE_DEFINE(orchd_route_unresolved);
 COVERAGE_DEFINE(orchd_status_write);
 
-/* Where a feature's value came from. */
-enum feature_source {
-    SRC_DEFAULT,                /* Built-in default. */
-    SRC_GLOBAL,                 /* The Global row. */
-    SRC_CMDLINE,                /* A command-line option (wins). */
-};
-
-static const char *const source_names[] = {
-    [SRC_DEFAULT] = "default",
-    [SRC_GLOBAL] = "Global",
-    [SRC_CMDLINE] = "command line",
-};
-
-/* One tunable: value, where it came from, and whether the command line
- * fixed it. */
-struct feature {
-    const char *name;           /* As features/show prints it. */
-    int64_t value;              /* Current value (booleans are 0/1). */
-    enum feature_source source; /* Where 'value' came from. */
-    bool cmdline;               /* Set on the command line. */
-    int64_t cmdline_value;      /* That value. */
-    int64_t default_value;      /* Built-in default. */
-};
-
+/* orchd's tunables, as features/show lists them, in this order. */
 enum {
     F_RING,                     /* Ring buffer and assistant thread. */
     F_ASYNC,                    /* Asynchronous SAI mode. */
     F_MAX_OUTSTANDING,          /* Window in async mode. */
     F_MAX_BULK,                 /* Bulk size (-k). */
-    F_BATCH,                    /* Pop batch size (-b). */
+    F_BATCH,                    /* Ring size, 64 tasks a unit (-b). */
     F_FIB_SUPPRESSION,          /* Status write-back. */
     F_SORTED,                   /* Sorted bulks. */
     F_NEXTHOP_GROUPS,           /* Shared next-hop groups (syncd). */
     N_FEATURES
 };
 
-static struct feature features[N_FEATURES] = {
-    [F_RING] = { "ring_thread", 0, SRC_DEFAULT, false, 0, 0 },
-    [F_ASYNC] = { "sai_mode async", 0, SRC_DEFAULT, false, 0, 0 },
-    [F_MAX_OUTSTANDING] = { "async_max_outstanding", 8, SRC_DEFAULT,
-                            false, 0, 8 },
-    [F_MAX_BULK] = { "max_bulk_size", 1000, SRC_DEFAULT, false, 0, 1000 },
-    [F_BATCH] = { "batch_size", 1000, SRC_DEFAULT, false, 0, 1000 },
-    [F_FIB_SUPPRESSION] = { "fib_suppression", 0, SRC_DEFAULT, false, 0,
-                            0 },
-    [F_SORTED] = { "sorted_bulks", 0, SRC_DEFAULT, false, 0, 0 },
-    [F_NEXTHOP_GROUPS] = { "nexthop_groups", 1, SRC_DEFAULT, false, 0, 1 },
+static struct setting features[N_FEATURES] = {
+    [F_RING] = SETTING_INITIALIZER("ring_thread", 0),
+    [F_ASYNC] = SETTING_INITIALIZER("sai_mode async", 0),
+    [F_MAX_OUTSTANDING] = SETTING_INITIALIZER("async_max_outstanding", 8),
+    [F_MAX_BULK] = SETTING_INITIALIZER("max_bulk_size", 1000),
+    [F_BATCH] = SETTING_INITIALIZER("batch_size", 1000),
+    [F_FIB_SUPPRESSION] = SETTING_INITIALIZER("fib_suppression", 0),
+    [F_SORTED] = SETTING_INITIALIZER("sorted_bulks", 0),
+    [F_NEXTHOP_GROUPS] = SETTING_INITIALIZER("nexthop_groups", 1),
 };
 
 /* The daemon's state. */
@@ -127,7 +103,7 @@ struct orchd {
     uint64_t n_deletes;             /* Route rows deleted. */
     uint64_t n_bad;                 /* Routes that could not be parsed. */
     uint64_t n_unresolved;          /* Routes waiting for a next-hop group. */
-    uint64_t n_status_writes;       /* Route.status keys written. */
+    uint64_t n_status_writes;       /* Routes whose status was written. */
 };
 
 static char *db_remote;
@@ -139,54 +115,30 @@ OVS_NO_RETURN static void usage(void);
 
 /* ---- Features ----------------------------------------------------------*/
 
-static void
-feature_update(struct feature *f, bool present, int64_t v)
-{
-    if (f->cmdline) {
-        f->value = f->cmdline_value;
-        f->source = SRC_CMDLINE;
-    } else if (present) {
-        f->value = v;
-        f->source = SRC_GLOBAL;
-    } else {
-        f->value = f->default_value;
-        f->source = SRC_DEFAULT;
-    }
-}
-
-static void
-feature_set_cmdline(int idx, int64_t v)
-{
-    features[idx].cmdline = true;
-    features[idx].cmdline_value = v;
-    features[idx].value = v;
-    features[idx].source = SRC_CMDLINE;
-}
-
-/* Reads the Global row into 'features'. */
+/* Reads the Global row 'g' (NULL if there is none) into 'features': a
+ * column left empty puts its feature back to the default, unless the
+ * command line set it. */
 static void
 read_global(const struct fibrec_global *g)
 {
-    feature_update(&features[F_RING], g && g->n_ring_thread,
-                   g && g->n_ring_thread ? *g->ring_thread : 0);
-    feature_update(&features[F_ASYNC], g && g->sai_mode,
-                   g && g->sai_mode && !strcmp(g->sai_mode, "async"));
-    feature_update(&features[F_MAX_OUTSTANDING],
-                   g && g->n_async_max_outstanding,
-                   g && g->n_async_max_outstanding
-                   ? *g->async_max_outstanding : 0);
-    feature_update(&features[F_MAX_BULK], g && g->n_max_bulk_size,
-                   g && g->n_max_bulk_size ? *g->max_bulk_size : 0);
-    feature_update(&features[F_BATCH], g && g->n_batch_size,
-                   g && g->n_batch_size ? *g->batch_size : 0);
-    feature_update(&features[F_FIB_SUPPRESSION], g && g->n_fib_suppression,
-                   g && g->n_fib_suppression ? *g->fib_suppression : 0);
-    feature_update(&features[F_SORTED], g && g->n_sorted_bulks,
-                   g && g->n_sorted_bulks ? *g->sorted_bulks : 0);
-    feature_update(&features[F_NEXTHOP_GROUPS], g && g->n_nexthop_groups,
-                   g && g->n_nexthop_groups ? *g->nexthop_groups : 0);
+    /* Optional column COL (g->n_COL values at g->COL) into feature F. */
+#define READ_OPTIONAL(F, COL)                                   \
+    setting_set_global(&features[F], g && g->n_##COL,           \
+                       g && g->n_##COL ? *g->COL : 0)
+
+    READ_OPTIONAL(F_RING, ring_thread);
+    setting_set_global(&features[F_ASYNC], g && g->sai_mode,
+                       g && g->sai_mode && !strcmp(g->sai_mode, "async"));
+    READ_OPTIONAL(F_MAX_OUTSTANDING, async_max_outstanding);
+    READ_OPTIONAL(F_MAX_BULK, max_bulk_size);
+    READ_OPTIONAL(F_BATCH, batch_size);
+    READ_OPTIONAL(F_FIB_SUPPRESSION, fib_suppression);
+    READ_OPTIONAL(F_SORTED, sorted_bulks);
+    READ_OPTIONAL(F_NEXTHOP_GROUPS, nexthop_groups);
+#undef READ_OPTIONAL
 }
 
+/* Fills '*cfg' from the features in force. */
 static void
 bulker_config(struct orchd_bulker_config *cfg)
 {
@@ -268,7 +220,7 @@ route_asic_key(const struct fibrec_route *route, struct uuid *key)
         free(error);
         return false;
     }
-    orchd_asic_uuid(route->vrf, &prefix, key);
+    orchd_entry_asic_uuid(route->vrf, &prefix, key);
     return true;
 }
 
@@ -319,6 +271,9 @@ process_nhg_users(struct orchd *o, int64_t id)
 
 /* ---- Changes from the database -----------------------------------------*/
 
+/* Sends the worker what changed in the replica since the last call:
+ * acknowledgements, then route updates and deletions, then the routes of
+ * the next-hop groups that changed. */
 static void
 process_changes(struct orchd *o)
 {
@@ -386,6 +341,7 @@ struct uuid_node {
     struct uuid uuid;           /* Member. */
 };
 
+/* Returns true if 'set' of struct uuid_node contains 'u'. */
 static bool
 uuid_set_contains(const struct hmap *set, const struct uuid *u)
 {
@@ -466,10 +422,13 @@ initial_sync(struct orchd *o)
 
 /* ---- Route.status write-back -------------------------------------------*/
 
+/* Route.status write-back: takes the worker's results and writes them in
+ * transactions of at most 5,000 routes, one transaction in flight at a
+ * time; the results of a transaction that failed are queued again. */
 static void
 status_run(struct orchd *o)
 {
-    struct orchd_result *r;
+    struct orchd_worker_result *r;
     struct ovs_list results = OVS_LIST_INITIALIZER(&results);
 
     orchd_worker_take_results(o->worker, &results);
@@ -483,7 +442,7 @@ status_run(struct orchd *o)
         }
         if (s == TXN_SUCCESS || s == TXN_UNCHANGED) {
             LIST_FOR_EACH_POP (r, node, &o->status_sent) {
-                orchd_result_destroy(r);
+                orchd_worker_result_destroy(r);
             }
         } else {
             /* Try again with the next transaction. */
@@ -537,6 +496,7 @@ status_run(struct orchd *o)
 
 /* ---- unixctl commands --------------------------------------------------*/
 
+/* "exit": makes main() drain the worker and exit. */
 static void
 orchd_unixctl_exit(struct unixctl_conn *conn, int argc OVS_UNUSED,
                    const char *argv[] OVS_UNUSED, void *o_)
@@ -583,6 +543,8 @@ parse_vrf_prefix(int argc, const char *argv[], const char **vrf,
     return fib_prefix_parse(p, prefix);
 }
 
+/* "route/show [vrf NAME] PREFIX": one programmed entry, from the read
+ * cache. */
 static void
 orchd_unixctl_route_show(struct unixctl_conn *conn, int argc,
                          const char *argv[], void *o_)
@@ -601,7 +563,7 @@ orchd_unixctl_route_show(struct unixctl_conn *conn, int argc,
         free(error);
         return;
     }
-    orchd_asic_uuid(vrf, &prefix, &key);
+    orchd_entry_asic_uuid(vrf, &prefix, &key);
     e = orchd_cache_get(o->cache, &key);
     if (e) {
         orchd_entry_format(e, &s);
@@ -618,6 +580,7 @@ orchd_unixctl_route_show(struct unixctl_conn *conn, int argc,
     ds_destroy(&s);
 }
 
+/* "route/dump [json]": every programmed entry, in prefix order. */
 static void
 orchd_unixctl_route_dump(struct unixctl_conn *conn, int argc,
                          const char *argv[], void *o_)
@@ -748,6 +711,16 @@ orchd_unixctl_cache_verify(struct unixctl_conn *conn, int argc OVS_UNUSED,
     ds_destroy(&s);
 }
 
+/* How features/show tags where a value came from: terser than
+ * setting_source_name()'s words, to keep the table narrow. */
+static const char *const feature_source_tags[] = {
+    [SETTING_DEFAULT] = "default",
+    [SETTING_GLOBAL] = "Global",
+    [SETTING_CMDLINE] = "command line",
+};
+
+/* "features/show": each tunable, its value and where the value came
+ * from. */
 static void
 orchd_unixctl_features_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
                             const char *argv[] OVS_UNUSED, void *o_)
@@ -759,10 +732,10 @@ orchd_unixctl_features_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
     }
 
     for (size_t i = 0; i < N_FEATURES; i++) {
-        const struct feature *f = &features[i];
+        const struct setting *f = &features[i];
 
         ds_put_format(&s, "%-24s %-8"PRId64" (%s)\n", f->name, f->value,
-                      source_names[f->source]);
+                      feature_source_tags[f->source]);
     }
     if (features[F_RING].value != orchd_worker_uses_ring(o->worker)) {
         ds_put_format(&s, "note: ring_thread is %s until orchd restarts\n",
@@ -772,6 +745,7 @@ orchd_unixctl_features_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
     ds_destroy(&s);
 }
 
+/* "ring/show": the task ring's state and counters. */
 static void
 orchd_unixctl_ring_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
                         const char *argv[] OVS_UNUSED, void *o_)
@@ -787,6 +761,8 @@ orchd_unixctl_ring_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
     ds_destroy(&s);
 }
 
+/* "orchd/status": the connection, the counters of orchd and of its
+ * worker. */
 static void
 orchd_unixctl_status(struct unixctl_conn *conn, int argc OVS_UNUSED,
                      const char *argv[] OVS_UNUSED, void *o_)
@@ -815,6 +791,7 @@ orchd_unixctl_status(struct unixctl_conn *conn, int argc OVS_UNUSED,
 
 /* ---- Main --------------------------------------------------------------*/
 
+/* Replicates only the tables and columns orchd reads. */
 static void
 register_columns(struct ovsdb_idl *idl)
 {
@@ -857,6 +834,8 @@ register_columns(struct ovsdb_idl *idl)
     ovsdb_idl_track_add_all(idl);
 }
 
+/* Reads the database, starts the worker, and feeds it changes until
+ * "exit"; then drains. */
 int
 main(int argc, char *argv[])
 {
@@ -995,6 +974,7 @@ main(int argc, char *argv[])
     return 0;
 }
 
+/* Parses the command line: options fix features (see usage()). */
 static void
 parse_options(int argc, char *argv[])
 {
@@ -1050,39 +1030,40 @@ parse_options(int argc, char *argv[])
             unixctl_path = xstrdup(optarg);
             break;
         case 'k':
-            feature_set_cmdline(F_MAX_BULK,
+            setting_set_cmdline(&features[F_MAX_BULK],
                                 option_parse_uint("max-bulk", optarg, 1,
-                                                 1000000));
+                                                  1000000));
             break;
         case 'b':
-            feature_set_cmdline(F_BATCH,
+            setting_set_cmdline(&features[F_BATCH],
                                 option_parse_uint("batch-size", optarg, 1,
-                                                 1000000));
+                                                  1000000));
             break;
         case OPT_RING:
         case OPT_NO_RING:
-            feature_set_cmdline(F_RING, c == OPT_RING);
+            setting_set_cmdline(&features[F_RING], c == OPT_RING);
             break;
         case OPT_SAI_MODE:
             if (strcmp(optarg, "sync") && strcmp(optarg, "async")) {
                 ovs_fatal(0, "--sai-mode: \"%s\" is neither sync nor async",
                           optarg);
             }
-            feature_set_cmdline(F_ASYNC, !strcmp(optarg, "async"));
+            setting_set_cmdline(&features[F_ASYNC],
+                                !strcmp(optarg, "async"));
             break;
         case OPT_MAX_OUTSTANDING:
-            feature_set_cmdline(F_MAX_OUTSTANDING,
+            setting_set_cmdline(&features[F_MAX_OUTSTANDING],
                                 option_parse_uint("max-outstanding", optarg,
-                                                 1, 1024));
+                                                  1, 1024));
             break;
         case OPT_FIB_SUPPRESSION:
         case OPT_NO_FIB_SUPPRESSION:
-            feature_set_cmdline(F_FIB_SUPPRESSION,
+            setting_set_cmdline(&features[F_FIB_SUPPRESSION],
                                 c == OPT_FIB_SUPPRESSION);
             break;
         case OPT_SORTED:
         case OPT_NO_SORTED:
-            feature_set_cmdline(F_SORTED, c == OPT_SORTED);
+            setting_set_cmdline(&features[F_SORTED], c == OPT_SORTED);
             break;
         case OPT_NO_ROUTE_INDEX:
             use_route_index = false;
@@ -1110,6 +1091,7 @@ parse_options(int argc, char *argv[])
     }
 }
 
+/* Prints --help and exits. */
 static void
 usage(void)
 {
@@ -1130,7 +1112,8 @@ Database:\n\
 \n\
 Tuning (each overrides the matching Global column; default in brackets):\n\
   -k, --max-bulk=N        route entries per SAI bulk [1000]\n\
-  -b, --batch-size=N      tasks per batch; the ring holds 64x this [1000]\n\
+  -b, --batch-size=N      size of the --ring task ring: 64 x N tasks,\n\
+                          rounded up to a power of 2 [1000]\n\
   --ring, --no-ring       run bulks in an assistant thread fed by a\n\
                           single-producer single-consumer task ring [off]\n\
   --sai-mode=sync|async   wait for each bulk's acknowledgement, or keep\n\

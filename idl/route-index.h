@@ -49,9 +49,9 @@
  * Comparing prefixes in binary
  * ============================
  *
- * An IDL row holds its prefix as text, and parsing text inside a
- * comparator made a (vrf, prefix) index cost 14 us a lookup (see
- * DESIGN.md).  So the route index keeps the binary form of each row's
+ * An IDL row holds its prefix as text.  A (vrf, prefix) index whose
+ * comparator sscanf()ed that text took 7.4 s to replicate 300K rows and
+ * 14 us a lookup.  So the route index keeps the binary form of each row's
  * prefix (and its interned VRF and protocol) in a trailer it appends to
  * every Route row: route_index_init() grows the Route table class's
  * allocation size and hooks the parse and unparse functions of the vrf,
