@@ -621,7 +621,7 @@ START_TEST(test_refcounts)
 }
 END_TEST
 
-START_TEST(test_capacity_and_crm)
+START_TEST(test_capacity_routes)
 {
     struct asic_sim_crm_entry crm[ASIC_SIM_N_RESOURCES];
     sai_route_entry_t e[12];
@@ -683,6 +683,30 @@ START_TEST(test_capacity_and_crm)
                                            ASIC_SIM_MAX_ROUTES + 1),
                      SAI_STATUS_INVALID_PARAMETER);
 
+    /* Removing routes gives the counts back, to zero. */
+    for (int i = 1; i < 11; i++) {
+        if (i != 3) {
+            ck_assert_status(route_api->remove_route_entry(&e[i]),
+                             SAI_STATUS_SUCCESS);
+        }
+    }
+    ck_assert_status(route_api->remove_route_entry(&e6), SAI_STATUS_SUCCESS);
+    crm_get(crm);
+    ck_assert_uint_eq(crm[ASIC_SIM_RES_IPV4_ROUTE].used, 0);
+    ck_assert_uint_eq(crm[ASIC_SIM_RES_IPV4_ROUTE].available, 8);
+    ck_assert_uint_eq(crm[ASIC_SIM_RES_IPV6_ROUTE].used, 0);
+    ck_assert_str_eq(asic_sim_resource_name(ASIC_SIM_RES_IPV4_ROUTE),
+                     "ipv4_route");
+}
+END_TEST
+
+START_TEST(test_capacity_next_hops)
+{
+    struct asic_sim_crm_entry crm[ASIC_SIM_N_RESOURCES];
+    sai_attribute_t a;
+
+    memset(&a, 0, sizeof a);
+
     /* Next hops, groups and members. */
     sai_object_id_t nh4, g[3], m[3];
     ck_assert_status(asic_sim_set_capacity(sw, ASIC_SIM_RES_NEXT_HOP, 3),
@@ -724,6 +748,12 @@ START_TEST(test_capacity_and_crm)
     ck_assert_uint_eq(crm[ASIC_SIM_RES_NEXT_HOP_GROUP].used, 2);
     ck_assert_uint_eq(crm[ASIC_SIM_RES_NEXT_HOP_GROUP_MEMBER].used, 2);
     ck_assert_uint_eq(crm[ASIC_SIM_RES_NEXT_HOP].used, 3);
+}
+END_TEST
+
+START_TEST(test_capacity_neighbors)
+{
+    struct asic_sim_crm_entry crm[ASIC_SIM_N_RESOURCES];
 
     /* Neighbors, counted by family. */
     sai_neighbor_entry_t ne[3];
@@ -758,21 +788,6 @@ START_TEST(test_capacity_and_crm)
     ck_assert_uint_eq(crm[ASIC_SIM_RES_IPV4_NEIGHBOR].used, 0);
     ck_assert_uint_eq(crm[ASIC_SIM_RES_IPV4_NEIGHBOR].available, 1);
     ck_assert_uint_eq(crm[ASIC_SIM_RES_IPV6_NEIGHBOR].used, 0);
-
-    /* Removing routes gives the counts back, to zero. */
-    for (int i = 1; i < 11; i++) {
-        if (i != 3) {
-            ck_assert_status(route_api->remove_route_entry(&e[i]),
-                             SAI_STATUS_SUCCESS);
-        }
-    }
-    ck_assert_status(route_api->remove_route_entry(&e6), SAI_STATUS_SUCCESS);
-    crm_get(crm);
-    ck_assert_uint_eq(crm[ASIC_SIM_RES_IPV4_ROUTE].used, 0);
-    ck_assert_uint_eq(crm[ASIC_SIM_RES_IPV4_ROUTE].available, 8);
-    ck_assert_uint_eq(crm[ASIC_SIM_RES_IPV6_ROUTE].used, 0);
-    ck_assert_str_eq(asic_sim_resource_name(ASIC_SIM_RES_IPV4_ROUTE),
-                     "ipv4_route");
 }
 END_TEST
 
@@ -1362,7 +1377,9 @@ asic_sim_suite(void)
     tcase_add_test(tc, test_bulk_stop_on_error);
     tcase_add_test(tc, test_bulk_ignore_error);
     tcase_add_test(tc, test_refcounts);
-    tcase_add_test(tc, test_capacity_and_crm);
+    tcase_add_test(tc, test_capacity_routes);
+    tcase_add_test(tc, test_capacity_next_hops);
+    tcase_add_test(tc, test_capacity_neighbors);
     tcase_add_test(tc, test_fault_rate);
     tcase_add_test(tc, test_fault_prefixes);
     tcase_add_test(tc, test_fault_delay_and_objects);
