@@ -18,7 +18,7 @@
 #define ASIC_SIM_SAI_H 1
 
 /* A SAI-shaped API: the subset of the Switch Abstraction Interface that a
- * route pipeline needs, implemented by the simulator in asic-sim.c.
+ * route pipeline needs, implemented by the simulator in asic-sim*.c.
  *
  * Names, types, status codes, call signatures and semantics follow SAI
  * (github.com/opencomputeproject/SAI, inc/sai*.h), so that code written

@@ -15,7 +15,10 @@ tests_check_fibsync_SOURCES += \
 	tests/check/test-perf-timer.c
 tests_check_fibsync_SOURCES += \
 	tests/check/test-lpm.c \
-	tests/check/test-asic-sim.c
+	tests/check/asic-sim-fixture.c tests/check/asic-sim-fixture.h \
+	tests/check/test-asic-sim.c \
+	tests/check/test-asic-sim-fault.c \
+	tests/check/test-asic-sim-lookup.c
 tests_check_fibsync_SOURCES += tests/check/test-fpm.c
 tests_check_fibsync_SOURCES += tests/check/test-route-key.c tests/check/test-route-batch.c tests/check/test-fpmsyncd-rib.c
 tests_check_fibsync_SOURCES += tests/check/test-syncd-apply.c

@@ -27,6 +27,8 @@
     SUITE(perf_timer) \
     SUITE(lpm) \
     SUITE(asic_sim) \
+    SUITE(asic_sim_fault) \
+    SUITE(asic_sim_lookup) \
     SUITE(fpm) \
     SUITE(route_index) \
     SUITE(orchd_bulker)
