@@ -211,7 +211,7 @@ fx_teardown(void)
     ck_assert_status(sai_api_uninitialize(), SAI_STATUS_SUCCESS);
 }
 
-/* Fills 'entries' with 'n' /24s 10.<i>.0.0 ... and 'attrs' with a next
+/* Fills 'entries' with 'n' /24s 20.<i>.0.0 ... and 'attrs' with a next
  * hop each. */
 void
 fx_make_bulk(sai_route_entry_t *entries, sai_attribute_t *attrs,
