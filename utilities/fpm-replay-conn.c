@@ -277,6 +277,29 @@ conn_flush(struct fpm_replay_conn *c, bool all)
     }
 }
 
+/* Counts a netlink message of 'type' in the output counters of 'c'.  A
+ * route message counts as a route only if 'route' (replay mode counts only
+ * the route messages that parse as routes). */
+void
+fpm_replay_conn_count(struct fpm_replay_conn *c, uint16_t type, bool route)
+{
+    c->n_msgs++;
+    switch (type) {
+    case RTM_NEWROUTE:
+        c->n_route_add += route;
+        break;
+    case RTM_DELROUTE:
+        c->n_route_del += route;
+        break;
+    case RTM_NEWNEXTHOP:
+        c->n_nh_add++;
+        break;
+    case RTM_DELNEXTHOP:
+        c->n_nh_del++;
+        break;
+    }
+}
+
 /* Closes the open frame, if any. */
 void
 fpm_replay_conn_close_frame(struct fpm_replay_conn *c)
@@ -312,23 +335,9 @@ fpm_replay_conn_put_msg(struct fpm_replay_conn *c)
     if (c->open_ofs == SIZE_MAX) {
         c->open_ofs = fpm_frame_start(&c->out);
     }
-    switch (nlh->nlmsg_type) {
-    case RTM_NEWROUTE:
-        c->n_route_add++;
-        break;
-    case RTM_DELROUTE:
-        c->n_route_del++;
-        break;
-    case RTM_NEWNEXTHOP:
-        c->n_nh_add++;
-        break;
-    case RTM_DELNEXTHOP:
-        c->n_nh_del++;
-        break;
-    }
+    fpm_replay_conn_count(c, nlh->nlmsg_type, true);
     ofpbuf_put(&c->out, c->msg.data, len);
     c->open_msgs++;
-    c->n_msgs++;
 }
 
 /* Closes the open frame and writes everything. */

@@ -244,13 +244,22 @@ path_weight(const struct generator *g, unsigned int i)
     return g->opts.ucmp ? 1 + i % 4 : 1;
 }
 
-/* Encodes nexthop object 'nh' and queues it on 'c'. */
+/* Sets the 'op', 'id' and 'family' of nexthop object 'nh', and the
+ * --protocol, then queues it and frees it. */
 static void
-put_nexthop_msg(struct fpm_replay_conn *c, const struct fpm_nexthop *nh)
+put_nexthop_msg(struct generator *g, struct fpm_nexthop *nh, enum fpm_op op,
+                uint32_t id, int family)
 {
+    struct fpm_replay_conn *c = &g->conn;
+
+    nh->op = op;
+    nh->id = id;
+    nh->family = family;
+    nh->protocol = g->opts.protocol;
     ofpbuf_clear(&c->msg);
     fpm_nexthop_encode(&c->msg, nh, c->seq++);
     fpm_replay_conn_put_msg(c);
+    fpm_nexthop_destroy(nh);
 }
 
 /* Announces (or withdraws, for FPM_OP_DEL) gateway 'k' of 'family'. */
@@ -260,14 +269,9 @@ send_member(struct generator *g, int family, unsigned int k, enum fpm_op op)
     struct fpm_nexthop nh;
 
     fpm_nexthop_init(&nh);
-    nh.op = op;
-    nh.id = member_id(g, family, k);
-    nh.family = family;
-    nh.protocol = g->opts.protocol;
     fpm_replay_gateway_addr(family, k, &nh.gateway);
     nh.ifindex = g->opts.ifindex;
-    put_nexthop_msg(&g->conn, &nh);
-    fpm_nexthop_destroy(&nh);
+    put_nexthop_msg(g, &nh, op, member_id(g, family, k), family);
 }
 
 /* Announces (or withdraws) the group starting at gateway 'start'. */
@@ -279,10 +283,6 @@ send_group(struct generator *g, int family, unsigned int start,
     unsigned int i;
 
     fpm_nexthop_init(&nh);
-    nh.op = op;
-    nh.id = group_id(g, family, start);
-    nh.family = AF_UNSPEC;
-    nh.protocol = g->opts.protocol;
     if (op == FPM_OP_ADD) {
         for (i = 0; i < g->opts.ecmp; i++) {
             struct fpm_nhg_member *m = fpm_nexthop_add_member(&nh);
@@ -291,8 +291,7 @@ send_group(struct generator *g, int family, unsigned int start,
             m->weight = path_weight(g, i);
         }
     }
-    put_nexthop_msg(&g->conn, &nh);
-    fpm_nexthop_destroy(&nh);
+    put_nexthop_msg(g, &nh, op, group_id(g, family, start), AF_UNSPEC);
 }
 
 /* Makes sure that the nexthop objects that route 'r' needs have been
@@ -372,25 +371,35 @@ send_route(struct generator *g, const struct gen_route *r, enum fpm_op op)
     fpm_replay_conn_put_msg(c);
 }
 
-/* Sends the announcements, then the --churn path changes; 'done' counts
- * the routes sent since 't0', for --rate. */
+/* Sends every route of the set as 'op', until done, a signal or the
+ * listener closing; 'done' counts the routes sent since 't0', for
+ * --rate. */
 static void
-send_announcements(struct generator *g, double t0, uint64_t *done)
+send_all_routes(struct generator *g, enum fpm_op op, double t0,
+                uint64_t *done)
+{
+    struct fpm_replay_conn *c = &g->conn;
+    unsigned int i;
+
+    for (i = 0; i < g->opts.n_routes && !fpm_replay_stop_requested; i++) {
+        fpm_replay_pace(c, t0, (*done)++);
+        send_route(g, &g->routes[i], op);
+        if (c->peer_closed) {
+            break;
+        }
+    }
+}
+
+/* Sends the --churn path changes, on random routes of the set.  zebra
+ * sends a path change as RTM_DELROUTE then RTM_NEWROUTE, usually in one
+ * frame.  'done' as for send_all_routes(). */
+static void
+send_churn(struct generator *g, double t0, uint64_t *done)
 {
     const struct fpm_replay_options *opts = &g->opts;
     struct fpm_replay_conn *c = &g->conn;
     unsigned int i;
 
-    for (i = 0; i < opts->n_routes && !fpm_replay_stop_requested; i++) {
-        fpm_replay_pace(c, t0, (*done)++);
-        send_route(g, &g->routes[i], FPM_OP_ADD);
-        if (c->peer_closed) {
-            break;
-        }
-    }
-
-    /* Churn: zebra sends a path change as RTM_DELROUTE then RTM_NEWROUTE,
-     * usually in one frame. */
     for (i = 0; i < opts->churn && opts->n_routes
                 && !fpm_replay_stop_requested; i++) {
         struct gen_route *r = &g->routes[rng_below(g, opts->n_routes)];
@@ -409,7 +418,7 @@ send_announcements(struct generator *g, double t0, uint64_t *done)
 }
 
 /* With --delete, marks the nexthop objects that announcing would have
- * created as sent, so that send_withdrawals() withdraws them. */
+ * created as sent, so that withdraw_nexthops() withdraws them. */
 static void
 mark_nexthops_sent(struct generator *g)
 {
@@ -427,27 +436,17 @@ mark_nexthops_sent(struct generator *g)
     }
 }
 
-/* Withdraws every route, then (with --nhg) the groups and gateways that
- * were announced; 'done' as for send_announcements(). */
+/* With --nhg, withdraws the groups and then the gateways that were
+ * announced (or, with --delete, would have been). */
 static void
-send_withdrawals(struct generator *g, double t0, uint64_t *done)
+withdraw_nexthops(struct generator *g)
 {
     const struct fpm_replay_options *opts = &g->opts;
-    struct fpm_replay_conn *c = &g->conn;
     unsigned int i;
 
-    for (i = 0; i < opts->n_routes && !fpm_replay_stop_requested; i++) {
-        fpm_replay_pace(c, t0, (*done)++);
-        send_route(g, &g->routes[i], FPM_OP_DEL);
-        if (c->peer_closed) {
-            break;
-        }
-    }
-    if (!opts->nhg || c->peer_closed) {
+    if (!opts->nhg || g->conn.peer_closed) {
         return;
     }
-
-    /* Groups first, then their members. */
     for (int fi = 0; fi < 2; fi++) {
         int family = fi ? AF_INET6 : AF_INET;
 
@@ -487,13 +486,15 @@ fpm_replay_generate(const struct fpm_replay_options *opts)
     fpm_replay_conn_open(&g->conn, &g->opts);
     t0 = fpm_replay_now();
     if (!opts->delete_only) {
-        send_announcements(g, t0, &done);
+        send_all_routes(g, FPM_OP_ADD, t0, &done);
+        send_churn(g, t0, &done);
     }
     if (opts->delete_only || opts->then_delete) {
         if (opts->delete_only) {
             mark_nexthops_sent(g);
         }
-        send_withdrawals(g, t0, &done);
+        send_all_routes(g, FPM_OP_DEL, t0, &done);
+        withdraw_nexthops(g);
     }
     if (opts->malformed && !g->conn.peer_closed) {
         expect_close = fpm_replay_send_malformed(&g->conn, opts->malformed);

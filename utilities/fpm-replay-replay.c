@@ -35,23 +35,9 @@ replay_count_cb(const struct fpm_msg *msg, int error OVS_UNUSED,
 {
     struct fpm_replay_conn *c = c_;
 
-    if (!nlh) {
-        return;
-    }
-    c->n_msgs++;
-    switch (nlh->nlmsg_type) {
-    case RTM_NEWROUTE:
-        c->n_route_add += msg && msg->kind == FPM_MSG_ROUTE;
-        break;
-    case RTM_DELROUTE:
-        c->n_route_del += msg && msg->kind == FPM_MSG_ROUTE;
-        break;
-    case RTM_NEWNEXTHOP:
-        c->n_nh_add++;
-        break;
-    case RTM_DELNEXTHOP:
-        c->n_nh_del++;
-        break;
+    if (nlh) {
+        fpm_replay_conn_count(c, nlh->nlmsg_type,
+                              msg && msg->kind == FPM_MSG_ROUTE);
     }
 }
 

@@ -141,6 +141,8 @@ int fpm_replay_open_tcp(const char *host, const char *port, bool passive);
 void fpm_replay_conn_open(struct fpm_replay_conn *,
                           const struct fpm_replay_options *);
 void fpm_replay_conn_destroy(struct fpm_replay_conn *);
+void fpm_replay_conn_count(struct fpm_replay_conn *, uint16_t type,
+                           bool route);
 void fpm_replay_conn_close_frame(struct fpm_replay_conn *);
 void fpm_replay_conn_put_msg(struct fpm_replay_conn *);
 void fpm_replay_conn_put_frame(struct fpm_replay_conn *,
