@@ -23,7 +23,9 @@
     SUITE(perf_timer) \
     SUITE(lpm) \
     SUITE(asic_sim) \
-    SUITE(fpm) \
+    SUITE(fpm_frame) \
+    SUITE(fpm_route) \
+    SUITE(fpm_route_malformed) \
     SUITE(route_index) \
     SUITE(orchd_bulker)
 
