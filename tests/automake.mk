@@ -19,7 +19,11 @@ tests_check_fibsync_SOURCES += \
 	tests/check/test-asic-sim.c \
 	tests/check/test-asic-sim-fault.c \
 	tests/check/test-asic-sim-lookup.c
-tests_check_fibsync_SOURCES += tests/check/test-fpm.c
+tests_check_fibsync_SOURCES += \
+	tests/check/fpm-test-util.c tests/check/fpm-test-util.h \
+	tests/check/test-fpm-frame.c \
+	tests/check/test-fpm-route.c \
+	tests/check/test-fpm-route-malformed.c
 tests_check_fibsync_SOURCES += tests/check/test-route-key.c tests/check/test-route-batch.c tests/check/test-fpmsyncd-rib.c
 tests_check_fibsync_SOURCES += tests/check/test-syncd-apply.c
 tests_check_fibsync_SOURCES += tests/check/test-route-index.c

@@ -22,9 +22,20 @@ bin_PROGRAMS += utilities/fibctl
 utilities_fibctl_SOURCES = utilities/fibctl.c
 utilities_fibctl_LDADD = lib/libfibsync.la $(OVS_LIBS) $(JEMALLOC_LIBS)
 
-# fpm-replay: FPM load generator, recorder and replayer.
+# fpm-replay: FPM load generator, recorder and replayer.  fpm-replay.c
+# parses the command line and runs one mode, a file per mode; the
+# connection to a listener and the rest that they share are in
+# fpm-replay-conn.c and fpm-replay-util.c (see fpm-replay.h).
 bin_PROGRAMS += utilities/fpm-replay
-utilities_fpm_replay_SOURCES = utilities/fpm-replay.c
+utilities_fpm_replay_SOURCES = \
+	utilities/fpm-replay.c utilities/fpm-replay.h \
+	utilities/fpm-replay-conn.c \
+	utilities/fpm-replay-util.c \
+	utilities/fpm-replay-generate.c \
+	utilities/fpm-replay-malformed.c \
+	utilities/fpm-replay-print.c \
+	utilities/fpm-replay-record.c \
+	utilities/fpm-replay-replay.c
 utilities_fpm_replay_LDADD = lib/libfibsync.la $(OVS_LIBS) $(NL_LIBS) \
 	$(JEMALLOC_LIBS)
 

@@ -29,7 +29,9 @@
     SUITE(asic_sim) \
     SUITE(asic_sim_fault) \
     SUITE(asic_sim_lookup) \
-    SUITE(fpm) \
+    SUITE(fpm_frame) \
+    SUITE(fpm_route) \
+    SUITE(fpm_route_malformed) \
     SUITE(route_index) \
     SUITE(orchd_bulker)
 
