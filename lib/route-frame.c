@@ -27,7 +27,7 @@
 #include "util.h"
 
 /* Fixed part of an entry, before its variable parts. */
-#define ENTRY_FIXED_LEN 8
+#define ENTRY_FIXED_LEN 16
 
 /* Fixed part of a next hop, before its key. */
 #define NEXTHOP_FIXED_LEN 6
@@ -125,6 +125,7 @@ put_entry_head(struct ofpbuf *b, const struct route_frame_route *r,
     e[4] = r->vrf_len;
     e[5] = 0;
     put_unaligned_be16((ovs_be16 *) (e + 6), htons(last16));
+    put_unaligned_be64((ovs_be64 *) (e + 8), htonll(r->seq));
     ofpbuf_put(b, r->vrf, r->vrf_len);
     ofpbuf_put(b, r->prefix.addr, addr_len);
 }
@@ -283,6 +284,7 @@ route_frame_read(struct route_frame_reader *r, struct route_frame_route *route)
     route->op = e[0];
     route->vrf_len = e[4];
     last16 = ntohs(get_unaligned_be16((const ovs_be16 *) (e + 6)));
+    route->seq = ntohll(get_unaligned_be64((const ovs_be64 *) (e + 8)));
     if (route->op != ROUTE_FRAME_SET && route->op != ROUTE_FRAME_DEL) {
         return ROUTE_FRAME_E_OP;
     }

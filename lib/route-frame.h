@@ -34,7 +34,7 @@
  *     u64 epoch     the sender's session, random at each start: a new
  *                   epoch tells the receiver that its peer restarted
  *
- *   ROUTE_FRAME_ROUTES entry (8 bytes, then variable parts)
+ *   ROUTE_FRAME_ROUTES entry (16 bytes, then variable parts)
  *     u8  op        ROUTE_FRAME_SET or ROUTE_FRAME_DEL: always explicit,
  *                   so a set with nothing in it is never read as a delete
  *     u8  family    4 or 6
@@ -43,6 +43,9 @@
  *     u8  vrf_len   1...255
  *     u8  flags     0 (reserved)
  *     u16 n_nexthops  0 for a delete; at most ROUTE_FRAME_MAX_NEXTHOPS
+ *     u64 seq       the sender's number for this write of the route,
+ *                   echoed in its result (like Asic_Route's seq and
+ *                   applied_seq on the OVSDB path)
  *     vrf_len bytes   VRF name
  *     4 or 16 bytes   prefix address, host bits zero
  *     n_nexthops x { u32 weight (>= 1); u16 key_len (>= 1); key bytes }
@@ -51,7 +54,7 @@
  *   ROUTE_FRAME_RESULTS entry: how the receiver's end applied a route
  *     u8  op, u8 family, u8 plen     as in the route it answers
  *     u8  status    0 programmed, else an error code
- *     u8  vrf_len, u8 flags (0), u16 error_len
+ *     u8  vrf_len, u8 flags (0), u16 error_len, u64 seq
  *     vrf_len bytes, 4 or 16 bytes of address, error_len bytes of text
  *
  *   ROUTE_FRAME_ACK and ROUTE_FRAME_HELLO carry no entries: an ack's
@@ -152,6 +155,7 @@ struct route_frame_route {
     uint8_t op;                 /* enum route_frame_op. */
     uint8_t action;             /* enum route_frame_action (ROUTES). */
     uint8_t status;             /* 0 or an error code (RESULTS). */
+    uint64_t seq;               /* Number of this write of the route. */
     const char *vrf;            /* Not null-terminated. */
     uint8_t vrf_len;            /* Bytes in 'vrf'. */
     struct fib_prefix prefix;   /* Destination. */

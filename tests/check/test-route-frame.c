@@ -51,7 +51,7 @@ build_routes(struct ofpbuf *b)
     struct route_frame_route r = {
         .op = ROUTE_FRAME_SET, .action = ROUTE_FRAME_FORWARD,
         .vrf = "default", .vrf_len = 7, .prefix = prefix("10.1.0.0/16"),
-        .nexthops = nhs, .n_nexthops = 2,
+        .nexthops = nhs, .n_nexthops = 2, .seq = 77,
     };
 
     route_frame_start(b, ROUTE_FRAME_ROUTES, 42, 0x1234567890abcdefULL);
@@ -94,6 +94,7 @@ START_TEST(test_frame_round_trip)
     fib_prefix_format(&r.prefix, buf);
     ck_assert_str_eq(buf, "10.1.0.0/16");
     ck_assert_uint_eq(r.n_nexthops, 2);
+    ck_assert_uint_eq(r.seq, 77);
     ck_assert_int_eq(r.nexthops[1].weight, 3);
     ck_assert(!memcmp(r.nexthops[1].key, "10.0.0.2@eth1", 13));
 
@@ -214,14 +215,15 @@ START_TEST(test_frame_malformed)
     ck_assert_int_eq(validate_with(e0 + 1, 5), ROUTE_FRAME_E_PREFIX);
     ck_assert_int_eq(validate_with(e0 + 2, 33), ROUTE_FRAME_E_PREFIX);
     /* 10.1.0.0/16 with a host bit: 10.1.0.1/16. */
-    ck_assert_int_eq(validate_with(e0 + 8 + 7 + 3, 1), ROUTE_FRAME_E_PREFIX);
+    ck_assert_int_eq(validate_with(e0 + 16 + 7 + 3, 1),
+                     ROUTE_FRAME_E_PREFIX);
     ck_assert_int_eq(validate_with(e0 + 3, 9), ROUTE_FRAME_E_ACTION);
     /* A drop with next hops. */
     ck_assert_int_eq(validate_with(e0 + 3, ROUTE_FRAME_DROP),
                      ROUTE_FRAME_E_NEXTHOP);
     ck_assert_int_eq(validate_with(e0 + 4, 0), ROUTE_FRAME_E_VRF);
     /* A next hop of weight 0 (the low byte of the first weight). */
-    ck_assert_int_eq(validate_with(e0 + 8 + 7 + 4 + 3, 0),
+    ck_assert_int_eq(validate_with(e0 + 16 + 7 + 4 + 3, 0),
                      ROUTE_FRAME_E_NEXTHOP);
     /* A count larger than the entries. */
     ck_assert_int_eq(validate_with(11, 5), ROUTE_FRAME_E_TRUNCATED);
