@@ -34,6 +34,9 @@ daemons_orchd_LDADD = daemons/liborchd.la idl/libfibsync-idl.la \
 noinst_LTLIBRARIES += daemons/libsyncd.la
 daemons_libsyncd_la_SOURCES = \
 	daemons/syncd-apply.c daemons/syncd-apply.h \
+	daemons/syncd-apply-private.h \
+	daemons/syncd-nexthop.c \
+	daemons/syncd-status.c daemons/syncd-status.h \
 	daemons/syncd-db.c daemons/syncd-db.h \
 	daemons/syncd-counters.c daemons/syncd-counters.h
 
