@@ -38,6 +38,8 @@ daemons_libsyncd_la_SOURCES = \
 	daemons/syncd-nexthop.c \
 	daemons/syncd-status.c daemons/syncd-status.h \
 	daemons/syncd-db.c daemons/syncd-db.h \
+	daemons/syncd-rows.c daemons/syncd-rows.h \
+	daemons/syncd-writeback.c daemons/syncd-writeback.h \
 	daemons/syncd-counters.c daemons/syncd-counters.h
 
 sbin_PROGRAMS += daemons/syncd
