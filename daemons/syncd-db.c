@@ -30,6 +30,8 @@
 #include "daemons/syncd-rows.h"
 #include "daemons/syncd-writeback.h"
 #include "lib/fib-prefix.h"
+#include "lib/ovsdb-wire.h"
+#include "lib/setting.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/hmap.h"
 #include "openvswitch/json.h"
@@ -74,6 +76,8 @@ struct syncd_db {
     struct syncd_apply *apply;  /* Where operations go. */
     char *remote;               /* Database remote. */
     uint32_t budget;            /* Row updates processed per run. */
+    struct setting *max_bulk;   /* Bulk size, or NULL (see
+                                 * syncd_db_options). */
 
     /* Reading. */
     struct ovsdb_cs *cs;        /* The monitor. */
@@ -511,6 +515,41 @@ process_events(struct syncd_db *db)
     syncd_apply_flush(db->apply);
 }
 
+/* ---- Global ------------------------------------------------------------- */
+
+/* Takes in the changes 'tu' (NULL if none) to the Global table of an update
+ * that replaces everything known if 'clear': applies max_bulk_size to
+ * 'db->max_bulk' and, if the value in force changes, to the apply step. */
+static void
+global_update(struct syncd_db *db, const struct ovsdb_cs_table_update *tu,
+              bool clear)
+{
+    bool present = false;
+    int64_t value = 0;
+
+    if (!db->max_bulk || (!tu && !clear)) {
+        return;
+    }
+    for (size_t i = 0; tu && i < tu->n; i++) {
+        const struct ovsdb_cs_row_update *ru = &tu->row_updates[i];
+
+        /* The table has one row at most, but a transaction may replace it:
+         * a row that is there wins over one deleted. */
+        if (ru->type != OVSDB_CS_ROW_DELETE) {
+            const struct json *v = shash_find_data(ru->columns,
+                                                   "max_bulk_size");
+
+            present = ovsdb_wire_get_integer(v, &value) && value >= 1;
+            break;
+        }
+    }
+    if (setting_set_global(db->max_bulk, present, value)) {
+        VLOG_INFO("bulks of %"PRId64" routes (%s)", db->max_bulk->value,
+                  setting_source_name(db->max_bulk->source));
+        syncd_apply_set_max_bulk(db->apply, db->max_bulk->value);
+    }
+}
+
 /* Queues update event 'event' (taking it). */
 static void
 queue_update(struct syncd_db *db, struct ovsdb_cs_event *event)
@@ -528,6 +567,9 @@ queue_update(struct syncd_db *db, struct ovsdb_cs_event *event)
         return;
     }
 
+    global_update(db, ovsdb_cs_db_update_find_table(du, "Global"),
+                  u->clear);
+
     struct sdb_event *ev = xzalloc(sizeof *ev);
     ev->event = event;
     ev->du = du;
@@ -540,25 +582,16 @@ queue_update(struct syncd_db *db, struct ovsdb_cs_event *event)
     COVERAGE_INC(syncd_db_update);
 }
 
-/* The monitor request: the columns syncd reads, never those it writes. */
+/* The monitor request: the Asic_Route columns syncd reads, never those it
+ * writes, and the Global column it follows. */
 static struct json *
 compose_monitor_requests(const struct json *schema OVS_UNUSED,
                          void *aux OVS_UNUSED)
 {
-    static const char *const columns[] = {
-        "vrf", "prefix", "packet_action", "nexthops", "seq",
-    };
-    struct json *cols = json_array_create_empty();
-
-    for (size_t i = 0; i < ARRAY_SIZE(columns); i++) {
-        json_array_add(cols, json_string_create(columns[i]));
-    }
-    struct json *mr = json_object_create();
-    json_object_put(mr, "columns", cols);
-
-    struct json *mrs = json_object_create();
-    json_object_put(mrs, TABLE, json_array_create_1(mr));
-    return mrs;
+    return json_from_string(
+        "{\""TABLE"\":[{\"columns\":[\"vrf\",\"prefix\","
+        "\"packet_action\",\"nexthops\",\"seq\"]}],"
+        "\"Global\":[{\"columns\":[\"max_bulk_size\"]}]}");
 }
 
 static const struct ovsdb_cs_ops cs_ops = {
@@ -611,6 +644,7 @@ syncd_db_create(const struct syncd_db_options *options,
     db->apply = apply;
     db->remote = xstrdup(options->remote);
     db->budget = options->budget ? options->budget : 20000;
+    db->max_bulk = options->max_bulk;
     ovs_list_init(&db->events);
     syncd_rows_init(&db->rows);
 

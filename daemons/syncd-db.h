@@ -42,6 +42,9 @@
  * key) gets state "error" with a message in its error column and a
  * counter; its old route, if any, is removed.
  *
+ * The monitor also follows Global.max_bulk_size (see 'max_bulk' in
+ * struct syncd_db_options).
+ *
  * Writing back
  * ============
  *
@@ -53,6 +56,7 @@
 #include <stdint.h>
 
 struct ds;
+struct setting;
 struct syncd_apply;
 struct syncd_route_result;
 
@@ -67,6 +71,11 @@ struct syncd_db_options {
                                  * default, 20000). */
     bool no_write_back;         /* Never write outcomes back (only to
                                  * measure what writing back costs). */
+    struct setting *max_bulk;   /* If nonnull, the bulk size: the module
+                                 * applies Global.max_bulk_size to it
+                                 * (lib/setting.h: the command line
+                                 * wins) and, whenever the value in force
+                                 * changes, to the apply step. */
 };
 
 /* Counters. */

@@ -45,6 +45,7 @@
 #include "lib/fibsync-paths.h"
 #include "lib/option-parse.h"
 #include "lib/perf-timer.h"
+#include "lib/setting.h"
 #include "memory.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/json.h"
@@ -65,6 +66,7 @@ struct syncd_settings {
     struct syncd_db_options dbo;      /* Write-back batching. */
     struct syncd_counters_options co; /* Hit counters to Route.counters. */
     struct asic_sim_fault fault;      /* --fault-rate/-seed/-delay. */
+    struct setting max_bulk;    /* -k, or Global.max_bulk_size. */
     char **fault_prefixes;      /* --fault-prefix values. */
     size_t n_fault_prefixes;    /* Number of 'fault_prefixes'. */
 };
@@ -84,6 +86,7 @@ struct syncd {
     struct syncd_db *db;        /* The OVSDB path. */
     struct syncd_counters *counters; /* Hit counters to Route.counters. */
     struct perf_timer *timer;   /* "BULK" stage. */
+    const struct setting *max_bulk; /* Bulk size in force, and whence. */
     bool exiting;               /* "exit" received? */
     long long int start_msec;   /* When the daemon started. */
     struct rate_sample samples[N_SAMPLES]; /* Ring of samples. */
@@ -186,6 +189,7 @@ main(int argc, char *argv[])
 
     memset(&d, 0, sizeof d);
     d.start_msec = time_msec();
+    d.max_bulk = &settings.max_bulk;
 
     struct perf_timer_options topts;
     perf_timer_options_init(&topts);
@@ -236,9 +240,8 @@ main(int argc, char *argv[])
 
     register_commands(&d);
     daemonize_complete();
-    VLOG_INFO("syncd started: database %s, bulks of %"PRIu32" routes",
-              settings.db, settings.apply.max_bulk
-              ? settings.apply.max_bulk : SYNCD_APPLY_DEFAULT_MAX_BULK);
+    VLOG_INFO("syncd started: database %s, bulks of %"PRId64" routes",
+              settings.db, settings.max_bulk.value);
 
     while (!d.exiting) {
         memory_run();
@@ -468,6 +471,7 @@ parse_options(int argc, char *argv[], struct syncd_settings *s)
 
     memset(s, 0, sizeof *s);
     s->co.interval_msec = SYNCD_COUNTERS_DEFAULT_INTERVAL;
+    setting_init(&s->max_bulk, "max_bulk_size", SYNCD_APPLY_DEFAULT_MAX_BULK);
     for (;;) {
         int c = getopt_long(argc, argv, short_options, long_options, NULL);
 
@@ -517,6 +521,10 @@ parse_options(int argc, char *argv[], struct syncd_settings *s)
         ovs_fatal(0, "unexpected argument \"%s\" (use --help for help)",
                   argv[optind]);
     }
+    if (s->apply.max_bulk) {
+        setting_set_cmdline(&s->max_bulk, s->apply.max_bulk);
+    }
+    s->dbo.max_bulk = &s->max_bulk;
     s->db = abs_unix_remote(db ? db : fibsync_default_db());
     s->unixctl = unixctl ? unixctl : default_unixctl();
 }
@@ -982,6 +990,9 @@ cmd_stats(struct unixctl_conn *conn, int argc OVS_UNUSED,
     } else {
         ds_put_cstr(&s, "counters: disabled\n");
     }
+    ds_put_format(&s, "%s: %"PRId64" (%s)\n", d->max_bulk->name,
+                  d->max_bulk->value,
+                  setting_source_name(d->max_bulk->source));
     unixctl_command_reply(conn, ds_cstr(&s));
     ds_destroy(&s);
 }
