@@ -113,6 +113,7 @@ oid_hash(sai_object_id_t oid)
 
 /* ---- Virtual routers and router interfaces ------------------------------ */
 
+/* Returns the VR of VRF 'name', or NULL if it has none yet. */
 struct sa_vr *
 syncd_nexthop_vr_find(const struct syncd_apply *sa, const char *name)
 {

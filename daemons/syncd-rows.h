@@ -66,7 +66,7 @@ struct syncd_row {
     struct hmap_node node;      /* In 'rows->rows', by uuid_hash(). */
     struct uuid uuid;           /* The row's _uuid. */
     int64_t seq;                /* The 'seq' last submitted. */
-    struct fib_prefix prefix;   /* Its prefix (unless ROW_NO_ROUTE). */
+    struct fib_prefix prefix;   /* Its prefix (unless NO_ROUTE). */
     uint16_t vrf;               /* Its VRF, an index in 'vrf_names'. */
     uint8_t flags;              /* SYNCD_ROW_*. */
     uint8_t wb_code;            /* Latest outcome: a syncd_status_code()

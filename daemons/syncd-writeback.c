@@ -107,6 +107,8 @@ struct syncd_writeback {
 
 /* ---- Queueing ----------------------------------------------------------- */
 
+/* Appends 'uuid' to the queue, reclaiming its consumed front before
+ * growing it. */
 static void
 fifo_push(struct syncd_writeback *wb, const struct uuid *uuid)
 {
@@ -374,6 +376,8 @@ read_start(struct syncd_writeback *wb)
     wb->read_state = WB_READ_RUNNING;
 }
 
+/* Ends the read, going to 'state': WB_READ_NONE to read again once
+ * connected, WB_READ_DONE to let the monitor start. */
 static void
 read_end(struct syncd_writeback *wb, enum wb_read_state state)
 {

@@ -462,6 +462,8 @@ default_unixctl(void)
     return path;
 }
 
+/* Parses the command line into 's', or exits (with --help, --version or
+ * an error). */
 static void
 parse_options(int argc, char *argv[], struct syncd_settings *s)
 {
