@@ -34,7 +34,12 @@ daemons_orchd_LDADD = daemons/liborchd.la idl/libfibsync-idl.la \
 noinst_LTLIBRARIES += daemons/libsyncd.la
 daemons_libsyncd_la_SOURCES = \
 	daemons/syncd-apply.c daemons/syncd-apply.h \
+	daemons/syncd-apply-private.h \
+	daemons/syncd-nexthop.c \
+	daemons/syncd-status.c daemons/syncd-status.h \
 	daemons/syncd-db.c daemons/syncd-db.h \
+	daemons/syncd-rows.c daemons/syncd-rows.h \
+	daemons/syncd-writeback.c daemons/syncd-writeback.h \
 	daemons/syncd-counters.c daemons/syncd-counters.h
 
 sbin_PROGRAMS += daemons/syncd

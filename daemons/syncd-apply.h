@@ -27,6 +27,10 @@
  * opaque origin (a row uuid and a sequence number) that comes back, with
  * the SAI status, in a result callback.
  *
+ * The step is implemented in two files: daemons/syncd-apply.c (operations,
+ * bulks, life cycle) and daemons/syncd-nexthop.c (the objects below);
+ * daemons/syncd-apply-private.h holds what they share.
+ *
  * Objects
  * =======
  *
@@ -77,6 +81,7 @@
 
 #include "asic-sim/asic-sim.h"
 #include "asic-sim/sai.h"
+#include "daemons/syncd-status.h"
 #include "lib/fib-prefix.h"
 #include "openvswitch/uuid.h"
 
@@ -165,8 +170,8 @@ struct syncd_apply_stats {
     uint64_t orphans;           /* Removals that failed and were queued
                                  * for retry. */
     uint64_t orphan_retries;    /* Retried removals. */
-    uint64_t errors[32];        /* Failed operations by status code (see
-                                 * syncd_status_code()). */
+    uint64_t errors[32];        /* Failed operations by status code
+                                 * (daemons/syncd-status.h). */
 };
 
 struct syncd_apply *syncd_apply_create(const struct syncd_apply_options *,
@@ -201,13 +206,6 @@ void syncd_apply_format_target(const struct syncd_apply *,
                                sai_object_id_t next_hop_id, struct ds *);
 struct json *syncd_apply_target_to_json(const struct syncd_apply *,
                                         sai_object_id_t next_hop_id);
-
-/* SAI status codes in one byte.  Code 0 is success, 1...0x17 are
- * -SAI_STATUS_FAILURE...-SAI_STATUS_NOT_EXECUTED, 0x18...0x1c the five
- * attribute error ranges (their index lost), 0x1d anything else. */
-#define SYNCD_STATUS_N_CODES 0x1e
-unsigned int syncd_status_code(sai_status_t);
-const char *syncd_status_code_name(unsigned int code);
 
 /* Conversions. */
 void syncd_prefix_to_sai(const struct fib_prefix *, sai_ip_prefix_t *);

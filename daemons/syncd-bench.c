@@ -32,7 +32,6 @@
 
 #include <config.h>
 
-#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -42,12 +41,12 @@
 #include "asic-sim/sai-util.h"
 #include "daemons/syncd-apply.h"
 #include "command-line.h"
-#include "jsonrpc.h"
 #include "lib/fib-prefix.h"
+#include "lib/ovsdb-wire.h"
+#include "lib/ovsdb-writer.h"
 #include "openvswitch/json.h"
 #include "openvswitch/poll-loop.h"
 #include "openvswitch/vlog.h"
-#include "stream.h"
 #include "timeval.h"
 #include "util.h"
 
@@ -98,6 +97,8 @@ route_mix(uint32_t i, struct fib_prefix *p)
 
 /* ---- load --------------------------------------------------------------- */
 
+/* Returns the insert operation of row 'i' of the mix, with 'seq', as
+ * orchd writes it. */
 static struct json *
 row_json(uint32_t i, int64_t seq)
 {
@@ -107,111 +108,90 @@ row_json(uint32_t i, int64_t seq)
 
     fib_prefix_format(&p, prefix);
 
-    struct json *pairs = json_array_create_empty();
+    struct json *nexthops = ovsdb_wire_map_new();
     for (size_t j = 0; j < 4 && nh_sets[set][j]; j++) {
         const char *kv = nh_sets[set][j];
         const char *eq = strchr(kv, '=');
 
-        json_array_add(pairs, json_array_create_2(
-                           json_string_create_nocopy(
-                               xmemdup0(kv, eq - kv)),
-                           json_integer_create(atoi(eq + 1))));
+        ovsdb_wire_map_add(nexthops,
+                           json_string_create_nocopy(xmemdup0(kv, eq - kv)),
+                           json_integer_create(atoi(eq + 1)));
     }
 
     struct json *row = json_object_create();
     json_object_put_string(row, "vrf", "default");
     json_object_put_string(row, "prefix", prefix);
     json_object_put_string(row, "packet_action", "forward");
-    json_object_put(row, "nexthops",
-                    json_array_create_2(json_string_create("map"), pairs));
+    json_object_put(row, "nexthops", nexthops);
     json_object_put(row, "seq", json_integer_create(seq));
     json_object_put_string(row, "state", "pending");
+    return ovsdb_wire_op_insert("Asic_Route", NULL, row);
+}
 
-    struct json *op = json_object_create();
-    json_object_put_string(op, "op", "insert");
-    json_object_put_string(op, "table", "Asic_Route");
-    json_object_put(op, "row", row);
-    return op;
+/* Completion of one load transaction: '*done_' counts the rows
+ * committed; anything else ends the load. */
+static void
+load_txn_done(void *done_, const struct ovsdb_writer_reply *reply)
+{
+    uint32_t *done = done_;
+
+    if (reply->result != OVSDB_WRITER_SUCCESS) {
+        ovs_fatal(0, "insert failed: %s", reply->error);
+    }
+    *done += reply->n_ops;
+}
+
+/* Runs 'w' until it is connected, for up to 10 seconds. */
+static void
+load_connect(struct ovsdb_writer *w, const char *remote)
+{
+    long long int deadline = time_msec() + 10000;
+
+    for (;;) {
+        ovsdb_writer_run(w);
+        if (ovsdb_writer_is_connected(w)) {
+            return;
+        } else if (time_msec() >= deadline) {
+            ovs_fatal(0, "%s: connection failed", remote);
+        }
+        ovsdb_writer_wait(w);
+        poll_timer_wait_until(deadline);
+        poll_block();
+    }
 }
 
 static int
 cmd_load(const char *remote, uint32_t n, uint32_t per_txn)
 {
-    struct jsonrpc *rpc;
-    struct stream *stream;
-    int error;
+    struct ovsdb_writer *w = ovsdb_writer_create(remote, "Fibsync");
 
-    error = stream_open_block(jsonrpc_stream_open(remote, &stream,
-                                                  DSCP_DEFAULT), -1,
-                              &stream);
-    if (error) {
-        ovs_fatal(error, "%s: connection failed", remote);
-    }
-    rpc = jsonrpc_open(stream);
+    ovsdb_writer_set_max_in_flight(w, 2);
+    load_connect(w, remote);
 
-    /* Sends never block: a blocking send of the next transaction while
-     * the server waits for us to read the previous reply (5000 uuids)
-     * would deadlock. */
     long long int start = time_msec();
-    uint32_t sent = 0, outstanding = 0, done = 0;
-    struct json *ids[2] = { NULL, NULL };
+    uint32_t sent = 0, done = 0;
     while (done < n) {
         /* Keep two transactions in flight. */
-        while (sent < n && outstanding < 2) {
-            struct json *params = json_array_create_1(
-                json_string_create("Fibsync"));
+        while (sent < n && ovsdb_writer_has_room(w)) {
+            struct json *ops = json_array_create_empty();
             uint32_t end = MIN(n, sent + per_txn);
 
             for (uint32_t i = sent; i < end; i++) {
-                json_array_add(params, row_json(i, i + 1));
+                json_array_add(ops, row_json(i, i + 1));
             }
-            error = jsonrpc_send(rpc, jsonrpc_create_request(
-                                     "transact", params, &ids[outstanding]));
-            if (error) {
-                ovs_fatal(error, "%s: send failed", remote);
-            }
-            outstanding++;
+            ovsdb_writer_commit(w, ops, load_txn_done, &done);
             sent = end;
         }
-
-        struct jsonrpc_msg *reply;
-        jsonrpc_run(rpc);
-        error = jsonrpc_recv(rpc, &reply);
-        if (error == EAGAIN) {
-            jsonrpc_run(rpc);
-            jsonrpc_wait(rpc);
-            jsonrpc_recv_wait(rpc);
+        ovsdb_writer_run(w);
+        if (done < n) {
+            ovsdb_writer_wait(w);
             poll_block();
-            continue;
-        } else if (error) {
-            ovs_fatal(error, "%s: receive failed", remote);
         }
-        if (reply->type == JSONRPC_REPLY && outstanding
-            && json_equal(reply->id, ids[0])) {
-            const struct json_array *r = json_array(reply->result);
-
-            for (size_t i = 0; i < r->n; i++) {
-                if (r->elems[i]->type == JSON_OBJECT
-                    && shash_find(json_object(r->elems[i]), "error")) {
-                    ovs_fatal(0, "insert failed: %s",
-                              json_to_string(r->elems[i], 0));
-                }
-            }
-            done += MIN(per_txn, n - done);
-            json_destroy(ids[0]);
-            ids[0] = ids[1];
-            ids[1] = NULL;
-            outstanding--;
-        } else if (reply->type == JSONRPC_ERROR) {
-            ovs_fatal(0, "transaction failed: %s",
-                      json_to_string(reply->error, 0));
-        }
-        jsonrpc_msg_destroy(reply);
     }
     long long int elapsed = time_msec() - start;
     printf("load: %"PRIu32" rows in %lld ms: %.0f rows/s\n", n, elapsed,
            elapsed ? n * 1000.0 / elapsed : 0.0);
-    jsonrpc_close(rpc);
+    ovsdb_writer_destroy(w);
     return 0;
 }
 

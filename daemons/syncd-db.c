@@ -14,6 +14,7 @@
  * limitations under the License.
  */
 
+
 #include <config.h>
 
 #include "daemons/syncd-db.h"
@@ -24,11 +25,13 @@
 #include <string.h>
 
 #include "asic-sim/sai-util.h"
-#include "daemons/syncd-apply.h"
 #include "coverage.h"
-#include "hash.h"
-#include "jsonrpc.h"
+#include "daemons/syncd-apply.h"
+#include "daemons/syncd-rows.h"
+#include "daemons/syncd-writeback.h"
 #include "lib/fib-prefix.h"
+#include "lib/ovsdb-wire.h"
+#include "lib/setting.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/hmap.h"
 #include "openvswitch/json.h"
@@ -49,65 +52,12 @@ COVERAGE_DEFINE(syncd_db_row_insert);
 COVERAGE_DEFINE(syncd_db_row_modify);
 COVERAGE_DEFINE(syncd_db_row_delete);
 COVERAGE_DEFINE(syncd_db_bad_row);
-COVERAGE_DEFINE(syncd_db_wb_txn);
-COVERAGE_DEFINE(syncd_db_wb_row);
 COVERAGE_DEFINE(syncd_db_wb_skipped);
-COVERAGE_DEFINE(syncd_db_wb_error);
 
 static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
 
 #define DB_NAME "Fibsync"
 #define TABLE "Asic_Route"
-
-/* Status code (see syncd_status_code()) of a row that could not be used
- * at all; its message is in 'db->bad_msgs'. */
-#define CODE_BAD 0xff
-
-/* Row flags. */
-#define ROW_NO_ROUTE   0x01     /* No route was submitted for the row's
-                                 * (vrf, prefix): a new or bad row, or one
-                                 * whose old key was already removed. */
-#define ROW_BAD        0x02     /* The row is bad. */
-#define ROW_SEEN       0x04     /* Seen in the current resynchronization. */
-#define ROW_WB_PENDING 0x08     /* Outcome to be written back. */
-#define ROW_IN_SYNC    0x10     /* The database holds state=programmed,
-                                 * applied_seq=seq for this row. */
-#define ROW_ERROR_SET  0x20     /* The database row may hold an error
-                                 * message: a write-back of "programmed"
-                                 * must clear it. */
-
-/* A monitored Asic_Route row: 64 bytes. */
-struct sdb_row {
-    struct hmap_node node;      /* In 'db->rows', by uuid_hash(). */
-    struct uuid uuid;           /* The row's _uuid. */
-    int64_t seq;                /* The 'seq' last submitted. */
-    struct fib_prefix prefix;   /* Its prefix (unless ROW_NO_ROUTE). */
-    uint16_t vrf;               /* Its VRF, an index in 'db->vrf_names'. */
-    uint8_t flags;              /* ROW_*. */
-    uint8_t wb_code;            /* Latest outcome: a syncd_status_code() or
-                                 * CODE_BAD. */
-};
-BUILD_ASSERT_DECL(sizeof(struct sdb_row) <= 64);
-
-/* A VRF name, interned. */
-struct sdb_vrf {
-    struct hmap_node node;      /* In 'db->vrfs', by name. */
-    uint16_t index;             /* Index in 'db->vrf_names'. */
-};
-
-/* The message of a bad row. */
-struct sdb_bad_msg {
-    struct hmap_node node;      /* In 'db->bad_msgs', by uuid_hash(). */
-    struct uuid uuid;           /* The row. */
-    char *msg;                  /* Why it is bad. */
-};
-
-/* An applied_seq read from the database at start. */
-struct sdb_snap {
-    struct hmap_node node;      /* In 'db->snap', by uuid_hash(). */
-    struct uuid uuid;           /* The row. */
-    int64_t applied_seq;        /* Its applied_seq (state programmed). */
-};
 
 /* An update being processed. */
 struct sdb_event {
@@ -122,240 +72,65 @@ struct sdb_event {
     long long int received;     /* When it was received (msec). */
 };
 
-/* One row of a write-back transaction. */
-struct wb_entry {
-    struct uuid uuid;           /* The row. */
-    int64_t seq;                /* The applied_seq written. */
-    uint8_t code;               /* The outcome written. */
-};
-
-/* A write-back transaction outstanding. */
-struct wb_txn {
-    struct ovs_list node;       /* In 'db->wb_txns'. */
-    struct json *id;            /* Its JSON-RPC id. */
-    struct wb_entry *entries;   /* Its rows. */
-    size_t n;                   /* Number of 'entries'. */
-};
-
-/* State of the start-up read of applied_seq. */
-enum snap_state {
-    SNAP_NONE,                  /* Not sent yet. */
-    SNAP_SENT,                  /* Sent, waiting for the reply. */
-    SNAP_DONE,                  /* Reply processed (or failed). */
-};
-
 struct syncd_db {
     struct syncd_apply *apply;  /* Where operations go. */
     char *remote;               /* Database remote. */
-    uint32_t wb_batch;          /* Rows per write-back transaction. */
-    uint32_t wb_inflight;       /* Transactions outstanding at most. */
     uint32_t budget;            /* Row updates processed per run. */
-    bool no_write_back;         /* Write-back disabled? */
+    struct setting *max_bulk;   /* Bulk size, or NULL (see
+                                 * syncd_db_options). */
 
     /* Reading. */
     struct ovsdb_cs *cs;        /* The monitor. */
     struct ovs_list events;     /* "struct sdb_event"s to process. */
     size_t backlog;             /* Row updates in 'events' unprocessed. */
-    struct hmap rows;           /* "struct sdb_row"s by uuid. */
-    struct hmap vrfs;           /* "struct sdb_vrf"s by name. */
-    char **vrf_names;           /* VRF names by index. */
-    size_t n_vrfs, allocated_vrfs; /* Their number, capacity. */
-    struct hmap bad_msgs;       /* "struct sdb_bad_msg"s by uuid. */
     struct syncd_nexthop *nh_buf; /* Next hops being parsed. */
     size_t allocated_nh_buf;    /* Capacity of 'nh_buf'. */
     bool initial_done;          /* First monitor contents processed? */
 
-    /* Writing back. */
-    struct jsonrpc_session *wb; /* Write-back connection. */
-    unsigned int wb_seqno;      /* Its last seen connection seqno. */
-    struct uuid *wb_fifo;       /* Rows whose outcome to write, oldest
-                                 * first, from 'wb_head'. */
-    size_t wb_head, wb_n, wb_allocated; /* First unconsumed, number,
-                                         * capacity. */
-    struct ovs_list wb_txns;    /* "struct wb_txn"s outstanding. */
-    size_t n_wb_txns;           /* Length of 'wb_txns'. */
-    enum snap_state snap_state; /* Start-up read of applied_seq. */
-    struct json *snap_id;       /* Its JSON-RPC id, if SNAP_SENT. */
-    struct hmap snap;           /* "struct sdb_snap"s not yet matched. */
+    struct syncd_rows rows;     /* The rows known. */
+    struct syncd_writeback *wb; /* Writes their outcomes back. */
 
     struct syncd_db_stats stats; /* Counters (some computed on demand). */
 };
 
 /* ---- Rows --------------------------------------------------------------- */
 
-static struct sdb_row *
-row_find(const struct syncd_db *db, const struct uuid *uuid)
-{
-    struct sdb_row *row;
-
-    HMAP_FOR_EACH_WITH_HASH (row, node, uuid_hash(uuid), &db->rows) {
-        if (uuid_equals(&row->uuid, uuid)) {
-            return row;
-        }
-    }
-    return NULL;
-}
-
-static void
-row_set_in_sync(struct syncd_db *db, struct sdb_row *row, bool in_sync)
-{
-    if (in_sync && !(row->flags & ROW_IN_SYNC)) {
-        row->flags |= ROW_IN_SYNC;
-        db->stats.in_sync++;
-    } else if (!in_sync && row->flags & ROW_IN_SYNC) {
-        row->flags &= ~ROW_IN_SYNC;
-        db->stats.in_sync--;
-    }
-}
-
-static void
-row_clear_wb(struct syncd_db *db, struct sdb_row *row)
-{
-    if (row->flags & ROW_WB_PENDING) {
-        row->flags &= ~ROW_WB_PENDING;
-        db->stats.wb_pending--;
-    }
-}
-
-/* Queues the write-back of 'row''s outcome 'code'. */
-static void
-row_mark_wb(struct syncd_db *db, struct sdb_row *row, uint8_t code)
-{
-    row->wb_code = code;
-    row_set_in_sync(db, row, false);
-    if (db->no_write_back) {
-        return;
-    }
-    if (!(row->flags & ROW_WB_PENDING)) {
-        row->flags |= ROW_WB_PENDING;
-        db->stats.wb_pending++;
-        if (db->wb_n >= db->wb_allocated) {
-            if (db->wb_head > db->wb_n / 2) {
-                /* Reclaim the consumed front. */
-                memmove(db->wb_fifo, &db->wb_fifo[db->wb_head],
-                        (db->wb_n - db->wb_head) * sizeof *db->wb_fifo);
-                db->wb_n -= db->wb_head;
-                db->wb_head = 0;
-            } else {
-                db->wb_fifo = x2nrealloc(db->wb_fifo, &db->wb_allocated,
-                                         sizeof *db->wb_fifo);
-            }
-        }
-        db->wb_fifo[db->wb_n++] = row->uuid;
-    }
-}
-
-static struct sdb_bad_msg *
-bad_msg_find(const struct syncd_db *db, const struct uuid *uuid)
-{
-    struct sdb_bad_msg *bm;
-
-    HMAP_FOR_EACH_WITH_HASH (bm, node, uuid_hash(uuid), &db->bad_msgs) {
-        if (uuid_equals(&bm->uuid, uuid)) {
-            return bm;
-        }
-    }
-    return NULL;
-}
-
-/* Marks 'row' good, forgetting any bad-row message. */
-static void
-row_set_good(struct syncd_db *db, struct sdb_row *row)
-{
-    if (row->flags & ROW_BAD) {
-        struct sdb_bad_msg *bm = bad_msg_find(db, &row->uuid);
-
-        row->flags &= ~ROW_BAD;
-        db->stats.bad_rows--;
-        if (bm) {
-            hmap_remove(&db->bad_msgs, &bm->node);
-            free(bm->msg);
-            free(bm);
-        }
-    }
-}
-
 /* Marks 'row' bad for reason 'msg' (taking it) and queues its write-back. */
 static void
-row_set_bad(struct syncd_db *db, struct sdb_row *row, char *msg)
+row_set_bad(struct syncd_db *db, struct syncd_row *row, char *msg)
 {
-    struct sdb_bad_msg *bm = bad_msg_find(db, &row->uuid);
-
-    if (!(row->flags & ROW_BAD)) {
-        row->flags |= ROW_BAD;
-        db->stats.bad_rows++;
-    }
     db->stats.bad_total++;
     COVERAGE_INC(syncd_db_bad_row);
     VLOG_WARN_RL(&rl, "Asic_Route row "UUID_FMT": %s",
                  UUID_ARGS(&row->uuid), msg);
-    if (!bm) {
-        bm = xmalloc(sizeof *bm);
-        bm->uuid = row->uuid;
-        hmap_insert(&db->bad_msgs, &bm->node, uuid_hash(&row->uuid));
-    } else {
-        free(bm->msg);
-    }
-    bm->msg = msg;
-    row_mark_wb(db, row, CODE_BAD);
+    syncd_rows_set_bad(&db->rows, row, msg);
+    syncd_writeback_mark(db->wb, row, SYNCD_ROW_CODE_BAD);
 }
 
 /* Submits the removal of 'row''s route, if it has one. */
 static void
-row_remove_route(struct syncd_db *db, struct sdb_row *row)
+row_remove_route(struct syncd_db *db, struct syncd_row *row)
 {
-    if (!(row->flags & ROW_NO_ROUTE)) {
+    if (!(row->flags & SYNCD_ROW_NO_ROUTE)) {
         struct syncd_route_op op = {
             .type = SYNCD_OP_DEL,
-            .vrf = db->vrf_names[row->vrf],
+            .vrf = syncd_rows_vrf_name(&db->rows, row->vrf),
             .prefix = row->prefix,
             .origin = row->uuid,
             .seq = row->seq,
         };
 
-        row->flags |= ROW_NO_ROUTE;
+        row->flags |= SYNCD_ROW_NO_ROUTE;
         syncd_apply_submit(db->apply, &op);
     }
 }
 
 /* Forgets 'row', removing its route. */
 static void
-row_destroy(struct syncd_db *db, struct sdb_row *row)
+row_destroy(struct syncd_db *db, struct syncd_row *row)
 {
     row_remove_route(db, row);
-    row_set_good(db, row);
-    row_set_in_sync(db, row, false);
-    row_clear_wb(db, row);
-    hmap_remove(&db->rows, &row->node);
-    free(row);
-}
-
-/* Returns the index of VRF 'name', interning it. */
-static uint16_t
-vrf_intern(struct syncd_db *db, const char *name, bool *overflow)
-{
-    uint32_t hash = hash_string(name, 0);
-    struct sdb_vrf *v;
-
-    *overflow = false;
-    HMAP_FOR_EACH_WITH_HASH (v, node, hash, &db->vrfs) {
-        if (!strcmp(db->vrf_names[v->index], name)) {
-            return v->index;
-        }
-    }
-    if (db->n_vrfs >= UINT16_MAX) {
-        *overflow = true;
-        return 0;
-    }
-    v = xmalloc(sizeof *v);
-    v->index = db->n_vrfs;
-    hmap_insert(&db->vrfs, &v->node, hash);
-    if (db->n_vrfs >= db->allocated_vrfs) {
-        db->vrf_names = x2nrealloc(db->vrf_names, &db->allocated_vrfs,
-                                   sizeof *db->vrf_names);
-    }
-    db->vrf_names[db->n_vrfs++] = xstrdup(name);
-    return v->index;
+    syncd_rows_remove(&db->rows, row);
 }
 
 /* ---- Parsing rows ------------------------------------------------------- */
@@ -405,7 +180,7 @@ parse_key(struct syncd_db *db, const struct shash *columns,
         free(error);
         return msg;
     }
-    p->vrf_index = vrf_intern(db, p->vrf, &overflow);
+    p->vrf_index = syncd_rows_vrf_intern(&db->rows, p->vrf, &overflow);
     if (overflow) {
         return xstrdup("too many VRFs");
     }
@@ -555,7 +330,7 @@ static bool
 process_row_phase0(struct syncd_db *db, struct sdb_event *ev,
                    const struct ovsdb_cs_row_update *ru)
 {
-    struct sdb_row *row = row_find(db, &ru->row_uuid);
+    struct syncd_row *row = syncd_rows_find(&db->rows, &ru->row_uuid);
 
     if (ru->type == OVSDB_CS_ROW_DELETE) {
         db->stats.row_deletes++;
@@ -569,9 +344,9 @@ process_row_phase0(struct syncd_db *db, struct sdb_event *ev,
         return false;
     }
     if (ev->clear) {
-        row->flags |= ROW_SEEN;
+        row->flags |= SYNCD_ROW_SEEN;
     }
-    if (row->flags & ROW_NO_ROUTE) {
+    if (row->flags & SYNCD_ROW_NO_ROUTE) {
         return true;
     }
 
@@ -598,15 +373,13 @@ process_row_phase1(struct syncd_db *db, struct sdb_event *ev,
         return;
     }
 
-    struct sdb_row *row = row_find(db, &ru->row_uuid);
+    struct syncd_row *row = syncd_rows_find(&db->rows, &ru->row_uuid);
     if (!row) {
-        row = xzalloc(sizeof *row);
-        row->uuid = ru->row_uuid;
-        row->seq = -1;
         /* A row inserted by orchd has no error; one in the monitor's
          * initial contents may have. */
-        row->flags = ROW_NO_ROUTE | (ev->clear ? ROW_ERROR_SET : 0);
-        hmap_insert(&db->rows, &row->node, uuid_hash(&row->uuid));
+        row = syncd_rows_add(&db->rows, &ru->row_uuid,
+                             SYNCD_ROW_NO_ROUTE
+                             | (ev->clear ? SYNCD_ROW_ERROR_SET : 0));
         db->stats.row_inserts++;
         COVERAGE_INC(syncd_db_row_insert);
     } else {
@@ -614,47 +387,38 @@ process_row_phase1(struct syncd_db *db, struct sdb_event *ev,
         COVERAGE_INC(syncd_db_row_modify);
     }
     if (ev->clear) {
-        row->flags |= ROW_SEEN;
+        row->flags |= SYNCD_ROW_SEEN;
     }
 
     struct sdb_parsed p;
     char *error = parse_row(db, ru->columns, &p);
     int64_t seq = p.has_seq ? p.seq : 0;
     if (seq != row->seq) {
-        row_set_in_sync(db, row, false);
+        syncd_rows_set_in_sync(&db->rows, row, false);
         row->seq = seq;
     }
-    row_clear_wb(db, row);
+    syncd_rows_clear_wb(&db->rows, row);
     if (error) {
         /* Its old route goes: nobody can say what it should be. */
         row_remove_route(db, row);
         row_set_bad(db, row, error);
         return;
     }
-    row_set_good(db, row);
+    syncd_rows_set_good(&db->rows, row);
 
     /* After a restart: does the database already say this is done? */
-    if (!hmap_is_empty(&db->snap)) {
-        struct sdb_snap *s;
-
-        HMAP_FOR_EACH_WITH_HASH (s, node, uuid_hash(&row->uuid),
-                                 &db->snap) {
-            if (uuid_equals(&s->uuid, &row->uuid)) {
-                /* Programmed: syncd cleared its error. */
-                row->flags &= ~ROW_ERROR_SET;
-                if (s->applied_seq == row->seq) {
-                    row_set_in_sync(db, row, true);
-                }
-                hmap_remove(&db->snap, &s->node);
-                free(s);
-                break;
-            }
+    int64_t applied_seq;
+    if (syncd_writeback_take_applied(db->wb, &row->uuid, &applied_seq)) {
+        /* Programmed: syncd cleared its error. */
+        row->flags &= ~SYNCD_ROW_ERROR_SET;
+        if (applied_seq == row->seq) {
+            syncd_rows_set_in_sync(&db->rows, row, true);
         }
     }
 
     row->vrf = p.vrf_index;
     row->prefix = p.prefix;
-    row->flags &= ~ROW_NO_ROUTE;
+    row->flags &= ~SYNCD_ROW_NO_ROUTE;
 
     struct syncd_route_op op = {
         .type = SYNCD_OP_SET,
@@ -667,16 +431,6 @@ process_row_phase1(struct syncd_db *db, struct sdb_event *ev,
         .seq = row->seq,
     };
     syncd_apply_submit(db->apply, &op);
-}
-
-static void
-snap_clear(struct syncd_db *db)
-{
-    struct sdb_snap *s;
-
-    HMAP_FOR_EACH_POP (s, node, &db->snap) {
-        free(s);
-    }
 }
 
 static void
@@ -701,10 +455,10 @@ process_events(struct syncd_db *db)
         if (!ev->started) {
             ev->started = true;
             if (ev->clear) {
-                struct sdb_row *row;
+                struct syncd_row *row;
 
-                HMAP_FOR_EACH (row, node, &db->rows) {
-                    row->flags &= ~ROW_SEEN;
+                HMAP_FOR_EACH (row, node, &db->rows.rows) {
+                    row->flags &= ~SYNCD_ROW_SEEN;
                 }
             }
         }
@@ -722,10 +476,10 @@ process_events(struct syncd_db *db)
             }
             if (ev->clear) {
                 /* Rows the new contents lack are gone. */
-                struct sdb_row *row;
+                struct syncd_row *row;
 
-                HMAP_FOR_EACH_SAFE (row, node, &db->rows) {
-                    if (!(row->flags & ROW_SEEN)) {
+                HMAP_FOR_EACH_SAFE (row, node, &db->rows.rows) {
+                    if (!(row->flags & SYNCD_ROW_SEEN)) {
                         db->stats.row_deletes++;
                         row_destroy(db, row);
                     }
@@ -749,16 +503,51 @@ process_events(struct syncd_db *db)
             VLOG_INFO("monitor contents: %"PRIuSIZE" rows processed in "
                       "%lld ms", n, time_msec() - ev->received);
             if (!db->initial_done) {
+                /* What the start-up read found for rows the monitor
+                 * lacks is of no use. */
                 db->initial_done = true;
-                if (db->snap_state == SNAP_DONE) {
-                    snap_clear(db);
-                }
+                syncd_writeback_forget_applied(db->wb);
             }
         }
         ovs_list_remove(&ev->node);
         event_destroy(ev);
     }
     syncd_apply_flush(db->apply);
+}
+
+/* ---- Global ------------------------------------------------------------- */
+
+/* Takes in the changes 'tu' (NULL if none) to the Global table of an update
+ * that replaces everything known if 'clear': applies max_bulk_size to
+ * 'db->max_bulk' and, if the value in force changes, to the apply step. */
+static void
+global_update(struct syncd_db *db, const struct ovsdb_cs_table_update *tu,
+              bool clear)
+{
+    bool present = false;
+    int64_t value = 0;
+
+    if (!db->max_bulk || (!tu && !clear)) {
+        return;
+    }
+    for (size_t i = 0; tu && i < tu->n; i++) {
+        const struct ovsdb_cs_row_update *ru = &tu->row_updates[i];
+
+        /* The table has one row at most, but a transaction may replace it:
+         * a row that is there wins over one deleted. */
+        if (ru->type != OVSDB_CS_ROW_DELETE) {
+            const struct json *v = shash_find_data(ru->columns,
+                                                   "max_bulk_size");
+
+            present = ovsdb_wire_get_integer(v, &value) && value >= 1;
+            break;
+        }
+    }
+    if (setting_set_global(db->max_bulk, present, value)) {
+        VLOG_INFO("bulks of %"PRId64" routes (%s)", db->max_bulk->value,
+                  setting_source_name(db->max_bulk->source));
+        syncd_apply_set_max_bulk(db->apply, db->max_bulk->value);
+    }
 }
 
 /* Queues update event 'event' (taking it). */
@@ -778,6 +567,9 @@ queue_update(struct syncd_db *db, struct ovsdb_cs_event *event)
         return;
     }
 
+    global_update(db, ovsdb_cs_db_update_find_table(du, "Global"),
+                  u->clear);
+
     struct sdb_event *ev = xzalloc(sizeof *ev);
     ev->event = event;
     ev->du = du;
@@ -790,25 +582,16 @@ queue_update(struct syncd_db *db, struct ovsdb_cs_event *event)
     COVERAGE_INC(syncd_db_update);
 }
 
-/* The monitor request: the columns syncd reads, never those it writes. */
+/* The monitor request: the Asic_Route columns syncd reads, never those it
+ * writes, and the Global column it follows. */
 static struct json *
 compose_monitor_requests(const struct json *schema OVS_UNUSED,
                          void *aux OVS_UNUSED)
 {
-    static const char *const columns[] = {
-        "vrf", "prefix", "packet_action", "nexthops", "seq",
-    };
-    struct json *cols = json_array_create_empty();
-
-    for (size_t i = 0; i < ARRAY_SIZE(columns); i++) {
-        json_array_add(cols, json_string_create(columns[i]));
-    }
-    struct json *mr = json_object_create();
-    json_object_put(mr, "columns", cols);
-
-    struct json *mrs = json_object_create();
-    json_object_put(mrs, TABLE, json_array_create_1(mr));
-    return mrs;
+    return json_from_string(
+        "{\""TABLE"\":[{\"columns\":[\"vrf\",\"prefix\","
+        "\"packet_action\",\"nexthops\",\"seq\"]}],"
+        "\"Global\":[{\"columns\":[\"max_bulk_size\"]}]}");
 }
 
 static const struct ovsdb_cs_ops cs_ops = {
@@ -847,358 +630,6 @@ monitor_run(struct syncd_db *db)
     }
 }
 
-/* ---- Writing back ------------------------------------------------------- */
-
-/* Returns an "update" operation that writes 'code' and 'seq' into row
- * 'uuid'. */
-static struct json *
-wb_op(const struct syncd_db *db, const struct uuid *uuid, int64_t seq,
-      uint8_t code, bool clear_error)
-{
-    struct json *where = json_array_create_1(json_array_create_3(
-        json_string_create("_uuid"), json_string_create("=="),
-        json_array_create_2(json_string_create("uuid"),
-                            json_string_create_nocopy(
-                                xasprintf(UUID_FMT, UUID_ARGS(uuid))))));
-
-    struct json *row = json_object_create();
-    if (!code) {
-        json_object_put_string(row, "state", "programmed");
-        if (clear_error) {
-            json_object_put(row, "error",
-                            json_array_create_2(json_string_create("set"),
-                                                json_array_create_empty()));
-        }
-    } else {
-        const char *error;
-
-        if (code == CODE_BAD) {
-            const struct sdb_bad_msg *bm = bad_msg_find(db, uuid);
-            error = bm ? bm->msg : "invalid row";
-        } else {
-            error = syncd_status_code_name(code);
-        }
-        json_object_put_string(row, "state", "error");
-        json_object_put_string(row, "error", error);
-    }
-    json_object_put(row, "applied_seq", json_integer_create(seq));
-
-    struct json *op = json_object_create();
-    json_object_put_string(op, "op", "update");
-    json_object_put_string(op, "table", TABLE);
-    json_object_put(op, "where", where);
-    json_object_put(op, "row", row);
-    return op;
-}
-
-/* Sends one write-back transaction of up to 'db->wb_batch' rows.  Returns
- * false if there was nothing to send. */
-static bool
-wb_send(struct syncd_db *db)
-{
-    struct wb_entry *entries = NULL;
-    struct json *params = NULL;
-    size_t n = 0;
-
-    while (n < db->wb_batch && db->wb_head < db->wb_n) {
-        const struct uuid *uuid = &db->wb_fifo[db->wb_head++];
-        struct sdb_row *row = row_find(db, uuid);
-
-        if (!row || !(row->flags & ROW_WB_PENDING)) {
-            continue;
-        }
-        row_clear_wb(db, row);
-        if (!params) {
-            params = json_array_create_1(json_string_create(DB_NAME));
-            entries = xmalloc(db->wb_batch * sizeof *entries);
-        }
-        json_array_add(params, wb_op(db, uuid, row->seq, row->wb_code,
-                                     row->flags & ROW_ERROR_SET));
-        /* Transactions on one connection commit in order, so the last one
-         * sent decides the row's error column. */
-        if (row->wb_code) {
-            row->flags |= ROW_ERROR_SET;
-        } else {
-            row->flags &= ~ROW_ERROR_SET;
-        }
-        entries[n].uuid = *uuid;
-        entries[n].seq = row->seq;
-        entries[n].code = row->wb_code;
-        n++;
-    }
-    if (db->wb_head == db->wb_n) {
-        db->wb_head = db->wb_n = 0;
-    }
-    if (!n) {
-        return false;
-    }
-
-    struct wb_txn *txn = xmalloc(sizeof *txn);
-    struct jsonrpc_msg *msg = jsonrpc_create_request("transact", params,
-                                                     &txn->id);
-    txn->entries = entries;
-    txn->n = n;
-    ovs_list_push_back(&db->wb_txns, &txn->node);
-    db->n_wb_txns++;
-    db->stats.wb_txns++;
-    db->stats.wb_rows += n;
-    db->stats.wb_inflight_rows += n;
-    COVERAGE_INC(syncd_db_wb_txn);
-    COVERAGE_ADD(syncd_db_wb_row, n);
-    jsonrpc_session_send(db->wb, msg);
-    return true;
-}
-
-static void
-wb_txn_destroy(struct syncd_db *db, struct wb_txn *txn)
-{
-    ovs_list_remove(&txn->node);
-    db->n_wb_txns--;
-    db->stats.wb_inflight_rows -= txn->n;
-    json_destroy(txn->id);
-    free(txn->entries);
-    free(txn);
-}
-
-/* Puts the rows of every outstanding transaction back in the queue: the
- * connection was lost, so they may not have been written. */
-static void
-wb_requeue(struct syncd_db *db)
-{
-    struct wb_txn *txn;
-
-    LIST_FOR_EACH_SAFE (txn, node, &db->wb_txns) {
-        for (size_t i = 0; i < txn->n; i++) {
-            const struct wb_entry *e = &txn->entries[i];
-            struct sdb_row *row = row_find(db, &e->uuid);
-
-            if (row) {
-                /* The write may or may not have happened. */
-                row->flags |= ROW_ERROR_SET;
-                if (row->seq == e->seq && !(row->flags & ROW_WB_PENDING)) {
-                    row_mark_wb(db, row, row->wb_code);
-                }
-            }
-        }
-        wb_txn_destroy(db, txn);
-    }
-}
-
-/* Returns the error of a "transact" reply 'msg', or NULL if every
- * operation succeeded. */
-static char *
-txn_reply_error(const struct jsonrpc_msg *msg)
-{
-    if (msg->type == JSONRPC_ERROR) {
-        return json_to_string(msg->error, 0);
-    } else if (!msg->result || msg->result->type != JSON_ARRAY) {
-        return xstrdup("bad reply");
-    }
-
-    const struct json_array *results = json_array(msg->result);
-    for (size_t i = 0; i < results->n; i++) {
-        const struct json *r = results->elems[i];
-
-        if (r->type == JSON_OBJECT && shash_find(json_object(r), "error")) {
-            return json_to_string(r, 0);
-        }
-    }
-    return NULL;
-}
-
-/* Processes the reply to write-back transaction 'txn'. */
-static void
-wb_txn_reply(struct syncd_db *db, struct wb_txn *txn,
-             const struct jsonrpc_msg *msg)
-{
-    char *error = txn_reply_error(msg);
-
-    if (error) {
-        db->stats.wb_errors++;
-        COVERAGE_INC(syncd_db_wb_error);
-        VLOG_WARN_RL(&rl, "write-back of %"PRIuSIZE" rows failed: %s",
-                     txn->n, error);
-        free(error);
-        for (size_t i = 0; i < txn->n; i++) {
-            struct sdb_row *row = row_find(db, &txn->entries[i].uuid);
-
-            if (row) {
-                row->flags |= ROW_ERROR_SET;
-            }
-        }
-    } else {
-        db->stats.wb_acked += txn->n;
-        for (size_t i = 0; i < txn->n; i++) {
-            const struct wb_entry *e = &txn->entries[i];
-            struct sdb_row *row;
-
-            if (!e->code) {
-                row = row_find(db, &e->uuid);
-                if (row && row->seq == e->seq
-                    && !(row->flags & ROW_WB_PENDING)) {
-                    row_set_in_sync(db, row, true);
-                }
-            }
-        }
-    }
-    wb_txn_destroy(db, txn);
-}
-
-/* Processes the reply to the start-up read of applied_seq. */
-static void
-snap_reply(struct syncd_db *db, const struct jsonrpc_msg *msg)
-{
-    char *error = txn_reply_error(msg);
-    size_t n_rows = 0, n_skipped = 0;
-
-    db->snap_state = SNAP_DONE;
-    json_destroy(db->snap_id);
-    db->snap_id = NULL;
-    poll_immediate_wake();      /* The monitor may start now. */
-    if (error) {
-        VLOG_WARN("reading applied_seq failed (every row will be written "
-                  "back): %s", error);
-        free(error);
-        return;
-    }
-
-    if (!json_array(msg->result)->n) {
-        return;
-    }
-    const struct json *r = json_array(msg->result)->elems[0];
-    const struct json *rows = (r->type == JSON_OBJECT
-                               ? shash_find_data(json_object(r), "rows")
-                               : NULL);
-    if (!rows || rows->type != JSON_ARRAY) {
-        return;
-    }
-    for (size_t i = 0; i < json_array(rows)->n; i++) {
-        const struct json *jrow = json_array(rows)->elems[i];
-        const struct json *juuid, *jseq;
-        struct uuid uuid;
-
-        if (jrow->type != JSON_OBJECT) {
-            continue;
-        }
-        juuid = shash_find_data(json_object(jrow), "_uuid");
-        jseq = shash_find_data(json_object(jrow), "applied_seq");
-        if (!juuid || juuid->type != JSON_ARRAY
-            || json_array(juuid)->n != 2
-            || json_array(juuid)->elems[1]->type != JSON_STRING
-            || !uuid_from_string(&uuid,
-                                 json_string(json_array(juuid)->elems[1]))
-            || !jseq || jseq->type != JSON_INTEGER) {
-            continue;
-        }
-        n_rows++;
-
-        int64_t applied_seq = json_integer(jseq);
-        struct sdb_row *row = row_find(db, &uuid);
-        if (row) {
-            row->flags &= ~ROW_ERROR_SET;
-
-            /* Already monitored.  If the database says what we would
-             * write, there is nothing to write (unless it failed here). */
-            if (row->seq == applied_seq && !(row->flags & ROW_BAD)) {
-                if (!(row->flags & ROW_WB_PENDING)) {
-                    row_set_in_sync(db, row, true);
-                } else if (!row->wb_code) {
-                    row_clear_wb(db, row);
-                    row_set_in_sync(db, row, true);
-                    n_skipped++;
-                }
-            }
-        } else if (!db->initial_done) {
-            /* Not monitored yet: remember for when it is. */
-            struct sdb_snap *s = xmalloc(sizeof *s);
-
-            s->uuid = uuid;
-            s->applied_seq = applied_seq;
-            hmap_insert(&db->snap, &s->node, uuid_hash(&uuid));
-        }
-    }
-    db->stats.wb_skipped += n_skipped;
-    COVERAGE_ADD(syncd_db_wb_skipped, n_skipped);
-    VLOG_INFO("database holds %"PRIuSIZE" programmed rows", n_rows);
-}
-
-/* Sends the start-up read of (uuid, applied_seq) of programmed rows. */
-static void
-snap_send(struct syncd_db *db)
-{
-    struct json *select = json_object_create();
-
-    json_object_put_string(select, "op", "select");
-    json_object_put_string(select, "table", TABLE);
-    struct json *clause = json_array_create_3(
-        json_string_create("state"), json_string_create("=="),
-        json_string_create("programmed"));
-    json_object_put(select, "where", json_array_create_1(clause));
-    json_object_put(select, "columns",
-                    json_array_create_2(json_string_create("_uuid"),
-                                        json_string_create("applied_seq")));
-
-    struct json *params = json_array_create_2(json_string_create(DB_NAME),
-                                              select);
-    json_destroy(db->snap_id);
-    jsonrpc_session_send(db->wb, jsonrpc_create_request("transact", params,
-                                                        &db->snap_id));
-    db->snap_state = SNAP_SENT;
-}
-
-/* Runs the write-back connection: on (re)connection, requeues what was
- * outstanding and, the first time, reads applied_seq; processes replies;
- * sends transactions while fewer than 'wb_inflight' are outstanding. */
-static void
-wb_run(struct syncd_db *db)
-{
-    jsonrpc_session_run(db->wb);
-
-    unsigned int seqno = jsonrpc_session_get_seqno(db->wb);
-    if (seqno != db->wb_seqno) {
-        db->wb_seqno = seqno;
-        wb_requeue(db);
-        if (db->snap_state == SNAP_SENT) {
-            db->snap_state = SNAP_NONE;
-        }
-    }
-    if (!jsonrpc_session_is_connected(db->wb)) {
-        return;
-    }
-    if (db->snap_state == SNAP_NONE) {
-        snap_send(db);
-    }
-
-    for (int i = 0; i < 50; i++) {
-        struct jsonrpc_msg *msg = jsonrpc_session_recv(db->wb);
-
-        if (!msg) {
-            break;
-        }
-        if (msg->type == JSONRPC_REPLY || msg->type == JSONRPC_ERROR) {
-            if (db->snap_id && json_equal(msg->id, db->snap_id)) {
-                snap_reply(db, msg);
-            } else {
-                struct wb_txn *txn;
-
-                LIST_FOR_EACH (txn, node, &db->wb_txns) {
-                    if (json_equal(msg->id, txn->id)) {
-                        wb_txn_reply(db, txn, msg);
-                        break;
-                    }
-                }
-            }
-        }
-        jsonrpc_msg_destroy(msg);
-    }
-
-    if (db->snap_state == SNAP_DONE) {
-        while (db->n_wb_txns < db->wb_inflight && wb_send(db)) {
-            continue;
-        }
-    }
-}
-
 /* ---- Public interface --------------------------------------------------- */
 
 /* Creates the OVSDB path: a monitor of 'options->remote' feeding 'apply',
@@ -1212,24 +643,21 @@ syncd_db_create(const struct syncd_db_options *options,
 
     db->apply = apply;
     db->remote = xstrdup(options->remote);
-    db->wb_batch = options->wb_batch ? options->wb_batch : 5000;
-    db->wb_inflight = options->wb_inflight ? options->wb_inflight : 2;
     db->budget = options->budget ? options->budget : 20000;
-    db->no_write_back = options->no_write_back;
-    if (db->no_write_back) {
-        db->snap_state = SNAP_DONE;
-    }
+    db->max_bulk = options->max_bulk;
     ovs_list_init(&db->events);
-    hmap_init(&db->rows);
-    hmap_init(&db->vrfs);
-    hmap_init(&db->bad_msgs);
-    ovs_list_init(&db->wb_txns);
-    hmap_init(&db->snap);
+    syncd_rows_init(&db->rows);
+
+    struct syncd_writeback_options wbo = {
+        .remote = db->remote,
+        .batch = options->wb_batch,
+        .inflight = options->wb_inflight,
+        .disabled = options->no_write_back,
+    };
+    db->wb = syncd_writeback_create(&wbo, &db->rows);
 
     db->cs = ovsdb_cs_create(DB_NAME, 1, &cs_ops, db);
     ovsdb_cs_set_remote(db->cs, db->remote, true);
-    db->wb = jsonrpc_session_open(db->remote, true);
-    db->wb_seqno = jsonrpc_session_get_seqno(db->wb);
     return db;
 }
 
@@ -1244,37 +672,10 @@ syncd_db_destroy(struct syncd_db *db)
     LIST_FOR_EACH_POP (ev, node, &db->events) {
         event_destroy(ev);
     }
-    struct wb_txn *txn;
-    LIST_FOR_EACH_SAFE (txn, node, &db->wb_txns) {
-        wb_txn_destroy(db, txn);
-    }
-    struct sdb_row *row;
-    HMAP_FOR_EACH_POP (row, node, &db->rows) {
-        free(row);
-    }
-    struct sdb_bad_msg *bm;
-    HMAP_FOR_EACH_POP (bm, node, &db->bad_msgs) {
-        free(bm->msg);
-        free(bm);
-    }
-    struct sdb_vrf *v;
-    HMAP_FOR_EACH_POP (v, node, &db->vrfs) {
-        free(v);
-    }
-    for (size_t i = 0; i < db->n_vrfs; i++) {
-        free(db->vrf_names[i]);
-    }
-    snap_clear(db);
-    hmap_destroy(&db->rows);
-    hmap_destroy(&db->vrfs);
-    hmap_destroy(&db->bad_msgs);
-    hmap_destroy(&db->snap);
-    free(db->vrf_names);
+    syncd_writeback_destroy(db->wb);
+    syncd_rows_destroy(&db->rows);
     free(db->nh_buf);
-    free(db->wb_fifo);
-    json_destroy(db->snap_id);
     ovsdb_cs_destroy(db->cs);
-    jsonrpc_session_close(db->wb);
     free(db->remote);
     free(db);
 }
@@ -1287,11 +688,11 @@ syncd_db_run(struct syncd_db *db)
     /* The monitor starts once the start-up read of applied_seq is done:
      * with a big table, both replies in memory at once would double the
      * peak. */
-    if (db->snap_state == SNAP_DONE) {
+    if (syncd_writeback_is_ready(db->wb)) {
         monitor_run(db);
     }
     process_events(db);
-    wb_run(db);
+    syncd_writeback_run(db->wb);
 }
 
 void
@@ -1300,13 +701,10 @@ syncd_db_wait(struct syncd_db *db)
     if (db->backlog) {
         poll_immediate_wake();
     }
-    if (db->backlog < db->budget) {
-        if (db->snap_state == SNAP_DONE) {
-            ovsdb_cs_wait(db->cs);
-        }
+    if (db->backlog < db->budget && syncd_writeback_is_ready(db->wb)) {
+        ovsdb_cs_wait(db->cs);
     }
-    jsonrpc_session_wait(db->wb);
-    jsonrpc_session_recv_wait(db->wb);
+    syncd_writeback_wait(db->wb);
 }
 
 /* Is the monitor connected? */
@@ -1319,10 +717,21 @@ syncd_db_is_connected(const struct syncd_db *db)
 void
 syncd_db_get_stats(const struct syncd_db *db, struct syncd_db_stats *stats)
 {
+    struct syncd_writeback_stats ws;
+
+    syncd_writeback_get_stats(db->wb, &ws);
     *stats = db->stats;
-    stats->rows = hmap_count(&db->rows);
+    stats->rows = hmap_count(&db->rows.rows);
+    stats->in_sync = db->rows.n_in_sync;
+    stats->bad_rows = db->rows.n_bad;
     stats->backlog = db->backlog;
-    stats->wb_inflight_txns = db->n_wb_txns;
+    stats->wb_pending = db->rows.n_wb_pending;
+    stats->wb_inflight_rows = ws.inflight_rows;
+    stats->wb_inflight_txns = ws.inflight_txns;
+    stats->wb_txns = ws.txns;
+    stats->wb_rows = ws.rows;
+    stats->wb_acked = ws.acked;
+    stats->wb_errors = ws.errors;
 }
 
 /* Records the outcome of an operation that this module submitted. */
@@ -1342,8 +751,9 @@ syncd_db_apply_result(const struct syncd_route_result *r, void *db_)
         return;
     }
 
-    struct sdb_row *row = row_find(db, r->origin);
-    if (!row || row->seq != r->seq || row->flags & (ROW_BAD | ROW_NO_ROUTE)
+    struct syncd_row *row = syncd_rows_find(&db->rows, r->origin);
+    if (!row || row->seq != r->seq
+        || row->flags & (SYNCD_ROW_BAD | SYNCD_ROW_NO_ROUTE)
         || !fib_prefix_equals(&row->prefix, r->prefix)) {
         /* Stale: the row changed or went away since. */
         return;
@@ -1352,7 +762,7 @@ syncd_db_apply_result(const struct syncd_route_result *r, void *db_)
     unsigned int code = syncd_status_code(r->status);
     if (!code) {
         db->stats.results_ok++;
-        if (row->flags & ROW_IN_SYNC) {
+        if (row->flags & SYNCD_ROW_IN_SYNC) {
             db->stats.wb_skipped++;
             COVERAGE_INC(syncd_db_wb_skipped);
             return;
@@ -1362,8 +772,9 @@ syncd_db_apply_result(const struct syncd_route_result *r, void *db_)
 
         db->stats.results_error++;
         fib_prefix_format(r->prefix, buf);
-        VLOG_WARN_RL(&rl, "%s %s: %s", db->vrf_names[row->vrf], buf,
+        VLOG_WARN_RL(&rl, "%s %s: %s",
+                     syncd_rows_vrf_name(&db->rows, row->vrf), buf,
                      sai_util_status_name(r->status));
     }
-    row_mark_wb(db, row, code);
+    syncd_writeback_mark(db->wb, row, code);
 }

@@ -19,7 +19,8 @@
 
 /* syncd-db: syncd's OVSDB path.  It monitors the Asic_Route table, turns
  * row changes into route operations for the apply step
- * (daemons/syncd-apply.h), and writes each row's outcome back into it.
+ * (daemons/syncd-apply.h), and has each row's outcome written back into
+ * it (daemons/syncd-writeback.h).
  *
  * Reading
  * =======
@@ -27,10 +28,10 @@
  * An ovsdb-cs monitor (no replica: OVS's lib/ovsdb-cs.h) of the columns
  * vrf, prefix, packet_action, nexthops and seq only, never of the columns
  * syncd writes (state, error, applied_seq), so write-backs do not come
- * back as updates.  The module keeps a compact map from row uuid to
- * (VRF, prefix, seq, write-back state), 64 bytes a row, because a deletion
- * carries only the uuid.  Updates are processed a bounded number of rows
- * per syncd_db_run() call, and the monitor is not read while a backlog is
+ * back as updates.  The module keeps a compact table of the rows
+ * (daemons/syncd-rows.h), 64 bytes a row, because a deletion carries only
+ * the uuid.  Updates are processed a bounded number of rows per
+ * syncd_db_run() call, and the monitor is not read while a backlog is
  * queued, so the server coalesces further changes.
  *
  * Within one update, deletions (and the old half of a row whose VRF or
@@ -41,26 +42,21 @@
  * key) gets state "error" with a message in its error column and a
  * counter; its old route, if any, is removed.
  *
+ * The monitor also follows Global.max_bulk_size (see 'max_bulk' in
+ * struct syncd_db_options).
+ *
  * Writing back
  * ============
  *
- * A second connection (a plain jsonrpc_session) sends "transact" requests
- * of "update" operations, one per row, selected by "_uuid" (a hash lookup
- * on the server), setting state, error and applied_seq.  Outcomes are
- * coalesced per row (only the latest is written) and sent in transactions
- * of up to 'wb_batch' rows, with at most 'wb_inflight' outstanding, so
- * the write-back never holds up programming.  If the connection drops,
- * unacknowledged rows are sent again.
- *
- * On start, before the monitor starts, the module reads (uuid,
- * applied_seq) of the rows in state "programmed", once, so that after a
- * restart rows whose applied_seq already equals their seq and are
- * programmed again are not written. */
+ * See daemons/syncd-writeback.h.  The monitor starts only once the
+ * write-back has read what the database already holds (so that after a
+ * restart rows already programmed at their seq are not written again). */
 
 #include <stdbool.h>
 #include <stdint.h>
 
 struct ds;
+struct setting;
 struct syncd_apply;
 struct syncd_route_result;
 
@@ -75,6 +71,11 @@ struct syncd_db_options {
                                  * default, 20000). */
     bool no_write_back;         /* Never write outcomes back (only to
                                  * measure what writing back costs). */
+    struct setting *max_bulk;   /* If nonnull, the bulk size: the module
+                                 * applies Global.max_bulk_size to it
+                                 * (lib/setting.h: the command line
+                                 * wins) and, whenever the value in force
+                                 * changes, to the apply step. */
 };
 
 /* Counters. */

@@ -26,6 +26,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,7 @@
 #include "lib/fibsync-paths.h"
 #include "lib/option-parse.h"
 #include "lib/perf-timer.h"
+#include "lib/setting.h"
 #include "memory.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/json.h"
@@ -64,6 +66,7 @@ struct syncd_settings {
     struct syncd_db_options dbo;      /* Write-back batching. */
     struct syncd_counters_options co; /* Hit counters to Route.counters. */
     struct asic_sim_fault fault;      /* --fault-rate/-seed/-delay. */
+    struct setting max_bulk;    /* -k, or Global.max_bulk_size. */
     char **fault_prefixes;      /* --fault-prefix values. */
     size_t n_fault_prefixes;    /* Number of 'fault_prefixes'. */
 };
@@ -83,6 +86,7 @@ struct syncd {
     struct syncd_db *db;        /* The OVSDB path. */
     struct syncd_counters *counters; /* Hit counters to Route.counters. */
     struct perf_timer *timer;   /* "BULK" stage. */
+    const struct setting *max_bulk; /* Bulk size in force, and whence. */
     bool exiting;               /* "exit" received? */
     long long int start_msec;   /* When the daemon started. */
     struct rate_sample samples[N_SAMPLES]; /* Ring of samples. */
@@ -185,6 +189,7 @@ main(int argc, char *argv[])
 
     memset(&d, 0, sizeof d);
     d.start_msec = time_msec();
+    d.max_bulk = &settings.max_bulk;
 
     struct perf_timer_options topts;
     perf_timer_options_init(&topts);
@@ -235,9 +240,8 @@ main(int argc, char *argv[])
 
     register_commands(&d);
     daemonize_complete();
-    VLOG_INFO("syncd started: database %s, bulks of %"PRIu32" routes",
-              settings.db, settings.apply.max_bulk
-              ? settings.apply.max_bulk : SYNCD_APPLY_DEFAULT_MAX_BULK);
+    VLOG_INFO("syncd started: database %s, bulks of %"PRId64" routes",
+              settings.db, settings.max_bulk.value);
 
     while (!d.exiting) {
         memory_run();
@@ -304,70 +308,179 @@ abs_unix_remote(const char *remote)
     return xstrdup(remote);
 }
 
+/* Codes of the long options that have no short one. */
+enum {
+    OPT_DB = UCHAR_MAX + 1,
+    OPT_UNIXCTL,
+    OPT_CAP_IPV4,
+    OPT_CAP_IPV6,
+    OPT_CAP_NH,
+    OPT_CAP_NHG,
+    OPT_CAP_NHGM,
+    OPT_PORTS,
+    OPT_FAULT_RATE,
+    OPT_FAULT_SEED,
+    OPT_FAULT_DELAY,
+    OPT_FAULT_PREFIX,
+    OPT_WB_BATCH,
+    OPT_WB_INFLIGHT,
+    OPT_BATCH,
+    OPT_NO_WRITE_BACK,
+    OPT_COUNTERS_INTERVAL,
+    VLOG_OPTION_ENUMS,
+    DAEMON_OPTION_ENUMS,
+};
+
+static const struct option long_options[] = {
+    {"db", required_argument, NULL, OPT_DB},
+    {"unixctl", required_argument, NULL, OPT_UNIXCTL},
+    {"max-bulk", required_argument, NULL, 'k'},
+    {"capacity-ipv4-routes", required_argument, NULL, OPT_CAP_IPV4},
+    {"capacity-ipv6-routes", required_argument, NULL, OPT_CAP_IPV6},
+    {"capacity-nexthops", required_argument, NULL, OPT_CAP_NH},
+    {"capacity-nexthop-groups", required_argument, NULL, OPT_CAP_NHG},
+    {"capacity-nexthop-group-members", required_argument, NULL,
+     OPT_CAP_NHGM},
+    {"ports", required_argument, NULL, OPT_PORTS},
+    {"fault-rate", required_argument, NULL, OPT_FAULT_RATE},
+    {"fault-seed", required_argument, NULL, OPT_FAULT_SEED},
+    {"fault-delay", required_argument, NULL, OPT_FAULT_DELAY},
+    {"fault-prefix", required_argument, NULL, OPT_FAULT_PREFIX},
+    {"write-back-batch", required_argument, NULL, OPT_WB_BATCH},
+    {"write-back-inflight", required_argument, NULL, OPT_WB_INFLIGHT},
+    {"batch", required_argument, NULL, OPT_BATCH},
+    {"no-write-back", no_argument, NULL, OPT_NO_WRITE_BACK},
+    {"counters-interval", required_argument, NULL,
+     OPT_COUNTERS_INTERVAL},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},
+    VLOG_LONG_OPTIONS,
+    DAEMON_LONG_OPTIONS,
+    {NULL, 0, NULL, 0},
+};
+
+/* An option whose value is a number, stored as is in a member of
+ * 'struct syncd_settings'. */
+struct uint_option {
+    int code;                   /* Its code in 'long_options'. */
+    const char *name;           /* Its long name, for error messages. */
+    unsigned long long int min; /* Smallest value accepted. */
+    unsigned long long int max; /* Largest value accepted. */
+    size_t offset;              /* Offset of the member. */
+    size_t size;                /* Size of the member: 4 or 8 bytes. */
+};
+
+#define UINT_OPTION(CODE, NAME, MIN, MAX, MEMBER)                   \
+    { CODE, NAME, MIN, MAX, offsetof(struct syncd_settings, MEMBER), \
+      sizeof ((struct syncd_settings *) NULL)->MEMBER }
+
+static const struct uint_option uint_options[] = {
+    UINT_OPTION('k', "max-bulk", 1, 1000000, apply.max_bulk),
+    UINT_OPTION(OPT_CAP_IPV4, "capacity-ipv4-routes", 1,
+                ASIC_SIM_MAX_ROUTES,
+                apply.capacity[ASIC_SIM_RES_IPV4_ROUTE]),
+    UINT_OPTION(OPT_CAP_IPV6, "capacity-ipv6-routes", 1,
+                ASIC_SIM_MAX_ROUTES,
+                apply.capacity[ASIC_SIM_RES_IPV6_ROUTE]),
+    UINT_OPTION(OPT_CAP_NH, "capacity-nexthops", 1, ASIC_SIM_MAX_ROUTES,
+                apply.capacity[ASIC_SIM_RES_NEXT_HOP]),
+    UINT_OPTION(OPT_CAP_NHG, "capacity-nexthop-groups", 1,
+                ASIC_SIM_MAX_ROUTES,
+                apply.capacity[ASIC_SIM_RES_NEXT_HOP_GROUP]),
+    UINT_OPTION(OPT_CAP_NHGM, "capacity-nexthop-group-members", 1,
+                ASIC_SIM_MAX_ROUTES,
+                apply.capacity[ASIC_SIM_RES_NEXT_HOP_GROUP_MEMBER]),
+    UINT_OPTION(OPT_PORTS, "ports", 1, 4096, apply.n_ports),
+    UINT_OPTION(OPT_FAULT_SEED, "fault-seed", 0, UINT64_MAX, fault.seed),
+    UINT_OPTION(OPT_FAULT_DELAY, "fault-delay", 0, 10000000,
+                fault.delay_usec),
+    UINT_OPTION(OPT_WB_BATCH, "write-back-batch", 1, 1000000,
+                dbo.wb_batch),
+    UINT_OPTION(OPT_WB_INFLIGHT, "write-back-inflight", 1, 1024,
+                dbo.wb_inflight),
+    UINT_OPTION(OPT_BATCH, "batch", 1, 10000000, dbo.budget),
+    UINT_OPTION(OPT_COUNTERS_INTERVAL, "counters-interval", 0, 3600000,
+                co.interval_msec),
+};
+
+/* If 'c' is one of 'uint_options', parses its value 'arg' into 's' (or
+ * exits with an error) and returns true; otherwise returns false. */
+static bool
+parse_uint_option(int c, const char *arg, struct syncd_settings *s)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(uint_options); i++) {
+        const struct uint_option *o = &uint_options[i];
+
+        if (o->code == c) {
+            unsigned long long int value = option_parse_uint(o->name, arg,
+                                                             o->min, o->max);
+            void *member = (char *) s + o->offset;
+
+            if (o->size == sizeof(uint64_t)) {
+                uint64_t v = value;
+                memcpy(member, &v, sizeof v);
+            } else {
+                uint32_t v = value;
+
+                ovs_assert(o->size == sizeof v);
+                memcpy(member, &v, sizeof v);
+            }
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Returns the value of --fault-rate=ARG, or exits with an error. */
+static double
+parse_fault_rate(const char *arg)
+{
+    char *end;
+    double rate = strtod(arg, &end);
+
+    if (*end || end == arg || !(rate >= 0 && rate <= 1)) {
+        ovs_fatal(0, "--fault-rate: \"%s\" is not a fraction between 0 and 1",
+                  arg);
+    }
+    return rate;
+}
+
+/* Returns the default control socket, absolute. */
+static char *
+default_unixctl(void)
+{
+    char *path = fibsync_ctl_path("syncd");
+
+    if (path[0] != '/') {
+        char *cwd = get_cwd();
+        char *abs = xasprintf("%s/%s", cwd ? cwd : ".", path);
+
+        free(cwd);
+        free(path);
+        return abs;
+    }
+    return path;
+}
+
+/* Parses the command line into 's', or exits (with --help, --version or
+ * an error). */
 static void
 parse_options(int argc, char *argv[], struct syncd_settings *s)
 {
-    enum {
-        OPT_DB = UCHAR_MAX + 1,
-        OPT_UNIXCTL,
-        OPT_CAP_IPV4,
-        OPT_CAP_IPV6,
-        OPT_CAP_NH,
-        OPT_CAP_NHG,
-        OPT_CAP_NHGM,
-        OPT_PORTS,
-        OPT_FAULT_RATE,
-        OPT_FAULT_SEED,
-        OPT_FAULT_DELAY,
-        OPT_FAULT_PREFIX,
-        OPT_WB_BATCH,
-        OPT_WB_INFLIGHT,
-        OPT_BATCH,
-        OPT_NO_WRITE_BACK,
-        OPT_COUNTERS_INTERVAL,
-        VLOG_OPTION_ENUMS,
-        DAEMON_OPTION_ENUMS,
-    };
-    static const struct option long_options[] = {
-        {"db", required_argument, NULL, OPT_DB},
-        {"unixctl", required_argument, NULL, OPT_UNIXCTL},
-        {"max-bulk", required_argument, NULL, 'k'},
-        {"capacity-ipv4-routes", required_argument, NULL, OPT_CAP_IPV4},
-        {"capacity-ipv6-routes", required_argument, NULL, OPT_CAP_IPV6},
-        {"capacity-nexthops", required_argument, NULL, OPT_CAP_NH},
-        {"capacity-nexthop-groups", required_argument, NULL, OPT_CAP_NHG},
-        {"capacity-nexthop-group-members", required_argument, NULL,
-         OPT_CAP_NHGM},
-        {"ports", required_argument, NULL, OPT_PORTS},
-        {"fault-rate", required_argument, NULL, OPT_FAULT_RATE},
-        {"fault-seed", required_argument, NULL, OPT_FAULT_SEED},
-        {"fault-delay", required_argument, NULL, OPT_FAULT_DELAY},
-        {"fault-prefix", required_argument, NULL, OPT_FAULT_PREFIX},
-        {"write-back-batch", required_argument, NULL, OPT_WB_BATCH},
-        {"write-back-inflight", required_argument, NULL, OPT_WB_INFLIGHT},
-        {"batch", required_argument, NULL, OPT_BATCH},
-        {"no-write-back", no_argument, NULL, OPT_NO_WRITE_BACK},
-        {"counters-interval", required_argument, NULL,
-         OPT_COUNTERS_INTERVAL},
-        {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, 'V'},
-        VLOG_LONG_OPTIONS,
-        DAEMON_LONG_OPTIONS,
-        {NULL, 0, NULL, 0},
-    };
     char *short_options = ovs_cmdl_long_options_to_short_options(long_options);
     const char *db = NULL;
     char *unixctl = NULL;
 
     memset(s, 0, sizeof *s);
     s->co.interval_msec = SYNCD_COUNTERS_DEFAULT_INTERVAL;
+    setting_init(&s->max_bulk, "max_bulk_size", SYNCD_APPLY_DEFAULT_MAX_BULK);
     for (;;) {
         int c = getopt_long(argc, argv, short_options, long_options, NULL);
-        const char *name = NULL;
-        int res = -1;
 
         if (c == -1) {
             break;
+        } else if (parse_uint_option(c, optarg, s)) {
+            continue;
         }
         switch (c) {
         case OPT_DB:
@@ -377,51 +490,8 @@ parse_options(int argc, char *argv[], struct syncd_settings *s)
             free(unixctl);
             unixctl = xstrdup(optarg);
             break;
-        case 'k':
-            s->apply.max_bulk = option_parse_uint("max-bulk", optarg, 1,
-                                                  1000000);
-            break;
-        case OPT_CAP_IPV4:
-            res = ASIC_SIM_RES_IPV4_ROUTE;
-            name = "capacity-ipv4-routes";
-            break;
-        case OPT_CAP_IPV6:
-            res = ASIC_SIM_RES_IPV6_ROUTE;
-            name = "capacity-ipv6-routes";
-            break;
-        case OPT_CAP_NH:
-            res = ASIC_SIM_RES_NEXT_HOP;
-            name = "capacity-nexthops";
-            break;
-        case OPT_CAP_NHG:
-            res = ASIC_SIM_RES_NEXT_HOP_GROUP;
-            name = "capacity-nexthop-groups";
-            break;
-        case OPT_CAP_NHGM:
-            res = ASIC_SIM_RES_NEXT_HOP_GROUP_MEMBER;
-            name = "capacity-nexthop-group-members";
-            break;
-        case OPT_PORTS:
-            s->apply.n_ports = option_parse_uint("ports", optarg, 1, 4096);
-            break;
-        case OPT_FAULT_RATE: {
-            char *end;
-            double rate = strtod(optarg, &end);
-
-            if (*end || end == optarg || !(rate >= 0 && rate <= 1)) {
-                ovs_fatal(0, "--fault-rate: \"%s\" is not a fraction "
-                          "between 0 and 1", optarg);
-            }
-            s->fault.rate = rate;
-            break;
-        }
-        case OPT_FAULT_SEED:
-            s->fault.seed = option_parse_uint("fault-seed", optarg, 0,
-                                         UINT64_MAX);
-            break;
-        case OPT_FAULT_DELAY:
-            s->fault.delay_usec = option_parse_uint("fault-delay", optarg, 0,
-                                               10000000);
+        case OPT_FAULT_RATE:
+            s->fault.rate = parse_fault_rate(optarg);
             break;
         case OPT_FAULT_PREFIX:
             s->fault_prefixes = xrealloc(s->fault_prefixes,
@@ -429,23 +499,8 @@ parse_options(int argc, char *argv[], struct syncd_settings *s)
                                          * sizeof *s->fault_prefixes);
             s->fault_prefixes[s->n_fault_prefixes++] = xstrdup(optarg);
             break;
-        case OPT_WB_BATCH:
-            s->dbo.wb_batch = option_parse_uint("write-back-batch", optarg, 1,
-                                           1000000);
-            break;
-        case OPT_WB_INFLIGHT:
-            s->dbo.wb_inflight = option_parse_uint("write-back-inflight",
-                                                   optarg, 1, 1024);
-            break;
-        case OPT_BATCH:
-            s->dbo.budget = option_parse_uint("batch", optarg, 1, 10000000);
-            break;
         case OPT_NO_WRITE_BACK:
             s->dbo.no_write_back = true;
-            break;
-        case OPT_COUNTERS_INTERVAL:
-            s->co.interval_msec = option_parse_uint("counters-interval",
-                                                    optarg, 0, 3600000);
             break;
         case 'h':
             usage();
@@ -461,10 +516,6 @@ parse_options(int argc, char *argv[], struct syncd_settings *s)
         default:
             abort();
         }
-        if (res >= 0) {
-            s->apply.capacity[res] = option_parse_uint(name, optarg, 1,
-                                                  ASIC_SIM_MAX_ROUTES);
-        }
     }
     free(short_options);
 
@@ -472,21 +523,12 @@ parse_options(int argc, char *argv[], struct syncd_settings *s)
         ovs_fatal(0, "unexpected argument \"%s\" (use --help for help)",
                   argv[optind]);
     }
-    s->db = abs_unix_remote(db ? db : fibsync_default_db());
-    if (!unixctl) {
-        char *path = fibsync_ctl_path("syncd");
-
-        if (path[0] != '/') {
-            char *cwd = get_cwd();
-
-            unixctl = xasprintf("%s/%s", cwd ? cwd : ".", path);
-            free(cwd);
-            free(path);
-        } else {
-            unixctl = path;
-        }
+    if (s->apply.max_bulk) {
+        setting_set_cmdline(&s->max_bulk, s->apply.max_bulk);
     }
-    s->unixctl = unixctl;
+    s->dbo.max_bulk = &s->max_bulk;
+    s->db = abs_unix_remote(db ? db : fibsync_default_db());
+    s->unixctl = unixctl ? unixctl : default_unixctl();
 }
 
 static void
@@ -950,6 +992,9 @@ cmd_stats(struct unixctl_conn *conn, int argc OVS_UNUSED,
     } else {
         ds_put_cstr(&s, "counters: disabled\n");
     }
+    ds_put_format(&s, "%s: %"PRId64" (%s)\n", d->max_bulk->name,
+                  d->max_bulk->value,
+                  setting_source_name(d->max_bulk->source));
     unixctl_command_reply(conn, ds_cstr(&s));
     ds_destroy(&s);
 }
