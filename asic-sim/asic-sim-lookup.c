@@ -153,7 +153,7 @@ route_resolve(const struct sim_switch *sw, const struct sim_route *r,
     } else if (kind == KIND_RIF) {
         /* Directly connected: the destination itself is the neighbor. */
         struct sim_rif *rif = rif_cast(obj);
-        sai_ip_address_t ip = ip_normalize(addr);
+        sai_ip_address_t ip = sai_util_ip_address_normalize(addr);
         const struct sim_neighbor *nb = asim_neighbor_find(sw, rif, &ip);
 
         memset(&nhs[0], 0, sizeof nhs[0]);

@@ -50,7 +50,7 @@ nh_attr_parse(const struct sim_switch *sw, void *nh_,
         if (!ip_family_is_valid(a->value.ipaddr.addr_family)) {
             status = ATTR_STATUS(INVALID_ATTR_VALUE, i);
         }
-        nh->ip = ip_normalize(&a->value.ipaddr);
+        nh->ip = sai_util_ip_address_normalize(&a->value.ipaddr);
         break;
     case SAI_NEXT_HOP_ATTR_ROUTER_INTERFACE_ID:
         nh->rif = rif_cast(obj_find(sw, KIND_RIF, a->value.oid));

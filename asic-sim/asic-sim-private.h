@@ -34,6 +34,7 @@
 
 #include "asic-sim/asic-sim.h"
 #include "asic-sim/lpm4.h"
+#include "asic-sim/sai-util.h"
 #include "openvswitch/hmap.h"
 #include "openvswitch/list.h"
 #include "openvswitch/util.h"
@@ -298,23 +299,6 @@ ip_family_is_valid(sai_ip_addr_family_t family)
 {
     return (family == SAI_IP_ADDR_FAMILY_IPV4
             || family == SAI_IP_ADDR_FAMILY_IPV6);
-}
-
-/* Returns a copy of 'ip' whose bytes beyond its family's are zero, so that
- * it can be hashed and compared with memcmp(). */
-static inline sai_ip_address_t
-ip_normalize(const sai_ip_address_t *ip)
-{
-    sai_ip_address_t n;
-
-    memset(&n, 0, sizeof n);
-    n.addr_family = ip->addr_family;
-    if (ip->addr_family == SAI_IP_ADDR_FAMILY_IPV4) {
-        n.addr.ip4 = ip->addr.ip4;
-    } else {
-        memcpy(n.addr.ip6, ip->addr.ip6, sizeof n.addr.ip6);
-    }
-    return n;
 }
 
 /* Marks attribute 'id' as seen in '*seen' and returns true if it was

@@ -410,7 +410,7 @@ neighbor_key_parse(const sai_neighbor_entry_t *e, struct sim_rif **rifp,
     if (!*rifp || !ip_family_is_valid(e->ip_address.addr_family)) {
         return NULL;
     }
-    *ip = ip_normalize(&e->ip_address);
+    *ip = sai_util_ip_address_normalize(&e->ip_address);
     *status = SAI_STATUS_SUCCESS;
     return sw;
 }

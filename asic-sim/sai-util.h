@@ -23,6 +23,7 @@
 
 #include <netinet/in.h>
 #include <stdbool.h>
+#include <string.h>
 
 #include "asic-sim/sai.h"
 
@@ -52,5 +53,22 @@ char *sai_util_ip_prefix_format(const sai_ip_prefix_t *,
                                 char buf[SAI_IP_PREFIX_STRLEN]);
 char *sai_util_ip_address_format(const sai_ip_address_t *,
                                  char buf[SAI_IP_ADDRESS_STRLEN]);
+
+/* Returns a copy of 'ip' whose bytes beyond its family's are zero, so that
+ * it can be hashed and compared with memcmp(). */
+static inline sai_ip_address_t
+sai_util_ip_address_normalize(const sai_ip_address_t *ip)
+{
+    sai_ip_address_t n;
+
+    memset(&n, 0, sizeof n);
+    n.addr_family = ip->addr_family;
+    if (ip->addr_family == SAI_IP_ADDR_FAMILY_IPV4) {
+        n.addr.ip4 = ip->addr.ip4;
+    } else {
+        memcpy(n.addr.ip6, ip->addr.ip6, sizeof n.addr.ip6);
+    }
+    return n;
+}
 
 #endif /* asic-sim/sai-util.h */

@@ -88,23 +88,6 @@ struct sa_nhg {
     struct sa_member members[]; /* Sorted by (next hop id, weight). */
 };
 
-/* Returns 'ip' with the bytes its family does not use zeroed, so that it
- * can be hashed and compared as bytes. */
-static sai_ip_address_t
-ip_normalize(const sai_ip_address_t *ip)
-{
-    sai_ip_address_t n;
-
-    memset(&n, 0, sizeof n);
-    n.addr_family = ip->addr_family;
-    if (ip->addr_family == SAI_IP_ADDR_FAMILY_IPV4) {
-        n.addr.ip4 = ip->addr.ip4;
-    } else {
-        memcpy(n.addr.ip6, ip->addr.ip6, sizeof n.addr.ip6);
-    }
-    return n;
-}
-
 static uint32_t
 oid_hash(sai_object_id_t oid)
 {
@@ -249,7 +232,7 @@ static struct sa_nh *
 nh_get(struct syncd_apply *sa, const sai_ip_address_t *ip_,
        struct sa_rif *rif, sai_status_t *status)
 {
-    sai_ip_address_t ip = ip_normalize(ip_);
+    sai_ip_address_t ip = sai_util_ip_address_normalize(ip_);
     uint32_t hash = nh_hash(&ip, rif);
     struct sa_nh *nh;
 
