@@ -36,7 +36,11 @@
 #include "coverage.h"
 #include "daemon.h"
 #include "lib/ovsdb-select-scanner.h"
+#include "daemons/fpmsyncd-nexthop.h"
+#include "daemons/fpmsyncd-offload.h"
 #include "daemons/fpmsyncd-rib.h"
+#include "daemons/fpmsyncd-txn.h"
+#include "daemons/fpmsyncd-vrf.h"
 #include "dirs.h"
 #include "fatal-signal.h"
 #include "jsonrpc.h"
@@ -321,7 +325,7 @@ apply_fib_suppression(struct fpmd *d)
 {
     bool on = d->fib_suppression.value != 0;
 
-    fpmd_rib_set_offload(d->rib, on, offload_cb, d);
+    fpmd_offload_enable(d->rib, on);
     if (d->db_state == DB_DISCONNECTED) {
         return;
     }
@@ -464,8 +468,8 @@ db_cfg_updates(struct fpmd *d, const struct json *updates, bool initial)
 
                 if (name && name->type == JSON_STRING
                     && table && table->type == JSON_INTEGER) {
-                    fpmd_rib_vrf_row(d->rib, json_string(name),
-                                     json_integer(table));
+                    fpmd_vrf_row(d->rib, json_string(name),
+                                 json_integer(table));
                 }
             }
         }
@@ -482,7 +486,7 @@ db_start_status_monitor(struct fpmd *d)
         "\"where\":[[\"status\",\"includes\","
         "[\"map\",[[\"offload\",\"true\"]]]]]}]}]");
 
-    fpmd_rib_status_reset(d->rib);
+    fpmd_offload_reset(d->rib);
     d->status_id = db_send(d, "monitor_cond", params);
 }
 
@@ -498,7 +502,7 @@ db_stop_status_monitor(struct fpmd *d)
     }
     free_id(&d->status_id);
     d->status_monitor = false;
-    fpmd_rib_status_reset(d->rib);
+    fpmd_offload_reset(d->rib);
 }
 
 /* Takes in table-updates2 'updates' of the status monitor. */
@@ -537,13 +541,13 @@ db_status_updates(struct fpmd *d, const struct json *updates)
             prefix = shash_find_data(json_object(row), "prefix");
             if (vrf && vrf->type == JSON_STRING
                 && prefix && prefix->type == JSON_STRING) {
-                fpmd_rib_status_offloaded(d->rib, &uuid, json_string(vrf),
-                                          json_string(prefix));
+                fpmd_offload_status_set(d->rib, &uuid, json_string(vrf),
+                                        json_string(prefix));
             }
         } else if (!strcmp(change->name, "modify")) {
-            fpmd_rib_status_touched(d->rib, &uuid);
+            fpmd_offload_status_touched(d->rib, &uuid);
         } else if (!strcmp(change->name, "delete")) {
-            fpmd_rib_status_cleared(d->rib, &uuid);
+            fpmd_offload_status_cleared(d->rib, &uuid);
         }
     }
 }
@@ -758,7 +762,7 @@ static void
 db_txn_reply(struct fpmd *d, const struct jsonrpc_msg *msg)
 {
     static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
-    struct route_batch_txn *txn = fpmd_rib_oldest_txn(d->rib);
+    struct route_batch_txn *txn = fpmd_txn_oldest(d->rib);
     struct json *id = txn->aux;
     long long int now = time_msec();
     size_t n_ops = txn->n_ops;
@@ -767,9 +771,7 @@ db_txn_reply(struct fpmd *d, const struct jsonrpc_msg *msg)
 
     txn->aux = NULL;
     json_destroy(id);
-    if (fpmd_rib_txn_reply(d->rib, txn, msg->result,
-                           msg->type == JSONRPC_ERROR ? msg->error : NULL,
-                           &errors)) {
+    if (fpmd_txn_reply(d->rib, txn, msg, &errors)) {
         COVERAGE_INC(db_txn_committed);
         d->n_committed_ops += n_ops;
         d->last_commit = now;
@@ -814,9 +816,9 @@ db_handle_msg(struct fpmd *d, const struct jsonrpc_msg *msg)
     if (d->cfg_id && json_equal(msg->id, d->cfg_id)) {
         free_id(&d->cfg_id);
         if (msg->type == JSONRPC_REPLY) {
-            fpmd_rib_vrf_sync_begin(d->rib);
+            fpmd_vrf_sync_begin(d->rib);
             db_cfg_updates(d, msg->result, true);
-            fpmd_rib_vrf_sync_end(d->rib);
+            fpmd_vrf_sync_end(d->rib);
             apply_fib_suppression(d);
         } else {
             VLOG_ERR_RL(&rl, "%s: monitor request failed", d->db_remote);
@@ -834,7 +836,7 @@ db_handle_msg(struct fpmd *d, const struct jsonrpc_msg *msg)
             free(s);
         }
     } else {
-        struct route_batch_txn *txn = fpmd_rib_oldest_txn(d->rib);
+        struct route_batch_txn *txn = fpmd_txn_oldest(d->rib);
 
         if (txn && txn->aux && json_equal(msg->id, txn->aux)) {
             db_txn_reply(d, msg);
@@ -893,7 +895,7 @@ flush_one(struct fpmd *d)
     size_t n;
 
     perf_timer_start(d->flush_timer);
-    txn = fpmd_rib_take(d->rib, batch_size(d), &params);
+    txn = fpmd_txn_take(d->rib, batch_size(d), &params);
     if (!txn) {
         perf_timer_pause(d->flush_timer);
         return false;
@@ -1058,7 +1060,7 @@ fpmd_msg_cb(const struct fpm_msg *msg, int error, const struct nlmsghdr *nlh,
         } else {
             COVERAGE_INC(fpm_nexthop_del);
         }
-        fpmd_rib_nexthop(d->rib, &msg->nexthop);
+        fpmd_nh_input(d->rib, &msg->nexthop);
         break;
     case FPM_MSG_SKIPPED:
         COVERAGE_INC(fpm_msg_skipped);
@@ -1485,8 +1487,8 @@ main(int argc, char *argv[])
 
     d.rib = fpmd_rib_create(NULL);
     fpmd_rib_set_resolve(d.rib, d.resolve_nexthops.value);
-    fpmd_rib_set_offload(d.rib, d.fib_suppression.value != 0, offload_cb,
-                         &d);
+    fpmd_offload_set_cb(d.rib, offload_cb, &d);
+    fpmd_offload_enable(d.rib, d.fib_suppression.value != 0);
     fpm_splitter_init(&d.splitter, 0);
     fpm_msg_init(&d.scratch);
     ofpbuf_init(&d.out, 0);

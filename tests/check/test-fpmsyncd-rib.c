@@ -25,10 +25,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/ovsdb-select-scanner.h"
+#include "daemons/fpmsyncd-nexthop.h"
 #include "daemons/fpmsyncd-rib.h"
+#include "daemons/fpmsyncd-txn.h"
+#include "jsonrpc.h"
 #include "lib/fpm-frame.h"
 #include "lib/fpm-route.h"
+#include "lib/ovsdb-select-scanner.h"
 #include "lib/route-batch.h"
 #include "lib/route-key.h"
 #include "openvswitch/dynamic-string.h"
@@ -90,7 +93,7 @@ rib_cb(const struct fpm_msg *msg, int error,
     if (msg->kind == FPM_MSG_ROUTE) {
         fpmd_rib_route(rib, &msg->route);
     } else if (msg->kind == FPM_MSG_NEXTHOP) {
-        fpmd_rib_nexthop(rib, &msg->nexthop);
+        fpmd_nh_input(rib, &msg->nexthop);
     }
 }
 
@@ -234,6 +237,20 @@ fake_transact(struct fake_db *db, const struct json *params)
     return result;
 }
 
+/* Returns the reply to a transaction: 'result', or 'error' (both taken,
+ * either may be NULL). */
+static struct jsonrpc_msg *
+txn_reply(struct json *result, struct json *error)
+{
+    struct json *id = json_integer_create(1);
+    struct jsonrpc_msg *msg = (error
+                               ? jsonrpc_create_error(error, id)
+                               : jsonrpc_create_reply(result, id));
+
+    json_destroy(id);
+    return msg;
+}
+
 /* Writes everything 'rib' has queued into 'db'.  Returns the number of
  * transactions. */
 static size_t
@@ -242,9 +259,10 @@ flush(struct fpmd_rib *rib, struct fake_db *db, size_t max)
     size_t n = 0;
 
     for (;;) {
-        struct json *params, *parsed, *result;
-        struct route_batch_txn *txn = fpmd_rib_take(rib, max, &params);
+        struct json *params, *parsed;
+        struct route_batch_txn *txn = fpmd_txn_take(rib, max, &params);
         struct ds errors = DS_EMPTY_INITIALIZER;
+        struct jsonrpc_msg *reply;
 
         if (!txn) {
             return n;
@@ -253,10 +271,10 @@ flush(struct fpmd_rib *rib, struct fake_db *db, size_t max)
         parsed = json_from_string(params->string);
         ck_assert_msg(parsed->type == JSON_ARRAY, "bad JSON: %s",
                       params->string);
-        result = fake_transact(db, parsed);
-        ck_assert(fpmd_rib_txn_reply(rib, txn, result, NULL, &errors));
+        reply = txn_reply(fake_transact(db, parsed), NULL);
+        ck_assert(fpmd_txn_reply(rib, txn, reply, &errors));
         ds_destroy(&errors);
-        json_destroy(result);
+        jsonrpc_msg_destroy(reply);
         json_destroy(parsed);
         json_destroy(params);
         n++;
@@ -315,13 +333,51 @@ fake_load(struct fake_db *db)
     return result;
 }
 
+/* Returns the "rows" array of select result 'r', or NULL. */
+static const struct json_array *
+select_rows(const struct json *r)
+{
+    const struct json *rows;
+
+    if (!r || r->type != JSON_OBJECT) {
+        return NULL;
+    }
+    rows = shash_find_data(json_object(r), "rows");
+    return rows && rows->type == JSON_ARRAY ? json_array(rows) : NULL;
+}
+
+/* Loads 'result', the whole parsed reply to fpmd_rib_load_params(), into
+ * 'rib', row by row as fpmsyncd's load does.  Returns NULL on
+ * success, otherwise an error message. */
+static char *
+load_reply(struct fpmd_rib *rib, const struct json *result)
+{
+    const struct json_array *nhgs, *routes;
+
+    if (!result || result->type != JSON_ARRAY || json_array(result)->n < 2
+        || !(nhgs = select_rows(json_array(result)->elems[FPMD_LOAD_NHG]))
+        || !(routes = select_rows(
+                 json_array(result)->elems[FPMD_LOAD_ROUTE]))) {
+        return xstrdup("bad reply to the initial select");
+    }
+    fpmd_rib_load_begin(rib);
+    for (size_t i = 0; i < nhgs->n; i++) {
+        fpmd_rib_load_row(rib, FPMD_LOAD_NHG, nhgs->elems[i]);
+    }
+    for (size_t i = 0; i < routes->n; i++) {
+        fpmd_rib_load_row(rib, FPMD_LOAD_ROUTE, routes->elems[i]);
+    }
+    fpmd_rib_load_end(rib);
+    return NULL;
+}
+
 /* Creates a rib and loads 'db' into it. */
 static struct fpmd_rib *
 rib_start(struct fake_db *db)
 {
     struct fpmd_rib *rib = fpmd_rib_create(test_ifname);
     struct json *load = fake_load(db);
-    char *error = fpmd_rib_load_reply(rib, load);
+    char *error = load_reply(rib, load);
 
     ck_assert_ptr_null(error);
     json_destroy(load);
@@ -594,7 +650,7 @@ START_TEST(test_member_change)
     nh.gateway.family = AF_INET;
     memcpy(nh.gateway.addr, (uint8_t[]) { 192, 168, 1, 9 }, 4);
     nh.ifindex = 4;
-    fpmd_rib_nexthop(rib, &nh);
+    fpmd_nh_input(rib, &nh);
     fpm_nexthop_destroy(&nh);
 
     db.n_ops = db.n_update = 0;
@@ -612,7 +668,7 @@ START_TEST(test_member_change)
     fpm_nexthop_init(&nh);
     nh.op = FPM_OP_DEL;
     nh.id = 24;
-    fpmd_rib_nexthop(rib, &nh);
+    fpmd_nh_input(rib, &nh);
     fpm_nexthop_destroy(&nh);
     db.n_ops = 0;
     flush(rib, &db, 1000);
@@ -634,18 +690,18 @@ START_TEST(test_failure_and_vanished_row)
     struct route_batch_txn *txn;
     struct json *params;
     struct ds errors = DS_EMPTY_INITIALIZER;
-    struct json *error;
+    struct jsonrpc_msg *reply;
 
     fake_init(&db);
     rib = rib_start(&db);
     fpmd_rib_new_generation(rib);
     feed(rib, "zebra-nhg.fpm", 0, 5);
-    txn = fpmd_rib_take(rib, 1000, &params);
+    txn = fpmd_txn_take(rib, 1000, &params);
     ck_assert_ptr_nonnull(txn);
-    error = json_string_create("simulated");
-    ck_assert(!fpmd_rib_txn_reply(rib, txn, NULL, error, &errors));
+    reply = txn_reply(NULL, json_string_create("simulated"));
+    ck_assert(!fpmd_txn_reply(rib, txn, reply, &errors));
     ck_assert(strstr(ds_cstr(&errors), "simulated"));
-    json_destroy(error);
+    jsonrpc_msg_destroy(reply);
     json_destroy(params);
     ds_destroy(&errors);
     ck_assert_uint_eq(fpmd_rib_get_stats(rib)->txn_errors, 1);
