@@ -6,6 +6,8 @@
 
 noinst_LTLIBRARIES += daemons/libfpmsyncd.la
 daemons_libfpmsyncd_la_SOURCES = \
+	daemons/fpmsyncd-db.c daemons/fpmsyncd-db.h \
+	daemons/fpmsyncd-fpm.c daemons/fpmsyncd-fpm.h \
 	daemons/fpmsyncd-nexthop.c daemons/fpmsyncd-nexthop.h \
 	daemons/fpmsyncd-offload.c daemons/fpmsyncd-offload.h \
 	daemons/fpmsyncd-private.h \

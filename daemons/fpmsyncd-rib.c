@@ -440,13 +440,12 @@ fpmd_rib_entry_uuid(const struct fpmd_rib *rib,
 
 /* The database load. */
 
-/* Notes that the database connection was lost: every transaction in
- * flight failed (it may or may not have committed), and the database
- * must be read again before the next write. */
+/* Notes that the database connection was lost: the database must be read
+ * again before the next write.  Every transaction in flight was already
+ * failed by its writer callback (daemons/fpmsyncd-txn.h). */
 void
 fpmd_rib_db_lost(struct fpmd_rib *rib)
 {
-    route_batch_fail_all(&rib->batch);
     rib->loaded = false;
 }
 
@@ -639,12 +638,6 @@ size_t
 fpmd_rib_n_pending(const struct fpmd_rib *rib)
 {
     return route_batch_n_pending(&rib->batch);
-}
-
-size_t
-fpmd_rib_n_inflight(const struct fpmd_rib *rib)
-{
-    return rib->batch.n_inflight;
 }
 
 size_t

@@ -23,7 +23,8 @@
  * (lib/fpm-route.h) and rows read from OVSDB, and queues the rows to
  * write on a coalescing batcher (lib/route-batch.h) that
  * daemons/fpmsyncd-txn.h turns into transactions; the connections to
- * zebra and to ovsdb-server are daemons/fpmsyncd.c's.
+ * zebra and to ovsdb-server are daemons/fpmsyncd-fpm.c's and
+ * daemons/fpmsyncd-db.c's.
  *
  * Its parts, one file each:
  *
@@ -152,7 +153,6 @@ void fpmd_rib_load_end(struct fpmd_rib *);
 
 /* Writing (transactions: daemons/fpmsyncd-txn.h). */
 size_t fpmd_rib_n_pending(const struct fpmd_rib *);
-size_t fpmd_rib_n_inflight(const struct fpmd_rib *);
 size_t fpmd_rib_n_inflight_ops(const struct fpmd_rib *);
 
 /* Introspection. */

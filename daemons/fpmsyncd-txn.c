@@ -22,7 +22,7 @@
 
 #include "daemons/fpmsyncd-private.h"
 #include "lib/ovsdb-wire.h"
-#include "jsonrpc.h"
+#include "lib/ovsdb-writer.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/json.h"
 #include "util.h"
@@ -158,19 +158,15 @@ put_op(struct ds *s, const struct fpmd_rib *rib,
     ds_put_char(s, '}');
 }
 
-/* Takes up to 'max_ops' queued writes as one transaction.  Returns NULL if
- * there is nothing to write (or the database is not read yet); otherwise
- * returns the transaction, to complete with fpmd_txn_reply(), and stores
- * the "transact" parameters in '*params' (the caller sends them and owns
- * them). */
+/* Takes up to 'max_ops' queued writes as one transaction and appends them
+ * to 'ops', each after a comma, as ovsdb_writer_txn_start() wants them.
+ * Returns the transaction, to complete with fpmd_txn_reply(), or NULL if
+ * there is nothing to write (or the database is not read yet). */
 struct route_batch_txn *
-fpmd_txn_take(struct fpmd_rib *rib, size_t max_ops, struct json **params)
+fpmd_txn_build(struct fpmd_rib *rib, size_t max_ops, struct ds *ops)
 {
     struct route_batch_txn *txn;
-    struct json *json;
-    struct ds s;
 
-    *params = NULL;
     if (!rib->loaded) {
         return NULL;
     }
@@ -178,50 +174,40 @@ fpmd_txn_take(struct fpmd_rib *rib, size_t max_ops, struct json **params)
     if (!txn) {
         return NULL;
     }
-
-    ds_init(&s);
-    ds_reserve(&s, 64 + txn->n_ops * 256);
-    ds_put_cstr(&s, "[\"Fibsync\"");
+    ds_reserve(ops, ops->length + 64 + txn->n_ops * 256);
     for (size_t i = 0; i < txn->n_ops; i++) {
-        ds_put_char(&s, ',');
-        put_op(&s, rib, &txn->ops[i]);
+        ds_put_char(ops, ',');
+        put_op(ops, rib, &txn->ops[i]);
     }
-    ds_put_char(&s, ']');
-
-    /* A JSON_SERIALIZED_OBJECT is written out verbatim by json_to_ds().
-     * OVS creates one only from a json tree, so make a string and retype
-     * it: the two share the 'string' member, and json_destroy() frees it
-     * for both. */
-    json = json_string_create_nocopy(ds_steal_cstr(&s));
-    json->type = JSON_SERIALIZED_OBJECT;
-    *params = json;
     return txn;
 }
 
-/* Returns the oldest transaction taken and not yet completed, or NULL. */
+/* Returns the oldest transaction built and not yet completed, or NULL. */
 struct route_batch_txn *
 fpmd_txn_oldest(const struct fpmd_rib *rib)
 {
     return route_batch_oldest_txn(&rib->batch);
 }
 
-/* Completes 'txn', the oldest transaction in flight, with 'msg', the
- * reply to it.  Returns true if it committed.  Otherwise every row of
- * 'txn' is queued again, and a description is appended to 'errors'. */
+/* Completes 'txn', the oldest transaction in flight, with the writer's
+ * 'reply'.  Returns true if it committed.  Otherwise every row of 'txn' is
+ * queued again, and for a transaction the database refused, a description
+ * is appended to 'errors'. */
 bool
 fpmd_txn_reply(struct fpmd_rib *rib, struct route_batch_txn *txn,
-               const struct jsonrpc_msg *msg, struct ds *errors)
+               const struct ovsdb_writer_reply *reply, struct ds *errors)
 {
-    size_t failed_op;
-    char *error = ovsdb_wire_reply_error(msg, txn->n_ops, &failed_op);
-    const struct json_array *results;
+    const struct json *results = reply->results;
     unsigned int *counts;
 
-    if (error) {
-        ds_put_cstr(errors, error);
-        free(error);
-        if (failed_op < txn->n_ops) {
-            const struct route_batch_op *op = &txn->ops[failed_op];
+    if (reply->result == OVSDB_WRITER_LOST) {
+        route_batch_txn_fail(&rib->batch, txn);
+        return false;
+    }
+    if (reply->result == OVSDB_WRITER_ERROR) {
+        ds_put_cstr(errors, reply->error);
+        if (reply->failed_op < txn->n_ops) {
+            const struct route_batch_op *op = &txn->ops[reply->failed_op];
             struct uuid u;
 
             fpmd_rib_entry_uuid(rib, op->entry, &u);
@@ -234,10 +220,9 @@ fpmd_txn_reply(struct fpmd_rib *rib, struct route_batch_txn *txn,
         return false;
     }
 
-    results = json_array(msg->result);
     counts = xmalloc((txn->n_ops + 1) * sizeof *counts);
     for (size_t i = 0; i < txn->n_ops; i++) {
-        counts[i] = ovsdb_wire_result_count(results->elems[i]);
+        counts[i] = ovsdb_wire_result_count(json_array(results)->elems[i]);
     }
     route_batch_txn_commit(&rib->batch, txn, counts);
     free(counts);

@@ -20,12 +20,13 @@
 /* fpmsyncd's transactions: the rib's queued rows as OVSDB operations, and
  * what the database answered.
  *
- * fpmd_txn_take() takes a transaction's worth of operations from the
- * rib's batcher (lib/route-batch.h) and serializes them as text: at a
- * million routes, building and freeing a JSON tree per route costs more
- * than the whole rest of fpmsyncd.  fpmd_txn_reply() applies the reply to
- * the same transaction to the batcher.  Transactions complete in the
- * order they were taken.
+ * fpmd_txn_build() takes a transaction's worth of operations from the
+ * rib's batcher (lib/route-batch.h) and appends them as text to a
+ * transaction started with ovsdb_writer_txn_start() (lib/ovsdb-writer.h):
+ * at a million routes, building and freeing a JSON tree per route costs
+ * more than the whole rest of fpmsyncd.  fpmd_txn_reply() applies the
+ * writer's completion of the same transaction to the batcher.
+ * Transactions complete in the order they were built.
  *
  * Part of the rib (daemons/fpmsyncd-rib.h); thread safety: none. */
 
@@ -34,14 +35,13 @@
 
 struct ds;
 struct fpmd_rib;
-struct json;
-struct jsonrpc_msg;
+struct ovsdb_writer_reply;
 struct route_batch_txn;
 
-struct route_batch_txn *fpmd_txn_take(struct fpmd_rib *, size_t max_ops,
-                                      struct json **params);
+struct route_batch_txn *fpmd_txn_build(struct fpmd_rib *, size_t max_ops,
+                                       struct ds *ops);
 struct route_batch_txn *fpmd_txn_oldest(const struct fpmd_rib *);
 bool fpmd_txn_reply(struct fpmd_rib *, struct route_batch_txn *,
-                    const struct jsonrpc_msg *, struct ds *errors);
+                    const struct ovsdb_writer_reply *, struct ds *errors);
 
 #endif /* daemons/fpmsyncd-txn.h */

@@ -28,10 +28,10 @@
 #include "daemons/fpmsyncd-nexthop.h"
 #include "daemons/fpmsyncd-rib.h"
 #include "daemons/fpmsyncd-txn.h"
-#include "jsonrpc.h"
 #include "lib/fpm-frame.h"
 #include "lib/fpm-route.h"
 #include "lib/ovsdb-select-scanner.h"
+#include "lib/ovsdb-writer.h"
 #include "lib/route-batch.h"
 #include "lib/route-key.h"
 #include "openvswitch/dynamic-string.h"
@@ -237,18 +237,25 @@ fake_transact(struct fake_db *db, const struct json *params)
     return result;
 }
 
-/* Returns the reply to a transaction: 'result', or 'error' (both taken,
- * either may be NULL). */
-static struct jsonrpc_msg *
-txn_reply(struct json *result, struct json *error)
+/* Takes up to 'max' of 'rib''s queued writes as one transaction, as
+ * fpmsyncd-db.c does but without a writer: returns the transaction, or
+ * NULL if there was nothing to write, and stores its "transact" params,
+ * parsed, in '*params'. */
+static struct route_batch_txn *
+take(struct fpmd_rib *rib, size_t max, struct json **params)
 {
-    struct json *id = json_integer_create(1);
-    struct jsonrpc_msg *msg = (error
-                               ? jsonrpc_create_error(error, id)
-                               : jsonrpc_create_reply(result, id));
+    struct route_batch_txn *txn;
+    struct ds ops;
 
-    json_destroy(id);
-    return msg;
+    ds_init(&ops);
+    ds_put_cstr(&ops, "[\"Fibsync\"");
+    txn = fpmd_txn_build(rib, max, &ops);
+    ds_put_char(&ops, ']');
+    *params = txn ? json_from_string(ds_cstr(&ops)) : NULL;
+    ck_assert_msg(!txn || (*params)->type == JSON_ARRAY, "bad JSON: %s",
+                  ds_cstr(&ops));
+    ds_destroy(&ops);
+    return txn;
 }
 
 /* Writes everything 'rib' has queued into 'db'.  Returns the number of
@@ -259,23 +266,24 @@ flush(struct fpmd_rib *rib, struct fake_db *db, size_t max)
     size_t n = 0;
 
     for (;;) {
-        struct json *params, *parsed;
-        struct route_batch_txn *txn = fpmd_txn_take(rib, max, &params);
+        struct json *params, *result;
+        struct route_batch_txn *txn = take(rib, max, &params);
         struct ds errors = DS_EMPTY_INITIALIZER;
-        struct jsonrpc_msg *reply;
 
         if (!txn) {
             return n;
         }
-        ck_assert_int_eq(params->type, JSON_SERIALIZED_OBJECT);
-        parsed = json_from_string(params->string);
-        ck_assert_msg(parsed->type == JSON_ARRAY, "bad JSON: %s",
-                      params->string);
-        reply = txn_reply(fake_transact(db, parsed), NULL);
-        ck_assert(fpmd_txn_reply(rib, txn, reply, &errors));
+        result = fake_transact(db, params);
+
+        struct ovsdb_writer_reply reply = {
+            .result = OVSDB_WRITER_SUCCESS,
+            .results = result,
+            .failed_op = SIZE_MAX,
+            .n_ops = txn->n_ops,
+        };
+        ck_assert(fpmd_txn_reply(rib, txn, &reply, &errors));
         ds_destroy(&errors);
-        jsonrpc_msg_destroy(reply);
-        json_destroy(parsed);
+        json_destroy(result);
         json_destroy(params);
         n++;
     }
@@ -347,7 +355,7 @@ select_rows(const struct json *r)
 }
 
 /* Loads 'result', the whole parsed reply to fpmd_rib_load_params(), into
- * 'rib', row by row as fpmsyncd's load does.  Returns NULL on
+ * 'rib', row by row as fpmsyncd-db.c's reader does.  Returns NULL on
  * success, otherwise an error message. */
 static char *
 load_reply(struct fpmd_rib *rib, const struct json *result)
@@ -690,18 +698,22 @@ START_TEST(test_failure_and_vanished_row)
     struct route_batch_txn *txn;
     struct json *params;
     struct ds errors = DS_EMPTY_INITIALIZER;
-    struct jsonrpc_msg *reply;
 
     fake_init(&db);
     rib = rib_start(&db);
     fpmd_rib_new_generation(rib);
     feed(rib, "zebra-nhg.fpm", 0, 5);
-    txn = fpmd_txn_take(rib, 1000, &params);
+    txn = take(rib, 1000, &params);
     ck_assert_ptr_nonnull(txn);
-    reply = txn_reply(NULL, json_string_create("simulated"));
-    ck_assert(!fpmd_txn_reply(rib, txn, reply, &errors));
+
+    struct ovsdb_writer_reply reply = {
+        .result = OVSDB_WRITER_ERROR,
+        .error = "transaction error: \"simulated\"",
+        .failed_op = SIZE_MAX,
+        .n_ops = txn->n_ops,
+    };
+    ck_assert(!fpmd_txn_reply(rib, txn, &reply, &errors));
     ck_assert(strstr(ds_cstr(&errors), "simulated"));
-    jsonrpc_msg_destroy(reply);
     json_destroy(params);
     ds_destroy(&errors);
     ck_assert_uint_eq(fpmd_rib_get_stats(rib)->txn_errors, 1);
