@@ -585,15 +585,26 @@ fpmd_nh_input(struct fpmd_rib *rib, const struct fpm_nexthop *fn)
 size_t
 fpmd_nh_reconcile(struct fpmd_rib *rib)
 {
+    struct fpmd_nh **stale = NULL;
+    size_t n = 0, allocated = 0;
     struct fpmd_nh *nh;
-    size_t n = 0;
 
-    HMAP_FOR_EACH_SAFE (nh, node, &rib->nhs.ids) {
+    /* Collected first: withdrawing one object can free another (a
+     * placeholder member that nothing needs any more), which an iteration
+     * over the table would then step on. */
+    HMAP_FOR_EACH (nh, node, &rib->nhs.ids) {
         if (nh->gen != rib->gen && (nh->defined || nh->be.want)) {
-            n++;
-            nh_withdraw(rib, nh);
+            if (n >= allocated) {
+                stale = x2nrealloc(stale, &allocated, sizeof *stale);
+            }
+            stale[n++] = nh;
         }
     }
+    for (size_t i = 0; i < n; i++) {
+        nh_withdraw(rib, stale[i]);
+    }
+    free(stale);
+
     HMAP_FOR_EACH_SAFE (nh, node, &rib->nhs.ids) {
         fpmd_nh_maybe_free(rib, nh);
     }

@@ -689,6 +689,44 @@ START_TEST(test_member_change)
 }
 END_TEST
 
+/* Reconciliation withdraws stale groups whose members zebra never
+ * defined: the placeholders go with them, however the table orders
+ * them. */
+START_TEST(test_reconcile_placeholder_members)
+{
+    struct fake_db db;
+    struct fpmd_rib *rib;
+    size_t n_routes, n_nhgs;
+
+    fake_init(&db);
+    rib = rib_start(&db);
+    fpmd_rib_new_generation(rib);
+    for (uint32_t i = 0; i < 64; i++) {
+        struct fpm_nhg_member member = { .id = 1001 + 2 * i, .weight = 1 };
+        struct fpm_nexthop nh;
+
+        memset(&nh, 0, sizeof nh);
+        nh.op = FPM_OP_ADD;
+        nh.id = 1000 + 2 * i;
+        nh.members = &member;
+        nh.n_members = 1;
+        fpmd_nh_input(rib, &nh);
+    }
+    ck_assert_uint_eq(fpmd_rib_n_nexthops(rib), 128);
+    ck_assert_uint_eq(flush(rib, &db, 1000), 0);    /* None resolves. */
+
+    fpmd_rib_new_generation(rib);
+    fpmd_rib_reconcile(rib, &n_routes, &n_nhgs);
+    ck_assert_uint_eq(n_routes, 0);
+    ck_assert_uint_eq(n_nhgs, 64);
+    ck_assert_uint_eq(fpmd_rib_n_nexthops(rib), 0);
+    ck_assert_uint_eq(flush(rib, &db, 1000), 0);
+
+    fpmd_rib_destroy(rib);
+    fake_destroy(&db);
+}
+END_TEST
+
 /* A failed transaction is redone; an update that finds its row gone
  * re-inserts it. */
 START_TEST(test_failure_and_vanished_row)
@@ -906,6 +944,7 @@ fpmsyncd_rib_suite(void)
     tcase_add_test(tc, test_replay_unchanged_and_reconcile);
     tcase_add_test(tc, test_restart);
     tcase_add_test(tc, test_member_change);
+    tcase_add_test(tc, test_reconcile_placeholder_members);
     tcase_add_test(tc, test_failure_and_vanished_row);
     tcase_add_test(tc, test_load_scanner_chunks);
     tcase_add_test(tc, test_load_scanner_edges);
