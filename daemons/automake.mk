@@ -6,7 +6,14 @@
 
 noinst_LTLIBRARIES += daemons/libfpmsyncd.la
 daemons_libfpmsyncd_la_SOURCES = \
-	daemons/fpmsyncd-rib.c daemons/fpmsyncd-rib.h
+	daemons/fpmsyncd-db.c daemons/fpmsyncd-db.h \
+	daemons/fpmsyncd-fpm.c daemons/fpmsyncd-fpm.h \
+	daemons/fpmsyncd-nexthop.c daemons/fpmsyncd-nexthop.h \
+	daemons/fpmsyncd-offload.c daemons/fpmsyncd-offload.h \
+	daemons/fpmsyncd-private.h \
+	daemons/fpmsyncd-rib.c daemons/fpmsyncd-rib.h \
+	daemons/fpmsyncd-txn.c daemons/fpmsyncd-txn.h \
+	daemons/fpmsyncd-vrf.c daemons/fpmsyncd-vrf.h
 
 sbin_PROGRAMS += daemons/fpmsyncd
 daemons_fpmsyncd_SOURCES = daemons/fpmsyncd.c

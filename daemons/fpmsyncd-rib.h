@@ -19,9 +19,23 @@
 
 /* fpmsyncd's route table: what zebra sent, what is in OVSDB.
  *
- * This module holds no socket.  It takes parsed FPM messages
- * (lib/fpm-route.h) and OVSDB replies (as JSON) and produces OVSDB
- * transactions (as JSON text), so that fpmsyncd.c only moves bytes.
+ * The rib holds no socket and no clock.  It takes parsed FPM messages
+ * (lib/fpm-route.h) and rows read from OVSDB, and queues the rows to
+ * write on a coalescing batcher (lib/route-batch.h) that
+ * daemons/fpmsyncd-txn.h turns into transactions; the connections to
+ * zebra and to ovsdb-server are daemons/fpmsyncd-fpm.c's and
+ * daemons/fpmsyncd-db.c's.
+ *
+ * Its parts, one file each:
+ *
+ *   fpmsyncd-rib.c      routes, reconciliation, the database load, row
+ *                       UUIDs;
+ *   fpmsyncd-nexthop.c  next-hop sets, next-hop objects and groups;
+ *   fpmsyncd-vrf.c      VRFs and their Vrf rows;
+ *   fpmsyncd-offload.c  FIB suppression: which routes are offloaded;
+ *   fpmsyncd-txn.c      the rows as OVSDB operations, and the replies.
+ *
+ * They share daemons/fpmsyncd-private.h.
  *
  * Memory
  * ======
@@ -29,11 +43,11 @@
  * There is no replica of the Route table.  Each route costs one
  * 'struct fpmd_route' (under 100 bytes): its key (VRF, binary prefix),
  * the few fields an offload notification needs, a reference to its
- * next-hop set, and a 'struct route_batch_entry' (lib/route-batch.h) with a
- * 32-bit hash of the content written to the database.  That is enough to
- * choose insert, update or delete and to skip a route that zebra replays
- * unchanged.  Next-hop sets are shared: zebra's next-hop objects by id,
- * and inline next hops (zebra without next-hop groups) interned by value.
+ * next-hop set, and a 'struct route_batch_entry' with a 32-bit hash of the
+ * content written to the database.  That is enough to choose insert,
+ * update or delete and to skip a route that zebra replays unchanged.
+ * Next-hop sets are shared: zebra's next-hop objects by id, and inline
+ * next hops (zebra without next-hop groups) interned by value.
  *
  * Rows
  * ====
@@ -62,33 +76,25 @@
  * ==============
  *
  * Each zebra connection starts a new generation; every route and next-hop
- * object zebra sends is stamped with it.  fpmd_rib_reconcile() deletes
+ * object zebra sends is stamped with it.  fpmd_rib_reconcile() withdraws
  * what the current generation has not (re)announced: rows read from the
  * database at startup that zebra did not replay, and state from a
- * previous connection.
+ * previous connection.  A route or a next-hop object is withdrawn the same
+ * way whether zebra deletes it or reconciliation finds it stale.
  *
  * Thread safety: none. */
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "openvswitch/compiler.h"
 
 struct ds;
-struct fpm_nexthop;
 struct fpm_route;
 struct json;
-struct route_batch_stats;
-struct route_batch_txn;
-struct uuid;
 
 /* Writes the name of interface 'ifindex' into 'buf' and returns 'buf'. */
 typedef const char *fpmd_ifname_func(uint32_t ifindex, char *buf,
                                      size_t size);
-
-/* Called to tell zebra that route 'r' (its head: prefix, table, protocol,
- * type, metric) is offloaded. */
-typedef void fpmd_offload_func(const struct fpm_route *r, void *aux);
 
 /* Counters kept by the rib. */
 struct fpmd_rib_stats {
@@ -102,7 +108,6 @@ struct fpmd_rib_stats {
                                  * changed. */
     uint64_t routes_rewritten;  /* Route refreshes caused by a next-hop
                                  * object change. */
-    uint64_t unsupported;       /* Routes ignored (e.g. nested groups). */
     uint64_t vrf_created;       /* Vrf rows fpmsyncd asked to insert. */
     uint64_t load_routes;       /* Route rows read from the database. */
     uint64_t load_nhgs;         /* Nexthop_Group rows read. */
@@ -119,21 +124,18 @@ struct fpmd_rib_stats {
 struct fpmd_rib *fpmd_rib_create(fpmd_ifname_func *);
 void fpmd_rib_destroy(struct fpmd_rib *);
 
-/* FPM input. */
+/* FPM input (next hops: fpmd_nh_input()). */
 void fpmd_rib_route(struct fpmd_rib *, const struct fpm_route *);
-void fpmd_rib_nexthop(struct fpmd_rib *, const struct fpm_nexthop *);
 
 /* Next-hop groups: resolved into Route.nexthops, or by id only. */
 void fpmd_rib_set_resolve(struct fpmd_rib *, bool resolve);
-bool fpmd_rib_get_resolve(const struct fpmd_rib *);
 
 /* Reconciliation. */
 void fpmd_rib_new_generation(struct fpmd_rib *);
-uint32_t fpmd_rib_generation(const struct fpmd_rib *);
 void fpmd_rib_reconcile(struct fpmd_rib *, size_t *n_routes,
                         size_t *n_nhgs);
 
-/* The database connection. */
+/* The database load. */
 void fpmd_rib_db_lost(struct fpmd_rib *);
 bool fpmd_rib_is_loaded(const struct fpmd_rib *);
 struct json *fpmd_rib_load_params(void);
@@ -148,36 +150,13 @@ enum {
 void fpmd_rib_load_begin(struct fpmd_rib *);
 void fpmd_rib_load_row(struct fpmd_rib *, int select_idx, const struct json *);
 void fpmd_rib_load_end(struct fpmd_rib *);
-char *fpmd_rib_load_reply(struct fpmd_rib *, const struct json *result)
-    OVS_WARN_UNUSED_RESULT;
-void fpmd_rib_vrf_row(struct fpmd_rib *, const char *name, int64_t table);
-void fpmd_rib_vrf_sync_begin(struct fpmd_rib *);
-void fpmd_rib_vrf_sync_end(struct fpmd_rib *);
 
-/* Writing. */
+/* Writing (transactions: daemons/fpmsyncd-txn.h). */
 size_t fpmd_rib_n_pending(const struct fpmd_rib *);
-size_t fpmd_rib_n_inflight(const struct fpmd_rib *);
 size_t fpmd_rib_n_inflight_ops(const struct fpmd_rib *);
-struct route_batch_txn *fpmd_rib_take(struct fpmd_rib *, size_t max_ops,
-                                 struct json **params);
-bool fpmd_rib_txn_reply(struct fpmd_rib *, struct route_batch_txn *,
-                        const struct json *result, const struct json *error,
-                        struct ds *errors);
-struct route_batch_txn *fpmd_rib_oldest_txn(const struct fpmd_rib *);
-
-/* FIB suppression. */
-void fpmd_rib_set_offload(struct fpmd_rib *, bool enabled,
-                          fpmd_offload_func *, void *aux);
-void fpmd_rib_status_reset(struct fpmd_rib *);
-void fpmd_rib_status_offloaded(struct fpmd_rib *, const struct uuid *,
-                               const char *vrf, const char *prefix);
-void fpmd_rib_status_touched(struct fpmd_rib *, const struct uuid *);
-void fpmd_rib_status_cleared(struct fpmd_rib *, const struct uuid *);
 
 /* Introspection. */
 const struct fpmd_rib_stats *fpmd_rib_get_stats(const struct fpmd_rib *);
-const struct route_batch_stats *fpmd_rib_get_batch_stats(
-    const struct fpmd_rib *);
 void fpmd_rib_format(const struct fpmd_rib *, struct ds *);
 size_t fpmd_rib_n_routes(const struct fpmd_rib *);
 size_t fpmd_rib_n_nexthops(const struct fpmd_rib *);

@@ -25,10 +25,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/ovsdb-select-scanner.h"
+#include "daemons/fpmsyncd-nexthop.h"
 #include "daemons/fpmsyncd-rib.h"
+#include "daemons/fpmsyncd-txn.h"
 #include "lib/fpm-frame.h"
 #include "lib/fpm-route.h"
+#include "lib/ovsdb-select-scanner.h"
+#include "lib/ovsdb-writer.h"
 #include "lib/route-batch.h"
 #include "lib/route-key.h"
 #include "openvswitch/dynamic-string.h"
@@ -90,7 +93,7 @@ rib_cb(const struct fpm_msg *msg, int error,
     if (msg->kind == FPM_MSG_ROUTE) {
         fpmd_rib_route(rib, &msg->route);
     } else if (msg->kind == FPM_MSG_NEXTHOP) {
-        fpmd_rib_nexthop(rib, &msg->nexthop);
+        fpmd_nh_input(rib, &msg->nexthop);
     }
 }
 
@@ -234,6 +237,27 @@ fake_transact(struct fake_db *db, const struct json *params)
     return result;
 }
 
+/* Takes up to 'max' of 'rib''s queued writes as one transaction, as
+ * fpmsyncd-db.c does but without a writer: returns the transaction, or
+ * NULL if there was nothing to write, and stores its "transact" params,
+ * parsed, in '*params'. */
+static struct route_batch_txn *
+take(struct fpmd_rib *rib, size_t max, struct json **params)
+{
+    struct route_batch_txn *txn;
+    struct ds ops;
+
+    ds_init(&ops);
+    ds_put_cstr(&ops, "[\"Fibsync\"");
+    txn = fpmd_txn_build(rib, max, &ops);
+    ds_put_char(&ops, ']');
+    *params = txn ? json_from_string(ds_cstr(&ops)) : NULL;
+    ck_assert_msg(!txn || (*params)->type == JSON_ARRAY, "bad JSON: %s",
+                  ds_cstr(&ops));
+    ds_destroy(&ops);
+    return txn;
+}
+
 /* Writes everything 'rib' has queued into 'db'.  Returns the number of
  * transactions. */
 static size_t
@@ -242,22 +266,24 @@ flush(struct fpmd_rib *rib, struct fake_db *db, size_t max)
     size_t n = 0;
 
     for (;;) {
-        struct json *params, *parsed, *result;
-        struct route_batch_txn *txn = fpmd_rib_take(rib, max, &params);
+        struct json *params, *result;
+        struct route_batch_txn *txn = take(rib, max, &params);
         struct ds errors = DS_EMPTY_INITIALIZER;
 
         if (!txn) {
             return n;
         }
-        ck_assert_int_eq(params->type, JSON_SERIALIZED_OBJECT);
-        parsed = json_from_string(params->string);
-        ck_assert_msg(parsed->type == JSON_ARRAY, "bad JSON: %s",
-                      params->string);
-        result = fake_transact(db, parsed);
-        ck_assert(fpmd_rib_txn_reply(rib, txn, result, NULL, &errors));
+        result = fake_transact(db, params);
+
+        struct ovsdb_writer_reply reply = {
+            .result = OVSDB_WRITER_SUCCESS,
+            .results = result,
+            .failed_op = SIZE_MAX,
+            .n_ops = txn->n_ops,
+        };
+        ck_assert(fpmd_txn_reply(rib, txn, &reply, &errors));
         ds_destroy(&errors);
         json_destroy(result);
-        json_destroy(parsed);
         json_destroy(params);
         n++;
     }
@@ -315,13 +341,51 @@ fake_load(struct fake_db *db)
     return result;
 }
 
+/* Returns the "rows" array of select result 'r', or NULL. */
+static const struct json_array *
+select_rows(const struct json *r)
+{
+    const struct json *rows;
+
+    if (!r || r->type != JSON_OBJECT) {
+        return NULL;
+    }
+    rows = shash_find_data(json_object(r), "rows");
+    return rows && rows->type == JSON_ARRAY ? json_array(rows) : NULL;
+}
+
+/* Loads 'result', the whole parsed reply to fpmd_rib_load_params(), into
+ * 'rib', row by row as fpmsyncd-db.c's reader does.  Returns NULL on
+ * success, otherwise an error message. */
+static char *
+load_reply(struct fpmd_rib *rib, const struct json *result)
+{
+    const struct json_array *nhgs, *routes;
+
+    if (!result || result->type != JSON_ARRAY || json_array(result)->n < 2
+        || !(nhgs = select_rows(json_array(result)->elems[FPMD_LOAD_NHG]))
+        || !(routes = select_rows(
+                 json_array(result)->elems[FPMD_LOAD_ROUTE]))) {
+        return xstrdup("bad reply to the initial select");
+    }
+    fpmd_rib_load_begin(rib);
+    for (size_t i = 0; i < nhgs->n; i++) {
+        fpmd_rib_load_row(rib, FPMD_LOAD_NHG, nhgs->elems[i]);
+    }
+    for (size_t i = 0; i < routes->n; i++) {
+        fpmd_rib_load_row(rib, FPMD_LOAD_ROUTE, routes->elems[i]);
+    }
+    fpmd_rib_load_end(rib);
+    return NULL;
+}
+
 /* Creates a rib and loads 'db' into it. */
 static struct fpmd_rib *
 rib_start(struct fake_db *db)
 {
     struct fpmd_rib *rib = fpmd_rib_create(test_ifname);
     struct json *load = fake_load(db);
-    char *error = fpmd_rib_load_reply(rib, load);
+    char *error = load_reply(rib, load);
 
     ck_assert_ptr_null(error);
     json_destroy(load);
@@ -594,7 +658,7 @@ START_TEST(test_member_change)
     nh.gateway.family = AF_INET;
     memcpy(nh.gateway.addr, (uint8_t[]) { 192, 168, 1, 9 }, 4);
     nh.ifindex = 4;
-    fpmd_rib_nexthop(rib, &nh);
+    fpmd_nh_input(rib, &nh);
     fpm_nexthop_destroy(&nh);
 
     db.n_ops = db.n_update = 0;
@@ -612,13 +676,51 @@ START_TEST(test_member_change)
     fpm_nexthop_init(&nh);
     nh.op = FPM_OP_DEL;
     nh.id = 24;
-    fpmd_rib_nexthop(rib, &nh);
+    fpmd_nh_input(rib, &nh);
     fpm_nexthop_destroy(&nh);
     db.n_ops = 0;
     flush(rib, &db, 1000);
     ck_assert_uint_eq(db.n_ops, 1);
     ck_assert_uint_eq(n_rows(&db, "Nexthop_Group"), 10);
     ck_assert_ptr_nonnull(find_route(&db, "default", "10.1.1.0/24"));
+
+    fpmd_rib_destroy(rib);
+    fake_destroy(&db);
+}
+END_TEST
+
+/* Reconciliation withdraws stale groups whose members zebra never
+ * defined: the placeholders go with them, however the table orders
+ * them. */
+START_TEST(test_reconcile_placeholder_members)
+{
+    struct fake_db db;
+    struct fpmd_rib *rib;
+    size_t n_routes, n_nhgs;
+
+    fake_init(&db);
+    rib = rib_start(&db);
+    fpmd_rib_new_generation(rib);
+    for (uint32_t i = 0; i < 64; i++) {
+        struct fpm_nhg_member member = { .id = 1001 + 2 * i, .weight = 1 };
+        struct fpm_nexthop nh;
+
+        memset(&nh, 0, sizeof nh);
+        nh.op = FPM_OP_ADD;
+        nh.id = 1000 + 2 * i;
+        nh.members = &member;
+        nh.n_members = 1;
+        fpmd_nh_input(rib, &nh);
+    }
+    ck_assert_uint_eq(fpmd_rib_n_nexthops(rib), 128);
+    ck_assert_uint_eq(flush(rib, &db, 1000), 0);    /* None resolves. */
+
+    fpmd_rib_new_generation(rib);
+    fpmd_rib_reconcile(rib, &n_routes, &n_nhgs);
+    ck_assert_uint_eq(n_routes, 0);
+    ck_assert_uint_eq(n_nhgs, 64);
+    ck_assert_uint_eq(fpmd_rib_n_nexthops(rib), 0);
+    ck_assert_uint_eq(flush(rib, &db, 1000), 0);
 
     fpmd_rib_destroy(rib);
     fake_destroy(&db);
@@ -634,18 +736,22 @@ START_TEST(test_failure_and_vanished_row)
     struct route_batch_txn *txn;
     struct json *params;
     struct ds errors = DS_EMPTY_INITIALIZER;
-    struct json *error;
 
     fake_init(&db);
     rib = rib_start(&db);
     fpmd_rib_new_generation(rib);
     feed(rib, "zebra-nhg.fpm", 0, 5);
-    txn = fpmd_rib_take(rib, 1000, &params);
+    txn = take(rib, 1000, &params);
     ck_assert_ptr_nonnull(txn);
-    error = json_string_create("simulated");
-    ck_assert(!fpmd_rib_txn_reply(rib, txn, NULL, error, &errors));
+
+    struct ovsdb_writer_reply reply = {
+        .result = OVSDB_WRITER_ERROR,
+        .error = "transaction error: \"simulated\"",
+        .failed_op = SIZE_MAX,
+        .n_ops = txn->n_ops,
+    };
+    ck_assert(!fpmd_txn_reply(rib, txn, &reply, &errors));
     ck_assert(strstr(ds_cstr(&errors), "simulated"));
-    json_destroy(error);
     json_destroy(params);
     ds_destroy(&errors);
     ck_assert_uint_eq(fpmd_rib_get_stats(rib)->txn_errors, 1);
@@ -838,6 +944,7 @@ fpmsyncd_rib_suite(void)
     tcase_add_test(tc, test_replay_unchanged_and_reconcile);
     tcase_add_test(tc, test_restart);
     tcase_add_test(tc, test_member_change);
+    tcase_add_test(tc, test_reconcile_placeholder_members);
     tcase_add_test(tc, test_failure_and_vanished_row);
     tcase_add_test(tc, test_load_scanner_chunks);
     tcase_add_test(tc, test_load_scanner_edges);

@@ -1,0 +1,731 @@
+/*
+ * Copyright (c) 2024 The fibsync authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#include <config.h>
+#include "daemons/fpmsyncd-db.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coverage.h"
+#include "daemons/fpmsyncd-offload.h"
+#include "daemons/fpmsyncd-rib.h"
+#include "daemons/fpmsyncd-txn.h"
+#include "daemons/fpmsyncd-vrf.h"
+#include "jsonrpc.h"
+#include "lib/ovsdb-select-reader.h"
+#include "lib/ovsdb-wire.h"
+#include "lib/ovsdb-writer.h"
+#include "lib/perf-timer.h"
+#include "lib/route-batch.h"
+#include "openvswitch/dynamic-string.h"
+#include "openvswitch/json.h"
+#include "openvswitch/poll-loop.h"
+#include "openvswitch/shash.h"
+#include "openvswitch/vlog.h"
+#include "timeval.h"
+#include "util.h"
+#include "uuid.h"
+
+VLOG_DEFINE_THIS_MODULE(fpmsyncd_db);
+
+COVERAGE_DEFINE(db_reconnect);
+COVERAGE_DEFINE(db_txn);
+COVERAGE_DEFINE(db_txn_ops);
+COVERAGE_DEFINE(db_txn_committed);
+COVERAGE_DEFINE(db_txn_failed);
+
+/* The state of the database connection. */
+enum fpmd_db_state {
+    FPMD_DB_DISCONNECTED,       /* Not connected (or not yet). */
+    FPMD_DB_LOADING,            /* Connected, reading the database. */
+    FPMD_DB_READY,              /* Writing. */
+};
+
+struct fpmd_db {
+    struct ovsdb_writer *writer; /* Connection and transactions. */
+    struct fpmd_rib *rib;       /* What to write. */
+    struct fpmd_settings *settings; /* The Global row changes them. */
+    enum fpmd_db_state state;   /* Connection state. */
+    size_t n_lost;              /* Transactions lost with the connection,
+                                 * not logged yet. */
+
+    /* Monitors. */
+    struct json *cfg_id;        /* Outstanding Global/Vrf "monitor" id. */
+    struct json *status_id;     /* Outstanding "monitor_cond" id. */
+    bool status_monitor;        /* Route.status monitor installed. */
+
+    /* The load. */
+    struct ovsdb_select_reader *reader; /* The load under way, if any. */
+    long long int load_start;   /* When it started. */
+    long long int last_load_ms; /* How long the last load took. */
+
+    /* Flushing. */
+    long long int retry_at;     /* After a failed transaction, no flush
+                                 * before this time. */
+    int backoff;                /* Current retry backoff, ms. */
+    struct perf_timer *flush_timer; /* "FLUSH": operations serialized and
+                                     * sent. */
+    long long int last_flush;   /* Time of the last transaction sent. */
+    uint64_t n_flushes;         /* Transactions sent. */
+    uint64_t n_flush_ops;       /* Operations sent. */
+    size_t min_flush, max_flush; /* Smallest and largest transaction. */
+    uint64_t flush_hist[6];     /* Sizes: 1-9, 10-99, 100-999, 1000-9999,
+                                 * 10000-99999, more. */
+};
+
+static void db_msg_cb(void *db_, const struct jsonrpc_msg *);
+
+/* Creates the database side of fpmsyncd for 'rib', connecting to
+ * 'remote', with 'settings' (which the Global row changes). */
+struct fpmd_db *
+fpmd_db_create(const char *remote, struct fpmd_rib *rib,
+               struct fpmd_settings *settings)
+{
+    struct fpmd_db *db = xzalloc(sizeof *db);
+    struct perf_timer_options popts;
+
+    db->writer = ovsdb_writer_create(remote, "Fibsync");
+    ovsdb_writer_set_max_in_flight(db->writer, settings->max_inflight);
+    ovsdb_writer_set_msg_cb(db->writer, db_msg_cb, db);
+    db->rib = rib;
+    db->settings = settings;
+
+    perf_timer_options_init(&popts);
+    popts.module = &this_module;
+    popts.threshold = 100000;
+    db->flush_timer = perf_timer_create("FLUSH", &popts);
+    return db;
+}
+
+/* Closes the connection: the transactions in flight end as lost. */
+void
+fpmd_db_destroy(struct fpmd_db *db)
+{
+    if (db) {
+        ovsdb_select_reader_destroy(db->reader);
+        ovsdb_writer_destroy(db->writer);
+        json_destroy(db->cfg_id);
+        json_destroy(db->status_id);
+        perf_timer_flush(db->flush_timer);
+        perf_timer_destroy(db->flush_timer);
+        free(db);
+    }
+}
+
+const char *
+fpmd_db_get_remote(const struct fpmd_db *db)
+{
+    return ovsdb_writer_get_remote(db->writer);
+}
+
+static void
+free_id(struct json **idp)
+{
+    json_destroy(*idp);
+    *idp = NULL;
+}
+
+/* The Route.status monitor. */
+
+/* Installs the Route.status monitor: rows whose status says offloaded. */
+static void
+status_monitor_start(struct fpmd_db *db)
+{
+    struct json *params = json_from_string(
+        "[\"Fibsync\",\"status\",{\"Route\":[{"
+        "\"columns\":[\"vrf\",\"prefix\"],"
+        "\"where\":[[\"status\",\"includes\","
+        "[\"map\",[[\"offload\",\"true\"]]]]]}]}]");
+
+    fpmd_offload_reset(db->rib);
+    db->status_id = ovsdb_writer_send_request(db->writer, "monitor_cond",
+                                              params);
+}
+
+/* Cancels the Route.status monitor, or forgets the request for it, and
+ * forgets which routes are offloaded. */
+static void
+status_monitor_stop(struct fpmd_db *db)
+{
+    if (db->status_monitor) {
+        struct json *params = json_array_create_1(
+            json_string_create("status"));
+
+        json_destroy(ovsdb_writer_send_request(db->writer, "monitor_cancel",
+                                               params));
+    }
+    free_id(&db->status_id);
+    db->status_monitor = false;
+    fpmd_offload_reset(db->rib);
+}
+
+/* Takes in table-updates2 'updates' of the status monitor. */
+static void
+status_updates(struct fpmd_db *db, const struct json *updates)
+{
+    const struct json *rows;
+    const struct shash_node *r;
+
+    if (!updates || updates->type != JSON_OBJECT) {
+        return;
+    }
+    rows = shash_find_data(json_object(updates), "Route");
+    if (!rows || rows->type != JSON_OBJECT) {
+        return;
+    }
+    SHASH_FOR_EACH (r, json_object(rows)) {
+        const struct json *u = r->data;
+        const struct shash_node *change;
+        struct uuid uuid;
+
+        if (u->type != JSON_OBJECT || !uuid_from_string(&uuid, r->name)
+            || shash_count(json_object(u)) != 1) {
+            continue;
+        }
+        change = shash_first(json_object(u));
+        if (!strcmp(change->name, "initial")
+            || !strcmp(change->name, "insert")) {
+            const struct json *row = change->data;
+            const char *vrf, *prefix;
+
+            if (row->type != JSON_OBJECT) {
+                continue;
+            }
+            vrf = ovsdb_wire_get_string(shash_find_data(json_object(row),
+                                                        "vrf"));
+            prefix = ovsdb_wire_get_string(shash_find_data(json_object(row),
+                                                           "prefix"));
+            if (vrf && prefix) {
+                fpmd_offload_status_set(db->rib, &uuid, vrf, prefix);
+            }
+        } else if (!strcmp(change->name, "modify")) {
+            fpmd_offload_status_touched(db->rib, &uuid);
+        } else if (!strcmp(change->name, "delete")) {
+            fpmd_offload_status_cleared(db->rib, &uuid);
+        }
+    }
+}
+
+/* Applies the FIB suppression setting to the rib and the monitor. */
+static void
+apply_fib_suppression(struct fpmd_db *db)
+{
+    bool on = db->settings->fib_suppression.value != 0;
+
+    fpmd_offload_enable(db->rib, on);
+    if (db->state == FPMD_DB_DISCONNECTED) {
+        return;
+    }
+    if (on && !db->status_monitor && !db->status_id) {
+        status_monitor_start(db);
+    } else if (!on && (db->status_monitor || db->status_id)) {
+        status_monitor_stop(db);
+    }
+}
+
+/* The configuration monitor: Global and Vrf. */
+
+/* Returns column 'name' of 'row', or NULL if 'row' or the column is
+ * missing. */
+static const struct json *
+row_column(const struct json *row, const char *name)
+{
+    return (row && row->type == JSON_OBJECT
+            ? shash_find_data(json_object(row), name) : NULL);
+}
+
+/* Returns the value of 'key' in string map 'map' (["map",[[K,V],...]]), or
+ * NULL. */
+static const char *
+map_get_string(const struct json *map, const char *key)
+{
+    const struct json_array *pairs;
+
+    if (!map || map->type != JSON_ARRAY || json_array(map)->n != 2
+        || json_array(map)->elems[1]->type != JSON_ARRAY) {
+        return NULL;
+    }
+    pairs = json_array(json_array(map)->elems[1]);
+    for (size_t i = 0; i < pairs->n; i++) {
+        const struct json *pair = pairs->elems[i];
+        const struct json *k, *v;
+
+        if (pair->type != JSON_ARRAY || json_array(pair)->n != 2) {
+            continue;
+        }
+        k = json_array(pair)->elems[0];
+        v = json_array(pair)->elems[1];
+        if (k->type == JSON_STRING && v->type == JSON_STRING
+            && !strcmp(json_string(k), key)) {
+            return json_string(v);
+        }
+    }
+    return NULL;
+}
+
+/* Applies a Global row's boolean column for 's': 'value' is "true",
+ * "false", or NULL or anything else for empty. */
+static bool
+setting_from_bool_string(struct setting *s, const char *value)
+{
+    return setting_set_global(s, value && (!strcmp(value, "true")
+                                           || !strcmp(value, "false")),
+                              value && !strcmp(value, "true"));
+}
+
+/* Takes in the Global row 'row' (NULL if it was deleted). */
+static void
+global_row(struct fpmd_db *db, const struct json *row)
+{
+    struct fpmd_settings *st = db->settings;
+    const struct json *fs = ovsdb_wire_get_optional(
+        row_column(row, "fib_suppression"));
+    const char *ll = ovsdb_wire_get_string(row_column(row, "log_level"));
+    int64_t bs = 0, rt = 0;
+    bool has_bs, has_rt;
+
+    has_bs = ovsdb_wire_get_integer(row_column(row, "batch_size"), &bs);
+    if (setting_set_global(&st->batch_size, has_bs, bs)) {
+        VLOG_INFO("batch size %"PRId64" (%s)", st->batch_size.value,
+                  setting_source_name(st->batch_size.source));
+    }
+    has_rt = ovsdb_wire_get_integer(row_column(row, "reconcile_timer"),
+                                    &rt);
+    if (setting_set_global(&st->reconcile_timer, has_rt, rt)) {
+        VLOG_INFO("reconcile timer %"PRId64" s (%s)",
+                  st->reconcile_timer.value,
+                  setting_source_name(st->reconcile_timer.source));
+    }
+    if (setting_set_global(&st->fib_suppression,
+                           fs && (fs->type == JSON_TRUE
+                                  || fs->type == JSON_FALSE),
+                           fs && fs->type == JSON_TRUE)) {
+        VLOG_INFO("FIB suppression %s (%s)",
+                  st->fib_suppression.value ? "on" : "off",
+                  setting_source_name(st->fib_suppression.source));
+    }
+    apply_fib_suppression(db);
+    if (setting_from_bool_string(
+            &st->resolve_nexthops,
+            map_get_string(row_column(row, "other_config"),
+                           "resolve_nexthops"))) {
+        VLOG_INFO("next-hop groups %s (%s)", st->resolve_nexthops.value
+                  ? "resolved into Route.nexthops" : "by id only",
+                  setting_source_name(st->resolve_nexthops.source));
+    }
+    fpmd_rib_set_resolve(db->rib, st->resolve_nexthops.value);
+    if (ll) {
+        enum vlog_level level = vlog_get_level_val(ll);
+
+        if (level != VLL_N_LEVELS) {
+            vlog_set_levels(NULL, VLF_FILE, level);
+        }
+    }
+}
+
+/* Takes in a Vrf row, as the configuration monitor reports it. */
+static void
+vrf_row(struct fpmd_db *db, const struct json *row)
+{
+    const char *name = ovsdb_wire_get_string(row_column(row, "name"));
+    int64_t table;
+
+    if (name && ovsdb_wire_get_integer(row_column(row, "table_id"),
+                                       &table)) {
+        fpmd_vrf_row(db->rib, name, table);
+    }
+}
+
+/* Takes in table-updates 'updates' of the configuration monitor, its
+ * 'initial' reply or an "update". */
+static void
+cfg_updates(struct fpmd_db *db, const struct json *updates, bool initial)
+{
+    const struct shash_node *t, *r;
+
+    if (!updates || updates->type != JSON_OBJECT) {
+        return;
+    }
+    if (initial && !shash_find(json_object(updates), "Global")) {
+        /* No Global row: every setting at its default. */
+        global_row(db, NULL);
+    }
+    SHASH_FOR_EACH (t, json_object(updates)) {
+        const struct json *rows = t->data;
+        bool is_global = !strcmp(t->name, "Global");
+
+        if (rows->type != JSON_OBJECT) {
+            continue;
+        }
+        SHASH_FOR_EACH (r, json_object(rows)) {
+            const struct json *u = r->data;
+            const struct json *new;
+
+            if (u->type != JSON_OBJECT) {
+                continue;
+            }
+            new = shash_find_data(json_object(u), "new");
+            if (is_global) {
+                global_row(db, new);
+            } else {
+                vrf_row(db, new);
+            }
+        }
+    }
+}
+
+/* The load. */
+
+/* Called by the reader for each row read. */
+static void
+load_row_cb(int select_idx, const struct json *row, void *db_)
+{
+    struct fpmd_db *db = db_;
+
+    fpmd_rib_load_row(db->rib, select_idx, row);
+}
+
+/* Starts reading the database over a connection of its own. */
+static void
+load_start(struct fpmd_db *db)
+{
+    ovsdb_select_reader_destroy(db->reader);
+    fpmd_rib_load_begin(db->rib);
+    db->reader = ovsdb_select_reader_create(fpmd_db_get_remote(db),
+                                            fpmd_rib_load_params(),
+                                            FPMD_LOAD_N_SELECTS,
+                                            load_row_cb, db);
+    db->load_start = time_msec();
+}
+
+/* Advances the load under way, if any.  Returns true if it completed. */
+static bool
+load_run(struct fpmd_db *db)
+{
+    const char *remote = fpmd_db_get_remote(db);
+
+    switch (db->reader ? ovsdb_select_reader_run(db->reader)
+            : OVSDB_SELECT_READER_RUNNING) {
+    case OVSDB_SELECT_READER_RUNNING:
+        return false;
+
+    case OVSDB_SELECT_READER_FAILED:
+        /* Reconnect, to try again from the start. */
+        VLOG_ERR("%s: reading the database failed: %s", remote,
+                 ovsdb_select_reader_error(db->reader));
+        ovsdb_select_reader_destroy(db->reader);
+        db->reader = NULL;
+        ovsdb_writer_force_reconnect(db->writer);
+        return false;
+
+    case OVSDB_SELECT_READER_DONE:
+        ovsdb_select_reader_destroy(db->reader);
+        db->reader = NULL;
+        fpmd_rib_load_end(db->rib);
+        db->last_load_ms = time_msec() - db->load_start;
+        VLOG_INFO("%s: database read in %lld ms: %"PRIuSIZE" routes and %"
+                  PRIuSIZE" next-hop objects known, %"PRIuSIZE" rows to "
+                  "write", remote, db->last_load_ms,
+                  fpmd_rib_n_routes(db->rib), fpmd_rib_n_nexthops(db->rib),
+                  fpmd_rib_n_pending(db->rib));
+        db->state = FPMD_DB_READY;
+        return true;
+    }
+    OVS_NOT_REACHED();
+}
+
+/* The connection. */
+
+/* Called when the database connection is (re)established. */
+static void
+db_connected(struct fpmd_db *db)
+{
+    struct json *cfg = json_from_string(
+        "[\"Fibsync\",\"cfg\",{"
+        "\"Global\":{\"columns\":[\"batch_size\",\"fib_suppression\","
+        "\"reconcile_timer\",\"log_level\",\"other_config\"]},"
+        "\"Vrf\":{\"columns\":[\"name\",\"table_id\"]}}]");
+
+    VLOG_INFO("%s: connected, reading the database",
+              fpmd_db_get_remote(db));
+    db->state = FPMD_DB_LOADING;
+    db->cfg_id = ovsdb_writer_send_request(db->writer, "monitor", cfg);
+    load_start(db);
+    db->backoff = 0;
+    db->retry_at = 0;
+}
+
+/* Called when the database connection is lost.  The writer has already
+ * ended every transaction in flight as lost (see db_txn_done()). */
+static void
+db_disconnected(struct fpmd_db *db)
+{
+    if (db->state != FPMD_DB_DISCONNECTED) {
+        VLOG_WARN("%s: connection lost (%"PRIuSIZE" transactions in "
+                  "flight will be checked and redone)",
+                  fpmd_db_get_remote(db), db->n_lost);
+        COVERAGE_INC(db_reconnect);
+    }
+    db->n_lost = 0;
+    fpmd_rib_db_lost(db->rib);
+    free_id(&db->cfg_id);
+    ovsdb_select_reader_destroy(db->reader);
+    db->reader = NULL;
+    free_id(&db->status_id);
+    db->status_monitor = false;
+    db->state = FPMD_DB_DISCONNECTED;
+}
+
+/* Handles the reply 'msg' to one of fpmsyncd's monitor requests. */
+static void
+db_monitor_reply(struct fpmd_db *db, const struct jsonrpc_msg *msg)
+{
+    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+    const char *remote = fpmd_db_get_remote(db);
+
+    if (db->cfg_id && json_equal(msg->id, db->cfg_id)) {
+        free_id(&db->cfg_id);
+        if (msg->type == JSONRPC_REPLY) {
+            fpmd_vrf_sync_begin(db->rib);
+            cfg_updates(db, msg->result, true);
+            fpmd_vrf_sync_end(db->rib);
+            apply_fib_suppression(db);
+        } else {
+            VLOG_ERR_RL(&rl, "%s: monitor request failed", remote);
+        }
+    } else if (db->status_id && json_equal(msg->id, db->status_id)) {
+        free_id(&db->status_id);
+        if (msg->type == JSONRPC_REPLY) {
+            db->status_monitor = true;
+            status_updates(db, msg->result);
+        } else {
+            char *s = json_to_string(msg->error, 0);
+
+            VLOG_ERR_RL(&rl, "%s: Route.status monitor failed: %s",
+                        remote, s);
+            free(s);
+        }
+    }
+    /* Otherwise a reply to monitor_cancel. */
+}
+
+/* The writer's message callback: every message that is not the reply to a
+ * transaction, and NULL when the connection went down or came up. */
+static void
+db_msg_cb(void *db_, const struct jsonrpc_msg *msg)
+{
+    struct fpmd_db *db = db_;
+
+    if (!msg) {
+        db_disconnected(db);
+        if (ovsdb_writer_is_connected(db->writer)) {
+            db_connected(db);
+        }
+    } else if (msg->type == JSONRPC_NOTIFY) {
+        const struct json_array *params = (msg->params
+                                           && msg->params->type == JSON_ARRAY
+                                           ? json_array(msg->params) : NULL);
+
+        if (!params || params->n < 2) {
+            return;
+        }
+        if (!strcmp(msg->method, "update")) {
+            cfg_updates(db, params->elems[1], false);
+        } else if (!strcmp(msg->method, "update2") && db->status_monitor) {
+            status_updates(db, params->elems[1]);
+        }
+    } else if (msg->type == JSONRPC_REPLY || msg->type == JSONRPC_ERROR) {
+        db_monitor_reply(db, msg);
+    }
+}
+
+/* Runs the connection, the monitors and the load.  Returns true if a load
+ * of the database completed. */
+bool
+fpmd_db_run(struct fpmd_db *db)
+{
+    ovsdb_writer_run(db->writer);
+    perf_timer_run(db->flush_timer);
+    return load_run(db);
+}
+
+/* Flushing. */
+
+/* The writer's completion callback of each transaction. */
+static void
+db_txn_done(void *db_, const struct ovsdb_writer_reply *reply)
+{
+    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+    struct fpmd_db *db = db_;
+    struct route_batch_txn *txn = fpmd_txn_oldest(db->rib);
+    struct ds errors = DS_EMPTY_INITIALIZER;
+
+    ovs_assert(txn && txn->n_ops == reply->n_ops);
+    if (fpmd_txn_reply(db->rib, txn, reply, &errors)) {
+        COVERAGE_INC(db_txn_committed);
+        db->backoff = 0;
+    } else if (reply->result == OVSDB_WRITER_LOST) {
+        db->n_lost++;
+    } else {
+        COVERAGE_INC(db_txn_failed);
+        db->backoff = db->backoff ? MIN(db->backoff * 2, 8000) : 100;
+        db->retry_at = time_msec() + db->backoff;
+        VLOG_WARN_RL(&rl, "%s: transaction of %"PRIuSIZE" operations "
+                     "failed, retrying in %d ms: %s", fpmd_db_get_remote(db),
+                     reply->n_ops, db->backoff, ds_cstr(&errors));
+    }
+    ds_destroy(&errors);
+}
+
+/* Sends one transaction of up to 'batch_size' operations, if any.
+ * Returns true if it sent one. */
+static bool
+flush_one(struct fpmd_db *db)
+{
+    struct route_batch_txn *txn;
+    struct ds ops;
+    size_t n;
+
+    perf_timer_start(db->flush_timer);
+    ovsdb_writer_txn_start(db->writer, &ops);
+    txn = fpmd_txn_build(db->rib, db->settings->batch_size.value, &ops);
+    if (!txn) {
+        ds_destroy(&ops);
+        perf_timer_pause(db->flush_timer);
+        return false;
+    }
+    n = txn->n_ops;
+    ovsdb_writer_commit_ds(db->writer, &ops, n, db_txn_done, db);
+    perf_timer_inc(db->flush_timer, n);
+    perf_timer_pause(db->flush_timer);
+
+    COVERAGE_INC(db_txn);
+    COVERAGE_ADD(db_txn_ops, n);
+    db->n_flushes++;
+    db->n_flush_ops += n;
+    db->min_flush = db->min_flush ? MIN(db->min_flush, n) : n;
+    db->max_flush = MAX(db->max_flush, n);
+    db->flush_hist[n < 10 ? 0 : n < 100 ? 1 : n < 1000 ? 2 : n < 10000 ? 3
+                   : n < 100000 ? 4 : 5]++;
+    db->last_flush = time_msec();
+    return true;
+}
+
+/* Returns true if the flush policy says to wait for more rows: enough are
+ * pending that a flush should be a full batch, and the flush interval has
+ * not passed. */
+static bool
+flush_should_wait(const struct fpmd_db *db, size_t n_pending)
+{
+    const struct fpmd_settings *st = db->settings;
+
+    return (n_pending >= st->flush_threshold
+            && n_pending < st->batch_size.value
+            && time_msec() < db->last_flush + st->flush_interval);
+}
+
+/* The flush policy: flush at once while fewer than 'flush_threshold'
+ * updates are pending; otherwise when a batch is full or 'flush_interval'
+ * ms after the last flush; never more than 'max_inflight' transactions
+ * in flight. */
+void
+fpmd_db_flush(struct fpmd_db *db)
+{
+    if (db->state != FPMD_DB_READY || !fpmd_rib_is_loaded(db->rib)
+        || time_msec() < db->retry_at) {
+        return;
+    }
+    while (ovsdb_writer_has_room(db->writer)) {
+        size_t n = fpmd_rib_n_pending(db->rib);
+
+        if (!n || flush_should_wait(db, n) || !flush_one(db)) {
+            break;
+        }
+    }
+}
+
+/* Wakes the main loop when fpmd_db_flush() would send something. */
+static void
+flush_wait(struct fpmd_db *db)
+{
+    size_t n = fpmd_rib_n_pending(db->rib);
+
+    if (db->state != FPMD_DB_READY || !n
+        || !ovsdb_writer_has_room(db->writer)) {
+        return;
+    }
+    if (time_msec() < db->retry_at) {
+        poll_timer_wait_until(db->retry_at);
+    } else if (flush_should_wait(db, n)) {
+        poll_timer_wait_until(db->last_flush + db->settings->flush_interval);
+    } else {
+        poll_immediate_wake();
+    }
+}
+
+void
+fpmd_db_wait(struct fpmd_db *db)
+{
+    ovsdb_writer_wait(db->writer);
+    if (db->reader) {
+        ovsdb_select_reader_wait(db->reader);
+    }
+    flush_wait(db);
+    perf_timer_wait(db->flush_timer);
+}
+
+/* Appends fpm/show's lines about the database, the rib and the flushes to
+ * 's'. */
+void
+fpmd_db_format(const struct fpmd_db *db, struct ds *s)
+{
+    static const char *states[] = { "disconnected", "loading", "ready" };
+    long long int now = time_msec();
+    struct ovsdb_writer_stats ws;
+
+    ovsdb_writer_get_stats(db->writer, &ws);
+    ds_put_format(s, "database: %s, %s", fpmd_db_get_remote(db),
+                  states[db->state]);
+    if (db->last_load_ms) {
+        ds_put_format(s, " (last read took %lld ms)", db->last_load_ms);
+    }
+    ds_put_char(s, '\n');
+    fpmd_rib_format(db->rib, s);
+    ds_put_format(s, "flushes: %"PRIu64" (%"PRIu64" operations; size min %"
+                  PRIuSIZE" max %"PRIuSIZE"; 1-9: %"PRIu64", 10-99: %"PRIu64
+                  ", 100-999: %"PRIu64", 1000-9999: %"PRIu64", 10000+: %"
+                  PRIu64")\n", db->n_flushes, db->n_flush_ops, db->min_flush,
+                  db->max_flush, db->flush_hist[0], db->flush_hist[1],
+                  db->flush_hist[2], db->flush_hist[3],
+                  db->flush_hist[4] + db->flush_hist[5]);
+    if (db->last_flush) {
+        ds_put_format(s, "last flush: %lld ms ago, last commit: ",
+                      now - db->last_flush);
+        if (ws.last_commit_ms) {
+            ds_put_format(s, "%lld ms ago", now - ws.last_commit_ms);
+        } else {
+            ds_put_cstr(s, "never");
+        }
+        ds_put_format(s, ", longest commit latency %lld ms\n",
+                      ws.max_latency_ms);
+    }
+    ds_put_format(s, "committed: %"PRIu64"\n", ws.n_ops_committed);
+    ds_put_format(s, "pending: %"PRIuSIZE"\n", fpmd_rib_n_pending(db->rib));
+    ds_put_format(s, "in flight: %"PRIuSIZE"\n",
+                  fpmd_rib_n_inflight_ops(db->rib));
+}

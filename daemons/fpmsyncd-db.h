@@ -1,0 +1,89 @@
+/*
+ * Copyright (c) 2024 The fibsync authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#ifndef FPMSYNCD_DB_H
+#define FPMSYNCD_DB_H 1
+
+/* fpmsyncd's database side: the connection to ovsdb-server and what goes
+ * over it.
+ *
+ *   - Writing: the rib's transactions (daemons/fpmsyncd-txn.h) go through
+ *     one lib/ovsdb-writer.h, at most --max-inflight in flight, under the
+ *     flush policy: at once while fewer than --flush-threshold rows are
+ *     pending, otherwise when a batch is full or --flush-interval ms after
+ *     the last flush.  A refused transaction is retried after a backoff.
+ *
+ *   - Reading: at each (re)connection, the Nexthop_Group and Route rows
+ *     fpmsyncd owns, over a connection of their own
+ *     (lib/ovsdb-select-reader.h): at a million routes the reply is about
+ *     200 MB of JSON, which the JSON-RPC session would first build into a
+ *     tree of about 1.5 GB.  No transaction is sent until the load is
+ *     complete, so the load sees the database as it was before
+ *     fpmsyncd's next write.
+ *
+ *   - Monitors, on the writer's connection: the Global row (the settings
+ *     below) and the Vrf rows; with FIB suppression on, the Route rows
+ *     whose status says offloaded (daemons/fpmsyncd-offload.h).
+ *
+ * Thread safety: none. */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "lib/setting.h"
+
+struct ds;
+struct fpmd_rib;
+
+/* fpmsyncd's tunables.  The command line sets them all; the Global row
+ * changes the 'struct setting's that the command line left alone. */
+struct fpmd_settings {
+    struct setting batch_size;  /* Most operations per transaction. */
+    struct setting reconcile_timer; /* Seconds zebra has to replay. */
+    struct setting fib_suppression; /* Offload notifications (0 or 1). */
+    struct setting resolve_nexthops; /* Group members in Route.nexthops
+                                      * (0 or 1). */
+    int flush_threshold;        /* Pending count under which to flush at
+                                 * once. */
+    int flush_interval;         /* ms to wait for a full batch. */
+    int max_inflight;           /* Transactions in flight at most. */
+    int max_pending;            /* Stop reading zebra at this many pending
+                                 * rows (0: automatic). */
+};
+
+/* Returns the number of pending rows at which fpmsyncd stops reading from
+ * zebra. */
+static inline size_t
+fpmd_settings_max_pending(const struct fpmd_settings *s)
+{
+    size_t batch_size = s->batch_size.value;
+    size_t automatic = batch_size * (s->max_inflight + 1);
+
+    return (s->max_pending > 0 ? s->max_pending
+            : automatic > 20000 ? automatic : 20000);
+}
+
+struct fpmd_db *fpmd_db_create(const char *remote, struct fpmd_rib *,
+                               struct fpmd_settings *);
+void fpmd_db_destroy(struct fpmd_db *);
+
+bool fpmd_db_run(struct fpmd_db *);
+void fpmd_db_flush(struct fpmd_db *);
+void fpmd_db_wait(struct fpmd_db *);
+
+const char *fpmd_db_get_remote(const struct fpmd_db *);
+void fpmd_db_format(const struct fpmd_db *, struct ds *);
+
+#endif /* daemons/fpmsyncd-db.h */

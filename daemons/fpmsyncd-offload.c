@@ -1,0 +1,206 @@
+/*
+ * Copyright (c) 2024 The fibsync authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#include <config.h>
+#include "daemons/fpmsyncd-offload.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemons/fpmsyncd-private.h"
+#include "lib/fib-prefix.h"
+#include "lib/fpm-route.h"
+#include "util.h"
+#include "uuid.h"
+
+/* A route whose Route.status says offload=true, by row UUID (the status
+ * monitor reports changes and deletions by UUID only). */
+struct fpmd_offloaded {
+    struct hmap_node node;      /* In 'offloaded', by uuid_hash(). */
+    struct uuid uuid;           /* The Route row. */
+    struct fpmd_route *route;   /* The route. */
+};
+
+void
+fpmd_offload_init(struct fpmd_offload *o)
+{
+    memset(o, 0, sizeof *o);
+    hmap_init(&o->offloaded);
+}
+
+/* Frees 'o''s records, without touching the routes (which the rib is
+ * freeing). */
+void
+fpmd_offload_destroy(struct fpmd_offload *o)
+{
+    struct fpmd_offloaded *rec;
+
+    HMAP_FOR_EACH_POP (rec, node, &o->offloaded) {
+        free(rec);
+    }
+    hmap_destroy(&o->offloaded);
+}
+
+/* Sets how the rib asks for an offload notification. */
+void
+fpmd_offload_set_cb(struct fpmd_rib *rib, fpmd_offload_func *cb, void *aux)
+{
+    rib->offload.cb = cb;
+    rib->offload.aux = aux;
+}
+
+/* Turns offload notifications on or off. */
+void
+fpmd_offload_enable(struct fpmd_rib *rib, bool enabled)
+{
+    rib->offload.enabled = enabled;
+    if (!enabled) {
+        fpmd_offload_reset(rib);
+    }
+}
+
+/* Forgets which routes are offloaded, e.g. before (re)installing the
+ * Route.status monitor, whose initial reply reports them all again. */
+void
+fpmd_offload_reset(struct fpmd_rib *rib)
+{
+    struct fpmd_offloaded *rec;
+
+    HMAP_FOR_EACH_POP (rec, node, &rib->offload.offloaded) {
+        rec->route->be.flags &= ~FPMD_F_OFFLOADED;
+        free(rec);
+    }
+}
+
+static struct fpmd_offloaded *
+offloaded_find(const struct fpmd_rib *rib, const struct uuid *u)
+{
+    struct fpmd_offloaded *rec;
+
+    HMAP_FOR_EACH_WITH_HASH (rec, node, uuid_hash(u),
+                             &rib->offload.offloaded) {
+        if (uuid_equals(&rec->uuid, u)) {
+            return rec;
+        }
+    }
+    return NULL;
+}
+
+/* Asks for an offload notification for 'r', if FIB suppression is on and
+ * zebra announced 'r' in its current session. */
+void
+fpmd_offload_notify(struct fpmd_rib *rib, const struct fpmd_route *r)
+{
+    const struct fpmd_vrf *vrf = fpmd_vrf_get(&rib->vrfs, r->vrf);
+    struct fpm_route fr;
+
+    if (!rib->offload.enabled || !rib->offload.cb || vrf->table < 0
+        || r->gen != rib->gen || !r->be.want) {
+        return;
+    }
+    memset(&fr, 0, sizeof fr);
+    fr.op = FPM_OP_ADD;
+    fr.table = vrf->table;
+    fr.prefix.family = r->prefix.family;
+    fr.prefix.len = r->prefix.len;
+    memcpy(fr.prefix.addr, r->prefix.addr, sizeof fr.prefix.addr);
+    fr.protocol = r->protocol;
+    fr.type = r->type;
+    fr.metric = r->metric;
+    rib->stats.offload_sent++;
+    rib->offload.cb(&fr, rib->offload.aux);
+}
+
+/* Marks 'r' as no longer offloaded (its status is being rewritten, or it
+ * is going away). */
+void
+fpmd_offload_clear(struct fpmd_rib *rib, struct fpmd_route *r)
+{
+    struct fpmd_offloaded *rec;
+    struct uuid u;
+
+    if (!(r->be.flags & FPMD_F_OFFLOADED)) {
+        return;
+    }
+    r->be.flags &= ~FPMD_F_OFFLOADED;
+    fpmd_rib_entry_uuid(rib, &r->be, &u);
+    rec = offloaded_find(rib, &u);
+    if (rec && rec->route == r) {
+        hmap_remove(&rib->offload.offloaded, &rec->node);
+        free(rec);
+    }
+}
+
+/* Records that Route row 'u' ('vrf', 'prefix') has offload=true in its
+ * status, and tells zebra, if zebra announced the route. */
+void
+fpmd_offload_status_set(struct fpmd_rib *rib, const struct uuid *u,
+                        const char *vrf_name, const char *prefix_s)
+{
+    struct fpmd_vrf *vrf = fpmd_vrf_by_name(&rib->vrfs, vrf_name);
+    struct fpmd_offloaded *rec;
+    struct fib_prefix prefix;
+    struct fpmd_route *r;
+    char *error;
+
+    if (!vrf) {
+        return;
+    }
+    error = fib_prefix_parse(prefix_s, &prefix);
+    if (error) {
+        free(error);
+        return;
+    }
+    r = fpmd_route_find(rib, vrf->idx, &prefix);
+    if (!r) {
+        return;
+    }
+    rec = offloaded_find(rib, u);
+    if (!rec) {
+        fpmd_offload_clear(rib, r);
+        rec = xmalloc(sizeof *rec);
+        rec->uuid = *u;
+        rec->route = r;
+        hmap_insert(&rib->offload.offloaded, &rec->node, uuid_hash(u));
+    }
+    r->be.flags |= FPMD_F_OFFLOADED;
+    fpmd_offload_notify(rib, r);
+}
+
+/* Route row 'u', offloaded, had its status changed but still says
+ * offload=true: tell zebra again (orchd reprogrammed it). */
+void
+fpmd_offload_status_touched(struct fpmd_rib *rib, const struct uuid *u)
+{
+    struct fpmd_offloaded *rec = offloaded_find(rib, u);
+
+    if (rec) {
+        fpmd_offload_notify(rib, rec->route);
+    }
+}
+
+/* Route row 'u' no longer says offload=true (or is gone). */
+void
+fpmd_offload_status_cleared(struct fpmd_rib *rib, const struct uuid *u)
+{
+    struct fpmd_offloaded *rec = offloaded_find(rib, u);
+
+    if (rec) {
+        rec->route->be.flags &= ~FPMD_F_OFFLOADED;
+        hmap_remove(&rib->offload.offloaded, &rec->node);
+        free(rec);
+    }
+}

@@ -1,0 +1,71 @@
+/*
+ * Copyright (c) 2024 The fibsync authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#ifndef FPMSYNCD_OFFLOAD_H
+#define FPMSYNCD_OFFLOAD_H 1
+
+/* FIB suppression: telling zebra which routes are offloaded.
+ *
+ * With FIB suppression on, zebra advertises a route only once the
+ * forwarding plane has it.  orchd writes offload=true into a Route row's
+ * status once the route is programmed; fpmsyncd's Route.status monitor
+ * (daemons/fpmsyncd-db.c) reports those rows here, and for each route that
+ * zebra announced in its current session the rib asks for an offload
+ * notification (daemons/fpmsyncd-fpm.c sends it).  A route rewritten with
+ * new content is no longer offloaded until its status says so again; a
+ * route zebra replays unchanged is confirmed at once.
+ *
+ * Part of the rib (daemons/fpmsyncd-rib.h); thread safety: none. */
+
+#include <stdbool.h>
+#include "openvswitch/hmap.h"
+
+struct fpm_route;
+struct fpmd_rib;
+struct fpmd_route;
+struct uuid;
+
+/* Called to tell zebra that route 'r' (its head: prefix, table, protocol,
+ * type, metric) is offloaded. */
+typedef void fpmd_offload_func(const struct fpm_route *r, void *aux);
+
+/* The rib's FIB suppression state. */
+struct fpmd_offload {
+    struct hmap offloaded;      /* 'struct fpmd_offloaded's, by UUID. */
+    bool enabled;               /* FIB suppression on. */
+    fpmd_offload_func *cb;      /* How to notify zebra, or NULL. */
+    void *aux;                  /* Passed to 'cb'. */
+};
+
+void fpmd_offload_init(struct fpmd_offload *);
+void fpmd_offload_destroy(struct fpmd_offload *);
+
+/* Configuration. */
+void fpmd_offload_set_cb(struct fpmd_rib *, fpmd_offload_func *, void *aux);
+void fpmd_offload_enable(struct fpmd_rib *, bool enabled);
+
+/* The Route.status monitor. */
+void fpmd_offload_reset(struct fpmd_rib *);
+void fpmd_offload_status_set(struct fpmd_rib *, const struct uuid *,
+                             const char *vrf, const char *prefix);
+void fpmd_offload_status_touched(struct fpmd_rib *, const struct uuid *);
+void fpmd_offload_status_cleared(struct fpmd_rib *, const struct uuid *);
+
+/* For routes. */
+void fpmd_offload_notify(struct fpmd_rib *, const struct fpmd_route *);
+void fpmd_offload_clear(struct fpmd_rib *, struct fpmd_route *);
+
+#endif /* daemons/fpmsyncd-offload.h */
