@@ -63,26 +63,8 @@ while test $# -gt 0; do
     shift
 done
 
-if test -z "$builddir"; then
-    for d in _build .; do
-        if test -x "$d/daemons/orchd"; then
-            builddir=$d
-            break
-        fi
-    done
-fi
-if test ! -x "$builddir/daemons/orchd"; then
-    echo "$0: no daemons/orchd in '$builddir' (use -b)" >&2
-    exit 1
-fi
-B=$(cd "$builddir" && pwd)
-OVS=$(sed -n 's/^OVS_BUILDDIR = //p' "$B/Makefile")
-SRC=$(sed -n 's/^abs_top_srcdir = //p' "$B/Makefile")
-# Builds before syncd moved to daemons/ kept it in asic-sim/: looking
-# there too lets one script compare an old build with a new one.
-PATH=$B/daemons:$B/asic-sim:$B/utilities:$OVS/ovsdb:$OVS/utilities:$PATH
-export PATH
 . "$(dirname "$0")/bench-lib.sh"
+bench_use_build "$builddir" daemons/orchd
 
 # opts_for CONFIG: orchd options, then "|", then the Global row (JSON).
 opts_for () {

@@ -31,22 +31,8 @@ while test $# -gt 0; do
     esac
     shift
 done
-if test -z "$builddir"; then
-    for d in _build .; do
-        if test -x "$d/utilities/fibctl"; then
-            builddir=$d
-            break
-        fi
-    done
-fi
-B=$(cd "$builddir" && pwd)
-OVS=$(sed -n 's/^OVS_BUILDDIR = //p' "$B/Makefile")
-SRC=$(sed -n 's/^abs_top_srcdir = //p' "$B/Makefile")
-# Builds before syncd moved to daemons/ kept it in asic-sim/: looking
-# there too lets one script compare an old build with a new one.
-PATH=$B/daemons:$B/asic-sim:$B/utilities:$OVS/ovsdb:$OVS/utilities:$PATH
-export PATH
 . "$(dirname "$0")/bench-lib.sh"
+bench_use_build "$builddir" utilities/fibctl
 tmpdir=/tmp
 test -w /dev/shm && tmpdir=/dev/shm
 d=$(mktemp -d "$tmpdir/bench-fibctl.XXXXXX")

@@ -4,6 +4,32 @@
 # Copyright (c) 2024 The fibsync authors.
 # Licensed under the Apache License, Version 2.0.
 
+# bench_use_build DIR PROGRAM: uses the fibsync build in DIR (if empty,
+# ./_build or ., whichever has PROGRAM, e.g. daemons/orchd): sets B (the
+# build), OVS (its Open vSwitch build) and SRC (its source tree), and puts
+# their programs first in PATH.  Builds before syncd moved to daemons/
+# kept it in asic-sim/: looking there too lets one script compare an old
+# build with a new one.
+bench_use_build () {
+    if test -z "$1"; then
+        for d in _build .; do
+            if test -x "$d/$2"; then
+                set -- "$d" "$2"
+                break
+            fi
+        done
+    fi
+    if test ! -x "$1/$2"; then
+        echo "$0: no $2 in '$1' (use -b)" >&2
+        exit 1
+    fi
+    B=$(cd "$1" && pwd)
+    OVS=$(sed -n 's/^OVS_BUILDDIR = //p' "$B/Makefile")
+    SRC=$(sed -n 's/^abs_top_srcdir = //p' "$B/Makefile")
+    PATH=$B/daemons:$B/asic-sim:$B/utilities:$OVS/ovsdb:$OVS/utilities:$PATH
+    export PATH
+}
+
 # bench_median: the median of the numbers on standard input, one a line.
 bench_median () {
     sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'

@@ -18,8 +18,9 @@
 #ifndef TESTS_CHECK_FPM_TEST_UTIL_H
 #define TESTS_CHECK_FPM_TEST_UTIL_H 1
 
-/* Helpers shared by the Check suites of lib/fpm-frame and lib/fpm-route:
- * test-fpm-frame.c, test-fpm-route.c and test-fpm-route-malformed.c. */
+/* Helpers shared by the Check suites that read FPM streams:
+ * test-fpm-frame.c, test-fpm-route.c, test-fpm-route-malformed.c and
+ * test-fpmsyncd-rib.c. */
 
 #include <stddef.h>
 #include <stdint.h>

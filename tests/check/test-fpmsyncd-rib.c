@@ -38,6 +38,7 @@
 #include "openvswitch/json.h"
 #include "openvswitch/ofpbuf.h"
 #include "openvswitch/shash.h"
+#include "tests/check/fpm-test-util.h"
 #include "tests/check/suites.h"
 #include "util.h"
 #include "uuid.h"
@@ -48,39 +49,6 @@ test_ifname(uint32_t ifindex, char *buf, size_t size)
 {
     snprintf(buf, size, "eth%u", ifindex);
     return buf;
-}
-
-/* Reads tests/data/'name' into 'b'. */
-static void
-read_capture(const char *name, struct ofpbuf *b)
-{
-    const char *srcdir = getenv("srcdir");
-    char *here = dir_name(__FILE__);
-    char *paths[] = {
-        srcdir ? xasprintf("%s/tests/data/%s", srcdir, name) : NULL,
-        xasprintf("tests/data/%s", name),
-        xasprintf("../tests/data/%s", name),
-        xasprintf("%s/../data/%s", here, name),
-    };
-    bool done = false;
-
-    for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
-        FILE *f = paths[i] && !done ? fopen(paths[i], "rb") : NULL;
-
-        if (f) {
-            char buf[4096];
-            size_t n;
-
-            while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
-                ofpbuf_put(b, buf, n);
-            }
-            fclose(f);
-            done = true;
-        }
-        free(paths[i]);
-    }
-    free(here);
-    ck_assert_msg(done, "tests/data/%s not found (set srcdir)", name);
 }
 
 static void
@@ -108,7 +76,7 @@ feed(struct fpmd_rib *rib, const char *name, size_t first, size_t last)
     size_t i = 0;
 
     ofpbuf_init(&b, 0);
-    read_capture(name, &b);
+    fpm_test_load_data(name, &b);
     fpm_splitter_init(&s, 0);
     fpm_msg_init(&msg);
     fpm_splitter_feed(&s, b.data, b.size);
