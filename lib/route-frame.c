@@ -99,6 +99,15 @@ route_frame_set_header(void *frame, uint32_t flags, uint64_t seq,
     put_unaligned_be64((ovs_be64 *) (h + 24), htonll(epoch));
 }
 
+/* Returns the flags of the frame that starts at 'frame' (at least a
+ * header long). */
+uint32_t
+route_frame_get_flags(const void *frame)
+{
+    return ntohl(get_unaligned_be32((const ovs_be32 *) ((const uint8_t *)
+                                                        frame + 4)));
+}
+
 /* Adds one to the entry count of the frame in 'b'. */
 static void
 count_entry(struct ofpbuf *b)

@@ -86,8 +86,13 @@ struct ofpbuf;
 #define ROUTE_FRAME_F_GAP 0x2   /* ACK: a message after 'seq' was missing:
                                  * send again from seq + 1. */
 #define ROUTE_FRAME_F_PROBE 0x4 /* ACK: answer with an ack. */
+#define ROUTE_FRAME_F_SYNC_END 0x8 /* ROUTES: ends a full resync (sent
+                                    * after the peer callback): whatever
+                                    * the receiver holds from this sender
+                                    * that the resync did not name is
+                                    * stale. */
 #define ROUTE_FRAME_F_ALL (ROUTE_FRAME_F_REPLY | ROUTE_FRAME_F_GAP \
-                           | ROUTE_FRAME_F_PROBE)
+                           | ROUTE_FRAME_F_PROBE | ROUTE_FRAME_F_SYNC_END)
 
 /* Message types. */
 enum route_frame_type {
@@ -171,6 +176,7 @@ void route_frame_start(struct ofpbuf *, enum route_frame_type,
                        uint64_t seq, uint64_t epoch);
 void route_frame_set_header(void *frame, uint32_t flags, uint64_t seq,
                             uint64_t epoch);
+uint32_t route_frame_get_flags(const void *frame);
 void route_frame_put_route(struct ofpbuf *, const struct route_frame_route *);
 void route_frame_put_result(struct ofpbuf *,
                             const struct route_frame_route *);

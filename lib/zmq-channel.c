@@ -584,7 +584,9 @@ zmq_channel_send(struct zmq_channel *ch, struct ofpbuf *frame)
     p->frame = *frame;
     ofpbuf_init(frame, 0);
     p->sent = p->ever_sent = false;
-    route_frame_set_header(p->frame.data, 0, p->seq, ch->epoch);
+    route_frame_set_header(p->frame.data,
+                           route_frame_get_flags(p->frame.data), p->seq,
+                           ch->epoch);
     if (!ch->n_unacked) {
         ch->ack_progress_ms = time_msec();
     }

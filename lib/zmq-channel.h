@@ -92,7 +92,8 @@ struct zmq_channel_options {
 
 /* Called with each data frame (ROUTES or RESULTS) from the peer, once, in
  * order, after the whole frame was validated.  'frame' is valid only
- * during the call. */
+ * during the call.  Its header's flags are the sender's
+ * (ROUTE_FRAME_F_SYNC_END). */
 typedef void zmq_channel_recv_cb(void *aux, const struct route_frame_header *,
                                  const void *frame, size_t size);
 
