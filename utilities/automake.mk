@@ -63,6 +63,7 @@ EXTRA_DIST += \
 	utilities/bench-e2e.sh \
 	utilities/bench-fibctl.sh \
 	utilities/bench-fpmsyncd.sh \
+	utilities/bench-instructions.sh \
 	utilities/bench-jemalloc.sh \
 	utilities/bench-lib.sh \
 	utilities/bench-syncd.sh
