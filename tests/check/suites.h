@@ -19,6 +19,7 @@
     SUITE(zmq_channel) \
     SUITE(route_key) \
     SUITE(route_batch) \
+    SUITE(ptr_fifo) \
     SUITE(fpmsyncd_rib) \
     SUITE(syncd_apply) \
     SUITE(fib_prefix) \
