@@ -270,18 +270,6 @@ main(int argc, char *argv[])
 
 /* Command line. */
 
-/* Parses 'optarg', the value of --'name', as on or off. */
-static bool
-parse_on_off(const char *name, const char *optarg_)
-{
-    if (!strcmp(optarg_, "on") || !strcmp(optarg_, "true")) {
-        return true;
-    } else if (!strcmp(optarg_, "off") || !strcmp(optarg_, "false")) {
-        return false;
-    }
-    ovs_fatal(0, "--%s: \"%s\" is not on or off", name, optarg_);
-}
-
 /* Initializes 'o' with the defaults. */
 static void
 options_init(struct fpmd_options *o)
@@ -394,11 +382,13 @@ parse_options(int argc, char *argv[], struct fpmd_options *o)
             break;
         case OPT_FIB_SUPPRESSION:
             setting_set_cmdline(&st->fib_suppression,
-                                parse_on_off("fib-suppression", optarg));
+                                option_parse_on_off("fib-suppression",
+                                                    optarg));
             break;
         case OPT_RESOLVE_NEXTHOPS:
             setting_set_cmdline(&st->resolve_nexthops,
-                                parse_on_off("resolve-nexthops", optarg));
+                                option_parse_on_off("resolve-nexthops",
+                                                    optarg));
             break;
         case OPT_FLUSH_THRESHOLD:
             st->flush_threshold = option_parse_uint("flush-threshold",
