@@ -520,92 +520,6 @@ orchd_ready(struct orchd *o, struct unixctl_conn *conn)
     return true;
 }
 
-/* Parses "[vrf NAME] PREFIX" or "PREFIX [vrf NAME]" from argv[1...]. */
-static char *
-parse_vrf_prefix(int argc, const char *argv[], const char **vrf,
-                 struct fib_prefix *prefix)
-{
-    const char *p = NULL;
-
-    *vrf = "default";
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "vrf") && i + 1 < argc) {
-            *vrf = argv[++i];
-        } else if (!p) {
-            p = argv[i];
-        } else {
-            return xasprintf("unexpected argument \"%s\"", argv[i]);
-        }
-    }
-    if (!p) {
-        return xstrdup("missing PREFIX");
-    }
-    return fib_prefix_parse(p, prefix);
-}
-
-/* "route/show [vrf NAME] PREFIX": one programmed entry, from the read
- * cache. */
-static void
-orchd_unixctl_route_show(struct unixctl_conn *conn, int argc,
-                         const char *argv[], void *o_)
-{
-    struct orchd *o = o_;
-    struct fib_prefix prefix;
-    struct orchd_entry *e;
-    struct ds s = DS_EMPTY_INITIALIZER;
-    const char *vrf;
-    struct uuid key;
-    char *error;
-
-    error = parse_vrf_prefix(argc, argv, &vrf, &prefix);
-    if (error) {
-        unixctl_command_reply_error(conn, error);
-        free(error);
-        return;
-    }
-    orchd_entry_asic_uuid(vrf, &prefix, &key);
-    e = orchd_cache_get(o->cache, &key);
-    if (e) {
-        orchd_entry_format(e, &s);
-        ds_put_cstr(&s, "\n");
-        orchd_entry_unref(e);
-        unixctl_command_reply(conn, ds_cstr(&s));
-    } else {
-        char buf[FIB_PREFIX_STRLEN];
-
-        fib_prefix_format(&prefix, buf);
-        ds_put_format(&s, "%s vrf %s: not programmed", buf, vrf);
-        unixctl_command_reply_error(conn, ds_cstr(&s));
-    }
-    ds_destroy(&s);
-}
-
-/* "route/dump [json]": every programmed entry, in prefix order. */
-static void
-orchd_unixctl_route_dump(struct unixctl_conn *conn, int argc,
-                         const char *argv[], void *o_)
-{
-    struct orchd *o = o_;
-    bool json = argc > 1 && !strcmp(argv[1], "json");
-    struct ds s = DS_EMPTY_INITIALIZER;
-
-    if (argc > 1 && !json) {
-        unixctl_command_reply_error(conn, "usage: route/dump [json]");
-        return;
-    }
-    if (json) {
-        struct json *a = orchd_cache_to_json(o->cache);
-
-        json_to_ds(a, 0, &s);
-        ds_put_char(&s, '\n');
-        json_destroy(a);
-    } else {
-        orchd_cache_format(o->cache, &s);
-    }
-    unixctl_command_reply(conn, ds_cstr(&s));
-    ds_destroy(&s);
-}
-
 /* Compares the read cache, OVSDB Route (resolved as orchd would) and
  * OVSDB Asic_Route, and reports every difference. */
 static void
@@ -885,10 +799,7 @@ main(int argc, char *argv[])
     perf_timer_register_unixctl();
 
     unixctl_command_register("exit", "", 0, 0, orchd_unixctl_exit, &o);
-    unixctl_command_register("route/show", "[vrf NAME] PREFIX", 1, 3,
-                             orchd_unixctl_route_show, &o);
-    unixctl_command_register("route/dump", "[json]", 0, 1,
-                             orchd_unixctl_route_dump, &o);
+    orchd_show_register_cache_commands(o.cache);
     unixctl_command_register("cache/verify", "", 0, 0,
                              orchd_unixctl_cache_verify, &o);
     unixctl_command_register("features/show", "", 0, 0,
