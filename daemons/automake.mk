@@ -13,13 +13,14 @@ daemons_libfpmsyncd_la_SOURCES = \
 	daemons/fpmsyncd-private.h \
 	daemons/fpmsyncd-rib.c daemons/fpmsyncd-rib.h \
 	daemons/fpmsyncd-txn.c daemons/fpmsyncd-txn.h \
-	daemons/fpmsyncd-vrf.c daemons/fpmsyncd-vrf.h
+	daemons/fpmsyncd-vrf.c daemons/fpmsyncd-vrf.h \
+	daemons/fpmsyncd-zmq.c daemons/fpmsyncd-zmq.h
 
 sbin_PROGRAMS += daemons/fpmsyncd
 daemons_fpmsyncd_SOURCES = daemons/fpmsyncd.c
 daemons_fpmsyncd_LDADD = daemons/libfpmsyncd.la lib/libfibsync.la \
 	idl/libfibsync-idl.la $(OVSDB_LIBS) $(OVS_LIBS) $(NL_LIBS) \
-	$(JEMALLOC_LIBS)
+	$(ZMQ_LIBS) $(JEMALLOC_LIBS)
 
 # ---- orchd: Route rows into SAI-shaped Asic_Route bulks -------------------
 
