@@ -29,13 +29,15 @@ daemons_liborchd_la_SOURCES = \
 	daemons/orchd-bulker.c daemons/orchd-bulker.h \
 	daemons/orchd-cache.c daemons/orchd-cache.h \
 	daemons/orchd-entry.c daemons/orchd-entry.h \
+	daemons/orchd-northbound.c daemons/orchd-northbound.h \
 	daemons/orchd-show.c daemons/orchd-show.h \
 	daemons/orchd-worker.c daemons/orchd-worker.h
 
 sbin_PROGRAMS += daemons/orchd
 daemons_orchd_SOURCES = daemons/orchd.c
 daemons_orchd_LDADD = daemons/liborchd.la idl/libfibsync-idl.la \
-	lib/libfibsync.la $(OVSDB_LIBS) $(OVS_LIBS) $(JEMALLOC_LIBS)
+	lib/libfibsync.la $(OVSDB_LIBS) $(OVS_LIBS) $(ZMQ_LIBS) \
+	$(JEMALLOC_LIBS)
 
 # ---- syncd: Asic_Route rows into the SAI simulator ------------------------
 
