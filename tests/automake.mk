@@ -46,6 +46,9 @@ check_PROGRAMS += tests/test-idl-route
 tests_test_idl_route_SOURCES = tests/test-idl-route.c
 tests_test_idl_route_LDADD = idl/libfibsync-idl.la lib/libfibsync.la \
 	$(OVS_LIBS) $(JEMALLOC_LIBS)
+check_PROGRAMS += tests/test-zmq-send
+tests_test_zmq_send_SOURCES = tests/test-zmq-send.c
+tests_test_zmq_send_LDADD = $(ZMQ_LIBS)
 check_PROGRAMS += tests/test-idl-ondemand
 tests_test_idl_ondemand_SOURCES = tests/test-idl-ondemand.c
 tests_test_idl_ondemand_LDADD = idl/libfibsync-idl.la lib/libfibsync.la \
@@ -63,6 +66,7 @@ TESTSUITE_AT = \
 	tests/fpmsyncd.at \
 	tests/fibsync-ctl.at \
 	tests/orchd.at \
+	tests/zmq-northbound.at \
 	tests/frr-offload.at \
 	tests/fibctl.at
 EXTRA_DIST += $(TESTSUITE_AT) tests/atlocal.in package.m4 tests/lpm-check.py
