@@ -90,6 +90,22 @@ fixture_destroy(struct fixture *fx)
     fpmd_rib_destroy(fx->rib);
 }
 
+/* Each test's fixture: loaded, stalls at 100,000 routes, unless the test
+ * makes it again. */
+static struct fixture fx_;
+
+static void
+setup(void)
+{
+    fixture_init(&fx_, 100000, true);
+}
+
+static void
+teardown(void)
+{
+    fixture_destroy(&fx_);
+}
+
 /* zebra adds (or replaces) 'prefix' in kernel table 'table': through
  * next-hop object 'nhg' if nonzero, else via gateway 'gw' on eth2 (a
  * blackhole if 'gw' is null). */
@@ -283,25 +299,23 @@ db_commit_all(struct fixture *fx)
  * place of its first change. */
 START_TEST(test_zmq_coalesce)
 {
-    struct fixture fx;
+    struct fixture *fx = &fx_;
 
-    fixture_init(&fx, 100000, true);
-    route_add(&fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
-    route_add(&fx, "10.2.0.0/24", 254, 0, NULL);
-    route_add(&fx, "10.1.0.0/24", 254, 0, "192.168.1.3");
-    route_add(&fx, "2001:db8::/32", 10, 0, "2001:db8:ffff::1");
-    ck_assert_uint_eq(fpmd_zmq_n_queued(fx.zmq), 3);
-    CHECK_TAKE(&fx, "SET default 10.1.0.0/24 forward 192.168.1.3@eth2*1\n"
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
+    route_add(fx, "10.2.0.0/24", 254, 0, NULL);
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.3");
+    route_add(fx, "2001:db8::/32", 10, 0, "2001:db8:ffff::1");
+    ck_assert_uint_eq(fpmd_zmq_n_queued(fx->zmq), 3);
+    CHECK_TAKE(fx, "SET default 10.1.0.0/24 forward 192.168.1.3@eth2*1\n"
                "SET default 10.2.0.0/24 drop\n"
                "SET table10 2001:db8::/32 forward "
                "2001:db8:ffff::1@eth2*1\n");
-    CHECK_TAKE(&fx, "none");
+    CHECK_TAKE(fx, "none");
 
     /* Replayed unchanged: nothing to send (orchd has it). */
-    db_commit_all(&fx);
-    route_add(&fx, "10.2.0.0/24", 254, 0, NULL);
-    CHECK_TAKE(&fx, "none");
-    fixture_destroy(&fx);
+    db_commit_all(fx);
+    route_add(fx, "10.2.0.0/24", 254, 0, NULL);
+    CHECK_TAKE(fx, "none");
 }
 END_TEST
 
@@ -309,21 +323,19 @@ END_TEST
  * the group resolves; a group's member change resends its routes. */
 START_TEST(test_zmq_hold_group)
 {
-    struct fixture fx;
+    struct fixture *fx = &fx_;
 
-    fixture_init(&fx, 100000, true);
-    route_add(&fx, "10.7.0.0/16", 254, 7, NULL);
-    CHECK_TAKE(&fx, "none");
-    nh_add(&fx, 7, NULL, 3, 4);
-    nh_add(&fx, 3, "192.168.1.2", 0, 0);
-    CHECK_TAKE(&fx, "none");
-    nh_add(&fx, 4, "192.168.1.3", 0, 0);
-    CHECK_TAKE(&fx, "SET default 10.7.0.0/16 forward 192.168.1.2@eth2*1 "
+    route_add(fx, "10.7.0.0/16", 254, 7, NULL);
+    CHECK_TAKE(fx, "none");
+    nh_add(fx, 7, NULL, 3, 4);
+    nh_add(fx, 3, "192.168.1.2", 0, 0);
+    CHECK_TAKE(fx, "none");
+    nh_add(fx, 4, "192.168.1.3", 0, 0);
+    CHECK_TAKE(fx, "SET default 10.7.0.0/16 forward 192.168.1.2@eth2*1 "
                "192.168.1.3@eth2*3\n");
-    nh_add(&fx, 4, "192.168.1.9", 0, 0);
-    CHECK_TAKE(&fx, "SET default 10.7.0.0/16 forward 192.168.1.2@eth2*1 "
+    nh_add(fx, 4, "192.168.1.9", 0, 0);
+    CHECK_TAKE(fx, "SET default 10.7.0.0/16 forward 192.168.1.2@eth2*1 "
                "192.168.1.9@eth2*3\n");
-    fixture_destroy(&fx);
 }
 END_TEST
 
@@ -331,34 +343,32 @@ END_TEST
  * never was sent, and freed only once it left both queues. */
 START_TEST(test_zmq_withdraw)
 {
-    struct fixture fx;
+    struct fixture *fx = &fx_;
 
-    fixture_init(&fx, 100000, true);
-    route_add(&fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
-    CHECK_TAKE(&fx, "SET default 10.1.0.0/24 forward 192.168.1.2@eth2*1\n");
-    route_del(&fx, "10.1.0.0/24");
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
+    CHECK_TAKE(fx, "SET default 10.1.0.0/24 forward 192.168.1.2@eth2*1\n");
+    route_del(fx, "10.1.0.0/24");
 
     /* Its row never reached the database, so the write cancels; the
      * route stays until its deletion is sent. */
-    db_commit_all(&fx);
-    ck_assert_uint_eq(fpmd_rib_n_routes(fx.rib), 1);
-    CHECK_TAKE(&fx, "DEL default 10.1.0.0/24\n");
-    ck_assert_uint_eq(fpmd_rib_n_routes(fx.rib), 0);
+    db_commit_all(fx);
+    ck_assert_uint_eq(fpmd_rib_n_routes(fx->rib), 1);
+    CHECK_TAKE(fx, "DEL default 10.1.0.0/24\n");
+    ck_assert_uint_eq(fpmd_rib_n_routes(fx->rib), 0);
 
     /* Added and withdrawn before it was sent: nothing goes to orchd. */
-    route_add(&fx, "10.3.0.0/24", 254, 0, "192.168.1.2");
-    route_del(&fx, "10.3.0.0/24");
-    CHECK_TAKE(&fx, "none");
-    db_commit_all(&fx);
-    ck_assert_uint_eq(fpmd_rib_n_routes(fx.rib), 0);
+    route_add(fx, "10.3.0.0/24", 254, 0, "192.168.1.2");
+    route_del(fx, "10.3.0.0/24");
+    CHECK_TAKE(fx, "none");
+    db_commit_all(fx);
+    ck_assert_uint_eq(fpmd_rib_n_routes(fx->rib), 0);
 
     /* Withdrawn, then added again before the deletion went out: one SET. */
-    route_add(&fx, "10.4.0.0/24", 254, 0, "192.168.1.2");
-    CHECK_TAKE(&fx, "SET default 10.4.0.0/24 forward 192.168.1.2@eth2*1\n");
-    route_del(&fx, "10.4.0.0/24");
-    route_add(&fx, "10.4.0.0/24", 254, 0, "192.168.1.5");
-    CHECK_TAKE(&fx, "SET default 10.4.0.0/24 forward 192.168.1.5@eth2*1\n");
-    fixture_destroy(&fx);
+    route_add(fx, "10.4.0.0/24", 254, 0, "192.168.1.2");
+    CHECK_TAKE(fx, "SET default 10.4.0.0/24 forward 192.168.1.2@eth2*1\n");
+    route_del(fx, "10.4.0.0/24");
+    route_add(fx, "10.4.0.0/24", 254, 0, "192.168.1.5");
+    CHECK_TAKE(fx, "SET default 10.4.0.0/24 forward 192.168.1.5@eth2*1\n");
 }
 END_TEST
 
@@ -366,31 +376,29 @@ END_TEST
  * held routes. */
 START_TEST(test_zmq_resync)
 {
-    struct fixture fx;
+    struct fixture *fx = &fx_;
 
-    fixture_init(&fx, 100000, true);
-    route_add(&fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
-    route_add(&fx, "10.2.0.0/24", 254, 0, NULL);
-    CHECK_TAKE(&fx, "SET default 10.1.0.0/24 forward 192.168.1.2@eth2*1\n"
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
+    route_add(fx, "10.2.0.0/24", 254, 0, NULL);
+    CHECK_TAKE(fx, "SET default 10.1.0.0/24 forward 192.168.1.2@eth2*1\n"
                "SET default 10.2.0.0/24 drop\n");
-    route_add(&fx, "10.7.0.0/16", 254, 7, NULL);
-    fpmd_zmq_resync(fx.zmq);
-    CHECK_TAKE_SORTED(&fx,
+    route_add(fx, "10.7.0.0/16", 254, 7, NULL);
+    fpmd_zmq_resync(fx->zmq);
+    CHECK_TAKE_SORTED(fx,
                       "SET default 10.1.0.0/24 forward 192.168.1.2@eth2*1\n"
                       "SET default 10.2.0.0/24 drop\n");
-    nh_add(&fx, 7, "192.168.1.7", 0, 0);
-    CHECK_TAKE(&fx, "SET default 10.7.0.0/16 forward 192.168.1.7@eth2*1\n"
+    nh_add(fx, 7, "192.168.1.7", 0, 0);
+    CHECK_TAKE(fx, "SET default 10.7.0.0/16 forward 192.168.1.7@eth2*1\n"
                "SYNC_END\n");
-    CHECK_TAKE(&fx, "none");
+    CHECK_TAKE(fx, "none");
 
     /* Nothing held: the end comes in the same frame, or alone. */
-    fpmd_zmq_resync(fx.zmq);
-    route_del(&fx, "10.2.0.0/24");
-    CHECK_TAKE_SORTED(&fx,
+    fpmd_zmq_resync(fx->zmq);
+    route_del(fx, "10.2.0.0/24");
+    CHECK_TAKE_SORTED(fx,
                       "SET default 10.1.0.0/24 forward 192.168.1.2@eth2*1\n"
                       "SET default 10.7.0.0/16 forward 192.168.1.7@eth2*1\n"
                       "SYNC_END\n");
-    fixture_destroy(&fx);
 }
 END_TEST
 
@@ -425,27 +433,27 @@ load_routes(struct fixture *fx, const char *prefix1, const char *prefix2)
 START_TEST(test_zmq_resync_after_restart)
 {
     size_t n_routes, n_nhgs;
-    struct fixture fx;
+    struct fixture *fx = &fx_;
 
-    fixture_init(&fx, 100000, false);
-    fpmd_zmq_resync(fx.zmq);            /* orchd answers first. */
-    CHECK_TAKE(&fx, "none");
+    teardown();
+    fixture_init(fx, 100000, false);
+    fpmd_zmq_resync(fx->zmq);            /* orchd answers first. */
+    CHECK_TAKE(fx, "none");
 
-    load_routes(&fx, "10.1.0.0/24", "10.2.0.0/24");
-    ck_assert_uint_eq(fpmd_rib_n_routes(fx.rib), 2);
-    CHECK_TAKE(&fx, "none");
+    load_routes(fx, "10.1.0.0/24", "10.2.0.0/24");
+    ck_assert_uint_eq(fpmd_rib_n_routes(fx->rib), 2);
+    CHECK_TAKE(fx, "none");
 
     /* zebra replays one, unchanged: orchd hears of it (it is new to this
      * fpmsyncd), but the other may still come. */
-    route_add(&fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
-    CHECK_TAKE(&fx, "SET default 10.1.0.0/24 forward 192.168.1.2@eth2*1\n");
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
+    CHECK_TAKE(fx, "SET default 10.1.0.0/24 forward 192.168.1.2@eth2*1\n");
 
     /* Reconciliation removes the other, which orchd never heard of from
      * this fpmsyncd: the end of the resync removes it there. */
-    fpmd_rib_reconcile(fx.rib, &n_routes, &n_nhgs);
+    fpmd_rib_reconcile(fx->rib, &n_routes, &n_nhgs);
     ck_assert_uint_eq(n_routes, 1);
-    CHECK_TAKE(&fx, "SYNC_END\n");
-    fixture_destroy(&fx);
+    CHECK_TAKE(fx, "SYNC_END\n");
 }
 END_TEST
 
@@ -477,55 +485,53 @@ result(struct fixture *fx, const char *prefix, uint8_t status)
  * result for a route that changed since, or a failure, is not. */
 START_TEST(test_zmq_results)
 {
-    struct fixture fx;
+    struct fixture *fx = &fx_;
 
-    fixture_init(&fx, 100000, true);
-    fpmd_offload_enable(fx.rib, true);
-    route_add(&fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
-    route_add(&fx, "10.2.0.0/24", 254, 0, "192.168.1.2");
-    CHECK_TAKE(&fx, "SET default 10.1.0.0/24 forward 192.168.1.2@eth2*1\n"
+    fpmd_offload_enable(fx->rib, true);
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
+    route_add(fx, "10.2.0.0/24", 254, 0, "192.168.1.2");
+    CHECK_TAKE(fx, "SET default 10.1.0.0/24 forward 192.168.1.2@eth2*1\n"
                "SET default 10.2.0.0/24 forward 192.168.1.2@eth2*1\n");
-    result(&fx, "10.1.0.0/24", 0);
-    ck_assert_uint_eq(fx.n_offloads, 1);
+    result(fx, "10.1.0.0/24", 0);
+    ck_assert_uint_eq(fx->n_offloads, 1);
 
-    route_add(&fx, "10.2.0.0/24", 254, 0, "192.168.1.3");
-    result(&fx, "10.2.0.0/24", 0);      /* For the old content. */
-    ck_assert_uint_eq(fx.n_offloads, 1);
-    CHECK_TAKE(&fx, "SET default 10.2.0.0/24 forward 192.168.1.3@eth2*1\n");
-    result(&fx, "10.2.0.0/24", 1);
-    result(&fx, "10.9.0.0/24", 0);      /* Unknown. */
-    ck_assert_uint_eq(fx.n_offloads, 1);
-    result(&fx, "10.2.0.0/24", 0);
-    ck_assert_uint_eq(fx.n_offloads, 2);
+    route_add(fx, "10.2.0.0/24", 254, 0, "192.168.1.3");
+    result(fx, "10.2.0.0/24", 0);      /* For the old content. */
+    ck_assert_uint_eq(fx->n_offloads, 1);
+    CHECK_TAKE(fx, "SET default 10.2.0.0/24 forward 192.168.1.3@eth2*1\n");
+    result(fx, "10.2.0.0/24", 1);
+    result(fx, "10.9.0.0/24", 0);      /* Unknown. */
+    ck_assert_uint_eq(fx->n_offloads, 1);
+    result(fx, "10.2.0.0/24", 0);
+    ck_assert_uint_eq(fx->n_offloads, 2);
 
     /* zebra replays it unchanged: offloaded again at once. */
-    db_commit_all(&fx);
-    route_add(&fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
-    ck_assert_uint_eq(fx.n_offloads, 3);
-    CHECK_TAKE(&fx, "none");
-    fixture_destroy(&fx);
+    db_commit_all(fx);
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
+    ck_assert_uint_eq(fx->n_offloads, 3);
+    CHECK_TAKE(fx, "none");
 }
 END_TEST
 
 /* The queue stops zebra at its limit. */
 START_TEST(test_zmq_full)
 {
-    struct fixture fx;
+    struct fixture *fx = &fx_;
 
-    fixture_init(&fx, 2, true);
-    route_add(&fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
-    ck_assert(!fpmd_zmq_backpressure(fx.zmq));
-    route_add(&fx, "10.2.0.0/24", 254, 0, "192.168.1.2");
-    ck_assert(fpmd_zmq_backpressure(fx.zmq));
-    ck_assert(fpmd_zmq_backpressure(fx.zmq));
-    free(take(&fx));
-    ck_assert(!fpmd_zmq_is_full(fx.zmq));
+    teardown();
+    fixture_init(fx, 2, true);
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
+    ck_assert(!fpmd_zmq_backpressure(fx->zmq));
+    route_add(fx, "10.2.0.0/24", 254, 0, "192.168.1.2");
+    ck_assert(fpmd_zmq_backpressure(fx->zmq));
+    ck_assert(fpmd_zmq_backpressure(fx->zmq));
+    free(take(fx));
+    ck_assert(!fpmd_zmq_is_full(fx->zmq));
 
     struct ds s = DS_EMPTY_INITIALIZER;
-    fpmd_zmq_format(fx.zmq, &s);
+    fpmd_zmq_format(fx->zmq, &s);
     ck_assert_msg(strstr(ds_cstr(&s), "stalls: 1 "), "%s", ds_cstr(&s));
     ds_destroy(&s);
-    fixture_destroy(&fx);
 }
 END_TEST
 
@@ -535,6 +541,7 @@ fpmsyncd_zmq_suite(void)
     Suite *s = suite_create("fpmsyncd_zmq");
     TCase *tc = tcase_create("fpmsyncd_zmq");
 
+    tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_zmq_coalesce);
     tcase_add_test(tc, test_zmq_hold_group);
     tcase_add_test(tc, test_zmq_withdraw);
