@@ -298,9 +298,6 @@ main(int argc, char *argv[])
     f.db = fpmd_db_create(o.db_remote, f.rib, &o.settings);
     VLOG_INFO("fpmsyncd starting: database %s, FPM %s", o.db_remote,
               fpmd_fpm_get_listen_name(f.fpm));
-    if (o.settings.path == FPMD_PATH_ZMQ) {
-        zmq_start(&f);
-    }
 
     while (!f.exiting) {
         memory_run();
@@ -312,6 +309,7 @@ main(int argc, char *argv[])
             fpmd_fpm_listen(f.fpm);
         }
         if (!f.zmq && o.settings.path == FPMD_PATH_ZMQ) {
+            /* Decided on the command line, or by the first Global row. */
             zmq_start(&f);
         }
         /* Flush right after the replies, before reading more from zebra,
