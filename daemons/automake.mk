@@ -13,13 +13,14 @@ daemons_libfpmsyncd_la_SOURCES = \
 	daemons/fpmsyncd-private.h \
 	daemons/fpmsyncd-rib.c daemons/fpmsyncd-rib.h \
 	daemons/fpmsyncd-txn.c daemons/fpmsyncd-txn.h \
-	daemons/fpmsyncd-vrf.c daemons/fpmsyncd-vrf.h
+	daemons/fpmsyncd-vrf.c daemons/fpmsyncd-vrf.h \
+	daemons/fpmsyncd-zmq.c daemons/fpmsyncd-zmq.h
 
 sbin_PROGRAMS += daemons/fpmsyncd
 daemons_fpmsyncd_SOURCES = daemons/fpmsyncd.c
 daemons_fpmsyncd_LDADD = daemons/libfpmsyncd.la lib/libfibsync.la \
 	idl/libfibsync-idl.la $(OVSDB_LIBS) $(OVS_LIBS) $(NL_LIBS) \
-	$(JEMALLOC_LIBS)
+	$(ZMQ_LIBS) $(JEMALLOC_LIBS)
 
 # ---- orchd: Route rows into SAI-shaped Asic_Route bulks -------------------
 
@@ -28,13 +29,15 @@ daemons_liborchd_la_SOURCES = \
 	daemons/orchd-bulker.c daemons/orchd-bulker.h \
 	daemons/orchd-cache.c daemons/orchd-cache.h \
 	daemons/orchd-entry.c daemons/orchd-entry.h \
+	daemons/orchd-northbound.c daemons/orchd-northbound.h \
 	daemons/orchd-show.c daemons/orchd-show.h \
 	daemons/orchd-worker.c daemons/orchd-worker.h
 
 sbin_PROGRAMS += daemons/orchd
 daemons_orchd_SOURCES = daemons/orchd.c
 daemons_orchd_LDADD = daemons/liborchd.la idl/libfibsync-idl.la \
-	lib/libfibsync.la $(OVSDB_LIBS) $(OVS_LIBS) $(JEMALLOC_LIBS)
+	lib/libfibsync.la $(OVSDB_LIBS) $(OVS_LIBS) $(ZMQ_LIBS) \
+	$(JEMALLOC_LIBS)
 
 # ---- syncd: Asic_Route rows into the SAI simulator ------------------------
 

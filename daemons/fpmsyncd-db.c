@@ -221,19 +221,21 @@ status_updates(struct fpmd_db *db, const struct json *updates)
     }
 }
 
-/* Applies the FIB suppression setting to the rib and the monitor. */
+/* Applies the FIB suppression setting to the rib and the monitor (which
+ * the northbound fast path does without). */
 static void
 apply_fib_suppression(struct fpmd_db *db)
 {
     bool on = db->settings->fib_suppression.value != 0;
+    bool monitor = on && db->settings->path != FPMD_PATH_ZMQ;
 
     fpmd_offload_enable(db->rib, on);
     if (db->state == FPMD_DB_DISCONNECTED) {
         return;
     }
-    if (on && !db->status_monitor && !db->status_id) {
+    if (monitor && !db->status_monitor && !db->status_id) {
         status_monitor_start(db);
-    } else if (!on && (db->status_monitor || db->status_id)) {
+    } else if (!monitor && (db->status_monitor || db->status_id)) {
         status_monitor_stop(db);
     }
 }
@@ -288,6 +290,17 @@ setting_from_bool_string(struct setting *s, const char *value)
                               value && !strcmp(value, "true"));
 }
 
+/* Applies a Global row's optional boolean column for 's': 'value' is the
+ * column's value (ovsdb_wire_get_optional()), NULL or not a boolean for
+ * empty. */
+static bool
+setting_from_bool_json(struct setting *s, const struct json *value)
+{
+    return setting_set_global(s, value && (value->type == JSON_TRUE
+                                           || value->type == JSON_FALSE),
+                              value && value->type == JSON_TRUE);
+}
+
 /* Takes in the Global row 'row' (NULL if it was deleted). */
 static void
 global_row(struct fpmd_db *db, const struct json *row)
@@ -295,6 +308,8 @@ global_row(struct fpmd_db *db, const struct json *row)
     struct fpmd_settings *st = db->settings;
     const struct json *fs = ovsdb_wire_get_optional(
         row_column(row, "fib_suppression"));
+    const struct json *nz = ovsdb_wire_get_optional(
+        row_column(row, "northbound_zmq"));
     const char *ll = ovsdb_wire_get_string(row_column(row, "log_level"));
     int64_t bs = 0, rt = 0;
     bool has_bs, has_rt;
@@ -311,14 +326,19 @@ global_row(struct fpmd_db *db, const struct json *row)
                   st->reconcile_timer.value,
                   setting_source_name(st->reconcile_timer.source));
     }
-    if (setting_set_global(&st->fib_suppression,
-                           fs && (fs->type == JSON_TRUE
-                                  || fs->type == JSON_FALSE),
-                           fs && fs->type == JSON_TRUE)) {
+    if (setting_from_bool_json(&st->fib_suppression, fs)) {
         VLOG_INFO("FIB suppression %s (%s)",
                   st->fib_suppression.value ? "on" : "off",
                   setting_source_name(st->fib_suppression.source));
     }
+    if (setting_from_bool_json(&st->northbound_zmq, nz)) {
+        VLOG_INFO("northbound ZeroMQ %s (%s)%s",
+                  st->northbound_zmq.value ? "on" : "off",
+                  setting_source_name(st->northbound_zmq.source),
+                  st->path != FPMD_PATH_UNDECIDED
+                  ? ": takes effect when fpmsyncd restarts" : "");
+    }
+    fpmd_settings_decide_path(st);
     apply_fib_suppression(db);
     if (setting_from_bool_string(
             &st->resolve_nexthops,
@@ -458,7 +478,8 @@ db_connected(struct fpmd_db *db)
     struct json *cfg = json_from_string(
         "[\"Fibsync\",\"cfg\",{"
         "\"Global\":{\"columns\":[\"batch_size\",\"fib_suppression\","
-        "\"reconcile_timer\",\"log_level\",\"other_config\"]},"
+        "\"reconcile_timer\",\"log_level\",\"other_config\","
+        "\"northbound_zmq\"]},"
         "\"Vrf\":{\"columns\":[\"name\",\"table_id\"]}}]");
 
     VLOG_INFO("%s: connected, reading the database",
@@ -728,4 +749,22 @@ fpmd_db_format(const struct fpmd_db *db, struct ds *s)
     ds_put_format(s, "pending: %"PRIuSIZE"\n", fpmd_rib_n_pending(db->rib));
     ds_put_format(s, "in flight: %"PRIuSIZE"\n",
                   fpmd_rib_n_inflight_ops(db->rib));
+}
+
+/* Appends zmq/show's line about the database writer's backlog to 's':
+ * rows waiting to be written, operations in flight, operations committed,
+ * and how far behind the writer is. */
+void
+fpmd_db_format_backlog(const struct fpmd_db *db, struct ds *s)
+{
+    struct ovsdb_writer_stats ws;
+
+    ovsdb_writer_get_stats(db->writer, &ws);
+    ds_put_format(s, "ovsdb writer: %"PRIuSIZE" rows queued, %"PRIuSIZE
+                  " transactions (%"PRIuSIZE" operations) in flight, %"
+                  PRIu64" operations committed, %.1f s behind\n",
+                  fpmd_rib_n_pending(db->rib),
+                  ovsdb_writer_n_in_flight(db->writer),
+                  fpmd_rib_n_inflight_ops(db->rib), ws.n_ops_committed,
+                  ovsdb_writer_lag_ms(db->writer) / 1000.0);
 }

@@ -36,7 +36,12 @@
  *
  *   - Monitors, on the writer's connection: the Global row (the settings
  *     below) and the Vrf rows; with FIB suppression on, the Route rows
- *     whose status says offloaded (daemons/fpmsyncd-offload.h).
+ *     whose status says offloaded (daemons/fpmsyncd-offload.h), except on
+ *     the northbound fast path, where orchd's results say it.
+ *
+ * The first Global row read (or the command line, before) decides the
+ * path for routes to orchd: OVSDB, or ZeroMQ with the rows written behind
+ * (daemons/fpmsyncd-zmq.h).  It holds until fpmsyncd restarts.
  *
  * Thread safety: none. */
 
@@ -46,6 +51,13 @@
 
 struct ds;
 struct fpmd_rib;
+
+/* How routes reach orchd. */
+enum fpmd_path {
+    FPMD_PATH_UNDECIDED,        /* Until the Global row is read. */
+    FPMD_PATH_OVSDB,            /* Through the Route rows. */
+    FPMD_PATH_ZMQ,              /* Over ZeroMQ, rows written behind. */
+};
 
 /* fpmsyncd's tunables.  The command line sets them all; the Global row
  * changes the 'struct setting's that the command line left alone. */
@@ -61,7 +73,23 @@ struct fpmd_settings {
     int max_inflight;           /* Transactions in flight at most. */
     int max_pending;            /* Stop reading zebra at this many pending
                                  * rows (0: automatic). */
+    struct setting northbound_zmq; /* Routes to orchd over ZeroMQ (0 or
+                                    * 1). */
+    enum fpmd_path path;        /* The path taken, decided once. */
+    int zmq_max_pending;        /* On the ZeroMQ path, stop reading zebra
+                                 * at this many routes queued. */
+    int zmq_frame_routes;       /* Routes in a ZeroMQ frame at most. */
 };
+
+/* Decides the path for routes to orchd from the 'northbound_zmq' setting,
+ * unless it is decided already. */
+static inline void
+fpmd_settings_decide_path(struct fpmd_settings *s)
+{
+    if (s->path == FPMD_PATH_UNDECIDED) {
+        s->path = s->northbound_zmq.value ? FPMD_PATH_ZMQ : FPMD_PATH_OVSDB;
+    }
+}
 
 /* Returns the number of pending rows at which fpmsyncd stops reading from
  * zebra. */
@@ -85,5 +113,6 @@ void fpmd_db_wait(struct fpmd_db *);
 
 const char *fpmd_db_get_remote(const struct fpmd_db *);
 void fpmd_db_format(const struct fpmd_db *, struct ds *);
+void fpmd_db_format_backlog(const struct fpmd_db *, struct ds *);
 
 #endif /* daemons/fpmsyncd-db.h */

@@ -27,6 +27,7 @@
 #include "daemons/fpmsyncd-db.h"
 #include "daemons/fpmsyncd-nexthop.h"
 #include "daemons/fpmsyncd-rib.h"
+#include "daemons/fpmsyncd-zmq.h"
 #include "lib/fpm-frame.h"
 #include "lib/fpm-route.h"
 #include "lib/perf-timer.h"
@@ -69,6 +70,9 @@ COVERAGE_DEFINE(reconcile_stale);
 struct fpmd_fpm {
     struct fpmd_rib *rib;       /* Where messages go. */
     const struct fpmd_settings *settings; /* Back-pressure, replay. */
+    struct fpmd_zmq *zmq;       /* The northbound fast path, if on: its
+                                 * queue, not the database's, stops
+                                 * reading. */
 
     /* The connection. */
     struct pstream *listener;   /* Listening socket, once loaded. */
@@ -153,6 +157,14 @@ const char *
 fpmd_fpm_get_listen_name(const struct fpmd_fpm *fpm)
 {
     return fpm->listen_name;
+}
+
+/* Puts reading zebra under the back-pressure of the northbound fast path
+ * 'zmq' instead of the database's. */
+void
+fpmd_fpm_set_zmq(struct fpmd_fpm *fpm, struct fpmd_zmq *zmq)
+{
+    fpm->zmq = zmq;
 }
 
 /* Starts listening for zebra, if not yet. */
@@ -415,13 +427,15 @@ fpm_recv_ended(struct fpmd_fpm *fpm, int n)
     fpm_close(fpm, n ? ovs_strerror(-n) : "zebra closed it");
 }
 
-/* Returns true if too many rows are pending to read more from zebra, and
- * counts the pauses. */
+/* Returns true if too many rows are pending to read more from zebra (on
+ * the fast path: too many routes queued for orchd, or no room to send
+ * them), and counts the pauses. */
 static bool
 fpm_backpressure(struct fpmd_fpm *fpm)
 {
-    if (fpmd_rib_n_pending(fpm->rib)
-        >= fpmd_settings_max_pending(fpm->settings)) {
+    if (fpm->zmq ? fpmd_zmq_backpressure(fpm->zmq)
+        : (fpmd_rib_n_pending(fpm->rib)
+           >= fpmd_settings_max_pending(fpm->settings))) {
         if (!fpm->paused) {
             fpm->paused = true;
             fpm->n_paused++;
@@ -548,8 +562,9 @@ fpmd_fpm_wait(struct fpmd_fpm *fpm)
     }
     if (fpm->conn) {
         stream_run_wait(fpm->conn);
-        if (fpmd_rib_n_pending(fpm->rib)
-            < fpmd_settings_max_pending(fpm->settings)) {
+        if (fpm->zmq ? !fpmd_zmq_is_full(fpm->zmq)
+            : (fpmd_rib_n_pending(fpm->rib)
+               < fpmd_settings_max_pending(fpm->settings))) {
             stream_recv_wait(fpm->conn);
         }
         if (fpm->out.size) {
@@ -596,8 +611,10 @@ fpmd_fpm_format(const struct fpmd_fpm *fpm, struct ds *s)
     }
     ds_put_char(s, '\n');
     ds_put_format(s, "fpm backpressure: %s, %"PRIu64" pauses (at %"
-                  PRIuSIZE" pending)\n", fpm->paused ? "paused" : "reading",
-                  fpm->n_paused, fpmd_settings_max_pending(fpm->settings));
+                  PRIuSIZE" pending%s)\n", fpm->paused ? "paused" : "reading",
+                  fpm->n_paused, fpm->zmq ? fpm->settings->zmq_max_pending
+                  : fpmd_settings_max_pending(fpm->settings),
+                  fpm->zmq ? " for orchd" : "");
 }
 
 /* Appends fpm/show's lines about reconciliation and offload notifications

@@ -24,8 +24,10 @@
  * (lib/fpm-frame.h), parses their netlink messages (lib/fpm-route.h) and
  * hands them to the rib.  It stops reading while too many rows are
  * pending, so that a database that falls behind slows zebra down rather
- * than fpmsyncd's memory up.  Offload notifications (FIB suppression) go
- * back to zebra on the same connection.
+ * than fpmsyncd's memory up; on the northbound fast path, while too many
+ * routes wait for orchd instead (daemons/fpmsyncd-zmq.h).  Offload
+ * notifications (FIB suppression) go back to zebra on the same
+ * connection.
  *
  * Each connection is a new zebra session that replays its table: it
  * starts a new rib generation and opens the replay window, at whose end
@@ -41,12 +43,14 @@ struct ds;
 struct fpm_route;
 struct fpmd_rib;
 struct fpmd_settings;
+struct fpmd_zmq;
 
 struct fpmd_fpm *fpmd_fpm_create(const char *addr, int port,
                                  struct fpmd_rib *,
                                  const struct fpmd_settings *);
 void fpmd_fpm_destroy(struct fpmd_fpm *);
 const char *fpmd_fpm_get_listen_name(const struct fpmd_fpm *);
+void fpmd_fpm_set_zmq(struct fpmd_fpm *, struct fpmd_zmq *);
 
 void fpmd_fpm_listen(struct fpmd_fpm *);
 void fpmd_fpm_run(struct fpmd_fpm *);

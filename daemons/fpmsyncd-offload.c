@@ -144,6 +144,35 @@ fpmd_offload_clear(struct fpmd_rib *rib, struct fpmd_route *r)
     }
 }
 
+/* Records that route 'r', whose Route row is 'u', is offloaded, and tells
+ * zebra, if zebra announced it. */
+static void
+offload_set(struct fpmd_rib *rib, struct fpmd_route *r, const struct uuid *u)
+{
+    struct fpmd_offloaded *rec = offloaded_find(rib, u);
+
+    if (!rec) {
+        fpmd_offload_clear(rib, r);
+        rec = xmalloc(sizeof *rec);
+        rec->uuid = *u;
+        rec->route = r;
+        hmap_insert(&rib->offload.offloaded, &rec->node, uuid_hash(u));
+    }
+    r->be.flags |= FPMD_F_OFFLOADED;
+    fpmd_offload_notify(rib, r);
+}
+
+/* Records that 'r' is offloaded, as orchd answered on the fast path
+ * (daemons/fpmsyncd-zmq.h), and tells zebra, if zebra announced it. */
+void
+fpmd_offload_route_set(struct fpmd_rib *rib, struct fpmd_route *r)
+{
+    struct uuid u;
+
+    fpmd_rib_entry_uuid(rib, &r->be, &u);
+    offload_set(rib, r, &u);
+}
+
 /* Records that Route row 'u' ('vrf', 'prefix') has offload=true in its
  * status, and tells zebra, if zebra announced the route. */
 void
@@ -151,7 +180,6 @@ fpmd_offload_status_set(struct fpmd_rib *rib, const struct uuid *u,
                         const char *vrf_name, const char *prefix_s)
 {
     struct fpmd_vrf *vrf = fpmd_vrf_by_name(&rib->vrfs, vrf_name);
-    struct fpmd_offloaded *rec;
     struct fib_prefix prefix;
     struct fpmd_route *r;
     char *error;
@@ -165,19 +193,9 @@ fpmd_offload_status_set(struct fpmd_rib *rib, const struct uuid *u,
         return;
     }
     r = fpmd_route_find(rib, vrf->idx, &prefix);
-    if (!r) {
-        return;
+    if (r) {
+        offload_set(rib, r, u);
     }
-    rec = offloaded_find(rib, u);
-    if (!rec) {
-        fpmd_offload_clear(rib, r);
-        rec = xmalloc(sizeof *rec);
-        rec->uuid = *u;
-        rec->route = r;
-        hmap_insert(&rib->offload.offloaded, &rec->node, uuid_hash(u));
-    }
-    r->be.flags |= FPMD_F_OFFLOADED;
-    fpmd_offload_notify(rib, r);
 }
 
 /* Route row 'u', offloaded, had its status changed but still says

@@ -22,7 +22,8 @@
  * With FIB suppression on, zebra advertises a route only once the
  * forwarding plane has it.  orchd writes offload=true into a Route row's
  * status once the route is programmed; fpmsyncd's Route.status monitor
- * (daemons/fpmsyncd-db.c) reports those rows here, and for each route that
+ * (daemons/fpmsyncd-db.c) reports those rows here (on the northbound fast
+ * path, orchd's results do, daemons/fpmsyncd-zmq.h), and for each route that
  * zebra announced in its current session the rib asks for an offload
  * notification (daemons/fpmsyncd-fpm.c sends it).  A route rewritten with
  * new content is no longer offloaded until its status says so again; a
@@ -63,6 +64,9 @@ void fpmd_offload_status_set(struct fpmd_rib *, const struct uuid *,
                              const char *vrf, const char *prefix);
 void fpmd_offload_status_touched(struct fpmd_rib *, const struct uuid *);
 void fpmd_offload_status_cleared(struct fpmd_rib *, const struct uuid *);
+
+/* The northbound fast path's results. */
+void fpmd_offload_route_set(struct fpmd_rib *, struct fpmd_route *);
 
 /* For routes. */
 void fpmd_offload_notify(struct fpmd_rib *, const struct fpmd_route *);

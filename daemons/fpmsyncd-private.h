@@ -54,6 +54,13 @@ enum {
                                  * one: it is in the rib's 'foreign'. */
     FPMD_F_SEEN = 1 << 2,       /* Seen in the database load under way. */
     FPMD_F_OFFLOADED = 1 << 3,  /* Route.status says offload=true. */
+
+    /* The northbound fast path's (daemons/fpmsyncd-zmq.h), routes only. */
+    FPMD_F_ZMQ_QUEUED = 1 << 4, /* On its queue: not freed until it leaves
+                                 * it. */
+    FPMD_F_ZMQ_SENT = 1 << 5,   /* Last sent as a SET: orchd holds it. */
+    FPMD_F_ZMQ_RESYNC = 1 << 6, /* Part of the resync under way, not sent
+                                 * yet. */
 };
 
 /* A route. */
@@ -78,6 +85,8 @@ struct fpmd_rib {
     struct fpmd_nh_table nhs;   /* Next-hop objects (fpmsyncd-nexthop.c). */
     struct fpmd_vrf_table vrfs; /* VRFs (fpmsyncd-vrf.c). */
     struct fpmd_offload offload; /* FIB suppression (fpmsyncd-offload.c). */
+    struct fpmd_zmq *zmq;       /* The northbound fast path, or NULL
+                                 * (fpmsyncd-zmq.c). */
     struct hmap foreign;        /* 'struct fpmd_foreign's. */
     struct route_batch batch;   /* Rows to write. */
     uint32_t gen;               /* Current generation (zebra session). */
@@ -99,6 +108,7 @@ void fpmd_rib_load_settle(struct fpmd_rib *, struct route_batch_entry *);
 struct fpmd_route *fpmd_route_find(const struct fpmd_rib *, uint16_t vrf,
                                    const struct fib_prefix *);
 void fpmd_route_refresh(struct fpmd_rib *, struct fpmd_route *);
+void fpmd_route_maybe_free(struct fpmd_rib *, struct fpmd_route *);
 
 /* Row UUIDs (fpmsyncd-rib.c). */
 void fpmd_rib_entry_uuid(const struct fpmd_rib *,
@@ -111,6 +121,15 @@ static inline const struct fpmd_nhset *
 fpmd_route_set(const struct fpmd_route *r)
 {
     return r->nh && r->nh->resolved ? r->nh->set : NULL;
+}
+
+/* True if 'r''s row can be written: its content is known and its next
+ * hops are resolved. */
+static inline bool
+fpmd_route_writable(const struct fpmd_route *r)
+{
+    return (!(r->be.flags & FPMD_F_NO_CONTENT)
+            && (!r->nh || r->nh->resolved));
 }
 
 /* True if 'r' drops packets. */

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "daemons/fpmsyncd-private.h"
+#include "daemons/fpmsyncd-zmq.h"
 #include "hash.h"
 #include "lib/ovsdb-wire.h"
 #include "openvswitch/dynamic-string.h"
@@ -75,6 +76,9 @@ route_create(struct fpmd_rib *rib, struct fpmd_vrf *vrf,
     r->vrf = vrf->idx;
     hmap_insert(&rib->routes, &r->node, route_hash_key(vrf->idx, prefix));
     vrf->n_routes++;
+    if (rib->zmq) {
+        fpmd_zmq_route_created(rib->zmq, r);
+    }
     return r;
 }
 
@@ -107,6 +111,9 @@ route_set_nh(struct fpmd_rib *rib, struct fpmd_route *r, struct fpmd_nh *nh)
 static void
 route_free(struct fpmd_rib *rib, struct fpmd_route *r)
 {
+    if (rib->zmq) {
+        fpmd_zmq_route_freed(rib->zmq, r);
+    }
     fpmd_offload_clear(rib, r);
     fpmd_rib_forget_foreign(rib, &r->be);
     route_set_nh(rib, r, NULL);
@@ -141,22 +148,14 @@ route_content_hash(const struct fpmd_rib *rib, const struct fpmd_route *r)
                           r->nh ? r->nh->id : 0, blackhole, members_hash);
 }
 
-/* True if 'r''s row can be written: its content is known and its next
- * hops are resolved. */
-static bool
-route_writable(const struct fpmd_route *r)
-{
-    return (!(r->be.flags & FPMD_F_NO_CONTENT)
-            && (!r->nh || r->nh->resolved));
-}
-
-/* Queues 'r''s row with its current content, if it can be written. */
+/* Queues 'r''s row with its current content, if it can be written, and
+ * 'r' for the fast path if orchd may not have that content. */
 void
 fpmd_route_refresh(struct fpmd_rib *rib, struct fpmd_route *r)
 {
     uint32_t hash;
 
-    if (!route_writable(r)) {
+    if (!fpmd_route_writable(r)) {
         return;
     }
     hash = route_content_hash(rib, r);
@@ -165,6 +164,9 @@ fpmd_route_refresh(struct fpmd_rib *rib, struct fpmd_route *r)
         /* Unchanged: not rewritten.  zebra (re)announced it, so tell it
          * again that it is offloaded, if it is. */
         route_batch_set(&rib->batch, &r->be, hash);
+        if (rib->zmq) {
+            fpmd_zmq_route_set(rib->zmq, r, false);
+        }
         if (r->be.flags & FPMD_F_OFFLOADED) {
             fpmd_offload_notify(rib, r);
         }
@@ -172,11 +174,25 @@ fpmd_route_refresh(struct fpmd_rib *rib, struct fpmd_route *r)
     }
     fpmd_offload_clear(rib, r);
     route_batch_set(&rib->batch, &r->be, hash);
+    if (rib->zmq) {
+        fpmd_zmq_route_set(rib->zmq, r, true);
+    }
+}
+
+/* Frees 'r' if nothing needs it any more: no row to write, no next hops,
+ * not queued for the fast path. */
+void
+fpmd_route_maybe_free(struct fpmd_rib *rib, struct fpmd_route *r)
+{
+    if (route_batch_entry_is_idle(&r->be) && !r->nh
+        && !(r->be.flags & FPMD_F_ZMQ_QUEUED)) {
+        route_free(rib, r);
+    }
 }
 
 /* Withdraws 'r', because zebra deleted it or because reconciliation found
- * it stale: its row is deleted, and 'r' is freed once nothing is left to
- * write for it. */
+ * it stale: its row is deleted (and orchd told, on the fast path), and
+ * 'r' is freed once nothing is left to write or send for it. */
 static void
 route_withdraw(struct fpmd_rib *rib, struct fpmd_route *r)
 {
@@ -184,9 +200,10 @@ route_withdraw(struct fpmd_rib *rib, struct fpmd_route *r)
     fpmd_offload_clear(rib, r);
     r->be.flags &= ~FPMD_F_NO_CONTENT;
     route_batch_del(&rib->batch, &r->be);
-    if (route_batch_entry_is_idle(&r->be)) {
-        route_free(rib, r);
+    if (rib->zmq) {
+        fpmd_zmq_route_withdrawn(rib->zmq, r);
     }
+    fpmd_route_maybe_free(rib, r);
 }
 
 /* Handles RTM_NEWROUTE 'fr' for 'prefix'. */
@@ -303,14 +320,9 @@ rib_idle_cb(struct route_batch_entry *e, void *rib_)
     struct fpmd_rib *rib = rib_;
 
     switch ((enum fpmd_kind) e->tag) {
-    case FPMD_ROUTE: {
-        struct fpmd_route *r = CONTAINER_OF(e, struct fpmd_route, be);
-
-        if (!r->nh) {
-            route_free(rib, r);
-        }
+    case FPMD_ROUTE:
+        fpmd_route_maybe_free(rib, CONTAINER_OF(e, struct fpmd_route, be));
         break;
-    }
     case FPMD_NH:
         fpmd_nh_maybe_free(rib, CONTAINER_OF(e, struct fpmd_nh, be));
         break;
@@ -325,7 +337,8 @@ rib_writable_cb(const struct route_batch_entry *e, void *rib_ OVS_UNUSED)
 {
     switch ((enum fpmd_kind) e->tag) {
     case FPMD_ROUTE:
-        return route_writable(CONTAINER_OF(e, struct fpmd_route, be));
+        return fpmd_route_writable(CONTAINER_OF(e, struct fpmd_route,
+                                                be));
     case FPMD_NH:
         return fpmd_nh_writable(CONTAINER_OF(e, struct fpmd_nh, be));
     case FPMD_VRF:

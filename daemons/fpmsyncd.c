@@ -22,6 +22,7 @@
  *   daemons/fpmsyncd-fpm.c      zebra's FPM connection and replay window;
  *   daemons/fpmsyncd-db.c       the database connection, monitors, load
  *                               and flush policy;
+ *   daemons/fpmsyncd-zmq.c      the northbound fast path to orchd;
  *   daemons/fpmsyncd-rib.c      the route table (daemons/fpmsyncd-rib.h
  *                               lists its own parts).
  *
@@ -41,12 +42,14 @@
 #include "daemons/fpmsyncd-fpm.h"
 #include "daemons/fpmsyncd-offload.h"
 #include "daemons/fpmsyncd-rib.h"
+#include "daemons/fpmsyncd-zmq.h"
 #include "dirs.h"
 #include "fatal-signal.h"
 #include "lib/fibsync-paths.h"
 #include "lib/option-parse.h"
 #include "lib/perf-timer.h"
 #include "lib/setting.h"
+#include "lib/zmq-channel.h"
 #include "memory.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/poll-loop.h"
@@ -66,6 +69,8 @@ VLOG_DEFINE_THIS_MODULE(fpmsyncd);
 #define DEFAULT_FLUSH_THRESHOLD 500     /* Below this, flush at once. */
 #define DEFAULT_FLUSH_INTERVAL 500      /* ms: otherwise at most this late. */
 #define DEFAULT_MAX_INFLIGHT 8          /* Transactions pipelined. */
+#define DEFAULT_ZMQ_MAX_PENDING 100000  /* Routes queued for orchd. */
+#define DEFAULT_ZMQ_FRAME_ROUTES 1000   /* Routes in a frame to orchd. */
 
 /* What the command line says. */
 struct fpmd_options {
@@ -74,6 +79,7 @@ struct fpmd_options {
     char *fpm_addr;             /* Address to listen on for zebra. */
     int fpm_port;               /* Port to listen on. */
     char *unixctl_path;         /* Control socket. */
+    char *nb_endpoint;          /* orchd's northbound ZeroMQ endpoint. */
 };
 
 /* The running daemon, as the unixctl commands see it. */
@@ -82,6 +88,8 @@ struct fpmsyncd {
     struct fpmd_rib *rib;       /* Route table. */
     struct fpmd_db *db;         /* Database side. */
     struct fpmd_fpm *fpm;       /* zebra side. */
+    struct fpmd_zmq *zmq;       /* Fast path to orchd, if on. */
+    const char *nb_endpoint;    /* Where orchd takes it. */
     bool exiting;               /* "exit" received. */
 };
 
@@ -152,6 +160,43 @@ fpmd_unixctl_features(struct unixctl_conn *conn, int argc OVS_UNUSED,
                   "max_inflight: %d\nmax_pending: %"PRIuSIZE"\n",
                   st->flush_threshold, st->flush_interval, st->max_inflight,
                   fpmd_settings_max_pending(st));
+    ds_put_format(&s, "northbound_zmq: %s (%s)\n",
+                  st->northbound_zmq.value ? "on" : "off",
+                  setting_source_name(st->northbound_zmq.source));
+    if (st->path == FPMD_PATH_UNDECIDED) {
+        ds_put_cstr(&s, "northbound: undecided (Global not read yet)\n");
+    } else {
+        bool zmq = st->path == FPMD_PATH_ZMQ;
+
+        ds_put_format(&s, "northbound: %s%s%s\n", zmq ? "zmq " : "ovsdb",
+                      zmq ? f->nb_endpoint : "",
+                      zmq != (st->northbound_zmq.value != 0)
+                      ? " until fpmsyncd restarts" : "");
+    }
+    ds_put_format(&s, "zmq_max_pending: %d\nzmq_frame_routes: %d\n",
+                  st->zmq_max_pending, st->zmq_frame_routes);
+    unixctl_command_reply(conn, ds_cstr(&s));
+    ds_destroy(&s);
+}
+
+/* zmq/show: the northbound channel, its queue and stalls, and the
+ * database writer's backlog. */
+static void
+fpmd_unixctl_zmq_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                      const char *argv[] OVS_UNUSED, void *f_)
+{
+    const struct fpmsyncd *f = f_;
+    struct ds s = DS_EMPTY_INITIALIZER;
+
+    if (f->zmq) {
+        fpmd_zmq_format(f->zmq, &s);
+    } else {
+        ds_put_format(&s, "northbound: %s\n",
+                      f->settings->path == FPMD_PATH_UNDECIDED
+                      ? "undecided (Global not read yet)"
+                      : "ovsdb (ZeroMQ off)");
+    }
+    fpmd_db_format_backlog(f->db, &s);
     unixctl_command_reply(conn, ds_cstr(&s));
     ds_destroy(&s);
 }
@@ -183,20 +228,44 @@ unixctl_start(const char *path, struct fpmsyncd *f)
                              fpmd_unixctl_reconcile, f);
     unixctl_command_register("features/show", "", 0, 0,
                              fpmd_unixctl_features, f);
+    unixctl_command_register("zmq/show", "", 0, 0, fpmd_unixctl_zmq_show, f);
     unixctl_command_register("exit", "", 0, 0, fpmd_unixctl_exit, f);
     perf_timer_register_unixctl();
     return unixctl;
 }
 
+/* Starts the northbound fast path of 'f', once the path is decided. */
+static void
+zmq_start(struct fpmsyncd *f)
+{
+    struct fpmd_zmq_options opts = {
+        .endpoint = f->nb_endpoint,
+        .max_pending = f->settings->zmq_max_pending,
+        .frame_max = f->settings->zmq_frame_routes,
+    };
+    char *error;
+
+    f->zmq = fpmd_zmq_create(f->rib, &opts, &error);
+    if (!f->zmq) {
+        ovs_fatal(0, "%s", error);
+    }
+    fpmd_fpm_set_zmq(f->fpm, f->zmq);
+    VLOG_INFO("northbound: routes go to orchd over ZeroMQ (%s), rows to "
+              "the database behind them", f->nb_endpoint);
+}
+
 /* Reports memory use, when memory.h asks for it. */
 static void
-memory_report_rib(const struct fpmd_rib *rib)
+memory_report_rib(const struct fpmsyncd *f)
 {
     struct simap usage = SIMAP_INITIALIZER(&usage);
 
-    simap_put(&usage, "routes", fpmd_rib_n_routes(rib));
-    simap_put(&usage, "nexthops", fpmd_rib_n_nexthops(rib));
-    simap_put(&usage, "pending", fpmd_rib_n_pending(rib));
+    simap_put(&usage, "routes", fpmd_rib_n_routes(f->rib));
+    simap_put(&usage, "nexthops", fpmd_rib_n_nexthops(f->rib));
+    simap_put(&usage, "pending", fpmd_rib_n_pending(f->rib));
+    if (f->zmq) {
+        simap_put(&usage, "zmq_queued", fpmd_zmq_n_queued(f->zmq));
+    }
     memory_report(&usage);
     simap_destroy(&usage);
 }
@@ -220,6 +289,7 @@ main(int argc, char *argv[])
     daemonize_complete();
 
     f.settings = &o.settings;
+    f.nb_endpoint = o.nb_endpoint;
     f.rib = fpmd_rib_create(NULL);
     fpmd_rib_set_resolve(f.rib, o.settings.resolve_nexthops.value);
     f.fpm = fpmd_fpm_create(o.fpm_addr, o.fpm_port, f.rib, &o.settings);
@@ -232,22 +302,32 @@ main(int argc, char *argv[])
     while (!f.exiting) {
         memory_run();
         if (memory_should_report()) {
-            memory_report_rib(f.rib);
+            memory_report_rib(&f);
         }
         unixctl_server_run(unixctl);
         if (fpmd_db_run(f.db)) {
             fpmd_fpm_listen(f.fpm);
         }
+        if (!f.zmq && o.settings.path == FPMD_PATH_ZMQ) {
+            /* Decided on the command line, or by the first Global row. */
+            zmq_start(&f);
+        }
         /* Flush right after the replies, before reading more from zebra,
          * so that ovsdb-server never waits for fpmsyncd to parse. */
         fpmd_db_flush(f.db);
         fpmd_fpm_run(f.fpm);
+        if (f.zmq) {
+            fpmd_zmq_run(f.zmq);
+        }
         fpmd_db_flush(f.db);
 
         memory_wait();
         unixctl_server_wait(unixctl);
         fpmd_db_wait(f.db);
         fpmd_fpm_wait(f.fpm);
+        if (f.zmq) {
+            fpmd_zmq_wait(f.zmq);
+        }
         if (f.exiting) {
             poll_immediate_wake();
         }
@@ -257,6 +337,7 @@ main(int argc, char *argv[])
     VLOG_INFO("fpmsyncd exiting (%"PRIuSIZE" rows pending, %"PRIuSIZE
               " operations in flight)", fpmd_rib_n_pending(f.rib),
               fpmd_rib_n_inflight_ops(f.rib));
+    fpmd_zmq_destroy(f.zmq);
     fpmd_fpm_destroy(f.fpm);
     fpmd_db_destroy(f.db);
     unixctl_server_destroy(unixctl);
@@ -264,23 +345,12 @@ main(int argc, char *argv[])
     free(o.fpm_addr);
     free(o.db_remote);
     free(o.unixctl_path);
+    free(o.nb_endpoint);
     service_stop();
     return 0;
 }
 
 /* Command line. */
-
-/* Parses 'optarg', the value of --'name', as on or off. */
-static bool
-parse_on_off(const char *name, const char *optarg_)
-{
-    if (!strcmp(optarg_, "on") || !strcmp(optarg_, "true")) {
-        return true;
-    } else if (!strcmp(optarg_, "off") || !strcmp(optarg_, "false")) {
-        return false;
-    }
-    ovs_fatal(0, "--%s: \"%s\" is not on or off", name, optarg_);
-}
 
 /* Initializes 'o' with the defaults. */
 static void
@@ -294,6 +364,9 @@ options_init(struct fpmd_options *o)
                  DEFAULT_RECONCILE_TIMER);
     setting_init(&st->fib_suppression, "fib_suppression", 0);
     setting_init(&st->resolve_nexthops, "resolve_nexthops", 1);
+    setting_init(&st->northbound_zmq, "northbound_zmq", 0);
+    st->zmq_max_pending = DEFAULT_ZMQ_MAX_PENDING;
+    st->zmq_frame_routes = DEFAULT_ZMQ_FRAME_ROUTES;
     st->flush_threshold = DEFAULT_FLUSH_THRESHOLD;
     st->flush_interval = DEFAULT_FLUSH_INTERVAL;
     st->max_inflight = DEFAULT_MAX_INFLIGHT;
@@ -312,6 +385,13 @@ options_finish(struct fpmd_options *o)
     }
     if (!o->unixctl_path) {
         o->unixctl_path = fibsync_ctl_path("fpmsyncd");
+    }
+    if (!o->nb_endpoint) {
+        o->nb_endpoint = zmq_channel_default_endpoint(fibsync_rundir(),
+                                                      "northbound", 0);
+    }
+    if (o->settings.northbound_zmq.cmdline) {
+        fpmd_settings_decide_path(&o->settings);
     }
 }
 
@@ -332,6 +412,10 @@ parse_options(int argc, char *argv[], struct fpmd_options *o)
         OPT_FLUSH_INTERVAL,
         OPT_MAX_INFLIGHT,
         OPT_MAX_PENDING,
+        OPT_NORTHBOUND_ZMQ,
+        OPT_NORTHBOUND_ENDPOINT,
+        OPT_ZMQ_MAX_PENDING,
+        OPT_ZMQ_FRAME_ROUTES,
         VLOG_OPTION_ENUMS,
         DAEMON_OPTION_ENUMS,
     };
@@ -349,6 +433,11 @@ parse_options(int argc, char *argv[], struct fpmd_options *o)
         {"flush-interval", required_argument, NULL, OPT_FLUSH_INTERVAL},
         {"max-inflight", required_argument, NULL, OPT_MAX_INFLIGHT},
         {"max-pending", required_argument, NULL, OPT_MAX_PENDING},
+        {"northbound-zmq", required_argument, NULL, OPT_NORTHBOUND_ZMQ},
+        {"northbound-endpoint", required_argument, NULL,
+         OPT_NORTHBOUND_ENDPOINT},
+        {"zmq-max-pending", required_argument, NULL, OPT_ZMQ_MAX_PENDING},
+        {"zmq-frame-routes", required_argument, NULL, OPT_ZMQ_FRAME_ROUTES},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         DAEMON_LONG_OPTIONS,
@@ -394,11 +483,13 @@ parse_options(int argc, char *argv[], struct fpmd_options *o)
             break;
         case OPT_FIB_SUPPRESSION:
             setting_set_cmdline(&st->fib_suppression,
-                                parse_on_off("fib-suppression", optarg));
+                                option_parse_on_off("fib-suppression",
+                                                    optarg));
             break;
         case OPT_RESOLVE_NEXTHOPS:
             setting_set_cmdline(&st->resolve_nexthops,
-                                parse_on_off("resolve-nexthops", optarg));
+                                option_parse_on_off("resolve-nexthops",
+                                                    optarg));
             break;
         case OPT_FLUSH_THRESHOLD:
             st->flush_threshold = option_parse_uint("flush-threshold",
@@ -415,6 +506,23 @@ parse_options(int argc, char *argv[], struct fpmd_options *o)
         case OPT_MAX_PENDING:
             st->max_pending = option_parse_uint("max-pending", optarg, 1,
                                                 INT_MAX);
+            break;
+        case OPT_NORTHBOUND_ZMQ:
+            setting_set_cmdline(&st->northbound_zmq,
+                                option_parse_on_off("northbound-zmq",
+                                                    optarg));
+            break;
+        case OPT_NORTHBOUND_ENDPOINT:
+            free(o->nb_endpoint);
+            o->nb_endpoint = xstrdup(optarg);
+            break;
+        case OPT_ZMQ_MAX_PENDING:
+            st->zmq_max_pending = option_parse_uint("zmq-max-pending",
+                                                    optarg, 1, INT_MAX);
+            break;
+        case OPT_ZMQ_FRAME_ROUTES:
+            st->zmq_frame_routes = option_parse_uint("zmq-frame-routes",
+                                                     optarg, 1, 100000);
             break;
         case 'h':
             usage();
@@ -483,6 +591,14 @@ DESCRIPTION\n\
 \n\
   fpmsyncd starts listening for zebra only once it has read the database.\n\
 \n\
+  With the northbound fast path on (Global:northbound_zmq or\n\
+  --northbound-zmq, decided once at start), every route change also goes\n\
+  to orchd over ZeroMQ, coalesced per route, in frames of up to 1,000\n\
+  routes, and the rows are written behind; fpmsyncd then stops reading\n\
+  zebra only while --zmq-max-pending routes wait for orchd or orchd does\n\
+  not keep up.  With FIB suppression on, orchd's results drive the\n\
+  offload notifications, not Route.status.\n\
+\n\
 OPTIONS\n\
   --db=REMOTE            database (default: %s)\n\
   --fpm-addr=ADDR        address to listen on for zebra (default 127.0.0.1)\n\
@@ -507,13 +623,22 @@ OPTIONS\n\
   --max-inflight=N       transactions in flight at once (default %d)\n\
   --max-pending=N        stop reading zebra at N pending updates (default:\n\
                          max(20000, batch size * (max-inflight + 1)))\n\
+  --northbound-zmq=on|off  routes to orchd over ZeroMQ; overrides\n\
+                         Global:northbound_zmq (default off)\n\
+  --northbound-endpoint=E  orchd's ZeroMQ endpoint (default\n\
+                         ipc://$FIBSYNC_RUNDIR/northbound.zmq)\n\
+  --zmq-max-pending=N    on that path, stop reading zebra at N routes\n\
+                         waiting for orchd (default %d)\n\
+  --zmq-frame-routes=N   and send orchd at most N routes a frame\n\
+                         (default %d)\n\
 \n\
   Command-line settings win over the Global table; features/show says\n\
   which value is in force and where it came from.\n",
            program_name, program_name, fibsync_default_db(),
            FIBSYNC_FPM_PORT, DEFAULT_BATCH_SIZE, DEFAULT_RECONCILE_TIMER,
            DEFAULT_FLUSH_THRESHOLD, DEFAULT_FLUSH_INTERVAL,
-           DEFAULT_MAX_INFLIGHT);
+           DEFAULT_MAX_INFLIGHT, DEFAULT_ZMQ_MAX_PENDING,
+           DEFAULT_ZMQ_FRAME_ROUTES);
     daemon_usage();
     vlog_usage();
     printf("\
@@ -523,6 +648,8 @@ RUNTIME COMMANDS (ovs-appctl -t $FIBSYNC_RUNDIR/fpmsyncd.ctl COMMAND)\n\
                          in-flight rows, flush sizes, reconciliation\n\
   fpm/reconcile          end of replay: delete stale routes now\n\
   features/show          settings in force and where they came from\n\
+  zmq/show               the northbound channel, its queue and stalls, and\n\
+                         the database writer's backlog\n\
   perf/show              PARSE and FLUSH performance timer lines\n\
   coverage/show          event counters\n\
   vlog/set, vlog/list    logging\n\

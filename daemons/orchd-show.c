@@ -1,5 +1,6 @@
 /*
- * orchd-show: "show ip route" from the replica's indexes.
+ * orchd-show: "show ip route" from the replica's indexes; route/show and
+ * route/dump from the read cache.
  */
 
 #include <config.h>
@@ -773,6 +774,105 @@ orchd_show_wait(struct orchd_show *s)
     LIST_FOR_EACH (d, node, &s->deferred) {
         poll_timer_wait_until(d->deadline);
     }
+}
+
+/* ---- The read cache: route/show, route/dump ----------------------------*/
+
+/* Parses "[vrf NAME] PREFIX" or "PREFIX [vrf NAME]" from argv[1...]. */
+static char *
+parse_vrf_prefix(int argc, const char *argv[], const char **vrf,
+                 struct fib_prefix *prefix)
+{
+    const char *p = NULL;
+
+    *vrf = "default";
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "vrf") && i + 1 < argc) {
+            *vrf = argv[++i];
+        } else if (!p) {
+            p = argv[i];
+        } else {
+            return xasprintf("unexpected argument \"%s\"", argv[i]);
+        }
+    }
+    if (!p) {
+        return xstrdup("missing PREFIX");
+    }
+    return fib_prefix_parse(p, prefix);
+}
+
+/* "route/show [vrf NAME] PREFIX": one programmed entry, from the read
+ * cache. */
+static void
+orchd_unixctl_route_show(struct unixctl_conn *conn, int argc,
+                         const char *argv[], void *cache_)
+{
+    struct orchd_cache *cache = cache_;
+    struct fib_prefix prefix;
+    struct orchd_entry *e;
+    struct ds s = DS_EMPTY_INITIALIZER;
+    const char *vrf;
+    struct uuid key;
+    char *error;
+
+    error = parse_vrf_prefix(argc, argv, &vrf, &prefix);
+    if (error) {
+        unixctl_command_reply_error(conn, error);
+        free(error);
+        return;
+    }
+    orchd_entry_asic_uuid(vrf, &prefix, &key);
+    e = orchd_cache_get(cache, &key);
+    if (e) {
+        orchd_entry_format(e, &s);
+        ds_put_cstr(&s, "\n");
+        orchd_entry_unref(e);
+        unixctl_command_reply(conn, ds_cstr(&s));
+    } else {
+        char buf[FIB_PREFIX_STRLEN];
+
+        fib_prefix_format(&prefix, buf);
+        ds_put_format(&s, "%s vrf %s: not programmed", buf, vrf);
+        unixctl_command_reply_error(conn, ds_cstr(&s));
+    }
+    ds_destroy(&s);
+}
+
+/* "route/dump [json]": every programmed entry, in prefix order. */
+static void
+orchd_unixctl_route_dump(struct unixctl_conn *conn, int argc,
+                         const char *argv[], void *cache_)
+{
+    struct orchd_cache *cache = cache_;
+    bool json = argc > 1 && !strcmp(argv[1], "json");
+    struct ds s = DS_EMPTY_INITIALIZER;
+
+    if (argc > 1 && !json) {
+        unixctl_command_reply_error(conn, "usage: route/dump [json]");
+        return;
+    }
+    if (json) {
+        struct json *a = orchd_cache_to_json(cache);
+
+        json_to_ds(a, 0, &s);
+        ds_put_char(&s, '\n');
+        json_destroy(a);
+    } else {
+        orchd_cache_format(cache, &s);
+    }
+    unixctl_command_reply(conn, ds_cstr(&s));
+    ds_destroy(&s);
+}
+
+/* Registers route/show and route/dump, which answer from 'cache' alone
+ * (they need no replica). */
+void
+orchd_show_register_cache_commands(struct orchd_cache *cache)
+{
+    unixctl_command_register("route/show", "[vrf NAME] PREFIX", 1, 3,
+                             orchd_unixctl_route_show, cache);
+    unixctl_command_register("route/dump", "[json]", 0, 1,
+                             orchd_unixctl_route_dump, cache);
 }
 
 /* Creates fib/show over 'idl' and its route index 'ri', with programmed

@@ -10,6 +10,10 @@
  * through ordered range walks.  "detail" fetches the on-demand column
  * Route.counters for the rows it prints, and answers once the fetches are
  * back.
+ *
+ * route/show and route/dump answer from the read cache of programmed
+ * entries (daemons/orchd-cache.h) instead: they work without a replica,
+ * on the northbound fast path too.
  */
 
 #ifndef ORCHD_SHOW_H
@@ -35,5 +39,7 @@ struct orchd_show *orchd_show_create(struct ovsdb_idl *,
 void orchd_show_destroy(struct orchd_show *);
 void orchd_show_run(struct orchd_show *);
 void orchd_show_wait(struct orchd_show *);
+
+void orchd_show_register_cache_commands(struct orchd_cache *);
 
 #endif /* daemons/orchd-show.h */

@@ -22,6 +22,7 @@
 #include "daemons/orchd-bulker.h"
 #include "daemons/orchd-cache.h"
 #include "daemons/orchd-entry.h"
+#include "daemons/orchd-northbound.h"
 #include "daemons/orchd-show.h"
 #include "daemons/orchd-worker.h"
 #include "fatal-signal.h"
@@ -66,6 +67,7 @@ enum {
     F_FIB_SUPPRESSION,          /* Status write-back. */
     F_SORTED,                   /* Sorted bulks. */
     F_NEXTHOP_GROUPS,           /* Shared next-hop groups (syncd). */
+    F_NORTHBOUND_ZMQ,           /* Routes from fpmsyncd over ZeroMQ. */
     N_FEATURES
 };
 
@@ -78,6 +80,7 @@ static struct setting features[N_FEATURES] = {
     [F_FIB_SUPPRESSION] = SETTING_INITIALIZER("fib_suppression", 0),
     [F_SORTED] = SETTING_INITIALIZER("sorted_bulks", 0),
     [F_NEXTHOP_GROUPS] = SETTING_INITIALIZER("nexthop_groups", 1),
+    [F_NORTHBOUND_ZMQ] = SETTING_INITIALIZER("northbound_zmq", 0),
 };
 
 /* The daemon's state. */
@@ -89,6 +92,8 @@ struct orchd {
     struct orchd_worker *worker;    /* Bulks and writes. */
     struct route_index *ri;         /* Indexes for fib/show, or NULL. */
     struct orchd_show *show;        /* fib/show, or NULL. */
+    struct orchd_northbound *nb;    /* Routes over ZeroMQ, or NULL: from
+                                     * the Route replica. */
     struct perf_timer *drain_timer; /* "DRAIN" stage. */
     bool synced;                    /* Initial reconciliation done. */
     bool exiting;                   /* "exit" received. */
@@ -108,6 +113,7 @@ struct orchd {
 
 static char *db_remote;
 static char *unixctl_path;
+static char *nb_endpoint;
 static bool use_route_index = true;
 
 static void parse_options(int argc, char *argv[]);
@@ -135,6 +141,7 @@ read_global(const struct fibrec_global *g)
     READ_OPTIONAL(F_FIB_SUPPRESSION, fib_suppression);
     READ_OPTIONAL(F_SORTED, sorted_bulks);
     READ_OPTIONAL(F_NEXTHOP_GROUPS, nexthop_groups);
+    READ_OPTIONAL(F_NORTHBOUND_ZMQ, northbound_zmq);
 #undef READ_OPTIONAL
 }
 
@@ -273,7 +280,9 @@ process_nhg_users(struct orchd *o, int64_t id)
 
 /* Sends the worker what changed in the replica since the last call:
  * acknowledgements, then route updates and deletions, then the routes of
- * the next-hop groups that changed. */
+ * the next-hop groups that changed (none of those on the northbound fast
+ * path, where routes come from fpmsyncd: what the replica of Route and
+ * Nexthop_Group reports then is only its being dropped). */
 static void
 process_changes(struct orchd *o)
 {
@@ -303,7 +312,9 @@ process_changes(struct orchd *o)
     }
 
     FIBREC_ROUTE_FOR_EACH_TRACKED (route, o->idl) {
-        if (fibrec_route_is_deleted(route)) {
+        if (o->nb) {
+            break;
+        } else if (fibrec_route_is_deleted(route)) {
             struct uuid key;
 
             if (route_asic_key(route, &key)) {
@@ -324,7 +335,9 @@ process_changes(struct orchd *o)
     }
 
     FIBREC_NEXTHOP_GROUP_FOR_EACH_TRACKED (nhg, o->idl) {
-        if (!fibrec_nexthop_group_is_deleted(nhg)) {
+        if (o->nb) {
+            break;
+        } else if (!fibrec_nexthop_group_is_deleted(nhg)) {
             process_nhg_users(o, nhg->id);
         }
         n++;
@@ -357,7 +370,8 @@ uuid_set_contains(const struct hmap *set, const struct uuid *u)
 
 /* First contact with the database: learns what Asic_Route already holds,
  * then programs only what differs, so a restart neither removes nor re-adds
- * a route that is already right. */
+ * a route that is already right.  (On the northbound fast path, fpmsyncd's
+ * resync says what differs and what is stale.) */
 static void
 initial_sync(struct orchd *o)
 {
@@ -385,6 +399,9 @@ initial_sync(struct orchd *o)
             orchd_entry_unref(e);
             continue;
         }
+        if (o->nb) {
+            orchd_northbound_seed(o->nb, e);
+        }
         orchd_worker_seed(o->worker, e,
                           ar->state && !strcmp(ar->state, "programmed")
                           && ar->applied_seq == ar->seq, ar->seq);
@@ -396,7 +413,10 @@ initial_sync(struct orchd *o)
 
         /* The key comes from the resolved entry; only a route that cannot
          * be resolved yet needs it computed on its own. */
-        if (process_route(o, route, &key) || route_asic_key(route, &key)) {
+        if (o->nb) {
+            break;
+        } else if (process_route(o, route, &key)
+                   || route_asic_key(route, &key)) {
             un = xmalloc(sizeof *un);
             un->uuid = key;
             hmap_insert(&wanted, &un->node, uuid_hash(&key));
@@ -404,7 +424,7 @@ initial_sync(struct orchd *o)
     }
 
     FIBREC_ASIC_ROUTE_FOR_EACH (ar, o->idl) {
-        if (!uuid_set_contains(&wanted, &ar->header_.uuid)) {
+        if (!o->nb && !uuid_set_contains(&wanted, &ar->header_.uuid)) {
             orchd_worker_del(o->worker, &ar->header_.uuid);
             n_orphans++;
         }
@@ -432,6 +452,12 @@ status_run(struct orchd *o)
     struct ovs_list results = OVS_LIST_INITIALIZER(&results);
 
     orchd_worker_take_results(o->worker, &results);
+    if (o->nb) {
+        /* No Route replica to write into: fpmsyncd hears the results. */
+        orchd_northbound_results(o->nb, &results,
+                                 features[F_FIB_SUPPRESSION].value);
+        return;
+    }
     ovs_list_push_back_all(&o->status_queue, &results);
 
     if (o->status_txn) {
@@ -520,92 +546,6 @@ orchd_ready(struct orchd *o, struct unixctl_conn *conn)
     return true;
 }
 
-/* Parses "[vrf NAME] PREFIX" or "PREFIX [vrf NAME]" from argv[1...]. */
-static char *
-parse_vrf_prefix(int argc, const char *argv[], const char **vrf,
-                 struct fib_prefix *prefix)
-{
-    const char *p = NULL;
-
-    *vrf = "default";
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "vrf") && i + 1 < argc) {
-            *vrf = argv[++i];
-        } else if (!p) {
-            p = argv[i];
-        } else {
-            return xasprintf("unexpected argument \"%s\"", argv[i]);
-        }
-    }
-    if (!p) {
-        return xstrdup("missing PREFIX");
-    }
-    return fib_prefix_parse(p, prefix);
-}
-
-/* "route/show [vrf NAME] PREFIX": one programmed entry, from the read
- * cache. */
-static void
-orchd_unixctl_route_show(struct unixctl_conn *conn, int argc,
-                         const char *argv[], void *o_)
-{
-    struct orchd *o = o_;
-    struct fib_prefix prefix;
-    struct orchd_entry *e;
-    struct ds s = DS_EMPTY_INITIALIZER;
-    const char *vrf;
-    struct uuid key;
-    char *error;
-
-    error = parse_vrf_prefix(argc, argv, &vrf, &prefix);
-    if (error) {
-        unixctl_command_reply_error(conn, error);
-        free(error);
-        return;
-    }
-    orchd_entry_asic_uuid(vrf, &prefix, &key);
-    e = orchd_cache_get(o->cache, &key);
-    if (e) {
-        orchd_entry_format(e, &s);
-        ds_put_cstr(&s, "\n");
-        orchd_entry_unref(e);
-        unixctl_command_reply(conn, ds_cstr(&s));
-    } else {
-        char buf[FIB_PREFIX_STRLEN];
-
-        fib_prefix_format(&prefix, buf);
-        ds_put_format(&s, "%s vrf %s: not programmed", buf, vrf);
-        unixctl_command_reply_error(conn, ds_cstr(&s));
-    }
-    ds_destroy(&s);
-}
-
-/* "route/dump [json]": every programmed entry, in prefix order. */
-static void
-orchd_unixctl_route_dump(struct unixctl_conn *conn, int argc,
-                         const char *argv[], void *o_)
-{
-    struct orchd *o = o_;
-    bool json = argc > 1 && !strcmp(argv[1], "json");
-    struct ds s = DS_EMPTY_INITIALIZER;
-
-    if (argc > 1 && !json) {
-        unixctl_command_reply_error(conn, "usage: route/dump [json]");
-        return;
-    }
-    if (json) {
-        struct json *a = orchd_cache_to_json(o->cache);
-
-        json_to_ds(a, 0, &s);
-        ds_put_char(&s, '\n');
-        json_destroy(a);
-    } else {
-        orchd_cache_format(o->cache, &s);
-    }
-    unixctl_command_reply(conn, ds_cstr(&s));
-    ds_destroy(&s);
-}
-
 /* Compares the read cache, OVSDB Route (resolved as orchd would) and
  * OVSDB Asic_Route, and reports every difference. */
 static void
@@ -621,6 +561,10 @@ orchd_unixctl_cache_verify(struct unixctl_conn *conn, int argc OVS_UNUSED,
     struct orchd_entry **v;
     struct uuid_node *un;
     if (!orchd_ready(o, conn)) {
+        return;
+    } else if (o->nb) {
+        unixctl_command_reply_error(conn, "no Route replica on the "
+                                    "northbound ZeroMQ path: use route-check");
         return;
     }
 
@@ -741,7 +685,25 @@ orchd_unixctl_features_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
         ds_put_format(&s, "note: ring_thread is %s until orchd restarts\n",
                       orchd_worker_uses_ring(o->worker) ? "on" : "off");
     }
+    orchd_northbound_format_path(o->nb, &features[F_NORTHBOUND_ZMQ], &s);
     unixctl_command_reply(conn, ds_cstr(&s));
+    ds_destroy(&s);
+}
+
+/* "zmq/show": the northbound channel, and the worker's Asic_Route
+ * writer. */
+static void
+orchd_unixctl_zmq_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                       const char *argv[] OVS_UNUSED, void *o_)
+{
+    struct orchd *o = o_;
+    struct ds s = DS_EMPTY_INITIALIZER;
+
+    if (orchd_ready(o, conn)) {
+        orchd_northbound_format(o->nb, &s);
+        orchd_worker_format(o->worker, &s);
+        unixctl_command_reply(conn, ds_cstr(&s));
+    }
     ds_destroy(&s);
 }
 
@@ -867,6 +829,11 @@ main(int argc, char *argv[])
     o.idl = ovsdb_idl_create(db_remote, &fibrec_idl_class, false, true);
     ovsdb_idl_set_probe_interval(o.idl, 0);
     register_columns(o.idl);
+    if (features[F_NORTHBOUND_ZMQ].value) {
+        /* Decided on the command line: never replicate Route. */
+        orchd_northbound_drop_route_replica(o.idl);
+        use_route_index = false;
+    }
     o.route_by_nhg = ovsdb_idl_index_create1(
         o.idl, &fibrec_route_col_nexthop_group);
     o.nhg_by_id = ovsdb_idl_index_create1(o.idl,
@@ -885,16 +852,15 @@ main(int argc, char *argv[])
     perf_timer_register_unixctl();
 
     unixctl_command_register("exit", "", 0, 0, orchd_unixctl_exit, &o);
-    unixctl_command_register("route/show", "[vrf NAME] PREFIX", 1, 3,
-                             orchd_unixctl_route_show, &o);
-    unixctl_command_register("route/dump", "[json]", 0, 1,
-                             orchd_unixctl_route_dump, &o);
+    orchd_show_register_cache_commands(o.cache);
     unixctl_command_register("cache/verify", "", 0, 0,
                              orchd_unixctl_cache_verify, &o);
     unixctl_command_register("features/show", "", 0, 0,
                              orchd_unixctl_features_show, &o);
     unixctl_command_register("ring/show", "", 0, 0,
                              orchd_unixctl_ring_show, &o);
+    unixctl_command_register("zmq/show", "", 0, 0,
+                             orchd_unixctl_zmq_show, &o);
     unixctl_command_register("orchd/status", "", 0, 0,
                              orchd_unixctl_status, &o);
 
@@ -915,6 +881,9 @@ main(int argc, char *argv[])
     bulker_config(&cfg);
     o.worker = orchd_worker_create(db_remote, &cfg, o.cache);
     orchd_worker_want_results(o.worker, features[F_FIB_SUPPRESSION].value);
+    if (features[F_NORTHBOUND_ZMQ].value) {
+        o.nb = orchd_northbound_create(nb_endpoint, o.worker, o.idl);
+    }
     if (!o.exiting) {
         initial_sync(&o);
     }
@@ -933,6 +902,9 @@ main(int argc, char *argv[])
             process_changes(&o);
         }
         orchd_worker_run(o.worker);
+        if (o.nb) {
+            orchd_northbound_run(o.nb);
+        }
         status_run(&o);
         idl_ondemand_run(o.idl);
         unixctl_server_run(unixctl);
@@ -943,6 +915,9 @@ main(int argc, char *argv[])
 
         ovsdb_idl_wait(o.idl);
         orchd_worker_wait(o.worker);
+        if (o.nb) {
+            orchd_northbound_wait(o.nb);
+        }
         if (o.status_txn) {
             ovsdb_idl_txn_wait(o.status_txn);
         }
@@ -959,6 +934,7 @@ main(int argc, char *argv[])
     }
 
     /* Drain before exit: every queued task runs. */
+    orchd_northbound_destroy(o.nb);
     orchd_worker_destroy(o.worker);
     if (o.status_txn) {
         ovsdb_idl_txn_destroy(o.status_txn);
@@ -970,6 +946,7 @@ main(int argc, char *argv[])
     ovsdb_idl_destroy(o.idl);
     route_index_destroy(o.ri);
     unixctl_server_destroy(unixctl);
+    free(nb_endpoint);
     service_stop();
     return 0;
 }
@@ -990,6 +967,8 @@ parse_options(int argc, char *argv[])
         OPT_SORTED,
         OPT_NO_SORTED,
         OPT_NO_ROUTE_INDEX,
+        OPT_NORTHBOUND_ZMQ,
+        OPT_NORTHBOUND_ENDPOINT,
         VLOG_OPTION_ENUMS,
         DAEMON_OPTION_ENUMS,
     };
@@ -1007,6 +986,9 @@ parse_options(int argc, char *argv[])
         {"sorted-bulks", no_argument, NULL, OPT_SORTED},
         {"no-sorted-bulks", no_argument, NULL, OPT_NO_SORTED},
         {"no-route-index", no_argument, NULL, OPT_NO_ROUTE_INDEX},
+        {"northbound-zmq", required_argument, NULL, OPT_NORTHBOUND_ZMQ},
+        {"northbound-endpoint", required_argument, NULL,
+         OPT_NORTHBOUND_ENDPOINT},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         VLOG_LONG_OPTIONS,
@@ -1068,6 +1050,15 @@ parse_options(int argc, char *argv[])
         case OPT_NO_ROUTE_INDEX:
             use_route_index = false;
             break;
+        case OPT_NORTHBOUND_ZMQ:
+            setting_set_cmdline(&features[F_NORTHBOUND_ZMQ],
+                                option_parse_on_off("northbound-zmq",
+                                                    optarg));
+            break;
+        case OPT_NORTHBOUND_ENDPOINT:
+            free(nb_endpoint);
+            nb_endpoint = xstrdup(optarg);
+            break;
         case 'h':
             usage();
         case 'V':
@@ -1127,6 +1118,11 @@ Tuning (each overrides the matching Global column; default in brackets):\n\
                           (protocol, vrf, prefix) indexes over the\n\
                           replica: saves about 170 bytes a route and the\n\
                           CPU to maintain them, but disables fib/show\n\
+  --northbound-zmq=on|off take routes from fpmsyncd over ZeroMQ, already\n\
+                          resolved, instead of replicating Route and\n\
+                          Nexthop_Group (no route index then) [off]\n\
+  --northbound-endpoint=E where to bind for it\n\
+                          [ipc://$FIBSYNC_RUNDIR/northbound.zmq]\n\
 \n\
 unixctl commands (ovs-appctl -t $FIBSYNC_RUNDIR/orchd.ctl COMMAND):\n\
   route/show [vrf NAME] PREFIX   the programmed entry, from the read cache\n\
@@ -1135,6 +1131,7 @@ unixctl commands (ovs-appctl -t $FIBSYNC_RUNDIR/orchd.ctl COMMAND):\n\
   features/show                  each optimization, its value and source\n\
   perf/show                      last per-stage performance lines\n\
   ring/show                      task ring statistics\n\
+  zmq/show                       northbound channel, Asic_Route writer\n\
   orchd/status                   counters: updates, bulks, acks, cache\n\
   fib/show ip|ipv6 route ...     \"show ip route\" from the indexes (fibctl)\n\
   exit                           drain and exit\n",

@@ -24,11 +24,13 @@ lib_libfibsync_la_SOURCES += \
 	lib/fpm-frame.c lib/fpm-frame.h \
 	lib/fpm-route.c lib/fpm-route.h
 
-# Row keys (deterministic row UUIDs, protocol and VRF names) and the
-# coalescing OVSDB write batcher.
+# Row keys (deterministic row UUIDs, protocol and VRF names), the
+# coalescing OVSDB write batcher and the queue it shares with fpmsyncd's
+# fast path.
 lib_libfibsync_la_SOURCES += \
 	lib/route-key.c lib/route-key.h \
-	lib/route-batch.c lib/route-batch.h
+	lib/route-batch.c lib/route-batch.h \
+	lib/ptr-fifo.c lib/ptr-fifo.h
 
 # The fast path: the binary route frame and the ZeroMQ channel.
 lib_libfibsync_la_SOURCES += \

@@ -1,5 +1,5 @@
 /*
- * option-parse: numeric command-line option values.
+ * option-parse: numeric and on/off command-line option values.
  */
 
 #include <config.h>
@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "util.h"
 
@@ -25,4 +26,15 @@ option_parse_uint(const char *option, const char *arg,
                   option, arg, min, max);
     }
     return n;
+}
+
+bool
+option_parse_on_off(const char *option, const char *arg)
+{
+    if (!strcmp(arg, "on") || !strcmp(arg, "true")) {
+        return true;
+    } else if (!strcmp(arg, "off") || !strcmp(arg, "false")) {
+        return false;
+    }
+    ovs_fatal(0, "--%s: \"%s\" is not on or off", option, arg);
 }

@@ -62,9 +62,7 @@ route_batch_destroy(struct route_batch *b)
         free(txn->ops);
         free(txn);
     }
-    free(b->queue);
-    b->queue = NULL;
-    b->n_queued = b->allocated = b->head = 0;
+    ptr_fifo_destroy(&b->queue);
     b->n_inflight = b->n_inflight_ops = 0;
 }
 
@@ -101,20 +99,7 @@ route_batch_enqueue(struct route_batch *b, struct route_batch_entry *e)
     if (e->queued) {
         return;
     }
-    if (b->n_queued == b->allocated) {
-        size_t new_allocated = b->allocated ? 2 * b->allocated : 1024;
-        struct route_batch_entry **q = xmalloc(new_allocated * sizeof *q);
-
-        for (size_t i = 0; i < b->n_queued; i++) {
-            q[i] = b->queue[(b->head + i) & (b->allocated - 1)];
-        }
-        free(b->queue);
-        b->queue = q;
-        b->head = 0;
-        b->allocated = new_allocated;
-    }
-    b->queue[(b->head + b->n_queued) & (b->allocated - 1)] = e;
-    b->n_queued++;
+    ptr_fifo_push(&b->queue, e);
     e->queued = true;
 }
 
@@ -122,15 +107,11 @@ route_batch_enqueue(struct route_batch *b, struct route_batch_entry *e)
 static struct route_batch_entry *
 dequeue(struct route_batch *b)
 {
-    struct route_batch_entry *e;
+    struct route_batch_entry *e = ptr_fifo_pop(&b->queue);
 
-    if (!b->n_queued) {
-        return NULL;
+    if (e) {
+        e->queued = false;
     }
-    e = b->queue[b->head];
-    b->head = (b->head + 1) & (b->allocated - 1);
-    b->n_queued--;
-    e->queued = false;
     return e;
 }
 
@@ -265,7 +246,7 @@ route_batch_take(struct route_batch *b, size_t max_ops)
     size_t allocated = 0;
 
     ovs_assert(max_ops > 0);
-    while (b->n_queued && (!txn || txn->n_ops < max_ops)) {
+    while (ptr_fifo_len(&b->queue) && (!txn || txn->n_ops < max_ops)) {
         struct route_batch_entry *e = dequeue(b);
         struct route_batch_op op;
         bool held;
@@ -281,7 +262,7 @@ route_batch_take(struct route_batch *b, size_t max_ops)
         }
         if (!txn) {
             txn = xzalloc(sizeof *txn);
-            allocated = MIN(max_ops, b->n_queued + 1);
+            allocated = MIN(max_ops, ptr_fifo_len(&b->queue) + 1);
             txn->ops = xmalloc(allocated * sizeof *txn->ops);
         } else if (txn->n_ops == allocated) {
             allocated = MIN(max_ops, 2 * allocated);

@@ -91,6 +91,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "lib/ptr-fifo.h"
 #include "openvswitch/list.h"
 
 /* What the batcher believes the database holds for an entry. */
@@ -181,10 +182,7 @@ typedef bool route_batch_writable_cb(const struct route_batch_entry *entry,
 
 /* The batcher. */
 struct route_batch {
-    struct route_batch_entry **queue; /* Circular FIFO of queued entries. */
-    size_t head;                /* Index of the oldest in 'queue'. */
-    size_t n_queued;            /* Entries in 'queue'. */
-    size_t allocated;           /* Capacity of 'queue' (power of 2). */
+    struct ptr_fifo queue;      /* Queued 'struct route_batch_entry's. */
     struct ovs_list inflight;   /* 'struct route_batch_txn's, oldest first. */
     size_t n_inflight;          /* Length of 'inflight'. */
     size_t n_inflight_ops;      /* Operations in 'inflight'. */
@@ -217,7 +215,7 @@ void route_batch_forget(struct route_batch *, struct route_batch_entry *);
 static inline size_t
 route_batch_n_pending(const struct route_batch *b)
 {
-    return b->n_queued;
+    return ptr_fifo_len(&b->queue);
 }
 
 struct route_batch_txn *route_batch_take(struct route_batch *, size_t max_ops);

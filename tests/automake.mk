@@ -25,6 +25,8 @@ tests_check_fibsync_SOURCES += \
 	tests/check/test-fpm-route.c \
 	tests/check/test-fpm-route-malformed.c
 tests_check_fibsync_SOURCES += tests/check/test-route-key.c tests/check/test-route-batch.c tests/check/test-fpmsyncd-rib.c
+tests_check_fibsync_SOURCES += tests/check/test-ptr-fifo.c \
+	tests/check/test-fpmsyncd-zmq.c
 tests_check_fibsync_SOURCES += tests/check/test-syncd-apply.c
 tests_check_fibsync_SOURCES += tests/check/test-route-index.c
 tests_check_fibsync_SOURCES += tests/check/test-orchd-bulker.c
@@ -44,6 +46,9 @@ check_PROGRAMS += tests/test-idl-route
 tests_test_idl_route_SOURCES = tests/test-idl-route.c
 tests_test_idl_route_LDADD = idl/libfibsync-idl.la lib/libfibsync.la \
 	$(OVS_LIBS) $(JEMALLOC_LIBS)
+check_PROGRAMS += tests/test-zmq-send
+tests_test_zmq_send_SOURCES = tests/test-zmq-send.c
+tests_test_zmq_send_LDADD = $(ZMQ_LIBS)
 check_PROGRAMS += tests/test-idl-ondemand
 tests_test_idl_ondemand_SOURCES = tests/test-idl-ondemand.c
 tests_test_idl_ondemand_LDADD = idl/libfibsync-idl.la lib/libfibsync.la \
@@ -61,6 +66,7 @@ TESTSUITE_AT = \
 	tests/fpmsyncd.at \
 	tests/fibsync-ctl.at \
 	tests/orchd.at \
+	tests/zmq-northbound.at \
 	tests/frr-offload.at \
 	tests/fibctl.at
 EXTRA_DIST += $(TESTSUITE_AT) tests/atlocal.in package.m4 tests/lpm-check.py

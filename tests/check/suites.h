@@ -19,7 +19,9 @@
     SUITE(zmq_channel) \
     SUITE(route_key) \
     SUITE(route_batch) \
+    SUITE(ptr_fifo) \
     SUITE(fpmsyncd_rib) \
+    SUITE(fpmsyncd_zmq) \
     SUITE(syncd_apply) \
     SUITE(fib_prefix) \
     SUITE(fib_prefix_sort) \

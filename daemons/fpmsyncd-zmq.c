@@ -1,0 +1,536 @@
+/*
+ * Copyright (c) 2024 The fibsync authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#include <config.h>
+#include "daemons/fpmsyncd-zmq.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coverage.h"
+#include "daemons/fpmsyncd-private.h"
+#include "lib/ptr-fifo.h"
+#include "lib/route-frame.h"
+#include "lib/zmq-channel.h"
+#include "openvswitch/dynamic-string.h"
+#include "openvswitch/ofpbuf.h"
+#include "openvswitch/poll-loop.h"
+#include "openvswitch/vlog.h"
+#include "util.h"
+
+VLOG_DEFINE_THIS_MODULE(fpmsyncd_zmq);
+
+static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
+
+COVERAGE_DEFINE(fpmd_zmq_frame);
+COVERAGE_DEFINE(fpmd_zmq_stall);
+COVERAGE_DEFINE(fpmd_zmq_resync);
+
+/* The fast path. */
+struct fpmd_zmq {
+    struct fpmd_rib *rib;       /* Whose routes. */
+    struct zmq_channel *ch;     /* To orchd; NULL in the Check suite. */
+    size_t max_pending;         /* Queue length that stops zebra. */
+    size_t frame_max;           /* Routes in a frame at most. */
+
+    /* The queue. */
+    struct ptr_fifo queue;      /* 'struct fpmd_route's flagged
+                                 * FPMD_F_ZMQ_QUEUED, first change first. */
+    struct route_frame_nexthop nexthops[ROUTE_FRAME_MAX_NEXTHOPS];
+                                /* The next hops of the route being
+                                 * encoded. */
+
+    /* Resync. */
+    bool resyncing;             /* A resync has not sent its end yet. */
+    size_t n_resync;            /* Routes flagged FPMD_F_ZMQ_RESYNC. */
+
+    /* Back-pressure. */
+    bool stalled;               /* Reading zebra is paused for us. */
+
+    /* Counters. */
+    uint64_t n_frames;          /* ROUTES frames built. */
+    uint64_t n_sets;            /* SET entries sent. */
+    uint64_t n_dels;            /* DEL entries sent. */
+    uint64_t n_held;            /* Routes taken but held (unresolved). */
+    uint64_t n_cancelled;       /* Withdrawn before orchd heard of them. */
+    uint64_t n_unencodable;     /* Routes a frame cannot carry. */
+    uint64_t n_resyncs;         /* Resyncs started. */
+    uint64_t n_sync_ends;       /* Resyncs ended (SYNC_END sent). */
+    uint64_t n_stalls;          /* Times reading zebra paused for us. */
+    uint64_t n_results_ok;      /* Programmed, offload recorded. */
+    uint64_t n_results_stale;   /* Programmed, but the route changed or
+                                 * went since. */
+    uint64_t n_results_error;   /* orchd could not program. */
+    uint64_t n_unexpected;      /* Frames of the wrong type from orchd. */
+};
+
+static zmq_channel_recv_cb zmq_recv_cb;
+static zmq_channel_peer_cb zmq_peer_cb;
+
+/* Creates the fast path for 'rib' as 'options' say.  Returns NULL with
+ * an error message in '*errorp' if the channel cannot be made. */
+struct fpmd_zmq *
+fpmd_zmq_create(struct fpmd_rib *rib, const struct fpmd_zmq_options *options,
+                char **errorp)
+{
+    struct fpmd_zmq *zmq = xzalloc(sizeof *zmq);
+
+    *errorp = NULL;
+    zmq->rib = rib;
+    zmq->max_pending = options->max_pending;
+    zmq->frame_max = options->frame_max ? options->frame_max : 1000;
+    ptr_fifo_init(&zmq->queue);
+    if (options->endpoint) {
+        struct zmq_channel_options opts = {
+            .name = "northbound",
+            .endpoint = options->endpoint,
+            .bind = false,
+        };
+
+        zmq->ch = zmq_channel_create(&opts, zmq_recv_cb, zmq_peer_cb, zmq,
+                                     errorp);
+        if (!zmq->ch) {
+            ptr_fifo_destroy(&zmq->queue);
+            free(zmq);
+            return NULL;
+        }
+    }
+    ovs_assert(!rib->zmq);
+    rib->zmq = zmq;
+    return zmq;
+}
+
+/* Empties the queue without sending anything. */
+static void
+discard(struct fpmd_zmq *zmq)
+{
+    struct fpmd_route *r;
+
+    while ((r = ptr_fifo_pop(&zmq->queue))) {
+        r->be.flags &= ~FPMD_F_ZMQ_QUEUED;
+        fpmd_route_maybe_free(zmq->rib, r);
+    }
+}
+
+/* Closes the channel and frees 'zmq'.  The routes it queued leave the
+ * queue (and are freed if nothing else needs them). */
+void
+fpmd_zmq_destroy(struct fpmd_zmq *zmq)
+{
+    if (!zmq) {
+        return;
+    }
+    discard(zmq);
+    ptr_fifo_destroy(&zmq->queue);
+    zmq_channel_destroy(zmq->ch);
+    zmq->rib->zmq = NULL;
+    free(zmq);
+}
+
+/* The queue. */
+
+/* Queues 'r', unless it is queued already. */
+static void
+enqueue(struct fpmd_zmq *zmq, struct fpmd_route *r)
+{
+    if (!(r->be.flags & FPMD_F_ZMQ_QUEUED)) {
+        r->be.flags |= FPMD_F_ZMQ_QUEUED;
+        ptr_fifo_push(&zmq->queue, r);
+    }
+}
+
+/* Takes 'r' out of the resync under way, if it is part of it. */
+static void
+resync_done(struct fpmd_zmq *zmq, struct fpmd_route *r)
+{
+    if (r->be.flags & FPMD_F_ZMQ_RESYNC) {
+        r->be.flags &= ~FPMD_F_ZMQ_RESYNC;
+        zmq->n_resync--;
+    }
+}
+
+/* Adds 'r' to the resync under way. */
+static void
+resync_add(struct fpmd_zmq *zmq, struct fpmd_route *r)
+{
+    if (!(r->be.flags & FPMD_F_ZMQ_RESYNC)) {
+        r->be.flags |= FPMD_F_ZMQ_RESYNC;
+        zmq->n_resync++;
+    }
+}
+
+/* 'r' was just created.  During a resync it belongs to it: a route read
+ * from the database must be replayed by zebra (or removed by
+ * reconciliation) before the resync may end. */
+void
+fpmd_zmq_route_created(struct fpmd_zmq *zmq, struct fpmd_route *r)
+{
+    if (zmq->resyncing) {
+        resync_add(zmq, r);
+    }
+}
+
+/* 'r' can be written with its current content, which differs from what
+ * was last written if 'changed'.  Queues it if orchd may not have that
+ * content. */
+void
+fpmd_zmq_route_set(struct fpmd_zmq *zmq, struct fpmd_route *r,
+                   bool changed)
+{
+    if (changed || !(r->be.flags & FPMD_F_ZMQ_SENT)) {
+        enqueue(zmq, r);
+    }
+}
+
+/* 'r' is withdrawn.  Queues its deletion if orchd holds it; a resync no
+ * longer waits for it (orchd removes what a resync does not name). */
+void
+fpmd_zmq_route_withdrawn(struct fpmd_zmq *zmq, struct fpmd_route *r)
+{
+    resync_done(zmq, r);
+    if (r->be.flags & FPMD_F_ZMQ_SENT) {
+        enqueue(zmq, r);
+    }
+}
+
+/* 'r' is being freed (never while it is queued). */
+void
+fpmd_zmq_route_freed(struct fpmd_zmq *zmq, struct fpmd_route *r)
+{
+    ovs_assert(!(r->be.flags & FPMD_F_ZMQ_QUEUED));
+    resync_done(zmq, r);
+}
+
+/* Starts a resync: orchd (re)started and holds, as far as fpmsyncd knows,
+ * nothing.  Every route is queued again and part of the resync. */
+void
+fpmd_zmq_resync(struct fpmd_zmq *zmq)
+{
+    struct fpmd_route *r;
+
+    zmq->resyncing = true;
+    zmq->n_resyncs++;
+    COVERAGE_INC(fpmd_zmq_resync);
+    HMAP_FOR_EACH (r, node, &zmq->rib->routes) {
+        r->be.flags &= ~FPMD_F_ZMQ_SENT;
+        resync_add(zmq, r);
+        enqueue(zmq, r);
+    }
+    VLOG_INFO("northbound: resync of %"PRIuSIZE" routes", zmq->n_resync);
+}
+
+/* Frames. */
+
+/* Returns the action and the next hops of 'r' into 'rr', or false if a
+ * frame cannot carry them: a group without members (orchd waits for
+ * members then, as on the OVSDB path), or too many next hops. */
+static bool
+encode_nexthops(struct fpmd_zmq *zmq, const struct fpmd_route *r,
+                struct route_frame_route *rr)
+{
+    const struct fpmd_nhset *set = fpmd_route_set(r);
+
+    rr->action = ROUTE_FRAME_FORWARD;
+    rr->n_nexthops = 0;
+    if (fpmd_route_is_blackhole(r)) {
+        rr->action = ROUTE_FRAME_DROP;
+    } else if (!set || !set->n) {
+        if (r->nh && r->nh->id) {
+            return false;
+        }
+        rr->action = ROUTE_FRAME_TRAP;
+    } else if (set->n > ROUTE_FRAME_MAX_NEXTHOPS) {
+        return false;
+    } else {
+        for (size_t i = 0; i < set->n; i++) {
+            const struct fpmd_nhmember *m = &set->members[i];
+            struct route_frame_nexthop *nh = &zmq->nexthops[i];
+
+            nh->key = m->key;
+            nh->key_len = strlen(m->key);
+            nh->weight = m->weight ? m->weight : 1;
+        }
+        rr->n_nexthops = set->n;
+        rr->nexthops = zmq->nexthops;
+    }
+    return true;
+}
+
+/* Appends 'r' to the ROUTES frame in 'b' as an entry of 'op'.  Returns
+ * false if it cannot. */
+static bool
+put_route(struct fpmd_zmq *zmq, struct ofpbuf *b, const struct fpmd_route *r,
+          enum route_frame_op op)
+{
+    const char *vrf = fpmd_vrf_get(&zmq->rib->vrfs, r->vrf)->name;
+    size_t vrf_len = strlen(vrf);
+    struct route_frame_route rr;
+
+    memset(&rr, 0, sizeof rr);
+    rr.op = op;
+    rr.prefix = r->prefix;
+    rr.vrf = vrf;
+    rr.vrf_len = vrf_len;
+    if (!vrf_len || vrf_len > UINT8_MAX
+        || (op == ROUTE_FRAME_SET && !encode_nexthops(zmq, r, &rr))) {
+        return false;
+    }
+    route_frame_put_route(b, &rr);
+    return true;
+}
+
+/* Turns 'r', just taken from the queue, into an entry of 'b', if it needs
+ * one.  Returns true if it added one. */
+static bool
+take_route(struct fpmd_zmq *zmq, struct ofpbuf *b, struct fpmd_route *r)
+{
+    if (!fpmd_route_writable(r)) {
+        /* Held: queued again once it can be resolved. */
+        zmq->n_held++;
+        return false;
+    }
+    resync_done(zmq, r);
+    if (r->be.want) {
+        if (!put_route(zmq, b, r, ROUTE_FRAME_SET)) {
+            zmq->n_unencodable++;
+            return false;
+        }
+        zmq->n_sets++;
+        r->be.flags |= FPMD_F_ZMQ_SENT;
+        return true;
+    }
+    if (!(r->be.flags & FPMD_F_ZMQ_SENT)) {
+        zmq->n_cancelled++;
+        return false;
+    }
+    r->be.flags &= ~FPMD_F_ZMQ_SENT;
+    if (!put_route(zmq, b, r, ROUTE_FRAME_DEL)) {
+        zmq->n_unencodable++;
+        return false;
+    }
+    zmq->n_dels++;
+    return true;
+}
+
+/* True if the resync under way can end now: every route of it is sent, and
+ * the rib knows the content of every route it holds (the database is read,
+ * and what was read is replayed by zebra or reconciled away). */
+static bool
+resync_can_end(const struct fpmd_zmq *zmq)
+{
+    return zmq->resyncing && !zmq->n_resync
+           && fpmd_rib_is_loaded(zmq->rib);
+}
+
+/* Builds the next ROUTES frame into 'b' from the front of the queue: up to
+ * 'frame_max' routes, with ROUTE_FRAME_F_SYNC_END if it ends a resync.
+ * Returns false, with 'b' to be ignored, if there is nothing to send. */
+bool
+fpmd_zmq_take_frame(struct fpmd_zmq *zmq, struct ofpbuf *b)
+{
+    struct fpmd_route *r;
+    size_t n = 0;
+
+    route_frame_start(b, ROUTE_FRAME_ROUTES, 0, 0);
+    while (n < zmq->frame_max && (r = ptr_fifo_pop(&zmq->queue))) {
+        r->be.flags &= ~FPMD_F_ZMQ_QUEUED;
+        n += take_route(zmq, b, r);
+        fpmd_route_maybe_free(zmq->rib, r);
+    }
+    if (resync_can_end(zmq)) {
+        route_frame_set_header(b->data, ROUTE_FRAME_F_SYNC_END, 0, 0);
+        zmq->resyncing = false;
+        zmq->n_sync_ends++;
+        VLOG_INFO("northbound: resync complete");
+    } else if (!n) {
+        return false;
+    }
+    route_frame_finish(b);
+    zmq->n_frames++;
+    COVERAGE_INC(fpmd_zmq_frame);
+    return true;
+}
+
+/* Results. */
+
+/* Handles one RESULTS entry from orchd. */
+static void
+handle_result(struct fpmd_zmq *zmq, const struct route_frame_route *e)
+{
+    struct fpmd_rib *rib = zmq->rib;
+    char vrf_name[UINT8_MAX + 1];
+    struct fpmd_route *r;
+    struct fpmd_vrf *vrf;
+
+    memcpy(vrf_name, e->vrf, e->vrf_len);
+    vrf_name[e->vrf_len] = '\0';
+    vrf = fpmd_vrf_by_name(&rib->vrfs, vrf_name);
+    r = vrf ? fpmd_route_find(rib, vrf->idx, &e->prefix) : NULL;
+    if (e->status) {
+        char buf[FIB_PREFIX_STRLEN];
+
+        zmq->n_results_error++;
+        fib_prefix_format(&e->prefix, buf);
+        VLOG_WARN_RL(&rl, "%s vrf %s: orchd could not program it: %.*s",
+                     buf, vrf_name, (int) e->error_len, e->error);
+        if (r) {
+            fpmd_offload_clear(rib, r);
+        }
+    } else if (e->op == ROUTE_FRAME_SET) {
+        if (!r || !r->be.want || !(r->be.flags & FPMD_F_ZMQ_SENT)
+            || r->be.flags & FPMD_F_ZMQ_QUEUED) {
+            /* Changed or gone since: its next result counts. */
+            zmq->n_results_stale++;
+            return;
+        }
+        zmq->n_results_ok++;
+        fpmd_offload_route_set(rib, r);
+    }
+}
+
+/* Handles the frame of 'size' bytes at 'frame' that orchd sent, already
+ * validated: RESULTS, one entry per route. */
+void
+fpmd_zmq_results(struct fpmd_zmq *zmq, const void *frame, size_t size)
+{
+    struct route_frame_reader *rd = xmalloc(sizeof *rd);
+    struct route_frame_route e;
+
+    route_frame_reader_init(rd, frame, size);
+    if (rd->type != ROUTE_FRAME_RESULTS) {
+        zmq->n_unexpected++;
+        VLOG_WARN_RL(&rl, "northbound: %s frame from orchd ignored",
+                     route_frame_type_name(rd->type));
+    } else {
+        while (rd->left && !route_frame_read(rd, &e)) {
+            handle_result(zmq, &e);
+        }
+    }
+    free(rd);
+}
+
+/* The channel. */
+
+/* zmq_channel_recv_cb. */
+static void
+zmq_recv_cb(void *zmq_, const struct route_frame_header *h OVS_UNUSED,
+            const void *frame, size_t size)
+{
+    fpmd_zmq_results(zmq_, frame, size);
+}
+
+/* zmq_channel_peer_cb: orchd (re)started. */
+static void
+zmq_peer_cb(void *zmq_)
+{
+    fpmd_zmq_resync(zmq_);
+}
+
+/* Runs the channel and sends frames while it has room. */
+void
+fpmd_zmq_run(struct fpmd_zmq *zmq)
+{
+    struct ofpbuf b;
+
+    zmq_channel_run(zmq->ch);
+    if (!zmq_channel_is_up(zmq->ch)) {
+        /* The resync at first contact with orchd sends every route: until
+         * then, queued routes need not be kept (nor their memory). */
+        discard(zmq);
+        return;
+    }
+    ofpbuf_init(&b, 0);
+    while (zmq_channel_can_send(zmq->ch) && fpmd_zmq_take_frame(zmq, &b)) {
+        zmq_channel_send(zmq->ch, &b);
+    }
+    ofpbuf_uninit(&b);
+}
+
+void
+fpmd_zmq_wait(struct fpmd_zmq *zmq)
+{
+    zmq_channel_wait(zmq->ch);
+    if (zmq_channel_can_send(zmq->ch)
+        && (ptr_fifo_len(&zmq->queue) || resync_can_end(zmq))) {
+        poll_immediate_wake();
+    }
+}
+
+/* Returns true if fpmsyncd should not read zebra now: the queue is full,
+ * or orchd has not acknowledged enough frames to leave room in the
+ * channel's window.  (Never before first contact with orchd: the queue is
+ * not kept then, see fpmd_zmq_run().) */
+bool
+fpmd_zmq_is_full(const struct fpmd_zmq *zmq)
+{
+    return (ptr_fifo_len(&zmq->queue) >= zmq->max_pending
+            || (zmq->ch && zmq_channel_is_up(zmq->ch)
+                && !zmq_channel_can_send(zmq->ch)));
+}
+
+/* Returns fpmd_zmq_is_full(), counting each stall once. */
+bool
+fpmd_zmq_backpressure(struct fpmd_zmq *zmq)
+{
+    bool full = fpmd_zmq_is_full(zmq);
+
+    if (full && !zmq->stalled) {
+        zmq->n_stalls++;
+        COVERAGE_INC(fpmd_zmq_stall);
+    }
+    zmq->stalled = full;
+    return full;
+}
+
+/* Introspection. */
+
+size_t
+fpmd_zmq_n_queued(const struct fpmd_zmq *zmq)
+{
+    return ptr_fifo_len(&zmq->queue);
+}
+
+/* Appends zmq/show's lines about the channel and the queue to 's'. */
+void
+fpmd_zmq_format(const struct fpmd_zmq *zmq, struct ds *s)
+{
+    if (zmq->ch) {
+        zmq_channel_format(zmq->ch, s);
+    }
+    ds_put_format(s, "queue: %"PRIuSIZE" routes waiting (stall at %"
+                  PRIuSIZE"), %"PRIu64" frames (up to %"PRIuSIZE" routes), %"
+                  PRIu64" sets, %"PRIu64" deletes\n",
+                  ptr_fifo_len(&zmq->queue), zmq->max_pending,
+                  zmq->n_frames, zmq->frame_max, zmq->n_sets, zmq->n_dels);
+    ds_put_format(s, "queue: held %"PRIu64", cancelled %"PRIu64
+                  ", unencodable %"PRIu64"\n", zmq->n_held,
+                  zmq->n_cancelled, zmq->n_unencodable);
+    ds_put_format(s, "stalls: %"PRIu64" (%s)\n", zmq->n_stalls,
+                  zmq->stalled ? "reading zebra paused" : "reading zebra");
+    ds_put_format(s, "resyncs: %"PRIu64" started, %"PRIu64" complete",
+                  zmq->n_resyncs, zmq->n_sync_ends);
+    if (zmq->resyncing) {
+        ds_put_format(s, ", %"PRIuSIZE" routes to go%s", zmq->n_resync,
+                      fpmd_rib_is_loaded(zmq->rib) ? ""
+                      : " (database not read yet)");
+    }
+    ds_put_char(s, '\n');
+    ds_put_format(s, "results: %"PRIu64" offloaded, %"PRIu64" stale, %"
+                  PRIu64" errors, %"PRIu64" unexpected frames\n",
+                  zmq->n_results_ok, zmq->n_results_stale,
+                  zmq->n_results_error, zmq->n_unexpected);
+}

@@ -1,0 +1,99 @@
+/*
+ * Copyright (c) 2024 The fibsync authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#ifndef ORCHD_NORTHBOUND_H
+#define ORCHD_NORTHBOUND_H 1
+
+/* orchd's northbound fast path: routes from fpmsyncd over ZeroMQ.
+ *
+ * orchd binds the "northbound" channel (lib/zmq-channel.h) and fpmsyncd
+ * sends it ROUTES frames (lib/route-frame.h) with each route already
+ * resolved: its VRF, prefix, action and next hops.  Each SET entry becomes
+ * the SAI entry that orchd would resolve from the Route row on the OVSDB
+ * path (orchd_entry_create(), key orchd_entry_asic_uuid(VRF, prefix)) and
+ * goes to the worker with orchd_worker_set(); each DEL becomes
+ * orchd_worker_del().  Route and Nexthop_Group are not replicated on this
+ * path (orchd_northbound_drop_route_replica()): fpmsyncd writes them
+ * behind, for the operator and for route-check.
+ *
+ * Resync
+ * ======
+ *
+ * orchd keeps, for each route fpmsyncd named (and each Asic_Route entry it
+ * found at start, orchd_northbound_seed()), the last entry and the resync
+ * generation that last confirmed it.  When fpmsyncd (re)starts, the peer
+ * callback starts a new generation; every SET or DEL confirms a route;
+ * the frame with ROUTE_FRAME_F_SYNC_END removes the routes the resync did
+ * not confirm.  A SET equal to what is programmed changes nothing (the
+ * bulker skips it), so a resync does not remove and re-add anything.
+ *
+ * Results
+ * =======
+ *
+ * With FIB suppression on, each outcome the worker reports
+ * (orchd_worker_take_results()) is sent back to fpmsyncd as a RESULTS
+ * entry, which fpmsyncd turns into an offload notification to zebra.  An
+ * entry that decodes but cannot be used (a VRF name or next-hop key with
+ * a NUL in it) is answered with an error result, counted, and not
+ * programmed.
+ *
+ * Back-pressure
+ * =============
+ *
+ * The worker does not say how much it has pending, only whether it is
+ * idle.  So orchd counts the routes it submits since it last saw the
+ * worker idle, and stops receiving (zmq_channel_set_receiving()) once
+ * that reaches ORCHD_NORTHBOUND_MAX_PENDING, until the worker is idle
+ * again: fpmsyncd's window then fills and fpmsyncd stops reading zebra.
+ *
+ * Thread safety: none; the main thread's. */
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct ds;
+struct orchd_entry;
+struct orchd_worker;
+struct ovs_list;
+struct ovsdb_idl;
+struct setting;
+
+/* Routes submitted since the worker was last idle at which orchd stops
+ * receiving. */
+#define ORCHD_NORTHBOUND_MAX_PENDING 100000
+
+/* Routes in a RESULTS frame at most. */
+#define ORCHD_NORTHBOUND_FRAME_MAX 1000
+
+struct orchd_northbound *orchd_northbound_create(const char *endpoint,
+                                                 struct orchd_worker *,
+                                                 struct ovsdb_idl *);
+void orchd_northbound_destroy(struct orchd_northbound *);
+
+void orchd_northbound_drop_route_replica(struct ovsdb_idl *);
+void orchd_northbound_seed(struct orchd_northbound *,
+                           const struct orchd_entry *);
+
+void orchd_northbound_run(struct orchd_northbound *);
+void orchd_northbound_wait(struct orchd_northbound *);
+void orchd_northbound_results(struct orchd_northbound *,
+                              struct ovs_list *results, bool send);
+
+void orchd_northbound_format_path(const struct orchd_northbound *,
+                                  const struct setting *, struct ds *);
+void orchd_northbound_format(const struct orchd_northbound *, struct ds *);
+
+#endif /* daemons/orchd-northbound.h */

@@ -1,0 +1,554 @@
+/*
+ * Copyright (c) 2024 The fibsync authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+/* Check suite for daemons/fpmsyncd-zmq, the northbound fast path's queue,
+ * without a channel: route changes into the rib, ROUTES frames out (as
+ * orchd would decode them), RESULTS frames in. */
+
+#include <config.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemons/fpmsyncd-nexthop.h"
+#include "daemons/fpmsyncd-offload.h"
+#include "daemons/fpmsyncd-rib.h"
+#include "daemons/fpmsyncd-txn.h"
+#include "daemons/fpmsyncd-zmq.h"
+#include "lib/fpm-route.h"
+#include "lib/ovsdb-writer.h"
+#include "lib/route-batch.h"
+#include "lib/route-frame.h"
+#include "openvswitch/dynamic-string.h"
+#include "openvswitch/json.h"
+#include "openvswitch/ofpbuf.h"
+#include "tests/check/fpm-test-util.h"
+#include "tests/check/suites.h"
+#include "util.h"
+
+/* Interface names that do not depend on the host. */
+static const char *
+test_ifname(uint32_t ifindex, char *buf, size_t size)
+{
+    snprintf(buf, size, "eth%u", ifindex);
+    return buf;
+}
+
+/* A rib, loaded from an empty database, with a fast path. */
+struct fixture {
+    struct fpmd_rib *rib;       /* The rib. */
+    struct fpmd_zmq *zmq;       /* Its fast path, without a channel. */
+    size_t n_offloads;          /* Offload notifications asked for. */
+};
+
+static void
+offload_cb(const struct fpm_route *r OVS_UNUSED, void *fx_)
+{
+    struct fixture *fx = fx_;
+
+    fx->n_offloads++;
+}
+
+static void
+fixture_init(struct fixture *fx, size_t max_pending, bool load)
+{
+    struct fpmd_zmq_options opts = { .max_pending = max_pending };
+    char *error;
+
+    memset(fx, 0, sizeof *fx);
+    fx->rib = fpmd_rib_create(test_ifname);
+    fx->zmq = fpmd_zmq_create(fx->rib, &opts, &error);
+    ck_assert_ptr_null(error);
+    ck_assert_ptr_nonnull(fx->zmq);
+    fpmd_offload_set_cb(fx->rib, offload_cb, fx);
+    if (load) {
+        fpmd_rib_load_begin(fx->rib);
+        fpmd_rib_load_end(fx->rib);
+    }
+    fpmd_rib_new_generation(fx->rib);
+}
+
+static void
+fixture_destroy(struct fixture *fx)
+{
+    fpmd_zmq_destroy(fx->zmq);
+    fpmd_rib_destroy(fx->rib);
+}
+
+/* Each test's fixture: loaded, stalls at 100,000 routes, unless the test
+ * makes it again. */
+static struct fixture fx_;
+
+static void
+setup(void)
+{
+    fixture_init(&fx_, 100000, true);
+}
+
+static void
+teardown(void)
+{
+    fixture_destroy(&fx_);
+}
+
+/* zebra adds (or replaces) 'prefix' in kernel table 'table': through
+ * next-hop object 'nhg' if nonzero, else via gateway 'gw' on eth2 (a
+ * blackhole if 'gw' is null). */
+static void
+route_add(struct fixture *fx, const char *prefix, uint32_t table,
+          uint32_t nhg, const char *gw)
+{
+    struct fpm_route r;
+
+    fpm_route_init(&r);
+    r.op = FPM_OP_ADD;
+    r.table = table;
+    r.prefix = fpm_test_prefix(prefix);
+    r.protocol = 186;
+    r.type = nhg || gw ? FPM_ROUTE_UNICAST : FPM_ROUTE_BLACKHOLE;
+    r.nhg_id = nhg;
+    if (!nhg && gw) {
+        struct fpm_route_nh *nh = fpm_route_add_nexthop(&r);
+
+        nh->gateway = fpm_test_addr(gw);
+        nh->ifindex = 2;
+    }
+    fpmd_rib_route(fx->rib, &r);
+    fpm_route_destroy(&r);
+}
+
+/* zebra deletes 'prefix' from the main table. */
+static void
+route_del(struct fixture *fx, const char *prefix)
+{
+    struct fpm_route r;
+
+    fpm_route_init(&r);
+    r.op = FPM_OP_DEL;
+    r.table = 254;
+    r.prefix = fpm_test_prefix(prefix);
+    fpmd_rib_route(fx->rib, &r);
+    fpm_route_destroy(&r);
+}
+
+/* zebra defines next hop 'id' via 'gw' on eth2, or, if 'gw' is null,
+ * group 'id' of next hops 'm1' and 'm2' (weights 1 and 3). */
+static void
+nh_add(struct fixture *fx, uint32_t id, const char *gw, uint32_t m1,
+       uint32_t m2)
+{
+    struct fpm_nexthop nh;
+
+    fpm_nexthop_init(&nh);
+    nh.op = FPM_OP_ADD;
+    nh.id = id;
+    if (gw) {
+        nh.gateway = fpm_test_addr(gw);
+        nh.family = nh.gateway.family;
+        nh.ifindex = 2;
+    } else {
+        struct fpm_nhg_member *m = fpm_nexthop_add_member(&nh);
+
+        m->id = m1;
+        m->weight = 1;
+        m = fpm_nexthop_add_member(&nh);
+        m->id = m2;
+        m->weight = 3;
+    }
+    fpmd_nh_input(fx->rib, &nh);
+    fpm_nexthop_destroy(&nh);
+}
+
+/* Takes the next frame and returns its entries as text, one line each
+ * ("SET VRF PREFIX ACTION [KEY*WEIGHT...]" or "DEL VRF PREFIX"), then
+ * "SYNC_END" if it ends a resync; "none" if there was no frame. */
+static char *
+take(struct fixture *fx)
+{
+    struct route_frame_reader *rd = xmalloc(sizeof *rd);
+    struct ds s = DS_EMPTY_INITIALIZER;
+    struct route_frame_header h;
+    struct route_frame_route e;
+    struct ofpbuf b;
+
+    ofpbuf_init(&b, 0);
+    if (!fpmd_zmq_take_frame(fx->zmq, &b)) {
+        ds_put_cstr(&s, "none");
+        goto out;
+    }
+    ck_assert_int_eq(route_frame_validate(b.data, b.size, &h),
+                     ROUTE_FRAME_OK);
+    ck_assert_int_eq(h.type, ROUTE_FRAME_ROUTES);
+    route_frame_reader_init(rd, b.data, b.size);
+    while (rd->left) {
+        static const char *actions[] = { "forward", "drop", "trap" };
+        char buf[FIB_PREFIX_STRLEN];
+
+        ck_assert_int_eq(route_frame_read(rd, &e), ROUTE_FRAME_OK);
+        fib_prefix_format(&e.prefix, buf);
+        ds_put_format(&s, "%s %.*s %s", e.op == ROUTE_FRAME_SET ? "SET"
+                      : "DEL", (int) e.vrf_len, e.vrf, buf);
+        if (e.op == ROUTE_FRAME_SET) {
+            ds_put_format(&s, " %s", actions[e.action]);
+        }
+        for (size_t i = 0; i < e.n_nexthops; i++) {
+            ds_put_format(&s, " %.*s*%"PRIu32, (int) e.nexthops[i].key_len,
+                          e.nexthops[i].key, e.nexthops[i].weight);
+        }
+        ds_put_char(&s, '\n');
+    }
+    if (h.flags & ROUTE_FRAME_F_SYNC_END) {
+        ds_put_cstr(&s, "SYNC_END\n");
+    }
+out:
+    ofpbuf_uninit(&b);
+    free(rd);
+    return ds_steal_cstr(&s);
+}
+
+/* qsort() comparator of strings. */
+static int
+compare_strings(const void *a, const void *b)
+{
+    return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+/* Returns take()'s lines in sorted order ("SYNC_END" comes last): the
+ * order of a resync is the rib's hash order. */
+static char *
+take_sorted(struct fixture *fx)
+{
+    char *text = take(fx);
+    char *lines[64], *save = NULL;
+    struct ds s = DS_EMPTY_INITIALIZER;
+    size_t n = 0;
+
+    for (char *l = strtok_r(text, "\n", &save); l && n < ARRAY_SIZE(lines);
+         l = strtok_r(NULL, "\n", &save)) {
+        lines[n++] = l;
+    }
+    qsort(lines, n, sizeof *lines, compare_strings);
+    for (size_t i = 0; i < n; i++) {
+        ds_put_format(&s, "%s\n", lines[i]);
+    }
+    free(text);
+    return ds_steal_cstr(&s);
+}
+
+/* Checks that the next frame is 'expected' (see take()), in order, or
+ * in any order for CHECK_TAKE_SORTED. */
+#define CHECK_TAKE__(FX, EXPECTED, TAKE)                                \
+    do {                                                                \
+        char *text_ = TAKE(FX);                                         \
+        ck_assert_str_eq(text_, EXPECTED);                              \
+        free(text_);                                                    \
+    } while (0)
+#define CHECK_TAKE(FX, EXPECTED) CHECK_TAKE__(FX, EXPECTED, take)
+#define CHECK_TAKE_SORTED(FX, EXPECTED) \
+    CHECK_TAKE__(FX, EXPECTED, take_sorted)
+
+/* Writes every row the rib queued, as if the database committed them
+ * all. */
+static void
+db_commit_all(struct fixture *fx)
+{
+    struct route_batch_txn *txn;
+    struct ds ops = DS_EMPTY_INITIALIZER;
+
+    while ((txn = fpmd_txn_build(fx->rib, 1000, &ops))) {
+        struct json *results = json_array_create_empty();
+        struct ds errors = DS_EMPTY_INITIALIZER;
+
+        for (size_t i = 0; i < txn->n_ops; i++) {
+            struct json *r = json_object_create();
+
+            json_object_put(r, "count", json_integer_create(1));
+            json_array_add(results, r);
+        }
+
+        struct ovsdb_writer_reply reply = {
+            .result = OVSDB_WRITER_SUCCESS,
+            .results = results,
+            .failed_op = SIZE_MAX,
+            .n_ops = txn->n_ops,
+        };
+        ck_assert(fpmd_txn_reply(fx->rib, txn, &reply, &errors));
+        ds_destroy(&errors);
+        json_destroy(results);
+        ds_clear(&ops);
+    }
+    ds_destroy(&ops);
+}
+
+/* Changes coalesce: a route is sent once, with its latest state, at the
+ * place of its first change. */
+START_TEST(test_zmq_coalesce)
+{
+    struct fixture *fx = &fx_;
+
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
+    route_add(fx, "10.2.0.0/24", 254, 0, NULL);
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.3");
+    route_add(fx, "2001:db8::/32", 10, 0, "2001:db8:ffff::1");
+    ck_assert_uint_eq(fpmd_zmq_n_queued(fx->zmq), 3);
+    CHECK_TAKE(fx, "SET default 10.1.0.0/24 forward 192.168.1.3@eth2*1\n"
+               "SET default 10.2.0.0/24 drop\n"
+               "SET table10 2001:db8::/32 forward "
+               "2001:db8:ffff::1@eth2*1\n");
+    CHECK_TAKE(fx, "none");
+
+    /* Replayed unchanged: nothing to send (orchd has it). */
+    db_commit_all(fx);
+    route_add(fx, "10.2.0.0/24", 254, 0, NULL);
+    CHECK_TAKE(fx, "none");
+}
+END_TEST
+
+/* A route through a group zebra has not defined is held, and sent once
+ * the group resolves; a group's member change resends its routes. */
+START_TEST(test_zmq_hold_group)
+{
+    struct fixture *fx = &fx_;
+
+    route_add(fx, "10.7.0.0/16", 254, 7, NULL);
+    CHECK_TAKE(fx, "none");
+    nh_add(fx, 7, NULL, 3, 4);
+    nh_add(fx, 3, "192.168.1.2", 0, 0);
+    CHECK_TAKE(fx, "none");
+    nh_add(fx, 4, "192.168.1.3", 0, 0);
+    CHECK_TAKE(fx, "SET default 10.7.0.0/16 forward 192.168.1.2@eth2*1 "
+               "192.168.1.3@eth2*3\n");
+    nh_add(fx, 4, "192.168.1.9", 0, 0);
+    CHECK_TAKE(fx, "SET default 10.7.0.0/16 forward 192.168.1.2@eth2*1 "
+               "192.168.1.9@eth2*3\n");
+}
+END_TEST
+
+/* A withdrawn route is deleted at orchd if orchd has it, not at all if it
+ * never was sent, and freed only once it left both queues. */
+START_TEST(test_zmq_withdraw)
+{
+    struct fixture *fx = &fx_;
+
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
+    CHECK_TAKE(fx, "SET default 10.1.0.0/24 forward 192.168.1.2@eth2*1\n");
+    route_del(fx, "10.1.0.0/24");
+
+    /* Its row never reached the database, so the write cancels; the
+     * route stays until its deletion is sent. */
+    db_commit_all(fx);
+    ck_assert_uint_eq(fpmd_rib_n_routes(fx->rib), 1);
+    CHECK_TAKE(fx, "DEL default 10.1.0.0/24\n");
+    ck_assert_uint_eq(fpmd_rib_n_routes(fx->rib), 0);
+
+    /* Added and withdrawn before it was sent: nothing goes to orchd. */
+    route_add(fx, "10.3.0.0/24", 254, 0, "192.168.1.2");
+    route_del(fx, "10.3.0.0/24");
+    CHECK_TAKE(fx, "none");
+    db_commit_all(fx);
+    ck_assert_uint_eq(fpmd_rib_n_routes(fx->rib), 0);
+
+    /* Withdrawn, then added again before the deletion went out: one SET. */
+    route_add(fx, "10.4.0.0/24", 254, 0, "192.168.1.2");
+    CHECK_TAKE(fx, "SET default 10.4.0.0/24 forward 192.168.1.2@eth2*1\n");
+    route_del(fx, "10.4.0.0/24");
+    route_add(fx, "10.4.0.0/24", 254, 0, "192.168.1.5");
+    CHECK_TAKE(fx, "SET default 10.4.0.0/24 forward 192.168.1.5@eth2*1\n");
+}
+END_TEST
+
+/* orchd restarted: everything again, then SYNC_END, which waits for the
+ * held routes. */
+START_TEST(test_zmq_resync)
+{
+    struct fixture *fx = &fx_;
+
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
+    route_add(fx, "10.2.0.0/24", 254, 0, NULL);
+    CHECK_TAKE(fx, "SET default 10.1.0.0/24 forward 192.168.1.2@eth2*1\n"
+               "SET default 10.2.0.0/24 drop\n");
+    route_add(fx, "10.7.0.0/16", 254, 7, NULL);
+    fpmd_zmq_resync(fx->zmq);
+    CHECK_TAKE_SORTED(fx,
+                      "SET default 10.1.0.0/24 forward 192.168.1.2@eth2*1\n"
+                      "SET default 10.2.0.0/24 drop\n");
+    nh_add(fx, 7, "192.168.1.7", 0, 0);
+    CHECK_TAKE(fx, "SET default 10.7.0.0/16 forward 192.168.1.7@eth2*1\n"
+               "SYNC_END\n");
+    CHECK_TAKE(fx, "none");
+
+    /* Nothing held: the end comes in the same frame, or alone. */
+    fpmd_zmq_resync(fx->zmq);
+    route_del(fx, "10.2.0.0/24");
+    CHECK_TAKE_SORTED(fx,
+                      "SET default 10.1.0.0/24 forward 192.168.1.2@eth2*1\n"
+                      "SET default 10.7.0.0/16 forward 192.168.1.7@eth2*1\n"
+                      "SYNC_END\n");
+}
+END_TEST
+
+/* Loads Route rows for 'prefix1' and 'prefix2', each via
+ * 192.168.1.2@eth2, into the rib, as fpmsyncd reads them at start. */
+static void
+load_routes(struct fixture *fx, const char *prefix1, const char *prefix2)
+{
+    const char *prefixes[] = { prefix1, prefix2 };
+
+    fpmd_rib_load_begin(fx->rib);
+    for (size_t i = 0; i < ARRAY_SIZE(prefixes); i++) {
+        char *s = xasprintf(
+            "{\"_uuid\":[\"uuid\",\"00000000-0000-0000-0000-00000000000%"
+            PRIuSIZE"\"],\"vrf\":\"default\",\"prefix\":\"%s\","
+            "\"protocol\":\"bgp\",\"metric\":[\"set\",[]],"
+            "\"nexthop_group\":[\"set\",[]],\"nexthops\":[\"map\","
+            "[[\"192.168.1.2@eth2\",1]]],\"blackhole\":false}",
+            i + 1, prefixes[i]);
+        struct json *row = json_from_string(s);
+
+        fpmd_rib_load_row(fx->rib, FPMD_LOAD_ROUTE, row);
+        json_destroy(row);
+        free(s);
+    }
+    fpmd_rib_load_end(fx->rib);
+}
+
+/* fpmsyncd restarted: orchd may hold routes that zebra has not replayed
+ * yet.  The resync ends only once the database is read and every route
+ * read from it is replayed or reconciled away. */
+START_TEST(test_zmq_resync_after_restart)
+{
+    size_t n_routes, n_nhgs;
+    struct fixture *fx = &fx_;
+
+    teardown();
+    fixture_init(fx, 100000, false);
+    fpmd_zmq_resync(fx->zmq);            /* orchd answers first. */
+    CHECK_TAKE(fx, "none");
+
+    load_routes(fx, "10.1.0.0/24", "10.2.0.0/24");
+    ck_assert_uint_eq(fpmd_rib_n_routes(fx->rib), 2);
+    CHECK_TAKE(fx, "none");
+
+    /* zebra replays one, unchanged: orchd hears of it (it is new to this
+     * fpmsyncd), but the other may still come. */
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
+    CHECK_TAKE(fx, "SET default 10.1.0.0/24 forward 192.168.1.2@eth2*1\n");
+
+    /* Reconciliation removes the other, which orchd never heard of from
+     * this fpmsyncd: the end of the resync removes it there. */
+    fpmd_rib_reconcile(fx->rib, &n_routes, &n_nhgs);
+    ck_assert_uint_eq(n_routes, 1);
+    CHECK_TAKE(fx, "SYNC_END\n");
+}
+END_TEST
+
+/* Builds a RESULTS frame with one entry for 'prefix' of the default VRF,
+ * and hands it to the fast path. */
+static void
+result(struct fixture *fx, const char *prefix, uint8_t status)
+{
+    struct route_frame_route rr;
+    struct fpm_prefix p = fpm_test_prefix(prefix);
+    struct ofpbuf b;
+
+    memset(&rr, 0, sizeof rr);
+    rr.op = ROUTE_FRAME_SET;
+    rr.vrf = "default";
+    rr.vrf_len = 7;
+    rr.status = status;
+    rr.error = status ? "SAI_STATUS_FAILURE" : NULL;
+    rr.error_len = status ? strlen(rr.error) : 0;
+    fib_prefix_init(&rr.prefix, p.family, p.addr, p.len);
+    ofpbuf_init(&b, 0);
+    route_frame_start(&b, ROUTE_FRAME_RESULTS, 1, 1);
+    route_frame_put_result(&b, &rr);
+    fpmd_zmq_results(fx->zmq, b.data, b.size);
+    ofpbuf_uninit(&b);
+}
+
+/* With FIB suppression, a route that orchd programmed is offloaded; a
+ * result for a route that changed since, or a failure, is not. */
+START_TEST(test_zmq_results)
+{
+    struct fixture *fx = &fx_;
+
+    fpmd_offload_enable(fx->rib, true);
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
+    route_add(fx, "10.2.0.0/24", 254, 0, "192.168.1.2");
+    CHECK_TAKE(fx, "SET default 10.1.0.0/24 forward 192.168.1.2@eth2*1\n"
+               "SET default 10.2.0.0/24 forward 192.168.1.2@eth2*1\n");
+    result(fx, "10.1.0.0/24", 0);
+    ck_assert_uint_eq(fx->n_offloads, 1);
+
+    route_add(fx, "10.2.0.0/24", 254, 0, "192.168.1.3");
+    result(fx, "10.2.0.0/24", 0);      /* For the old content. */
+    ck_assert_uint_eq(fx->n_offloads, 1);
+    CHECK_TAKE(fx, "SET default 10.2.0.0/24 forward 192.168.1.3@eth2*1\n");
+    result(fx, "10.2.0.0/24", 1);
+    result(fx, "10.9.0.0/24", 0);      /* Unknown. */
+    ck_assert_uint_eq(fx->n_offloads, 1);
+    result(fx, "10.2.0.0/24", 0);
+    ck_assert_uint_eq(fx->n_offloads, 2);
+
+    /* zebra replays it unchanged: offloaded again at once. */
+    db_commit_all(fx);
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
+    ck_assert_uint_eq(fx->n_offloads, 3);
+    CHECK_TAKE(fx, "none");
+}
+END_TEST
+
+/* The queue stops zebra at its limit. */
+START_TEST(test_zmq_full)
+{
+    struct fixture *fx = &fx_;
+
+    teardown();
+    fixture_init(fx, 2, true);
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
+    ck_assert(!fpmd_zmq_backpressure(fx->zmq));
+    route_add(fx, "10.2.0.0/24", 254, 0, "192.168.1.2");
+    ck_assert(fpmd_zmq_backpressure(fx->zmq));
+    ck_assert(fpmd_zmq_backpressure(fx->zmq));
+    free(take(fx));
+    ck_assert(!fpmd_zmq_is_full(fx->zmq));
+
+    struct ds s = DS_EMPTY_INITIALIZER;
+    fpmd_zmq_format(fx->zmq, &s);
+    ck_assert_msg(strstr(ds_cstr(&s), "stalls: 1 "), "%s", ds_cstr(&s));
+    ds_destroy(&s);
+}
+END_TEST
+
+Suite *
+fpmsyncd_zmq_suite(void)
+{
+    Suite *s = suite_create("fpmsyncd_zmq");
+    TCase *tc = tcase_create("fpmsyncd_zmq");
+
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_zmq_coalesce);
+    tcase_add_test(tc, test_zmq_hold_group);
+    tcase_add_test(tc, test_zmq_withdraw);
+    tcase_add_test(tc, test_zmq_resync);
+    tcase_add_test(tc, test_zmq_resync_after_restart);
+    tcase_add_test(tc, test_zmq_results);
+    tcase_add_test(tc, test_zmq_full);
+    suite_add_tcase(s, tc);
+    return s;
+}
