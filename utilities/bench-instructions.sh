@@ -66,10 +66,11 @@ s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
             --sai-mode=async --no-ring 2> "$d/valgrind.out" &
         vg=$!
     fi
+    err=$d/fpmsyncd.err
+    test "$DAEMON" = fpmsyncd && err=$d/valgrind.out
     $(under fpmsyncd) "$B/daemons/fpmsyncd" $(daemon_args fpmsyncd) \
-        --fpm-port="$port" 2> "$d/fpmsyncd.err" &
-    test "$DAEMON" = fpmsyncd && vg=$! && mv "$d/fpmsyncd.err" \
-        "$d/valgrind.out" 2>/dev/null || true
+        --fpm-port="$port" 2> "$err" &
+    test "$DAEMON" = fpmsyncd && vg=$!
     until appctl fpmsyncd fpm/show 2>/dev/null | grep -q '^fpm: ptcp'; do
         sleep 0.5
     done
