@@ -46,6 +46,7 @@ daemons_libsyncd_la_SOURCES = \
 	daemons/syncd-apply.c daemons/syncd-apply.h \
 	daemons/syncd-apply-private.h \
 	daemons/syncd-nexthop.c \
+	daemons/syncd-nexthop-key.c daemons/syncd-nexthop-key.h \
 	daemons/syncd-status.c daemons/syncd-status.h \
 	daemons/syncd-db.c daemons/syncd-db.h \
 	daemons/syncd-rows.c daemons/syncd-rows.h \

@@ -19,14 +19,13 @@
 
 #include "daemons/syncd-db.h"
 
-#include <arpa/inet.h>
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "asic-sim/sai-util.h"
 #include "coverage.h"
 #include "daemons/syncd-apply.h"
+#include "daemons/syncd-nexthop-key.h"
 #include "daemons/syncd-rows.h"
 #include "daemons/syncd-writeback.h"
 #include "lib/fib-prefix.h"
@@ -187,55 +186,6 @@ parse_key(struct syncd_db *db, const struct shash *columns,
     return NULL;
 }
 
-/* Parses one next-hop key of the nexthops column ("GATEWAY@IFNAME",
- * "GATEWAY" or "@IFNAME") into 'nh'.  Returns NULL or an error message. */
-static char *
-parse_nexthop(const char *key, struct syncd_nexthop *nh)
-{
-    const char *at = strchr(key, '@');
-    size_t gw_len = at ? (size_t) (at - key) : strlen(key);
-
-    memset(nh, 0, sizeof *nh);
-    nh->ifname = "";
-    if (at) {
-        const char *ifname = at + 1;
-        size_t len = strlen(ifname);
-
-        if (!len) {
-            return xasprintf("bad next hop \"%s\": empty interface name",
-                             key);
-        } else if (len > 64) {
-            return xasprintf("bad next hop \"%s\": interface name too long",
-                             key);
-        }
-        for (const char *c = ifname; *c; c++) {
-            if (isspace((unsigned char) *c) || *c == '/' || *c == '@') {
-                return xasprintf("bad next hop \"%s\": bad interface name",
-                                 key);
-            }
-        }
-        nh->ifname = ifname;
-    }
-    if (gw_len) {
-        char buf[INET6_ADDRSTRLEN];
-
-        if (gw_len >= sizeof buf) {
-            return xasprintf("bad next hop \"%s\": bad gateway address",
-                             key);
-        }
-        memcpy(buf, key, gw_len);
-        buf[gw_len] = '\0';
-        if (!sai_util_ip_address_parse(buf, &nh->gateway)) {
-            return xasprintf("bad next hop \"%s\": bad gateway address",
-                             key);
-        }
-        nh->has_gateway = true;
-    } else if (!at) {
-        return xstrdup("bad next hop \"\": empty key");
-    }
-    return NULL;
-}
-
 /* Parses every column of 'columns' into 'p' (next hops into
  * 'db->nh_buf').  Returns NULL or an error message for the caller to
  * free. */
@@ -284,40 +234,30 @@ parse_row(struct syncd_db *db, const struct shash *columns,
         return xstrdup("bad nexthops column");
     }
     const struct json_array *pairs = json_array(map->elems[1]);
-    if (!pairs->n) {
-        return xstrdup("packet_action forward without next hops");
-    }
     if (pairs->n > db->allocated_nh_buf) {
         db->allocated_nh_buf = pairs->n;
         db->nh_buf = xrealloc(db->nh_buf,
                               pairs->n * sizeof *db->nh_buf);
     }
-    bool connected = false;
     for (size_t i = 0; i < pairs->n; i++) {
         const struct json *pair = pairs->elems[i];
         const struct json_array *kv = (pair->type == JSON_ARRAY
                                        ? json_array(pair) : NULL);
-        struct syncd_nexthop *nh = &db->nh_buf[i];
 
         if (!kv || kv->n != 2 || kv->elems[0]->type != JSON_STRING
             || kv->elems[1]->type != JSON_INTEGER) {
             return xstrdup("bad nexthops column");
         }
-        error = parse_nexthop(json_string(kv->elems[0]), nh);
+        error = syncd_nexthop_key_parse(json_string(kv->elems[0]),
+                                        json_integer(kv->elems[1]),
+                                        &db->nh_buf[i]);
         if (error) {
             return error;
         }
-        long long int w = json_integer(kv->elems[1]);
-        if (w < 1 || w > 65535) {
-            return xasprintf("bad weight %lld for next hop \"%s\"", w,
-                             json_string(kv->elems[0]));
-        }
-        nh->weight = w;
-        connected = connected || !nh->has_gateway;
     }
-    if (connected && pairs->n > 1) {
-        return xstrdup("a connected next hop (\"@IFNAME\") must be the "
-                       "only next hop");
+    error = syncd_nexthop_key_check_set(db->nh_buf, pairs->n);
+    if (error) {
+        return error;
     }
     p->n_nexthops = pairs->n;
     return NULL;

@@ -35,7 +35,8 @@
     SUITE(fpm_route) \
     SUITE(fpm_route_malformed) \
     SUITE(route_index) \
-    SUITE(orchd_bulker)
+    SUITE(orchd_bulker) \
+    SUITE(syncd_nexthop_key)
 
 #define SUITE(NAME) Suite *NAME##_suite(void);
 FIBSYNC_SUITES
