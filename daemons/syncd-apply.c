@@ -49,6 +49,8 @@ COVERAGE_DEFINE(syncd_apply_orphan);
 
 /* Route flags. */
 #define SA_ROUTE_ORPHAN 0x01    /* Its removal failed and is retried. */
+#define SA_ROUTE_STALE 0x02     /* Not confirmed since the last
+                                 * syncd_apply_mark_stale(). */
 
 /* A route programmed in the switch: 48 bytes. */
 struct sa_route {
@@ -172,7 +174,7 @@ pending_has(const struct syncd_apply *sa, uint16_t vr,
 
 /* Reports an outcome, counting it. */
 static void
-report(struct syncd_apply *sa, enum syncd_op_type type,
+report(struct syncd_apply *sa, const char *vrf, enum syncd_op_type type,
        const struct fib_prefix *prefix, const struct uuid *origin,
        int64_t seq, sai_status_t status, bool internal)
 {
@@ -187,6 +189,7 @@ report(struct syncd_apply *sa, enum syncd_op_type type,
     if (!internal && sa->cb) {
         struct syncd_route_result r = {
             .type = type,
+            .vrf = vrf,
             .prefix = prefix,
             .origin = origin,
             .seq = seq,
@@ -194,6 +197,15 @@ report(struct syncd_apply *sa, enum syncd_op_type type,
         };
         sa->cb(&r, sa->cb_aux);
     }
+}
+
+/* Reports the outcome of 'sop' at once, from syncd_apply_submit(). */
+static void
+report_now(struct syncd_apply *sa, const struct syncd_route_op *sop,
+           sai_status_t status, bool internal)
+{
+    report(sa, sop->vrf, sop->type, &sop->prefix, &sop->origin, sop->seq,
+           status, internal);
 }
 
 static void
@@ -250,8 +262,7 @@ submit_del(struct syncd_apply *sa, const struct syncd_route_op *sop,
 
     if (!vr) {
         sa->stats.noops++;
-        report(sa, sop->type, &sop->prefix, &sop->origin, sop->seq,
-               SAI_STATUS_SUCCESS, internal);
+        report_now(sa, sop, SAI_STATUS_SUCCESS, internal);
         return;
     }
 
@@ -263,8 +274,7 @@ submit_del(struct syncd_apply *sa, const struct syncd_route_op *sop,
     if (!route) {
         sa->stats.noops++;
         COVERAGE_INC(syncd_apply_noop);
-        report(sa, sop->type, &sop->prefix, &sop->origin, sop->seq,
-               SAI_STATUS_SUCCESS, internal);
+        report_now(sa, sop, SAI_STATUS_SUCCESS, internal);
         return;
     }
 
@@ -287,15 +297,13 @@ submit_set(struct syncd_apply *sa, const struct syncd_route_op *sop)
     struct sa_vr *vr = syncd_nexthop_vr_get(sa, sop->vrf, &status);
 
     if (!vr) {
-        report(sa, sop->type, &sop->prefix, &sop->origin, sop->seq,
-               status, false);
+        report_now(sa, sop, status, false);
         return;
     }
     if (sop->action != SAI_PACKET_ACTION_FORWARD
         && sop->action != SAI_PACKET_ACTION_DROP
         && sop->action != SAI_PACKET_ACTION_TRAP) {
-        report(sa, sop->type, &sop->prefix, &sop->origin, sop->seq,
-               SAI_STATUS_INVALID_PARAMETER, false);
+        report_now(sa, sop, SAI_STATUS_INVALID_PARAMETER, false);
         return;
     }
 
@@ -307,8 +315,7 @@ submit_set(struct syncd_apply *sa, const struct syncd_route_op *sop)
     struct sa_target t;
     status = syncd_nexthop_resolve(sa, vr, sop, &t);
     if (status) {
-        report(sa, sop->type, &sop->prefix, &sop->origin, sop->seq,
-               status, false);
+        report_now(sa, sop, status, false);
         return;
     }
 
@@ -334,15 +341,14 @@ submit_set(struct syncd_apply *sa, const struct syncd_route_op *sop)
         return;
     }
 
-    route->flags &= ~SA_ROUTE_ORPHAN;
+    route->flags &= ~(SA_ROUTE_ORPHAN | SA_ROUTE_STALE);
     bool same_target = route->kind == t.kind && route->target == t.ptr;
     bool same_action = route->action == sop->action;
     if (same_target && same_action) {
         syncd_nexthop_target_unref(sa, &t);
         sa->stats.noops++;
         COVERAGE_INC(syncd_apply_noop);
-        report(sa, sop->type, &sop->prefix, &sop->origin, sop->seq,
-               SAI_STATUS_SUCCESS, false);
+        report_now(sa, sop, SAI_STATUS_SUCCESS, false);
         return;
     }
 
@@ -556,12 +562,62 @@ syncd_apply_flush(struct syncd_apply *sa)
         if (op->internal) {
             sa->stats.orphan_retries++;
         }
-        report(sa, op->type, &op->prefix, &op->origin, op->seq, op->status,
-               op->internal);
+        report(sa, sa->vr_array[op->vr]->name, op->type, &op->prefix,
+               &op->origin, op->seq, op->status, op->internal);
     }
     sa->flushing = false;
 
     syncd_nexthop_gc(sa);
+}
+
+/* Marks every route programmed as stale (the source of the routes
+ * restarted and is about to say again what it wants): a later set of a
+ * route confirms it, even one that changes nothing, and
+ * syncd_apply_sweep_stale() removes the routes left unconfirmed.  Flushes
+ * first.  Returns the number of routes marked. */
+size_t
+syncd_apply_mark_stale(struct syncd_apply *sa)
+{
+    struct sa_route *r;
+
+    syncd_apply_flush(sa);
+    HMAP_FOR_EACH (r, node, &sa->routes) {
+        r->flags |= SA_ROUTE_STALE;
+    }
+    return hmap_count(&sa->routes);
+}
+
+/* Removes every route still stale since syncd_apply_mark_stale(),
+ * reporting each removal (with a zero origin and seq 0) through the result
+ * callback, and flushes.  Returns the number of routes removed. */
+size_t
+syncd_apply_sweep_stale(struct syncd_apply *sa)
+{
+    struct sa_orphan *stale = NULL;
+    size_t n = 0, allocated = 0;
+    struct sa_route *r;
+
+    syncd_apply_flush(sa);
+    HMAP_FOR_EACH (r, node, &sa->routes) {
+        if (r->flags & SA_ROUTE_STALE) {
+            struct sa_orphan o = { .vr = r->vr, .prefix = r->prefix };
+
+            APPEND(stale, n, allocated, o);
+        }
+    }
+    /* Removing while walking 'sa->routes' would change it underfoot. */
+    for (size_t i = 0; i < n; i++) {
+        struct syncd_route_op op = {
+            .type = SYNCD_OP_DEL,
+            .vrf = sa->vr_array[stale[i].vr]->name,
+            .prefix = stale[i].prefix,
+        };
+
+        submit__(sa, &op, false);
+    }
+    free(stale);
+    syncd_apply_flush(sa);
+    return n;
 }
 
 /* Returns the number of queued operations. */

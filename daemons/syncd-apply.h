@@ -67,6 +67,15 @@
  * removal of an absent route) or fail before one (a next hop that cannot
  * be created) are reported at once, from syncd_apply_submit().
  *
+ * Resynchronization
+ * =================
+ *
+ * A source that restarted says again, in full, what it wants.
+ * syncd_apply_mark_stale() marks every route; each set of a route
+ * confirms it (a set equal to what is programmed is still a no-op: nothing
+ * is removed and added again); syncd_apply_sweep_stale() then removes the
+ * routes nobody confirmed.
+ *
  * A removal that fails with SAI_STATUS_FAILURE (for instance by fault
  * injection) leaves an "orphan" route that nobody wants; syncd_apply_run()
  * retries its removal every second until it succeeds or a new set for the
@@ -128,6 +137,7 @@ struct syncd_route_op {
 /* The outcome of one operation. */
 struct syncd_route_result {
     enum syncd_op_type type;    /* As submitted. */
+    const char *vrf;            /* As submitted; valid during the call. */
     const struct fib_prefix *prefix; /* As submitted. */
     const struct uuid *origin;  /* As submitted. */
     int64_t seq;                /* As submitted. */
@@ -183,6 +193,8 @@ void syncd_apply_set_max_bulk(struct syncd_apply *, uint32_t max_bulk);
 
 void syncd_apply_submit(struct syncd_apply *, const struct syncd_route_op *);
 void syncd_apply_flush(struct syncd_apply *);
+size_t syncd_apply_mark_stale(struct syncd_apply *);
+size_t syncd_apply_sweep_stale(struct syncd_apply *);
 size_t syncd_apply_n_pending(const struct syncd_apply *);
 void syncd_apply_run(struct syncd_apply *);
 void syncd_apply_wait(struct syncd_apply *);

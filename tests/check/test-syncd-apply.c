@@ -37,6 +37,7 @@ struct results {
     struct syncd_route_result r[256]; /* In order ('prefix' and 'origin'
                                        * are dangling: not kept). */
     int64_t seq[256];           /* Same as r[i].seq. */
+    char vrf[256][16];          /* Same as r[i].vrf. */
     size_t n;                   /* Number received. */
 };
 
@@ -48,6 +49,7 @@ collect(const struct syncd_route_result *r, void *results_)
     ck_assert_uint_lt(res->n, ARRAY_SIZE(res->r));
     res->r[res->n] = *r;
     res->seq[res->n] = r->seq;
+    ovs_strlcpy(res->vrf[res->n], r->vrf, sizeof res->vrf[0]);
     res->n++;
 }
 
@@ -493,6 +495,69 @@ START_TEST(test_invalid)
 }
 END_TEST
 
+/* Results name the VRF of their route. */
+START_TEST(test_result_names_vrf)
+{
+    struct results res;
+    struct syncd_apply *sa = create(&res, 0, 0);
+    const char *nh[] = { "192.168.1.2@eth0", NULL };
+
+    set_route(sa, "red", "10.1.0.0/16", SAI_PACKET_ACTION_FORWARD, 1, nh);
+    del_route(sa, "blue", "10.2.0.0/16", 2);
+    syncd_apply_flush(sa);
+    ck_assert_uint_eq(res.n, 2);
+    ck_assert_str_eq(res.vrf[0], "blue");     /* No-op: reported at once. */
+    ck_assert_str_eq(res.vrf[1], "red");
+    syncd_apply_destroy(sa);
+}
+END_TEST
+
+/* After a mark, a set equal to what is programmed confirms its route
+ * without a SAI call; the sweep removes what nobody confirmed and says
+ * so. */
+START_TEST(test_mark_and_sweep)
+{
+    struct results res;
+    struct syncd_apply *sa = create(&res, 0, 0);
+    const char *nh1[] = { "192.168.1.2@eth0", NULL };
+    const char *nh2[] = { "192.168.1.3@eth0", NULL };
+    struct syncd_apply_stats st;
+
+    set_route(sa, "default", "10.1.0.0/16", SAI_PACKET_ACTION_FORWARD, 1,
+              nh1);
+    set_route(sa, "default", "10.2.0.0/16", SAI_PACKET_ACTION_FORWARD, 2,
+              nh1);
+    set_route(sa, "red", "10.3.0.0/16", SAI_PACKET_ACTION_DROP, 3, NULL);
+    syncd_apply_flush(sa);
+    ck_assert_uint_eq(syncd_apply_mark_stale(sa), 3);
+    res.n = 0;
+
+    set_route(sa, "default", "10.1.0.0/16", SAI_PACKET_ACTION_FORWARD, 4,
+              nh1);
+    set_route(sa, "default", "10.2.0.0/16", SAI_PACKET_ACTION_FORWARD, 5,
+              nh2);
+    syncd_apply_flush(sa);
+    syncd_apply_get_stats(sa, &st);
+    ck_assert_uint_eq(st.noops, 1);
+    ck_assert_uint_eq(st.route_ops[ASIC_SIM_OP_CREATE], 3);
+    ck_assert_uint_eq(st.route_ops[ASIC_SIM_OP_REMOVE], 0);
+
+    ck_assert_uint_eq(syncd_apply_sweep_stale(sa), 1);
+    ck_assert_uint_eq(syncd_apply_n_routes(sa), 2);
+    ck_assert_uint_eq(res.n, 3);
+    ck_assert_int_eq(res.r[2].type, SYNCD_OP_DEL);
+    ck_assert_str_eq(res.vrf[2], "red");
+    ck_assert_int_eq(res.seq[2], 0);
+    ck_assert_lookup(sa, "red", "10.3.0.1", "miss");
+    ck_assert_lookup(sa, "default", "10.2.0.1",
+                     "10.2.0.0/16 forward 192.168.1.3@eth0=1");
+
+    /* Nothing is stale any more. */
+    ck_assert_uint_eq(syncd_apply_sweep_stale(sa), 0);
+    syncd_apply_destroy(sa);
+}
+END_TEST
+
 Suite *
 syncd_apply_suite(void)
 {
@@ -506,6 +571,8 @@ syncd_apply_suite(void)
     tcase_add_test(tc, test_capacity);
     tcase_add_test(tc, test_faults_and_orphans);
     tcase_add_test(tc, test_invalid);
+    tcase_add_test(tc, test_result_names_vrf);
+    tcase_add_test(tc, test_mark_and_sweep);
     tcase_set_timeout(tc, 30);
     suite_add_tcase(s, tc);
     return s;
