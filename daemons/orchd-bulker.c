@@ -40,6 +40,7 @@ struct orchd_bulker {
     size_t n_outstanding;            /* Length of 'outstanding'. */
     size_t n_written;                /* Routes with a 'written' entry. */
     int64_t next_seq;                /* Next write sequence number. */
+    uint64_t n_taken;                /* Routes taken off 'pending'. */
     uint64_t next_bulk_id;           /* Next bulk number. */
     struct orchd_bulker_stats stats; /* Counters. */
 };
@@ -260,6 +261,7 @@ take_pending(struct orchd_bulker *b, struct orchd_bulk_item *item)
     struct orchd_entry *desired = st->desired;
 
     b->n_pending--;
+    b->n_taken++;
     st->pending = false;
     st->desired = NULL;
 
@@ -271,6 +273,7 @@ take_pending(struct orchd_bulker *b, struct orchd_bulk_item *item)
             return false;
         }
         item->op = ORCHD_BULK_REMOVE;
+        item->entry = st->written ? orchd_entry_ref(st->written) : NULL;
         b->stats.n_removes++;
         set_written(b, st, NULL);
     } else {
@@ -301,7 +304,8 @@ take_pending(struct orchd_bulker *b, struct orchd_bulk_item *item)
 void
 orchd_bulker_run(struct orchd_bulker *b)
 {
-    while (b->n_outstanding < b->cfg.max_outstanding && b->n_pending) {
+    while (b->n_outstanding < b->cfg.max_outstanding && b->n_pending
+           && (!b->cbs.can_send || b->cbs.can_send(b->aux))) {
         struct orchd_bulk *bulk = xzalloc(sizeof *bulk);
         size_t max = MIN(b->cfg.max_bulk, b->n_pending);
 
@@ -394,7 +398,8 @@ orchd_bulker_sent(struct orchd_bulker *b, struct orchd_bulk *bulk, bool ok)
             /* Try again with the content this write wanted, unless a
              * newer write already replaced it. */
             set_written(b, st, NULL);
-            enqueue(b, st, orchd_entry_ref(item->entry));
+            enqueue(b, st, (item->op == ORCHD_BULK_REMOVE ? NULL
+                            : orchd_entry_ref(item->entry)));
         } else if (ovs_list_is_empty(&st->waiting)) {
             set_written(b, st, NULL);
         }
@@ -474,6 +479,76 @@ orchd_bulker_ack(struct orchd_bulker *b, const struct uuid *key,
         b->stats.n_stale_acks++;
     }
     maybe_free_state(b, st);
+}
+
+/* Returns the write of route 'key' numbered 'seq' if it is still waiting
+ * for its acknowledgement, or NULL. */
+const struct orchd_bulk_item *
+orchd_bulker_find_write(const struct orchd_bulker *b, const struct uuid *key,
+                        int64_t seq)
+{
+    const struct route_state *st = find_state(b, key);
+    const struct orchd_bulk_item *item;
+
+    if (st) {
+        LIST_FOR_EACH (item, node, &st->waiting) {
+            if (item->seq == seq) {
+                return item;
+            } else if (item->seq > seq) {
+                break;
+            }
+        }
+    }
+    return NULL;
+}
+
+/* The far end lost every write it was sent (it restarted): forgets every
+ * bulk outstanding, whose writes are not reported, and queues every route
+ * that has written content to be written again, even if unchanged.  Call
+ * it only when every bulk sent was reported with orchd_bulker_sent().
+ *
+ * Returns a mark: once orchd_bulker_n_taken() reaches it, every route
+ * queued (by the resync, or before it) has gone into a bulk. */
+uint64_t
+orchd_bulker_resync(struct orchd_bulker *b)
+{
+    struct orchd_bulk *bulk;
+    struct route_state *st;
+
+    LIST_FOR_EACH_POP (bulk, node, &b->outstanding) {
+        for (size_t i = 0; i < bulk->n_items; i++) {
+            struct orchd_bulk_item *item = &bulk->items[i];
+
+            if (!item->acked) {
+                ovs_list_remove(&item->node);
+                item->acked = true;
+                b->stats.n_superseded++;
+            }
+        }
+        free_bulk(bulk);
+    }
+    b->n_outstanding = 0;
+
+    HMAP_FOR_EACH_SAFE (st, node, &b->routes) {
+        if (st->written) {
+            /* A write even of unchanged content. */
+            st->failed = true;
+            if (!st->pending) {
+                enqueue(b, st, orchd_entry_ref(st->written));
+            }
+        } else {
+            maybe_free_state(b, st);
+        }
+    }
+    return b->n_taken + b->n_pending;
+}
+
+/* Returns how many routes were taken off the queue of pending updates so
+ * far (see orchd_bulker_resync()). */
+uint64_t
+orchd_bulker_n_taken(const struct orchd_bulker *b)
+{
+    return b->n_taken;
 }
 
 /* Returns what was last written for route 'key', or NULL. */

@@ -23,6 +23,11 @@
  * only once every write of the previous one is acknowledged.
  * Asynchronous mode allows up to 'max_outstanding' bulks.
  *
+ * Resync: when the far end lost everything it was told (orchd's southbound
+ * fast path, when syncd restarted), orchd_bulker_resync() forgets the
+ * bulks outstanding and queues every route with written content to be
+ * written again, even if unchanged.
+ *
  * Thread safety: none; one thread drives a bulker.
  */
 
@@ -51,7 +56,8 @@ enum orchd_bulk_op {
 struct orchd_bulk_item {
     enum orchd_bulk_op op;      /* What to do. */
     struct uuid key;            /* Route key (Asic_Route row UUID). */
-    struct orchd_entry *entry;  /* New content; NULL for REMOVE. */
+    struct orchd_entry *entry;  /* New content; for REMOVE, the content
+                                 * removed (NULL if unknown). */
     int64_t seq;                /* Sequence number of this write. */
     bool unknown;               /* Caller must check whether the entry
                                  * exists (a previous write was lost). */
@@ -90,6 +96,10 @@ struct orchd_bulker_cbs {
     void (*done)(void *aux, const struct uuid *key,
                  const struct orchd_entry *entry, bool ok,
                  const char *error);
+
+    /* Optional: returns false while no bulk can be sent now (the channel
+     * behind 'send' is full); orchd_bulker_run() then builds none. */
+    bool (*can_send)(void *aux);
 };
 
 /* Counters. */
@@ -130,6 +140,10 @@ void orchd_bulker_sent(struct orchd_bulker *, struct orchd_bulk *, bool ok);
 void orchd_bulker_missing(struct orchd_bulker *, struct orchd_bulk_item *);
 void orchd_bulker_ack(struct orchd_bulker *, const struct uuid *key,
                       int64_t applied_seq, bool ok, const char *error);
+const struct orchd_bulk_item *orchd_bulker_find_write(
+    const struct orchd_bulker *, const struct uuid *key, int64_t seq);
+uint64_t orchd_bulker_resync(struct orchd_bulker *);
+uint64_t orchd_bulker_n_taken(const struct orchd_bulker *);
 
 const struct orchd_entry *orchd_bulker_get_written(
     const struct orchd_bulker *, const struct uuid *key);

@@ -398,6 +398,144 @@ START_TEST(test_sorted_bulk)
 }
 END_TEST
 
+/* A removal names the content it removes, so that a frame can carry its
+ * VRF and prefix. */
+START_TEST(test_remove_names_content)
+{
+    struct orchd_bulker_config cfg = { .max_bulk = 10,
+                                       .max_outstanding = 1 };
+    struct fake f = { .n_sent = 0 };
+    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+    struct uuid k = key_of(5);
+
+    orchd_bulker_seed(b, make_entry(5, "1.1.1.1@e0"), true);
+    orchd_bulker_del(b, &k);
+    orchd_bulker_run(b);
+    ck_assert_int_eq(f.sent[0]->items[0].op, ORCHD_BULK_REMOVE);
+    ck_assert_str_eq(f.sent[0]->items[0].entry->prefix_text, "10.0.5.0/24");
+    orchd_bulker_sent(b, f.sent[0], true);
+    ck_assert_uint_eq(f.n_done_remove, 1);
+    ck_assert(orchd_bulker_is_idle(b));
+    orchd_bulker_destroy(b);
+}
+END_TEST
+
+/* The fake channel's window: whether a bulk may go out. */
+static bool fake_window_open;
+
+static bool
+fake_can_send(void *f OVS_UNUSED)
+{
+    return fake_window_open;
+}
+
+/* While the channel cannot send, no bulk is built. */
+START_TEST(test_can_send_holds_bulks)
+{
+    static const struct orchd_bulker_cbs cbs = {
+        .send = fake_send,
+        .done = fake_done,
+        .can_send = fake_can_send,
+    };
+    struct orchd_bulker_config cfg = { .max_bulk = 2,
+                                       .max_outstanding = 8 };
+    struct fake f = { .n_sent = 0 };
+    struct orchd_bulker *b = orchd_bulker_create(&cfg, &cbs, &f);
+
+    for (int i = 0; i < 4; i++) {
+        orchd_bulker_set(b, make_entry(i, "1.1.1.1@e0"));
+    }
+    fake_window_open = false;
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 0);
+    ck_assert_uint_eq(orchd_bulker_n_pending(b), 4);
+    fake_window_open = true;
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 2);
+    ck_assert_uint_eq(orchd_bulker_n_taken(b), 4);
+    orchd_bulker_destroy(b);
+}
+END_TEST
+
+/* A write waiting for its ack can be found by its number. */
+START_TEST(test_find_write)
+{
+    struct orchd_bulker_config cfg = { .max_bulk = 1,
+                                       .max_outstanding = 4 };
+    struct fake f = { .n_sent = 0 };
+    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+    struct uuid k = key_of(1);
+    const struct orchd_bulk_item *item;
+
+    orchd_bulker_set(b, make_entry(1, "1.1.1.1@e0"));
+    orchd_bulker_run(b);
+    orchd_bulker_set(b, make_entry(1, "2.2.2.2@e0"));
+    orchd_bulker_run(b);
+    orchd_bulker_sent(b, f.sent[0], true);
+    orchd_bulker_sent(b, f.sent[1], true);
+
+    int64_t seq0 = f.sent[0]->items[0].seq;
+    int64_t seq1 = f.sent[1]->items[0].seq;
+    item = orchd_bulker_find_write(b, &k, seq1);
+    ck_assert_ptr_eq(item, &f.sent[1]->items[0]);
+    ck_assert_str_eq(item->entry->nexthops[0].key, "2.2.2.2@e0");
+    ck_assert_ptr_eq(orchd_bulker_find_write(b, &k, seq0),
+                     &f.sent[0]->items[0]);
+    ck_assert_ptr_null(orchd_bulker_find_write(b, &k, seq1 + 1));
+    orchd_bulker_ack(b, &k, seq1, true, NULL);
+    ck_assert_ptr_null(orchd_bulker_find_write(b, &k, seq1));
+    orchd_bulker_destroy(b);
+}
+END_TEST
+
+/* A resync forgets the bulks outstanding and writes every written route
+ * again, unchanged ones too; the mark says when all went out. */
+START_TEST(test_resync)
+{
+    struct orchd_bulker_config cfg = { .max_bulk = 10,
+                                       .max_outstanding = 1 };
+    struct fake f = { .n_sent = 0 };
+    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+    struct orchd_bulker_stats st;
+    struct uuid k3 = key_of(3);
+    uint64_t mark;
+
+    /* Route 1 programmed; 2 and 3 in a bulk waiting for acks; 3 then
+     * deleted while waiting. */
+    orchd_bulker_set(b, make_entry(1, "1.1.1.1@e0"));
+    orchd_bulker_run(b);
+    orchd_bulker_sent(b, f.sent[0], true);
+    ack_bulk(b, f.sent[0], true);
+    orchd_bulker_set(b, make_entry(2, "1.1.1.1@e0"));
+    orchd_bulker_set(b, make_entry(3, "1.1.1.1@e0"));
+    orchd_bulker_run(b);
+    orchd_bulker_sent(b, f.sent[1], true);
+    orchd_bulker_del(b, &k3);
+    ck_assert_uint_eq(orchd_bulker_n_outstanding(b), 1);
+
+    mark = orchd_bulker_resync(b);
+    ck_assert_uint_eq(orchd_bulker_n_outstanding(b), 0);
+    ck_assert_uint_eq(orchd_bulker_n_pending(b), 3);
+    ck_assert_uint_eq(mark, orchd_bulker_n_taken(b) + 3);
+    orchd_bulker_get_stats(b, &st);
+    ck_assert_uint_eq(st.n_superseded, 2);
+
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 3);
+    ck_assert_uint_eq(f.sent[2]->n_items, 3);
+    ck_assert_uint_ge(orchd_bulker_n_taken(b), mark);
+    /* The deletion was queued before the resync, so it goes first. */
+    ck_assert_int_eq(f.sent[2]->items[0].op, ORCHD_BULK_REMOVE);
+    ck_assert_int_eq(f.sent[2]->items[1].op, ORCHD_BULK_SET);
+    ck_assert_int_eq(f.sent[2]->items[2].op, ORCHD_BULK_SET);
+    orchd_bulker_sent(b, f.sent[2], true);
+    ack_bulk(b, f.sent[2], true);
+    ck_assert(orchd_bulker_is_idle(b));
+    ck_assert_uint_eq(orchd_bulker_n_written(b), 2);
+    orchd_bulker_destroy(b);
+}
+END_TEST
+
 Suite *
 orchd_bulker_suite(void)
 {
@@ -413,6 +551,10 @@ orchd_bulker_suite(void)
     tcase_add_test(tc, test_send_failure_requeues);
     tcase_add_test(tc, test_seed_skips_unchanged);
     tcase_add_test(tc, test_sorted_bulk);
+    tcase_add_test(tc, test_remove_names_content);
+    tcase_add_test(tc, test_can_send_holds_bulks);
+    tcase_add_test(tc, test_find_write);
+    tcase_add_test(tc, test_resync);
     suite_add_tcase(s, tc);
     return s;
 }
