@@ -77,6 +77,9 @@ struct syncd_db {
     uint32_t budget;            /* Row updates processed per run. */
     struct setting *max_bulk;   /* Bulk size, or NULL (see
                                  * syncd_db_options). */
+    struct setting *southbound_zmq; /* Global.southbound_zmq, or NULL. */
+    bool global_only;           /* Monitor Global only. */
+    bool read_global;           /* First monitor contents received? */
 
     /* Reading. */
     struct ovsdb_cs *cs;        /* The monitor. */
@@ -464,10 +467,14 @@ static void
 global_update(struct syncd_db *db, const struct ovsdb_cs_table_update *tu,
               bool clear)
 {
+    const struct shash *columns = NULL;
     bool present = false;
     int64_t value = 0;
 
-    if (!db->max_bulk || (!tu && !clear)) {
+    if (clear) {
+        db->read_global = true;
+    }
+    if (!tu && !clear) {
         return;
     }
     for (size_t i = 0; tu && i < tu->n; i++) {
@@ -476,12 +483,29 @@ global_update(struct syncd_db *db, const struct ovsdb_cs_table_update *tu,
         /* The table has one row at most, but a transaction may replace it:
          * a row that is there wins over one deleted. */
         if (ru->type != OVSDB_CS_ROW_DELETE) {
-            const struct json *v = shash_find_data(ru->columns,
-                                                   "max_bulk_size");
-
-            present = ovsdb_wire_get_integer(v, &value) && value >= 1;
+            columns = ru->columns;
             break;
         }
+    }
+    if (db->southbound_zmq) {
+        const struct json *v = NULL;
+
+        if (columns) {
+            v = ovsdb_wire_get_optional(shash_find_data(columns,
+                                                        "southbound_zmq"));
+        }
+        setting_set_global(db->southbound_zmq,
+                           v && (v->type == JSON_TRUE
+                                 || v->type == JSON_FALSE),
+                           v && v->type == JSON_TRUE);
+    }
+    if (!db->max_bulk) {
+        return;
+    }
+    if (columns) {
+        const struct json *v = shash_find_data(columns, "max_bulk_size");
+
+        present = ovsdb_wire_get_integer(v, &value) && value >= 1;
     }
     if (setting_set_global(db->max_bulk, present, value)) {
         VLOG_INFO("bulks of %"PRId64" routes (%s)", db->max_bulk->value,
@@ -525,13 +549,18 @@ queue_update(struct syncd_db *db, struct ovsdb_cs_event *event)
 /* The monitor request: the Asic_Route columns syncd reads, never those it
  * writes, and the Global column it follows. */
 static struct json *
-compose_monitor_requests(const struct json *schema OVS_UNUSED,
-                         void *aux OVS_UNUSED)
+compose_monitor_requests(const struct json *schema OVS_UNUSED, void *db_)
 {
+    const struct syncd_db *db = db_;
+
     return json_from_string(
-        "{\""TABLE"\":[{\"columns\":[\"vrf\",\"prefix\","
-        "\"packet_action\",\"nexthops\",\"seq\"]}],"
-        "\"Global\":[{\"columns\":[\"max_bulk_size\"]}]}");
+        db->global_only
+        ? "{\"Global\":[{\"columns\":[\"max_bulk_size\","
+          "\"southbound_zmq\"]}]}"
+        : "{\""TABLE"\":[{\"columns\":[\"vrf\",\"prefix\","
+          "\"packet_action\",\"nexthops\",\"seq\"]}],"
+          "\"Global\":[{\"columns\":[\"max_bulk_size\","
+          "\"southbound_zmq\"]}]}");
 }
 
 static const struct ovsdb_cs_ops cs_ops = {
@@ -585,6 +614,8 @@ syncd_db_create(const struct syncd_db_options *options,
     db->remote = xstrdup(options->remote);
     db->budget = options->budget ? options->budget : 20000;
     db->max_bulk = options->max_bulk;
+    db->southbound_zmq = options->southbound_zmq;
+    db->global_only = options->global_only;
     ovs_list_init(&db->events);
     syncd_rows_init(&db->rows);
 
@@ -592,7 +623,7 @@ syncd_db_create(const struct syncd_db_options *options,
         .remote = db->remote,
         .batch = options->wb_batch,
         .inflight = options->wb_inflight,
-        .disabled = options->no_write_back,
+        .disabled = options->no_write_back || options->global_only,
     };
     db->wb = syncd_writeback_create(&wbo, &db->rows);
 
@@ -652,6 +683,14 @@ bool
 syncd_db_is_connected(const struct syncd_db *db)
 {
     return ovsdb_cs_is_connected(db->cs);
+}
+
+/* Has the monitor received its first contents, Global included (so that
+ * the settings that follow Global are what Global says)? */
+bool
+syncd_db_has_read_global(const struct syncd_db *db)
+{
+    return db->read_global;
 }
 
 void

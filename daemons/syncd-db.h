@@ -42,8 +42,10 @@
  * key) gets state "error" with a message in its error column and a
  * counter; its old route, if any, is removed.
  *
- * The monitor also follows Global.max_bulk_size (see 'max_bulk' in
- * struct syncd_db_options).
+ * The monitor also follows Global.max_bulk_size and
+ * Global.southbound_zmq (see 'max_bulk' and 'southbound_zmq' in struct
+ * syncd_db_options).  With 'global_only', it follows them and nothing
+ * else: that is all syncd needs of the database on the fast path.
  *
  * Writing back
  * ============
@@ -76,6 +78,12 @@ struct syncd_db_options {
                                  * (lib/setting.h: the command line
                                  * wins) and, whenever the value in force
                                  * changes, to the apply step. */
+    struct setting *southbound_zmq; /* If nonnull, follows
+                                     * Global.southbound_zmq. */
+    bool global_only;           /* Follow Global only: never read or write
+                                 * Asic_Route (the southbound fast path,
+                                 * daemons/syncd-zmq.h, programs the
+                                 * routes). */
 };
 
 /* Counters. */
@@ -111,6 +119,7 @@ void syncd_db_destroy(struct syncd_db *);
 void syncd_db_run(struct syncd_db *);
 void syncd_db_wait(struct syncd_db *);
 bool syncd_db_is_connected(const struct syncd_db *);
+bool syncd_db_has_read_global(const struct syncd_db *);
 void syncd_db_get_stats(const struct syncd_db *, struct syncd_db_stats *);
 
 /* The apply step's result callback, 'aux' being the 'struct syncd_db'. */

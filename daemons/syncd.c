@@ -15,9 +15,10 @@
  */
 
 /* syncd: programs the asic-sim simulated switch from OVSDB Asic_Route rows
- * and writes each route's outcome back.  See usage() for the interface,
- * daemons/syncd-db.h for the OVSDB path and daemons/syncd-apply.h for
- * the apply step. */
+ * and writes each route's outcome back, or, on the southbound fast path,
+ * from orchd's frames over ZeroMQ.  See usage() for the interface,
+ * daemons/syncd-db.h for the OVSDB path, daemons/syncd-zmq.h for the fast
+ * path and daemons/syncd-apply.h for the apply step. */
 
 #include <config.h>
 
@@ -37,6 +38,7 @@
 #include "daemons/syncd-apply.h"
 #include "daemons/syncd-counters.h"
 #include "daemons/syncd-db.h"
+#include "daemons/syncd-zmq.h"
 #include "command-line.h"
 #include "coverage.h"
 #include "daemon.h"
@@ -46,6 +48,7 @@
 #include "lib/option-parse.h"
 #include "lib/perf-timer.h"
 #include "lib/setting.h"
+#include "lib/zmq-channel.h"
 #include "memory.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/json.h"
@@ -67,6 +70,9 @@ struct syncd_settings {
     struct syncd_counters_options co; /* Hit counters to Route.counters. */
     struct asic_sim_fault fault;      /* --fault-rate/-seed/-delay. */
     struct setting max_bulk;    /* -k, or Global.max_bulk_size. */
+    struct setting southbound_zmq; /* --southbound-zmq, or
+                                    * Global.southbound_zmq. */
+    char *southbound_endpoint;  /* --southbound-endpoint, or NULL. */
     char **fault_prefixes;      /* --fault-prefix values. */
     size_t n_fault_prefixes;    /* Number of 'fault_prefixes'. */
 };
@@ -83,7 +89,10 @@ struct rate_sample {
 /* The daemon. */
 struct syncd {
     struct syncd_apply *apply;  /* The apply step and its switch. */
-    struct syncd_db *db;        /* The OVSDB path. */
+    struct syncd_db *db;        /* The OVSDB path, or only Global. */
+    struct syncd_zmq *zmq;      /* The southbound fast path, or NULL. */
+    bool path_chosen;           /* Is it known which path programs? */
+    const struct setting *southbound_zmq; /* What chose it, and whence. */
     struct syncd_counters *counters; /* Hit counters to Route.counters. */
     struct perf_timer *timer;   /* "BULK" stage. */
     const struct setting *max_bulk; /* Bulk size in force, and whence. */
@@ -162,6 +171,47 @@ rates_get(const struct syncd *d, int secs, double *ops, double *wb)
     }
 }
 
+/* ---- The path ----------------------------------------------------------- */
+
+/* Starts the path that programs the routes once it is known: at once if
+ * the command line says, else when the database first says what
+ * Global.southbound_zmq is; until then 'd->db' follows Global only.  The
+ * path is kept until syncd restarts. */
+static void
+path_run(struct syncd *d, struct syncd_settings *s)
+{
+    if (d->path_chosen
+        || (!s->southbound_zmq.cmdline && !syncd_db_has_read_global(d->db))) {
+        return;
+    }
+    d->path_chosen = true;
+    if (!s->southbound_zmq.value) {
+        if (s->dbo.global_only) {
+            syncd_db_destroy(d->db);
+            s->dbo.global_only = false;
+            d->db = syncd_db_create(&s->dbo, d->apply);
+        }
+        syncd_apply_set_callback(d->apply, syncd_db_apply_result, d->db);
+        VLOG_INFO("southbound path: OVSDB (Asic_Route)");
+        return;
+    }
+
+    char *endpoint = (s->southbound_endpoint
+                      ? xstrdup(s->southbound_endpoint)
+                      : zmq_channel_default_endpoint(fibsync_rundir(),
+                                                     "southbound", 0));
+    struct syncd_zmq_options zo = { .endpoint = endpoint };
+    char *error;
+
+    d->zmq = syncd_zmq_create(&zo, d->apply, &error);
+    if (!d->zmq) {
+        ovs_fatal(0, "southbound fast path: %s", error);
+    }
+    syncd_apply_set_callback(d->apply, syncd_zmq_apply_result, d->zmq);
+    VLOG_INFO("southbound path: ZeroMQ, bound to %s", endpoint);
+    free(endpoint);
+}
+
 /* ---- Main --------------------------------------------------------------- */
 
 int
@@ -233,8 +283,12 @@ main(int argc, char *argv[])
     }
 
     settings.dbo.remote = settings.db;
+    settings.dbo.southbound_zmq = &settings.southbound_zmq;
+    settings.dbo.global_only = (!settings.southbound_zmq.cmdline
+                                || settings.southbound_zmq.value);
+    d.southbound_zmq = &settings.southbound_zmq;
     d.db = syncd_db_create(&settings.dbo, d.apply);
-    syncd_apply_set_callback(d.apply, syncd_db_apply_result, d.db);
+    path_run(&d, &settings);
     settings.co.remote = settings.db;
     d.counters = syncd_counters_create(&settings.co);
 
@@ -258,6 +312,10 @@ main(int argc, char *argv[])
         }
 
         syncd_db_run(d.db);
+        path_run(&d, &settings);
+        if (d.zmq) {
+            syncd_zmq_run(d.zmq);
+        }
         syncd_apply_run(d.apply);
         syncd_counters_run(d.counters);
         unixctl_server_run(unixctl);
@@ -265,6 +323,9 @@ main(int argc, char *argv[])
         rates_run(&d);
 
         syncd_db_wait(d.db);
+        if (d.zmq) {
+            syncd_zmq_wait(d.zmq);
+        }
         syncd_apply_wait(d.apply);
         syncd_counters_wait(d.counters);
         unixctl_server_wait(unixctl);
@@ -279,6 +340,7 @@ main(int argc, char *argv[])
 
     perf_timer_flush(d.timer);
     syncd_counters_destroy(d.counters);
+    syncd_zmq_destroy(d.zmq);
     syncd_db_destroy(d.db);
     syncd_apply_destroy(d.apply);
     perf_timer_destroy(d.timer);
@@ -327,6 +389,8 @@ enum {
     OPT_BATCH,
     OPT_NO_WRITE_BACK,
     OPT_COUNTERS_INTERVAL,
+    OPT_SOUTHBOUND_ZMQ,
+    OPT_SOUTHBOUND_ENDPOINT,
     VLOG_OPTION_ENUMS,
     DAEMON_OPTION_ENUMS,
 };
@@ -352,6 +416,9 @@ static const struct option long_options[] = {
     {"no-write-back", no_argument, NULL, OPT_NO_WRITE_BACK},
     {"counters-interval", required_argument, NULL,
      OPT_COUNTERS_INTERVAL},
+    {"southbound-zmq", required_argument, NULL, OPT_SOUTHBOUND_ZMQ},
+    {"southbound-endpoint", required_argument, NULL,
+     OPT_SOUTHBOUND_ENDPOINT},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     VLOG_LONG_OPTIONS,
@@ -474,6 +541,7 @@ parse_options(int argc, char *argv[], struct syncd_settings *s)
     memset(s, 0, sizeof *s);
     s->co.interval_msec = SYNCD_COUNTERS_DEFAULT_INTERVAL;
     setting_init(&s->max_bulk, "max_bulk_size", SYNCD_APPLY_DEFAULT_MAX_BULK);
+    setting_init(&s->southbound_zmq, "southbound_zmq", 0);
     for (;;) {
         int c = getopt_long(argc, argv, short_options, long_options, NULL);
 
@@ -501,6 +569,15 @@ parse_options(int argc, char *argv[], struct syncd_settings *s)
             break;
         case OPT_NO_WRITE_BACK:
             s->dbo.no_write_back = true;
+            break;
+        case OPT_SOUTHBOUND_ZMQ:
+            setting_set_cmdline(&s->southbound_zmq,
+                                option_parse_on_off("southbound-zmq",
+                                                    optarg));
+            break;
+        case OPT_SOUTHBOUND_ENDPOINT:
+            free(s->southbound_endpoint);
+            s->southbound_endpoint = xstrdup(optarg);
             break;
         case 'h':
             usage();
@@ -546,7 +623,9 @@ SAI status name, e.g. SAI_STATUS_INSUFFICIENT_RESOURCES, or why the row\n\
 is unusable) and applied_seq (the seq it applied).  Virtual routers,\n\
 router interfaces, next hops and next-hop groups are created on demand;\n\
 next hops and groups are shared between routes and removed when unused.\n\
-On start, syncd rebuilds the switch from the table's contents.\n\
+On start, syncd rebuilds the switch from the table's contents.  On the\n\
+southbound fast path (below), orchd sends the routes and gets the outcomes\n\
+over ZeroMQ instead, and writes Asic_Route itself.\n\
 \n\
 Database:\n\
   --db=REMOTE             database remote (default: %s)\n\
@@ -559,6 +638,13 @@ Database:\n\
   --counters-interval=MS  write the hit counters of routes hit since the\n\
                           last write into Route.counters every MS\n\
                           milliseconds (default %d; 0 disables)\n\
+\n\
+Southbound fast path (orchd -> syncd over ZeroMQ, instead of Asic_Route):\n\
+  --southbound-zmq=on|off take routes from orchd over ZeroMQ and answer\n\
+                          there, never reading or writing Asic_Route\n\
+                          (default: Global.southbound_zmq, else off)\n\
+  --southbound-endpoint=E endpoint to bind (default\n\
+                          ipc://$FIBSYNC_RUNDIR/southbound.zmq)\n\
 \n\
 Switch:\n\
   -k, --max-bulk=N        route entries per SAI bulk call (default %d)\n\
@@ -584,7 +670,8 @@ Runtime commands (ovs-appctl -t SOCKET COMMAND):\n\
   asic/fault rate FRACTION [SEED] | prefix add|del VRF PREFIX |\n\
              delay USEC | clear | show\n\
   asic/stats              operations, bulks, errors, rates, write-back,\n\
-                          hit counters\n\
+                          hit counters, southbound path\n\
+  zmq/show                the southbound channel and its counters\n\
   perf/show [BULK]        performance-timer lines of the bulk apply stage\n\
   coverage/show, memory/show, vlog/set ..., exit\n\
 \n\
@@ -905,6 +992,51 @@ cmd_fault(struct unixctl_conn *conn, int argc, const char *argv[], void *d_)
     }
 }
 
+/* Appends the southbound path in force, and where the choice came from,
+ * to 's'. */
+static void
+put_southbound(const struct syncd *d, struct ds *s)
+{
+    const struct setting *sz = d->southbound_zmq;
+
+    if (!d->path_chosen) {
+        ds_put_cstr(s, "southbound: not chosen yet (reading Global)\n");
+        return;
+    }
+    ds_put_format(s, "southbound: %s (%s)", d->zmq ? "zmq" : "ovsdb",
+                  setting_source_name(sz->source));
+    if ((d->zmq != NULL) != (sz->value != 0)) {
+        ds_put_format(s, ", Global now says %s: until syncd restarts",
+                      sz->value ? "zmq" : "ovsdb");
+    }
+    ds_put_char(s, '\n');
+}
+
+/* "zmq/show": the southbound channel, its counters, and the backlog of
+ * syncd's one writer on that path (hit counters). */
+static void
+cmd_zmq_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
+             const char *argv[] OVS_UNUSED, void *d_)
+{
+    struct syncd *d = d_;
+    struct syncd_counters_stats cs;
+    struct ds s = DS_EMPTY_INITIALIZER;
+
+    if (d->zmq) {
+        syncd_zmq_format(d->zmq, &s);
+    } else {
+        put_southbound(d, &s);
+    }
+    syncd_counters_get_stats(d->counters, &cs);
+    if (cs.enabled) {
+        ds_put_format(&s, "Route.counters writer: queued %"PRIu64
+                      ", in flight %"PRIu64", committed %"PRIu64"\n",
+                      cs.dirty, cs.inflight_rows, cs.acked);
+    }
+    unixctl_command_reply(conn, ds_cstr(&s));
+    ds_destroy(&s);
+}
+
 /* "asic/stats". */
 static void
 cmd_stats(struct unixctl_conn *conn, int argc OVS_UNUSED,
@@ -995,6 +1127,7 @@ cmd_stats(struct unixctl_conn *conn, int argc OVS_UNUSED,
     ds_put_format(&s, "%s: %"PRId64" (%s)\n", d->max_bulk->name,
                   d->max_bulk->value,
                   setting_source_name(d->max_bulk->source));
+    put_southbound(d, &s);
     unixctl_command_reply(conn, ds_cstr(&s));
     ds_destroy(&s);
 }
@@ -1022,5 +1155,6 @@ register_commands(struct syncd *d)
                              "PREFIX | delay USEC | clear | show",
                              1, 4, cmd_fault, d);
     unixctl_command_register("asic/stats", "", 0, 0, cmd_stats, d);
+    unixctl_command_register("zmq/show", "", 0, 0, cmd_zmq_show, d);
     unixctl_command_register("exit", "", 0, 0, cmd_exit, d);
 }
