@@ -31,7 +31,8 @@ daemons_liborchd_la_SOURCES = \
 	daemons/orchd-entry.c daemons/orchd-entry.h \
 	daemons/orchd-northbound.c daemons/orchd-northbound.h \
 	daemons/orchd-show.c daemons/orchd-show.h \
-	daemons/orchd-worker.c daemons/orchd-worker.h
+	daemons/orchd-worker.c daemons/orchd-worker.h \
+	daemons/orchd-writebehind.c daemons/orchd-writebehind.h
 
 sbin_PROGRAMS += daemons/orchd
 daemons_orchd_SOURCES = daemons/orchd.c

@@ -31,6 +31,7 @@ tests_check_fibsync_SOURCES += tests/check/test-syncd-apply.c
 tests_check_fibsync_SOURCES += tests/check/test-route-index.c
 tests_check_fibsync_SOURCES += tests/check/test-orchd-bulker.c
 tests_check_fibsync_SOURCES += tests/check/test-syncd-nexthop-key.c
+tests_check_fibsync_SOURCES += tests/check/test-orchd-writebehind.c
 EXTRA_DIST += tests/data/zebra-nhg.fpm tests/data/zebra-no-nhg.fpm \
 	tests/data/zebra-nhg-replay.fpm
 tests_check_fibsync_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)

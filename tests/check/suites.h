@@ -36,6 +36,7 @@
     SUITE(fpm_route_malformed) \
     SUITE(route_index) \
     SUITE(orchd_bulker) \
+    SUITE(orchd_writebehind) \
     SUITE(syncd_nexthop_key)
 
 #define SUITE(NAME) Suite *NAME##_suite(void);

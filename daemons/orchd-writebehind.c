@@ -1,0 +1,506 @@
+/*
+ * orchd-writebehind: Asic_Route rows written behind the southbound fast
+ * path.
+ */
+
+#include <config.h>
+
+#include "daemons/orchd-writebehind.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coverage.h"
+#include "daemons/orchd-entry.h"
+#include "lib/ovsdb-wire.h"
+#include "openvswitch/dynamic-string.h"
+#include "openvswitch/hmap.h"
+#include "openvswitch/json.h"
+#include "openvswitch/poll-loop.h"
+#include "openvswitch/vlog.h"
+#include "timeval.h"
+#include "util.h"
+#include "uuid.h"
+
+VLOG_DEFINE_THIS_MODULE(orchd_writebehind);
+
+static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
+
+COVERAGE_DEFINE(orchd_writebehind_txn);
+COVERAGE_DEFINE(orchd_writebehind_retry);
+
+#define TABLE "Asic_Route"
+
+/* What a row write does. */
+enum wb_type {
+    WB_INSERT,                  /* Insert the row. */
+    WB_UPDATE,                  /* Update it (insert if there is none). */
+    WB_DELETE,                  /* Delete it. */
+};
+
+/* One row write. */
+struct wb_op {
+    struct uuid key;            /* The row. */
+    struct orchd_entry *entry;  /* Content (a reference); NULL to delete. */
+    char *error;                /* Why not programmed, or NULL. */
+    int64_t seq;                /* The write's number: seq, applied_seq. */
+    long long int queued_ms;    /* When it was queued. */
+    enum wb_type type;          /* What to do. */
+    bool ok;                    /* Programmed? */
+};
+
+/* A row write in a transaction. */
+struct wb_slot {
+    struct wb_op op;            /* The write. */
+    struct hmap_node node;      /* In the transaction's 'keys'. */
+};
+
+/* A transaction in flight. */
+struct wb_txn {
+    struct orchd_writebehind *wb; /* Owner, NULL once it is destroyed. */
+    size_t n;                   /* Writes in 'slots'. */
+    long long int oldest_ms;    /* Earliest 'queued_ms' of its writes. */
+    struct wb_slot slots[];     /* The writes, in order. */
+};
+
+/* The write-behind. */
+struct orchd_writebehind {
+    struct ovsdb_writer *writer;    /* Writes the rows. */
+    size_t batch;                   /* Most writes in a transaction. */
+    orchd_writebehind_commit_func *commit; /* Instead of 'writer'. */
+    void *commit_aux;               /* Its argument. */
+
+    /* Writes not sent yet: a ring, oldest at 'head'. */
+    struct wb_op *ring;             /* 'allocated' slots, a power of 2. */
+    size_t allocated;               /* Capacity of 'ring'. */
+    size_t head;                    /* Index of the oldest. */
+    size_t n;                       /* Writes in 'ring'. */
+
+    struct wb_txn *in_flight;       /* The transaction sent, or NULL. */
+    struct orchd_writebehind_stats stats; /* Counters. */
+};
+
+/* ---- The queue ---------------------------------------------------------- */
+
+/* Makes room for one more write in the ring. */
+static void
+ring_reserve(struct orchd_writebehind *wb)
+{
+    if (wb->n < wb->allocated) {
+        return;
+    }
+
+    size_t allocated = MAX(64, 2 * wb->allocated);
+    struct wb_op *ring = xmalloc(allocated * sizeof *ring);
+
+    for (size_t i = 0; i < wb->n; i++) {
+        ring[i] = wb->ring[(wb->head + i) & (wb->allocated - 1)];
+    }
+    free(wb->ring);
+    wb->ring = ring;
+    wb->allocated = allocated;
+    wb->head = 0;
+}
+
+/* Queues 'op' behind every write queued. */
+static void
+push_back(struct orchd_writebehind *wb, const struct wb_op *op)
+{
+    ring_reserve(wb);
+    wb->ring[(wb->head + wb->n++) & (wb->allocated - 1)] = *op;
+}
+
+/* Queues 'op' in front of every write queued. */
+static void
+push_front(struct orchd_writebehind *wb, const struct wb_op *op)
+{
+    ring_reserve(wb);
+    wb->head = (wb->head - 1) & (wb->allocated - 1);
+    wb->ring[wb->head] = *op;
+    wb->n++;
+}
+
+/* Returns the oldest write queued, which must exist. */
+static struct wb_op *
+front(struct orchd_writebehind *wb)
+{
+    return &wb->ring[wb->head];
+}
+
+/* Drops the oldest write queued (its owner took its references). */
+static void
+pop_front(struct orchd_writebehind *wb)
+{
+    wb->head = (wb->head + 1) & (wb->allocated - 1);
+    wb->n--;
+}
+
+/* Frees what 'op' owns. */
+static void
+op_uninit(struct wb_op *op)
+{
+    orchd_entry_unref(op->entry);
+    free(op->error);
+}
+
+/* Queues the write of route 'e''s row: its content and the outcome 'ok'
+ * ('error' says why not) of its write number 'seq'.  If 'row_exists' is
+ * false, the row is inserted, else updated. */
+void
+orchd_writebehind_set(struct orchd_writebehind *wb,
+                      const struct orchd_entry *e, int64_t seq, bool ok,
+                      const char *error, bool row_exists)
+{
+    struct wb_op op = {
+        .key = e->asic_uuid,
+        .entry = orchd_entry_ref(e),
+        .error = ok ? NULL : xstrdup(error ? error : "failed"),
+        .seq = seq,
+        .queued_ms = time_msec(),
+        .type = row_exists ? WB_UPDATE : WB_INSERT,
+        .ok = ok,
+    };
+
+    push_back(wb, &op);
+    wb->stats.queued++;
+}
+
+/* Queues the deletion of row 'key'. */
+void
+orchd_writebehind_delete(struct orchd_writebehind *wb,
+                         const struct uuid *key)
+{
+    struct wb_op op = {
+        .key = *key,
+        .queued_ms = time_msec(),
+        .type = WB_DELETE,
+    };
+
+    push_back(wb, &op);
+    wb->stats.queued++;
+}
+
+/* ---- Transactions ------------------------------------------------------- */
+
+/* Appends 'e''s content columns, as a row object's members, to 's'. */
+static void
+put_content(struct ds *s, const struct orchd_entry *e)
+{
+    ds_put_cstr(s, "\"vrf\":");
+    json_string_escape(e->vrf, s);
+    ds_put_cstr(s, ",\"prefix\":\"");
+    ds_put_buffer(s, e->prefix_text, e->prefix_text_len);
+    ds_put_cstr(s, "\",\"packet_action\":\"");
+    ds_put_cstr(s, orchd_action_to_string(e->action));
+    ds_put_cstr(s, "\",\"nexthops\":[\"map\",[");
+    for (size_t i = 0; i < e->n_nexthops; i++) {
+        ds_put_cstr(s, i ? ",[" : "[");
+        json_string_escape(e->nexthops[i].key, s);
+        ds_put_char(s, ',');
+        ovsdb_wire_put_uint(s, e->nexthops[i].weight);
+        ds_put_char(s, ']');
+    }
+    ds_put_cstr(s, "]]");
+}
+
+/* Appends ',' and 'op' as an operation to 's'. */
+static void
+put_op(struct ds *s, const struct wb_op *op)
+{
+    ds_put_char(s, ',');
+    if (op->type == WB_DELETE) {
+        ovsdb_wire_put_op_start(s, "delete", TABLE, &op->key);
+        ds_put_char(s, '}');
+        return;
+    }
+    ovsdb_wire_put_op_start(s, op->type == WB_INSERT ? "insert" : "update",
+                            TABLE, &op->key);
+    ds_put_cstr(s, ",\"row\":{");
+    put_content(s, op->entry);
+    ds_put_cstr(s, ",\"seq\":");
+    ovsdb_wire_put_uint(s, MAX(op->seq, 0));
+    ds_put_cstr(s, ",\"applied_seq\":");
+    ovsdb_wire_put_uint(s, MAX(op->seq, 0));
+    if (op->ok) {
+        ds_put_cstr(s, ",\"state\":\"programmed\"");
+        if (op->type == WB_UPDATE) {
+            ds_put_cstr(s, ",\"error\":[\"set\",[]]");
+        }
+    } else {
+        ds_put_cstr(s, ",\"state\":\"error\",\"error\":");
+        json_string_escape(op->error, s);
+    }
+    ds_put_cstr(s, "}}");
+}
+
+/* Returns true if 'keys', of the slots of a transaction, holds 'key'. */
+static bool
+txn_has_key(const struct hmap *keys, const struct uuid *key)
+{
+    const struct wb_slot *slot;
+
+    HMAP_FOR_EACH_WITH_HASH (slot, node, uuid_hash(key), keys) {
+        if (uuid_equals(&slot->op.key, key)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Puts the writes of 'txn' back in front of the queue, in their order,
+ * each changed by 'retype' if it is not NULL.  Frees 'txn'. */
+static void
+requeue(struct orchd_writebehind *wb, struct wb_txn *txn,
+        const enum wb_type *retype)
+{
+    for (size_t i = txn->n; i-- > 0;) {
+        struct wb_op *op = &txn->slots[i].op;
+
+        if (retype) {
+            op->type = retype[op->type];
+        }
+        push_front(wb, op);
+    }
+    free(txn);
+}
+
+/* 'txn' committed: an update that matched no row is inserted. */
+static void
+txn_committed(struct orchd_writebehind *wb, struct wb_txn *txn,
+              const struct json *results)
+{
+    const struct json_array *a = results ? json_array(results) : NULL;
+
+    for (size_t i = txn->n; i-- > 0;) {
+        struct wb_op *op = &txn->slots[i].op;
+
+        if (op->type == WB_UPDATE && a && i < a->n
+            && !ovsdb_wire_result_count(a->elems[i])) {
+            /* No row: in front of the rest, since the rest is newer. */
+            op->type = WB_INSERT;
+            push_front(wb, op);
+            wb->stats.late_inserts++;
+        } else {
+            wb->stats.committed++;
+            op_uninit(op);
+        }
+    }
+    free(txn);
+}
+
+/* 'txn' was refused (a write of it, 'failed_op' if known, failed) or lost:
+ * none or, if lost, perhaps all of it happened.  It goes back in front of
+ * the queue, its inserts as updates; if a write that is no insert caused
+ * the refusal, it is dropped instead, so that the rest can go. */
+static void
+txn_failed(struct orchd_writebehind *wb, struct wb_txn *txn,
+           const struct ovsdb_writer_reply *reply)
+{
+    static const enum wb_type retype[] = {
+        [WB_INSERT] = WB_UPDATE,
+        [WB_UPDATE] = WB_UPDATE,
+        [WB_DELETE] = WB_DELETE,
+    };
+    size_t n_inserts = 0;
+
+    for (size_t i = 0; i < txn->n; i++) {
+        n_inserts += txn->slots[i].op.type == WB_INSERT;
+    }
+    if (reply->result == OVSDB_WRITER_ERROR) {
+        size_t bad = reply->failed_op;
+
+        VLOG_WARN_RL(&rl, "Asic_Route write-behind of %"PRIuSIZE" rows "
+                     "refused: %s", txn->n, reply->error);
+        if (bad < txn->n && txn->slots[bad].op.type != WB_INSERT) {
+            op_uninit(&txn->slots[bad].op);
+            memmove(&txn->slots[bad], &txn->slots[bad + 1],
+                    (txn->n - bad - 1) * sizeof *txn->slots);
+            txn->n--;
+            wb->stats.dropped++;
+        } else if (bad >= txn->n && !n_inserts) {
+            /* Nothing to try another way: give up on all of it. */
+            for (size_t i = 0; i < txn->n; i++) {
+                op_uninit(&txn->slots[i].op);
+            }
+            wb->stats.dropped += txn->n;
+            txn->n = 0;
+        }
+    }
+    wb->stats.retried_txns++;
+    COVERAGE_INC(orchd_writebehind_retry);
+    requeue(wb, txn, retype);
+}
+
+/* The writer's callback for each transaction. */
+static void
+txn_done(void *txn_, const struct ovsdb_writer_reply *reply)
+{
+    struct wb_txn *txn = txn_;
+    struct orchd_writebehind *wb = txn->wb;
+
+    if (!wb) {
+        /* The write-behind is gone. */
+        for (size_t i = 0; i < txn->n; i++) {
+            op_uninit(&txn->slots[i].op);
+        }
+        free(txn);
+        return;
+    }
+    wb->in_flight = NULL;
+    if (reply->result == OVSDB_WRITER_SUCCESS) {
+        txn_committed(wb, txn, reply->results);
+    } else {
+        txn_failed(wb, txn, reply);
+    }
+}
+
+/* Sends the oldest writes queued, up to 'wb->batch' and each row once, as
+ * one transaction. */
+static void
+send_txn(struct orchd_writebehind *wb)
+{
+    struct wb_txn *txn = xmalloc(sizeof *txn
+                                 + MIN(wb->batch, wb->n)
+                                   * sizeof *txn->slots);
+    struct hmap keys = HMAP_INITIALIZER(&keys);
+    struct ds ops;
+
+    txn->wb = wb;
+    txn->n = 0;
+    txn->oldest_ms = LLONG_MAX;
+    ovsdb_writer_txn_start(wb->writer, &ops);
+    while (wb->n && txn->n < wb->batch
+           && !txn_has_key(&keys, &front(wb)->key)) {
+        struct wb_slot *slot = &txn->slots[txn->n++];
+
+        slot->op = *front(wb);
+        pop_front(wb);
+        hmap_insert(&keys, &slot->node, uuid_hash(&slot->op.key));
+        txn->oldest_ms = MIN(txn->oldest_ms, slot->op.queued_ms);
+        put_op(&ops, &slot->op);
+    }
+    hmap_destroy(&keys);
+
+    wb->in_flight = txn;
+    wb->stats.txns++;
+    COVERAGE_INC(orchd_writebehind_txn);
+    if (wb->commit) {
+        wb->commit(wb->commit_aux, &ops, txn->n, txn_done, txn);
+    } else {
+        ovsdb_writer_commit_ds(wb->writer, &ops, txn->n, txn_done, txn);
+    }
+}
+
+/* ---- Public interface --------------------------------------------------- */
+
+/* Creates a write-behind that writes through 'writer', which must outlive
+ * it and be run by the same thread. */
+struct orchd_writebehind *
+orchd_writebehind_create(struct ovsdb_writer *writer,
+                         const struct orchd_writebehind_options *options)
+{
+    struct orchd_writebehind *wb = xzalloc(sizeof *wb);
+
+    wb->writer = writer;
+    wb->batch = options && options->batch ? options->batch : 5000;
+    wb->commit = options ? options->commit : NULL;
+    wb->commit_aux = options ? options->commit_aux : NULL;
+    return wb;
+}
+
+/* Frees 'wb' and every write not sent; a transaction in flight ends
+ * without it. */
+void
+orchd_writebehind_destroy(struct orchd_writebehind *wb)
+{
+    if (!wb) {
+        return;
+    }
+    if (wb->in_flight) {
+        wb->in_flight->wb = NULL;
+    }
+    while (wb->n) {
+        op_uninit(front(wb));
+        pop_front(wb);
+    }
+    free(wb->ring);
+    free(wb);
+}
+
+/* Sends a transaction of the writes queued, unless one is in flight. */
+void
+orchd_writebehind_run(struct orchd_writebehind *wb)
+{
+    if (!wb->in_flight && wb->n) {
+        send_txn(wb);
+    }
+}
+
+void
+orchd_writebehind_wait(const struct orchd_writebehind *wb)
+{
+    if (!wb->in_flight && wb->n) {
+        poll_immediate_wake();
+    }
+}
+
+/* Returns true if nothing is queued or in flight. */
+bool
+orchd_writebehind_is_idle(const struct orchd_writebehind *wb)
+{
+    return !wb->in_flight && !wb->n;
+}
+
+/* Returns the number of row writes queued, not sent yet. */
+size_t
+orchd_writebehind_n_queued(const struct orchd_writebehind *wb)
+{
+    return wb->n;
+}
+
+/* Returns the number of row writes in the transaction in flight. */
+size_t
+orchd_writebehind_n_in_flight(const struct orchd_writebehind *wb)
+{
+    return wb->in_flight ? wb->in_flight->n : 0;
+}
+
+/* Returns how long the oldest write not committed yet has waited, in
+ * milliseconds (0 if there is none). */
+long long int
+orchd_writebehind_lag_ms(const struct orchd_writebehind *wb)
+{
+    long long int oldest = LLONG_MAX;
+
+    if (wb->in_flight) {
+        oldest = wb->in_flight->oldest_ms;
+    }
+    if (wb->n) {
+        oldest = MIN(oldest, wb->ring[wb->head].queued_ms);
+    }
+    return oldest == LLONG_MAX ? 0 : MAX(time_msec() - oldest, 0);
+}
+
+void
+orchd_writebehind_get_stats(const struct orchd_writebehind *wb,
+                            struct orchd_writebehind_stats *stats)
+{
+    *stats = wb->stats;
+}
+
+/* Appends the backlog and counters to 's', for zmq/show. */
+void
+orchd_writebehind_format(const struct orchd_writebehind *wb, struct ds *s)
+{
+    const struct orchd_writebehind_stats *st = &wb->stats;
+
+    ds_put_format(s, "Asic_Route write-behind: queued %"PRIuSIZE", in "
+                  "flight %"PRIuSIZE", committed %"PRIu64", %.1f s behind"
+                  "\n", wb->n, orchd_writebehind_n_in_flight(wb),
+                  st->committed, orchd_writebehind_lag_ms(wb) / 1000.0);
+    ds_put_format(s, "  transactions %"PRIu64", updates that became "
+                  "inserts %"PRIu64", retried transactions %"PRIu64
+                  ", rows dropped %"PRIu64"\n", st->txns, st->late_inserts,
+                  st->retried_txns, st->dropped);
+}

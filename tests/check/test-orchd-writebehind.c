@@ -1,0 +1,285 @@
+/*
+ * Check suite for daemons/orchd-writebehind: the Asic_Route rows written
+ * behind the southbound fast path, with a fake commit that records each
+ * transaction and lets the test end it.
+ */
+
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemons/orchd-entry.h"
+#include "daemons/orchd-writebehind.h"
+#include "lib/fib-prefix.h"
+#include "lib/ovsdb-writer.h"
+#include "openvswitch/dynamic-string.h"
+#include "openvswitch/json.h"
+#include "openvswitch/vlog.h"
+#include "tests/check/suites.h"
+#include "util.h"
+
+/* The transaction the fake commit holds. */
+struct fake_txn {
+    char *text;                 /* Its operations, as sent. */
+    size_t n_ops;               /* How many. */
+    ovsdb_writer_cb *cb;        /* Ends it. */
+    void *cb_aux;               /* For 'cb'. */
+};
+
+static void
+fake_commit(void *t_, struct ds *ops, size_t n_ops, ovsdb_writer_cb *cb,
+            void *cb_aux)
+{
+    struct fake_txn *t = t_;
+
+    ck_assert_ptr_null(t->text);    /* One transaction at a time. */
+    t->text = ds_steal_cstr(ops);
+    t->n_ops = n_ops;
+    t->cb = cb;
+    t->cb_aux = cb_aux;
+}
+
+/* Counts the occurrences of 'needle' in the transaction held. */
+static int
+count(const struct fake_txn *t, const char *needle)
+{
+    int n = 0;
+
+    for (const char *p = t->text; (p = strstr(p, needle)); p++) {
+        n++;
+    }
+    return n;
+}
+
+/* Ends the transaction held with 'result'; 'counts' gives each operation's
+ * row count when it committed, 'failed_op' the operation that failed when
+ * it was refused. */
+static void
+finish(struct fake_txn *t, enum ovsdb_writer_result result,
+       const int *counts, size_t failed_op)
+{
+    struct json *results = json_array_create_empty();
+    struct ovsdb_writer_reply reply = {
+        .result = result,
+        .results = result == OVSDB_WRITER_SUCCESS ? results : NULL,
+        .error = result == OVSDB_WRITER_SUCCESS ? NULL : "boom",
+        .failed_op = failed_op,
+        .n_ops = t->n_ops,
+    };
+
+    for (size_t i = 0; i < t->n_ops; i++) {
+        struct json *r = json_object_create();
+
+        json_object_put(r, "count",
+                        json_integer_create(counts ? counts[i] : 1));
+        json_array_add(results, r);
+    }
+    free(t->text);
+    t->text = NULL;
+    t->cb(t->cb_aux, &reply);
+    json_destroy(results);
+}
+
+/* Returns an entry for "10.0.I.0/24". */
+static struct orchd_entry *
+make_entry(int i)
+{
+    const char *keys[1] = { "1.1.1.1@e0" };
+    int64_t weights[1] = { 1 };
+    struct fib_prefix p;
+    char text[32];
+
+    snprintf(text, sizeof text, "10.0.%d.0/24", i);
+    ck_assert_ptr_null(fib_prefix_parse(text, &p));
+    return orchd_entry_create("default", &p, ORCHD_ACTION_FORWARD, keys,
+                              weights, 1);
+}
+
+/* A write-behind on a fake commit, with transactions of 'batch' rows. */
+static struct orchd_writebehind *
+create(struct fake_txn *t, struct ovsdb_writer **writer, size_t batch)
+{
+    struct orchd_writebehind_options o = {
+        .batch = batch,
+        .commit = fake_commit,
+        .commit_aux = t,
+    };
+
+    vlog_set_levels(NULL, VLF_CONSOLE, VLL_ERR);
+    memset(t, 0, sizeof *t);
+    *writer = ovsdb_writer_create("unix:/nonexistent", "Fibsync");
+    return orchd_writebehind_create(*writer, &o);
+}
+
+static void
+destroy(struct orchd_writebehind *wb, struct ovsdb_writer *writer)
+{
+    orchd_writebehind_destroy(wb);
+    ovsdb_writer_destroy(writer);
+}
+
+/* Rows go out in order, in batches, one transaction at a time. */
+START_TEST(test_batches)
+{
+    struct fake_txn t;
+    struct ovsdb_writer *writer;
+    struct orchd_writebehind *wb = create(&t, &writer, 2);
+    struct orchd_writebehind_stats st;
+
+    for (int i = 0; i < 3; i++) {
+        struct orchd_entry *e = make_entry(i);
+
+        orchd_writebehind_set(wb, e, 10 + i, i != 1, "SAI_STATUS_FAILURE",
+                              false);
+        orchd_entry_unref(e);
+    }
+    orchd_writebehind_run(wb);
+    ck_assert_uint_eq(t.n_ops, 2);
+    ck_assert_int_eq(count(&t, "\"op\":\"insert\""), 2);
+    ck_assert_int_eq(count(&t, "\"state\":\"programmed\""), 1);
+    ck_assert_int_eq(count(&t, "\"error\":\"SAI_STATUS_FAILURE\""), 1);
+    ck_assert_int_eq(count(&t, "\"seq\":11,\"applied_seq\":11"), 1);
+    ck_assert_uint_eq(orchd_writebehind_n_queued(wb), 1);
+    ck_assert_uint_eq(orchd_writebehind_n_in_flight(wb), 2);
+    orchd_writebehind_run(wb);          /* Still in flight: nothing. */
+    finish(&t, OVSDB_WRITER_SUCCESS, NULL, SIZE_MAX);
+    orchd_writebehind_run(wb);
+    ck_assert_uint_eq(t.n_ops, 1);
+    finish(&t, OVSDB_WRITER_SUCCESS, NULL, SIZE_MAX);
+    ck_assert(orchd_writebehind_is_idle(wb));
+    orchd_writebehind_get_stats(wb, &st);
+    ck_assert_uint_eq(st.committed, 3);
+    ck_assert_uint_eq(st.txns, 2);
+    destroy(wb, writer);
+}
+END_TEST
+
+/* A transaction names a row once: a deletion and an insertion of one row
+ * go in two. */
+START_TEST(test_one_row_once_per_txn)
+{
+    struct fake_txn t;
+    struct ovsdb_writer *writer;
+    struct orchd_writebehind *wb = create(&t, &writer, 100);
+    struct orchd_entry *e = make_entry(1);
+
+    orchd_writebehind_delete(wb, &e->asic_uuid);
+    orchd_writebehind_set(wb, e, 5, true, NULL, false);
+    orchd_writebehind_run(wb);
+    ck_assert_uint_eq(t.n_ops, 1);
+    ck_assert_int_eq(count(&t, "\"op\":\"delete\""), 1);
+    finish(&t, OVSDB_WRITER_SUCCESS, (int[]) { 0 }, SIZE_MAX);
+    orchd_writebehind_run(wb);
+    ck_assert_uint_eq(t.n_ops, 1);
+    ck_assert_int_eq(count(&t, "\"op\":\"insert\""), 1);
+    finish(&t, OVSDB_WRITER_SUCCESS, NULL, SIZE_MAX);
+    ck_assert(orchd_writebehind_is_idle(wb));
+    orchd_entry_unref(e);
+    destroy(wb, writer);
+}
+END_TEST
+
+/* An update that matched no row is inserted, before what came later. */
+START_TEST(test_update_without_row)
+{
+    struct fake_txn t;
+    struct ovsdb_writer *writer;
+    struct orchd_writebehind *wb = create(&t, &writer, 100);
+    struct orchd_entry *e1 = make_entry(1), *e2 = make_entry(2);
+    struct orchd_writebehind_stats st;
+
+    orchd_writebehind_set(wb, e1, 1, true, NULL, true);
+    orchd_writebehind_run(wb);
+    ck_assert_int_eq(count(&t, "\"op\":\"update\""), 1);
+    ck_assert_int_eq(count(&t, "\"error\":[\"set\",[]]"), 1);
+    orchd_writebehind_set(wb, e2, 2, true, NULL, false);
+    finish(&t, OVSDB_WRITER_SUCCESS, (int[]) { 0 }, SIZE_MAX);
+    orchd_writebehind_run(wb);
+    ck_assert_uint_eq(t.n_ops, 2);
+    ck_assert_int_eq(count(&t, "\"op\":\"insert\""), 2);
+    ck_assert(strstr(t.text, "10.0.1.0/24") < strstr(t.text, "10.0.2.0/24"));
+    finish(&t, OVSDB_WRITER_SUCCESS, NULL, SIZE_MAX);
+    orchd_writebehind_get_stats(wb, &st);
+    ck_assert_uint_eq(st.late_inserts, 1);
+    ck_assert_uint_eq(st.committed, 2);
+    orchd_entry_unref(e1);
+    orchd_entry_unref(e2);
+    destroy(wb, writer);
+}
+END_TEST
+
+/* A refused insert (the row was there) is sent again as an update; a
+ * refused operation that is no insert is dropped; a lost transaction is
+ * sent again, its inserts as updates. */
+START_TEST(test_refused_and_lost)
+{
+    struct fake_txn t;
+    struct ovsdb_writer *writer;
+    struct orchd_writebehind *wb = create(&t, &writer, 100);
+    struct orchd_entry *e1 = make_entry(1), *e2 = make_entry(2);
+    struct orchd_writebehind_stats st;
+
+    orchd_writebehind_set(wb, e1, 1, true, NULL, false);
+    orchd_writebehind_set(wb, e2, 2, true, NULL, true);
+    orchd_writebehind_run(wb);
+    finish(&t, OVSDB_WRITER_ERROR, NULL, 0);
+    orchd_writebehind_run(wb);
+    ck_assert_uint_eq(t.n_ops, 2);
+    ck_assert_int_eq(count(&t, "\"op\":\"update\""), 2);
+
+    /* Now the second is refused on its own merits: dropped. */
+    finish(&t, OVSDB_WRITER_ERROR, NULL, 1);
+    orchd_writebehind_run(wb);
+    ck_assert_uint_eq(t.n_ops, 1);
+    ck_assert(strstr(t.text, "10.0.1.0/24"));
+
+    /* Lost: sent again. */
+    finish(&t, OVSDB_WRITER_LOST, NULL, SIZE_MAX);
+    orchd_writebehind_run(wb);
+    ck_assert_uint_eq(t.n_ops, 1);
+    finish(&t, OVSDB_WRITER_SUCCESS, NULL, SIZE_MAX);
+    ck_assert(orchd_writebehind_is_idle(wb));
+    orchd_writebehind_get_stats(wb, &st);
+    ck_assert_uint_eq(st.dropped, 1);
+    ck_assert_uint_eq(st.retried_txns, 3);
+    ck_assert_uint_eq(st.committed, 1);
+    orchd_entry_unref(e1);
+    orchd_entry_unref(e2);
+    destroy(wb, writer);
+}
+END_TEST
+
+/* A transaction still in flight when the write-behind goes ends without
+ * it. */
+START_TEST(test_destroy_in_flight)
+{
+    struct fake_txn t;
+    struct ovsdb_writer *writer;
+    struct orchd_writebehind *wb = create(&t, &writer, 100);
+    struct orchd_entry *e = make_entry(1);
+
+    orchd_writebehind_set(wb, e, 1, true, NULL, false);
+    orchd_writebehind_set(wb, e, 2, true, NULL, true);
+    orchd_writebehind_run(wb);
+    orchd_writebehind_destroy(wb);
+    finish(&t, OVSDB_WRITER_LOST, NULL, SIZE_MAX);
+    orchd_entry_unref(e);
+    ovsdb_writer_destroy(writer);
+}
+END_TEST
+
+Suite *
+orchd_writebehind_suite(void)
+{
+    Suite *s = suite_create("orchd_writebehind");
+    TCase *tc = tcase_create("writebehind");
+
+    tcase_add_test(tc, test_batches);
+    tcase_add_test(tc, test_one_row_once_per_txn);
+    tcase_add_test(tc, test_update_without_row);
+    tcase_add_test(tc, test_refused_and_lost);
+    tcase_add_test(tc, test_destroy_in_flight);
+    suite_add_tcase(s, tc);
+    return s;
+}
