@@ -15,6 +15,7 @@
 #include "daemons/orchd-bulker.h"
 #include "daemons/orchd-cache.h"
 #include "daemons/orchd-entry.h"
+#include "daemons/orchd-southbound.h"
 #include "lib/ovsdb-wire.h"
 #include "lib/ovsdb-writer.h"
 #include "lib/perf-timer.h"
@@ -45,6 +46,9 @@ struct orchd_worker {
                                      * bulker. */
     struct orchd_bulker *bulker OVS_GUARDED;  /* Bulk builder. */
     struct ovsdb_writer *writer OVS_GUARDED;  /* Asic_Route writer. */
+    struct orchd_southbound *sb OVS_GUARDED;  /* Fast path, or NULL. */
+    struct orchd_southbound_options *sb_options; /* Its options, if it is
+                                                  * to be used. */
     struct perf_timer *bulk_timer OVS_GUARDED; /* "BULK" stage. */
     struct orchd_cache *cache;      /* Read cache (own locking). */
 
@@ -177,10 +181,19 @@ static void
 bulker_send(void *w_, struct orchd_bulk *bulk)
 {
     struct orchd_worker *w = w_;
-    struct json *ops = json_array_create_empty();
-    struct bulk_ctx *ctx = xmalloc(sizeof *ctx);
+    struct json *ops;
+    struct bulk_ctx *ctx;
 
     perf_timer_start(w->bulk_timer);
+    if (w->sb) {
+        orchd_southbound_send(w->sb, bulk);
+        perf_timer_inc(w->bulk_timer, bulk->n_items);
+        perf_timer_pause(w->bulk_timer);
+        COVERAGE_INC(orchd_bulk_sent);
+        return;
+    }
+    ops = json_array_create_empty();
+    ctx = xmalloc(sizeof *ctx);
     for (size_t i = 0; i < bulk->n_items; i++) {
         const struct orchd_bulk_item *item = &bulk->items[i];
         struct json *op;
@@ -211,6 +224,32 @@ bulker_send(void *w_, struct orchd_bulk *bulk)
     COVERAGE_INC(orchd_bulk_sent);
 }
 
+/* Bulker callback: may a bulk go out now? */
+static bool
+bulker_can_send(void *w_)
+{
+    struct orchd_worker *w = w_;
+
+    return !w->sb || orchd_southbound_can_send(w->sb);
+}
+
+/* Creates the southbound fast path, if it is to be used, in the thread
+ * that runs the bulker. */
+static void
+southbound_start(struct orchd_worker *w) OVS_REQUIRES(w->mutex)
+{
+    char *error;
+
+    if (!w->sb_options) {
+        return;
+    }
+    w->sb = orchd_southbound_create(w->sb_options, w->bulker, w->writer,
+                                    &error);
+    if (!w->sb) {
+        ovs_fatal(0, "southbound fast path: %s", error);
+    }
+}
+
 /* Creates a worker that writes into the Asic_Route table of 'db_remote'
  * with bulker configuration 'cfg', recording programmed routes in
  * 'cache'.  Until orchd_worker_start(), tasks run inline. */
@@ -222,6 +261,7 @@ orchd_worker_create(const char *db_remote,
     static const struct orchd_bulker_cbs cbs = {
         .send = bulker_send,
         .done = bulker_done,
+        .can_send = bulker_can_send,
     };
     struct orchd_worker *w = xzalloc(sizeof *w);
     struct perf_timer_options popts;
@@ -280,6 +320,9 @@ worker_main(void *w_)
     struct orchd_worker *w = w_;
     struct spsc_ring_task batch[256]; /* Most tasks popped at once. */
 
+    ovs_mutex_lock(&w->mutex);
+    southbound_start(w);
+    ovs_mutex_unlock(&w->mutex);
     for (;;) {
         uint64_t wake = seq_read(w->wake_seq);
         bool stop;
@@ -293,18 +336,26 @@ worker_main(void *w_)
         if (n) {
             atomic_add(&w->n_run, n, &(uint64_t) {0});
         }
+        if (w->sb) {
+            orchd_southbound_run(w->sb);
+        }
         orchd_bulker_run(w->bulker);
         ovsdb_writer_run(w->writer);
         orchd_bulker_run(w->bulker);
         perf_timer_run(w->bulk_timer);
         atomic_read(&w->stop, &stop);
         if (stop && !n && spsc_ring_is_empty(w->ring)) {
+            orchd_southbound_destroy(w->sb);
+            w->sb = NULL;
             ovs_mutex_unlock(&w->mutex);
             break;
         }
         if (!n) {
             ovsdb_writer_wait(w->writer);
             perf_timer_wait(w->bulk_timer);
+            if (w->sb) {
+                orchd_southbound_wait(w->sb);
+            }
         }
         ovs_mutex_unlock(&w->mutex);
         if (n) {
@@ -342,6 +393,24 @@ orchd_worker_start(struct orchd_worker *w, bool use_ring, size_t ring_size)
     if (use_ring) {
         w->ring = spsc_ring_create(ring_size);
         w->thread = ovs_thread_create("orchd_worker", worker_main, w);
+    } else {
+        ovs_mutex_lock(&w->mutex);
+        southbound_start(w);
+        ovs_mutex_unlock(&w->mutex);
+    }
+}
+
+/* Sends bulks to syncd over the southbound fast path as 'options' say,
+ * instead of writing them into Asic_Route, if 'options' is nonnull.  Call
+ * before orchd_worker_start(). */
+void
+orchd_worker_set_southbound(struct orchd_worker *w,
+                            const struct orchd_southbound_options *options)
+{
+    ovs_assert(!w->started);
+    if (options) {
+        w->sb_options = xmemdup(options, sizeof *options);
+        w->sb_options->endpoint = xstrdup(options->endpoint);
     }
 }
 
@@ -450,6 +519,9 @@ orchd_worker_run(struct orchd_worker *w)
         return;
     }
     ovs_mutex_lock(&w->mutex);
+    if (w->sb) {
+        orchd_southbound_run(w->sb);
+    }
     orchd_bulker_run(w->bulker);
     ovsdb_writer_run(w->writer);
     orchd_bulker_run(w->bulker);
@@ -469,9 +541,13 @@ orchd_worker_wait(struct orchd_worker *w)
     ovs_mutex_lock(&w->mutex);
     ovsdb_writer_wait(w->writer);
     perf_timer_wait(w->bulk_timer);
+    if (w->sb) {
+        orchd_southbound_wait(w->sb);
+    }
     if (orchd_bulker_n_pending(w->bulker)
         && orchd_bulker_n_outstanding(w->bulker)
-           < orchd_bulker_get_config(w->bulker)->max_outstanding) {
+           < orchd_bulker_get_config(w->bulker)->max_outstanding
+        && bulker_can_send(w)) {
         poll_immediate_wake();
     }
     ovs_mutex_unlock(&w->mutex);
@@ -507,7 +583,8 @@ orchd_worker_is_idle(struct orchd_worker *w)
     ovs_mutex_lock(&w->mutex);
     idle = (!w->use_ring || n_run >= w->n_pushed)
            && orchd_bulker_is_idle(w->bulker)
-           && ovsdb_writer_is_idle(w->writer);
+           && ovsdb_writer_is_idle(w->writer)
+           && (!w->sb || orchd_southbound_is_idle(w->sb));
     ovs_mutex_unlock(&w->mutex);
     return idle;
 }
@@ -543,6 +620,20 @@ orchd_worker_format(struct orchd_worker *w, struct ds *s)
     ovs_mutex_unlock(&w->mutex);
     ds_put_format(s, "read cache: %"PRIuSIZE" routes programmed\n",
                   orchd_cache_count(w->cache));
+}
+
+/* Appends the southbound fast path's state, for zmq/show. */
+void
+orchd_worker_format_southbound(struct orchd_worker *w, struct ds *s)
+{
+    ovs_mutex_lock(&w->mutex);
+    if (w->sb) {
+        orchd_southbound_format(w->sb, s);
+    } else {
+        ds_put_format(s, "southbound: %s\n", w->sb_options
+                      ? "starting" : "off (bulks go into Asic_Route)");
+    }
+    ovs_mutex_unlock(&w->mutex);
 }
 
 /* Appends the state and counters of the task ring to 's', for
@@ -586,6 +677,7 @@ orchd_worker_destroy(struct orchd_worker *w)
         spsc_ring_destroy(w->ring);
     }
     ovs_mutex_lock(&w->mutex);
+    orchd_southbound_destroy(w->sb);
     ovsdb_writer_destroy(w->writer);
     orchd_bulker_destroy(w->bulker);
     perf_timer_destroy(w->bulk_timer);
@@ -595,6 +687,10 @@ orchd_worker_destroy(struct orchd_worker *w)
     }
     seq_destroy(w->results_seq);
     seq_destroy(w->wake_seq);
+    if (w->sb_options) {
+        free(w->sb_options->endpoint);
+        free(w->sb_options);
+    }
     ovs_mutex_destroy(&w->results_mutex);
     ovs_mutex_destroy(&w->mutex);
     free(w);

@@ -9,6 +9,10 @@
  * database while bulks are built and sent.  Either way, the tasks run in
  * the order they were queued: updates to one prefix are never reordered.
  *
+ * On the southbound fast path (orchd_worker_set_southbound()), bulks go to
+ * syncd over ZeroMQ instead (daemons/orchd-southbound.h), through a
+ * channel that the thread running the bulker creates and polls.
+ *
  * The main thread calls every function here except the callbacks, which
  * run in the worker's thread.
  */
@@ -26,6 +30,7 @@ struct ds;
 struct orchd_bulker_config;
 struct orchd_cache;
 struct orchd_entry;
+struct orchd_southbound_options;
 
 /* The outcome of one route write, for Route.status write-back. */
 struct orchd_worker_result {
@@ -42,6 +47,8 @@ void orchd_worker_destroy(struct orchd_worker *);
 
 void orchd_worker_seed(struct orchd_worker *, struct orchd_entry *,
                        bool settled, int64_t seq);
+void orchd_worker_set_southbound(struct orchd_worker *,
+                                 const struct orchd_southbound_options *);
 void orchd_worker_start(struct orchd_worker *, bool use_ring,
                         size_t ring_size);
 bool orchd_worker_uses_ring(const struct orchd_worker *);
@@ -64,5 +71,6 @@ void orchd_worker_result_destroy(struct orchd_worker_result *);
 
 void orchd_worker_format(struct orchd_worker *, struct ds *);
 void orchd_worker_format_ring(struct orchd_worker *, struct ds *);
+void orchd_worker_format_southbound(struct orchd_worker *, struct ds *);
 
 #endif /* daemons/orchd-worker.h */

@@ -6,7 +6,9 @@
  * entry, and writes the entries into Asic_Route in bulks, where syncd
  * programs them and acknowledges each write.  Acknowledged entries go into
  * a read cache; with FIB suppression on, each route's status goes back
- * into Route.status by partial map mutates.  See "orchd --help".
+ * into Route.status by partial map mutates.  On the southbound fast path
+ * the bulks go to syncd over ZeroMQ instead (daemons/orchd-southbound.h).
+ * See "orchd --help".
  */
 
 #include <config.h>
@@ -24,6 +26,7 @@
 #include "daemons/orchd-entry.h"
 #include "daemons/orchd-northbound.h"
 #include "daemons/orchd-show.h"
+#include "daemons/orchd-southbound.h"
 #include "daemons/orchd-worker.h"
 #include "fatal-signal.h"
 #include "hash.h"
@@ -143,6 +146,7 @@ read_global(const struct fibrec_global *g)
     READ_OPTIONAL(F_NEXTHOP_GROUPS, nexthop_groups);
     READ_OPTIONAL(F_NORTHBOUND_ZMQ, northbound_zmq);
 #undef READ_OPTIONAL
+    orchd_southbound_read_global(g);
 }
 
 /* Fills '*cfg' from the features in force. */
@@ -293,9 +297,11 @@ process_changes(struct orchd *o)
 
     perf_timer_start(o->drain_timer);
 
-    /* Acknowledgements first: they free room in the window. */
+    /* Acknowledgements first: they free room in the window.  (On the
+     * southbound fast path they come from syncd over ZeroMQ.) */
     FIBREC_ASIC_ROUTE_FOR_EACH_TRACKED (ar, o->idl) {
-        if (fibrec_asic_route_is_deleted(ar) || !ar->applied_seq) {
+        if (fibrec_asic_route_is_deleted(ar) || !ar->applied_seq
+            || orchd_southbound_enabled()) {
             continue;
         }
         if (fibrec_asic_route_is_new(ar)
@@ -686,12 +692,13 @@ orchd_unixctl_features_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
                       orchd_worker_uses_ring(o->worker) ? "on" : "off");
     }
     orchd_northbound_format_path(o->nb, &features[F_NORTHBOUND_ZMQ], &s);
+    orchd_southbound_format_features(&s);
     unixctl_command_reply(conn, ds_cstr(&s));
     ds_destroy(&s);
 }
 
-/* "zmq/show": the northbound channel, and the worker's Asic_Route
- * writer. */
+/* "zmq/show": the fast path's channels (northbound, southbound), their
+ * queues, and the worker's Asic_Route writer. */
 static void
 orchd_unixctl_zmq_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
                        const char *argv[] OVS_UNUSED, void *o_)
@@ -701,6 +708,7 @@ orchd_unixctl_zmq_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
 
     if (orchd_ready(o, conn)) {
         orchd_northbound_format(o->nb, &s);
+        orchd_worker_format_southbound(o->worker, &s);
         orchd_worker_format(o->worker, &s);
         unixctl_command_reply(conn, ds_cstr(&s));
     }
@@ -880,6 +888,7 @@ main(int argc, char *argv[])
     global_seqno = ovsdb_idl_get_seqno(o.idl);
     bulker_config(&cfg);
     o.worker = orchd_worker_create(db_remote, &cfg, o.cache);
+    orchd_worker_set_southbound(o.worker, orchd_southbound_choose());
     orchd_worker_want_results(o.worker, features[F_FIB_SUPPRESSION].value);
     if (features[F_NORTHBOUND_ZMQ].value) {
         o.nb = orchd_northbound_create(nb_endpoint, o.worker, o.idl);
@@ -969,6 +978,7 @@ parse_options(int argc, char *argv[])
         OPT_NO_ROUTE_INDEX,
         OPT_NORTHBOUND_ZMQ,
         OPT_NORTHBOUND_ENDPOINT,
+        ORCHD_SOUTHBOUND_OPTION_ENUMS,
         VLOG_OPTION_ENUMS,
         DAEMON_OPTION_ENUMS,
     };
@@ -991,6 +1001,7 @@ parse_options(int argc, char *argv[])
          OPT_NORTHBOUND_ENDPOINT},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
+        ORCHD_SOUTHBOUND_LONG_OPTIONS,
         VLOG_LONG_OPTIONS,
         DAEMON_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
@@ -1064,6 +1075,7 @@ parse_options(int argc, char *argv[])
         case 'V':
             ovs_print_version(0, 0);
             exit(EXIT_SUCCESS);
+        ORCHD_SOUTHBOUND_OPTION_HANDLERS
         VLOG_OPTION_HANDLERS
         DAEMON_OPTION_HANDLERS
         case '?':
@@ -1131,11 +1143,12 @@ unixctl commands (ovs-appctl -t $FIBSYNC_RUNDIR/orchd.ctl COMMAND):\n\
   features/show                  each optimization, its value and source\n\
   perf/show                      last per-stage performance lines\n\
   ring/show                      task ring statistics\n\
-  zmq/show                       northbound channel, Asic_Route writer\n\
+  zmq/show                       fast-path channels, Asic_Route writers\n\
   orchd/status                   counters: updates, bulks, acks, cache\n\
   fib/show ip|ipv6 route ...     \"show ip route\" from the indexes (fibctl)\n\
   exit                           drain and exit\n",
            program_name, program_name, fibsync_default_db());
+    orchd_southbound_usage();
     daemon_usage();
     vlog_usage();
     printf("\nOther options:\n"

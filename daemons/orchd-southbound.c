@@ -1,0 +1,504 @@
+/*
+ * orchd-southbound: orchd's end of the southbound fast path.
+ */
+
+#include <config.h>
+
+#include "daemons/orchd-southbound.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coverage.h"
+#include "daemons/orchd-bulker.h"
+#include "daemons/orchd-entry.h"
+#include "daemons/orchd-writebehind.h"
+#include "idl/fibsync-idl.h"
+#include "lib/fibsync-paths.h"
+#include "lib/option-parse.h"
+#include "lib/route-frame.h"
+#include "lib/setting.h"
+#include "lib/zmq-channel.h"
+#include "openvswitch/dynamic-string.h"
+#include "openvswitch/ofpbuf.h"
+#include "openvswitch/poll-loop.h"
+#include "openvswitch/vlog.h"
+#include "util.h"
+
+VLOG_DEFINE_THIS_MODULE(orchd_southbound);
+
+static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
+
+COVERAGE_DEFINE(orchd_southbound_bulk);
+COVERAGE_DEFINE(orchd_southbound_resync);
+
+/* ---- Settings ----------------------------------------------------------- */
+
+/* The settings, in features/show order. */
+static struct setting sb_zmq = SETTING_INITIALIZER("southbound_zmq", 0);
+static struct setting sb_write_behind
+    = SETTING_INITIALIZER("asic_route_write_behind", 1);
+static char *sb_endpoint;       /* --southbound-endpoint, or NULL. */
+
+/* The choice, once made. */
+static bool chosen;             /* orchd_southbound_choose() was called. */
+static struct orchd_southbound_options chosen_options; /* What it chose. */
+static bool chosen_zmq;         /* Whether the fast path is on. */
+
+/* --southbound-zmq=on|off. */
+void
+orchd_southbound_set_zmq(const char *on_off)
+{
+    setting_set_cmdline(&sb_zmq,
+                        option_parse_on_off("southbound-zmq", on_off));
+}
+
+/* --southbound-endpoint=E. */
+void
+orchd_southbound_set_endpoint(const char *endpoint)
+{
+    free(sb_endpoint);
+    sb_endpoint = xstrdup(endpoint);
+}
+
+/* --asic-route-write-behind=on|off. */
+void
+orchd_southbound_set_write_behind(const char *on_off)
+{
+    setting_set_cmdline(&sb_write_behind,
+                        option_parse_on_off("asic-route-write-behind",
+                                            on_off));
+}
+
+/* Prints the options' part of --help. */
+void
+orchd_southbound_usage(void)
+{
+    printf("\n\
+Southbound fast path (orchd -> syncd over ZeroMQ, instead of Asic_Route;\n\
+each overrides the matching Global column, chosen once at start):\n\
+  --southbound-zmq=on|off send bulks to syncd over ZeroMQ [off]\n\
+  --southbound-endpoint=E syncd's endpoint\n\
+                          [ipc://$FIBSYNC_RUNDIR/southbound.zmq]\n\
+  --asic-route-write-behind=on|off\n\
+                          write Asic_Route rows behind the results [on]\n");
+}
+
+/* Reads the Global row 'g' (NULL if there is none) into the settings. */
+void
+orchd_southbound_read_global(const struct fibrec_global *g)
+{
+    setting_set_global(&sb_zmq, g && g->n_southbound_zmq,
+                       g && g->n_southbound_zmq && *g->southbound_zmq);
+    setting_set_global(&sb_write_behind, g && g->n_asic_route_write_behind,
+                       g && g->n_asic_route_write_behind
+                       && *g->asic_route_write_behind);
+}
+
+/* Fixes the path from the settings in force, once, and returns the fast
+ * path's options if it is on, otherwise NULL. */
+const struct orchd_southbound_options *
+orchd_southbound_choose(void)
+{
+    if (!chosen) {
+        chosen = true;
+        chosen_zmq = sb_zmq.value;
+        chosen_options.write_behind = sb_write_behind.value;
+        chosen_options.endpoint = (sb_endpoint
+                                   ? xstrdup(sb_endpoint)
+                                   : zmq_channel_default_endpoint(
+                                         fibsync_rundir(), "southbound", 0));
+        if (chosen_zmq) {
+            VLOG_INFO("southbound path: ZeroMQ to %s, Asic_Route %s",
+                      chosen_options.endpoint, chosen_options.write_behind
+                      ? "written behind" : "not written");
+        } else {
+            VLOG_INFO("southbound path: OVSDB (Asic_Route)");
+        }
+    }
+    return chosen_zmq ? &chosen_options : NULL;
+}
+
+/* Returns true if the fast path was chosen: acknowledgements then come
+ * from syncd over ZeroMQ, not from Asic_Route. */
+bool
+orchd_southbound_enabled(void)
+{
+    return chosen_zmq;
+}
+
+/* Appends the settings and the path chosen to 's', for features/show. */
+void
+orchd_southbound_format_features(struct ds *s)
+{
+    static const char *const tags[] = {
+        [SETTING_DEFAULT] = "default",
+        [SETTING_GLOBAL] = "Global",
+        [SETTING_CMDLINE] = "command line",
+    };
+    const struct setting *settings[] = { &sb_zmq, &sb_write_behind };
+
+    for (size_t i = 0; i < ARRAY_SIZE(settings); i++) {
+        ds_put_format(s, "%-24s %-8"PRId64" (%s)\n", settings[i]->name,
+                      settings[i]->value, tags[settings[i]->source]);
+    }
+    if (chosen_zmq) {
+        ds_put_format(s, "southbound: zmq %s (Asic_Route %s)",
+                      chosen_options.endpoint, chosen_options.write_behind
+                      ? "written behind" : "not written");
+    } else {
+        ds_put_cstr(s, "southbound: ovsdb");
+    }
+    if (chosen && (sb_zmq.value != chosen_zmq
+                   || (chosen_zmq && sb_write_behind.value
+                       != chosen_options.write_behind))) {
+        ds_put_cstr(s, " until orchd restarts");
+    }
+    ds_put_char(s, '\n');
+}
+
+/* ---- The channel -------------------------------------------------------- */
+
+/* orchd's end of the channel. */
+struct orchd_southbound {
+    struct zmq_channel *ch;     /* The southbound channel (connects). */
+    struct orchd_bulker *bulker; /* Whose bulks go out, acks come in. */
+    struct orchd_writebehind *wb; /* Writes rows behind, or NULL. */
+    bool stalled;               /* Window found full with routes waiting. */
+
+    /* Resync. */
+    bool resync_pending;        /* SYNC_END not sent yet. */
+    uint64_t resync_mark;       /* orchd_bulker_resync()'s mark. */
+
+    /* Scratch. */
+    struct route_frame_reader reader;   /* Reads RESULTS. */
+    struct route_frame_nexthop nhs[ROUTE_FRAME_MAX_NEXTHOPS]; /* Next hops
+                                                               * of an
+                                                               * entry. */
+
+    struct orchd_southbound_stats stats; /* Counters. */
+};
+
+/* The frame's action for 'action'. */
+static uint8_t
+frame_action(enum orchd_action action)
+{
+    return (action == ORCHD_ACTION_DROP ? ROUTE_FRAME_DROP
+            : action == ORCHD_ACTION_TRAP ? ROUTE_FRAME_TRAP
+            : ROUTE_FRAME_FORWARD);
+}
+
+/* Appends 'item' as a ROUTES entry to 'frame'.  Returns false, appending
+ * nothing, if no valid entry can carry it (a frame the receiver refuses
+ * would be refused whole, every time it is sent again). */
+static bool
+put_item(struct orchd_southbound *sb, struct ofpbuf *frame,
+         const struct orchd_bulk_item *item)
+{
+    const struct orchd_entry *e = item->entry;
+    size_t vrf_len = e ? strlen(e->vrf) : 0;
+    bool set = item->op != ORCHD_BULK_REMOVE;
+
+    if (!e || !vrf_len || vrf_len > UINT8_MAX
+        || e->n_nexthops > ROUTE_FRAME_MAX_NEXTHOPS) {
+        return false;
+    }
+
+    struct route_frame_route r = {
+        .op = set ? ROUTE_FRAME_SET : ROUTE_FRAME_DEL,
+        .seq = item->seq,
+        .vrf = e->vrf,
+        .vrf_len = vrf_len,
+        .prefix = e->prefix,
+    };
+    if (set) {
+        r.action = frame_action(e->action);
+        if (e->action == ORCHD_ACTION_FORWARD) {
+            for (size_t i = 0; i < e->n_nexthops; i++) {
+                const struct orchd_entry_nexthop *nh = &e->nexthops[i];
+
+                if (!nh->weight || !nh->key_len
+                    || nh->key_len > UINT16_MAX) {
+                    return false;
+                }
+                sb->nhs[i].key = nh->key;
+                sb->nhs[i].key_len = nh->key_len;
+                sb->nhs[i].weight = nh->weight;
+            }
+            r.nexthops = sb->nhs;
+            r.n_nexthops = e->n_nexthops;
+        }
+    }
+    route_frame_put_route(frame, &r);
+    return true;
+}
+
+/* Sends the frame that ends a resync, once every route the resync queued
+ * has gone out. */
+static void
+maybe_end_resync(struct orchd_southbound *sb)
+{
+    if (sb->resync_pending && zmq_channel_is_up(sb->ch)
+        && orchd_bulker_n_taken(sb->bulker) >= sb->resync_mark) {
+        struct ofpbuf frame;
+
+        ofpbuf_init(&frame, ROUTE_FRAME_HEADER_LEN);
+        route_frame_start(&frame, ROUTE_FRAME_ROUTES, 0, 0);
+        route_frame_set_header(frame.data, ROUTE_FRAME_F_SYNC_END, 0, 0);
+        route_frame_finish(&frame);
+        zmq_channel_send(sb->ch, &frame);
+        ofpbuf_uninit(&frame);
+        sb->resync_pending = false;
+        sb->stats.sync_ends++;
+        VLOG_INFO("southbound: resync sent (%"PRIuSIZE" routes)",
+                  orchd_bulker_n_written(sb->bulker));
+    }
+}
+
+/* A write no frame can carry. */
+struct unsendable {
+    struct uuid key;            /* Its route. */
+    int64_t seq;                /* Its number. */
+};
+
+/* Sends 'bulk' as one ROUTES frame and reports it sent. */
+void
+orchd_southbound_send(struct orchd_southbound *sb, struct orchd_bulk *bulk)
+{
+    struct unsendable *bad = NULL;
+    size_t n_bad = 0;
+    struct ofpbuf frame;
+
+    ofpbuf_init(&frame, ROUTE_FRAME_HEADER_LEN + 64 * bulk->n_items);
+    route_frame_start(&frame, ROUTE_FRAME_ROUTES, 0, 0);
+    for (size_t i = 0; i < bulk->n_items; i++) {
+        const struct orchd_bulk_item *item = &bulk->items[i];
+
+        if (!put_item(sb, &frame, item)) {
+            if (!bad) {
+                bad = xmalloc(bulk->n_items * sizeof *bad);
+            }
+            bad[n_bad++] = (struct unsendable) { item->key, item->seq };
+        }
+    }
+    route_frame_finish(&frame);
+    zmq_channel_send(sb->ch, &frame);
+    ofpbuf_uninit(&frame);
+    sb->stats.bulks++;
+    sb->stats.routes += bulk->n_items - n_bad;
+    COVERAGE_INC(orchd_southbound_bulk);
+
+    /* 'bulk' may be freed from here on. */
+    orchd_bulker_sent(sb->bulker, bulk, true);
+    for (size_t i = 0; i < n_bad; i++) {
+        VLOG_WARN_RL(&rl, "route "UUID_FMT": no frame can carry it",
+                     UUID_ARGS(&bad[i].key));
+        orchd_bulker_ack(sb->bulker, &bad[i].key, bad[i].seq, false,
+                         "cannot be sent to syncd");
+    }
+    sb->stats.unsendable += n_bad;
+    free(bad);
+    maybe_end_resync(sb);
+}
+
+/* Takes in one RESULTS entry: acknowledges its write and writes its row
+ * behind. */
+static void
+handle_result(struct orchd_southbound *sb, const struct route_frame_route *r)
+{
+    char vrf[UINT8_MAX + 1];
+    bool ok = !r->status;
+    char *error = ok ? NULL : xmemdup0(r->error, r->error_len);
+    struct uuid key;
+
+    memcpy(vrf, r->vrf, r->vrf_len);
+    vrf[r->vrf_len] = '\0';
+    orchd_entry_asic_uuid(vrf, &r->prefix, &key);
+
+    if (r->op == ROUTE_FRAME_DEL) {
+        /* Done when sent, as on the OVSDB path; only the row is left. */
+        sb->stats.results_del++;
+        if (!ok) {
+            char buf[FIB_PREFIX_STRLEN];
+
+            fib_prefix_format(&r->prefix, buf);
+            VLOG_WARN_RL(&rl, "%s vrf %s: removal failed: %s (syncd "
+                         "retries it)", buf, vrf, error);
+        }
+        if (sb->wb) {
+            orchd_writebehind_delete(sb->wb, &key);
+        }
+    } else {
+        const struct orchd_bulk_item *item
+            = orchd_bulker_find_write(sb->bulker, &key, r->seq);
+
+        if (ok) {
+            sb->stats.results_ok++;
+        } else {
+            sb->stats.results_error++;
+        }
+        if (!item) {
+            sb->stats.results_stale++;
+        } else if (sb->wb) {
+            orchd_writebehind_set(sb->wb, item->entry, r->seq, ok, error,
+                                  item->op != ORCHD_BULK_CREATE);
+        }
+        orchd_bulker_ack(sb->bulker, &key, r->seq, ok, error);
+    }
+    free(error);
+}
+
+/* The channel's receive callback: a RESULTS frame from syncd. */
+static void
+recv_frame(void *sb_, const struct route_frame_header *h, const void *frame,
+           size_t size)
+{
+    struct orchd_southbound *sb = sb_;
+
+    if (h->type != ROUTE_FRAME_RESULTS) {
+        sb->stats.other_frames++;
+        VLOG_WARN_RL(&rl, "southbound: %s frame ignored",
+                     route_frame_type_name(h->type));
+        return;
+    }
+    route_frame_reader_init(&sb->reader, frame, size);
+    while (sb->reader.left) {
+        struct route_frame_route r;
+
+        if (route_frame_read(&sb->reader, &r)) {
+            break;              /* Cannot happen: the channel validated. */
+        }
+        handle_result(sb, &r);
+    }
+}
+
+/* The channel's peer callback: syncd (re)started, with nothing of what it
+ * was sent. */
+static void
+peer_restarted(void *sb_)
+{
+    struct orchd_southbound *sb = sb_;
+
+    sb->stats.resyncs++;
+    COVERAGE_INC(orchd_southbound_resync);
+    sb->resync_mark = orchd_bulker_resync(sb->bulker);
+    sb->resync_pending = true;
+    VLOG_INFO("southbound: syncd (re)started: sending every route again "
+              "(%"PRIuSIZE" written)", orchd_bulker_n_written(sb->bulker));
+}
+
+/* Creates orchd's end of the fast path as 'options' say: bulks of 'bulker'
+ * go out over a channel connected to syncd and, with write-behind, rows
+ * are written through 'writer'.  Both must outlive it.  On failure returns
+ * NULL and an error message in '*errorp'. */
+struct orchd_southbound *
+orchd_southbound_create(const struct orchd_southbound_options *options,
+                        struct orchd_bulker *bulker,
+                        struct ovsdb_writer *writer, char **errorp)
+{
+    struct zmq_channel_options co = {
+        .name = "southbound",
+        .endpoint = options->endpoint,
+        .bind = false,
+    };
+    struct orchd_southbound *sb = xzalloc(sizeof *sb);
+
+    sb->bulker = bulker;
+    sb->ch = zmq_channel_create(&co, recv_frame, peer_restarted, sb,
+                                errorp);
+    if (!sb->ch) {
+        free(sb);
+        return NULL;
+    }
+    if (options->write_behind) {
+        sb->wb = orchd_writebehind_create(writer, NULL);
+    }
+    return sb;
+}
+
+void
+orchd_southbound_destroy(struct orchd_southbound *sb)
+{
+    if (sb) {
+        zmq_channel_destroy(sb->ch);
+        orchd_writebehind_destroy(sb->wb);
+        free(sb);
+    }
+}
+
+/* Returns true if a bulk may go out now (the bulker's 'can_send'). */
+bool
+orchd_southbound_can_send(struct orchd_southbound *sb)
+{
+    bool can = zmq_channel_can_send(sb->ch);
+
+    if (!can && !sb->stalled && orchd_bulker_n_pending(sb->bulker)) {
+        sb->stats.stalls++;
+    }
+    sb->stalled = !can;
+    return can;
+}
+
+/* Takes in syncd's results, ends a resync, writes rows behind. */
+void
+orchd_southbound_run(struct orchd_southbound *sb)
+{
+    zmq_channel_run(sb->ch);
+    maybe_end_resync(sb);
+    if (sb->wb) {
+        orchd_writebehind_run(sb->wb);
+    }
+}
+
+void
+orchd_southbound_wait(struct orchd_southbound *sb)
+{
+    zmq_channel_wait(sb->ch);
+    if (sb->wb) {
+        orchd_writebehind_wait(sb->wb);
+    }
+}
+
+/* Returns true if no resync and no row write is under way. */
+bool
+orchd_southbound_is_idle(const struct orchd_southbound *sb)
+{
+    return !sb->resync_pending
+           && (!sb->wb || orchd_writebehind_is_idle(sb->wb));
+}
+
+void
+orchd_southbound_get_stats(const struct orchd_southbound *sb,
+                           struct orchd_southbound_stats *stats)
+{
+    *stats = sb->stats;
+}
+
+/* Appends the channel, the bulks waiting and the write-behind's backlog to
+ * 's', for zmq/show. */
+void
+orchd_southbound_format(const struct orchd_southbound *sb, struct ds *s)
+{
+    const struct orchd_southbound_stats *st = &sb->stats;
+
+    zmq_channel_format(sb->ch, s);
+    ds_put_format(s, "  bulks out: %"PRIu64" with %"PRIu64" routes, %"
+                  PRIu64" unsendable; waiting: %"PRIuSIZE" routes to bulk, %"
+                  PRIuSIZE" bulks awaiting results; stalls (window full) %"
+                  PRIu64"\n", st->bulks, st->routes, st->unsendable,
+                  orchd_bulker_n_pending(sb->bulker),
+                  orchd_bulker_n_outstanding(sb->bulker), st->stalls);
+    ds_put_format(s, "  results in: %"PRIu64" programmed, %"PRIu64
+                  " failed, %"PRIu64" removals, %"PRIu64" stale, %"PRIu64
+                  " other frames\n", st->results_ok, st->results_error,
+                  st->results_del, st->results_stale, st->other_frames);
+    ds_put_format(s, "  resyncs: %"PRIu64", ended %"PRIu64"%s\n",
+                  st->resyncs, st->sync_ends,
+                  sb->resync_pending ? ", one under way" : "");
+    if (sb->wb) {
+        orchd_writebehind_format(sb->wb, s);
+    } else {
+        ds_put_cstr(s, "Asic_Route write-behind: off\n");
+    }
+}
