@@ -32,6 +32,7 @@ tests_check_fibsync_SOURCES += tests/check/test-route-index.c
 tests_check_fibsync_SOURCES += tests/check/test-orchd-bulker.c
 tests_check_fibsync_SOURCES += tests/check/test-syncd-nexthop-key.c
 tests_check_fibsync_SOURCES += tests/check/test-orchd-writebehind.c
+tests_check_fibsync_SOURCES += tests/check/test-southbound.c
 EXTRA_DIST += tests/data/zebra-nhg.fpm tests/data/zebra-no-nhg.fpm \
 	tests/data/zebra-nhg-replay.fpm
 tests_check_fibsync_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
@@ -70,7 +71,8 @@ TESTSUITE_AT = \
 	tests/orchd.at \
 	tests/zmq-northbound.at \
 	tests/frr-offload.at \
-	tests/fibctl.at
+	tests/fibctl.at \
+	tests/zmq-southbound.at
 EXTRA_DIST += $(TESTSUITE_AT) tests/atlocal.in package.m4 tests/lpm-check.py
 TESTSUITE = $(srcdir)/tests/testsuite
 DISTCLEANFILES += tests/atconfig tests/atlocal

@@ -37,7 +37,8 @@
     SUITE(route_index) \
     SUITE(orchd_bulker) \
     SUITE(orchd_writebehind) \
-    SUITE(syncd_nexthop_key)
+    SUITE(syncd_nexthop_key) \
+    SUITE(southbound)
 
 #define SUITE(NAME) Suite *NAME##_suite(void);
 FIBSYNC_SUITES
