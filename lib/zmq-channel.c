@@ -19,6 +19,7 @@
 #include "lib/zmq-channel.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <string.h>
 #include <zmq.h>
@@ -499,6 +500,19 @@ recv_one(struct zmq_channel *ch)
     return true;
 }
 
+/* When zmq_channel_run() should ask the peer for an ack: 'resend_ms' after
+ * acks last moved while frames sent are unacknowledged (4 times that while
+ * a probe is unanswered), else never.  The run and the wait must agree on
+ * it, or the poll loop spins on a deadline that run does not act on. */
+static long long int
+probe_deadline(const struct zmq_channel *ch)
+{
+    if (!ch->n_unacked || ch->n_unacked <= ch->n_unsent) {
+        return LLONG_MAX;
+    }
+    return ch->ack_progress_ms + ch->resend_ms * (ch->probe_pending ? 4 : 1);
+}
+
 void
 zmq_channel_run(struct zmq_channel *ch)
 {
@@ -515,9 +529,7 @@ zmq_channel_run(struct zmq_channel *ch)
         }
     }
     flush(ch);
-    if (ch->n_unacked && ch->n_unacked > ch->n_unsent
-        && now >= ch->ack_progress_ms + ch->resend_ms * (ch->probe_pending
-                                                         ? 4 : 1)) {
+    if (now >= probe_deadline(ch)) {
         /* No ack for a while: ask the peer where it is. */
         if (send_control(ch, ROUTE_FRAME_ACK, ROUTE_FRAME_F_PROBE,
                          ch->rx_last)) {
@@ -552,9 +564,7 @@ zmq_channel_wait(struct zmq_channel *ch)
     if (!ch->peer_epoch) {
         poll_timer_wait_until(ch->hello_at);
     }
-    if (ch->n_unacked) {
-        poll_timer_wait_until(ch->ack_progress_ms + ch->resend_ms);
-    }
+    poll_timer_wait_until(probe_deadline(ch));
 }
 
 /* Returns true once the handshake with the peer is done. */
