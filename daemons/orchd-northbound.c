@@ -79,8 +79,6 @@ struct orchd_northbound {
 
     /* Back-pressure. */
     bool receiving;             /* Reading the channel. */
-    size_t n_since_idle;        /* Routes submitted since the worker was
-                                 * last seen idle. */
 
     /* Results to send. */
     struct ofpbuf *out;         /* RESULTS frame being filled, or NULL. */
@@ -417,7 +415,6 @@ handle_route(struct orchd_northbound *nb, const struct route_frame_route *e)
     } else {
         handle_del(nb, e, vrf);
     }
-    nb->n_since_idle++;
 }
 
 /* Ends a resync: removes every route it did not name. */
@@ -484,22 +481,17 @@ nb_peer_cb(void *nb_)
 
 /* The main loop. */
 
-/* Stops receiving while the worker has too much to do, and resumes once
- * it is idle. */
+/* Stops receiving while the worker has too much pending, and resumes
+ * below half of that. */
 static void
 backpressure_run(struct orchd_northbound *nb)
 {
-    if (nb->n_since_idle < ORCHD_NORTHBOUND_MAX_PENDING / 2) {
-        return;
-    }
-    if (orchd_worker_is_idle(nb->worker)) {
-        nb->n_since_idle = 0;
-        if (!nb->receiving) {
-            nb->receiving = true;
-            zmq_channel_set_receiving(nb->ch, true);
-        }
-    } else if (nb->receiving
-               && nb->n_since_idle >= ORCHD_NORTHBOUND_MAX_PENDING) {
+    size_t n = orchd_worker_n_pending(nb->worker);
+
+    if (!nb->receiving && n < ORCHD_NORTHBOUND_MAX_PENDING / 2) {
+        nb->receiving = true;
+        zmq_channel_set_receiving(nb->ch, true);
+    } else if (nb->receiving && n >= ORCHD_NORTHBOUND_MAX_PENDING) {
         nb->receiving = false;
         nb->n_pauses++;
         COVERAGE_INC(orchd_nb_pause);
@@ -566,9 +558,10 @@ orchd_northbound_format(const struct orchd_northbound *nb, struct ds *s)
                   nb->n_sync_ends, nb->resyncing ? " (one under way)" : "",
                   nb->n_swept);
     ds_put_format(s, "receiving: %s, %"PRIu64" pauses (at %d routes "
-                  "submitted since the worker was idle; %"PRIuSIZE" now)\n",
+                  "pending in the worker; %"PRIuSIZE" now)\n",
                   nb->receiving ? "yes" : "no (worker busy)", nb->n_pauses,
-                  ORCHD_NORTHBOUND_MAX_PENDING, nb->n_since_idle);
+                  ORCHD_NORTHBOUND_MAX_PENDING,
+                  orchd_worker_n_pending(nb->worker));
     ds_put_format(s, "results: %"PRIu64" queued, %"PRIuSIZE" waiting to be "
                   "sent, %"PRIu64" dropped\n", nb->n_results,
                   nb->n_results_waiting, nb->n_results_dropped);

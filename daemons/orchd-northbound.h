@@ -53,11 +53,12 @@
  * Back-pressure
  * =============
  *
- * The worker does not say how much it has pending, only whether it is
- * idle.  So orchd counts the routes it submits since it last saw the
- * worker idle, and stops receiving (zmq_channel_set_receiving()) once
- * that reaches ORCHD_NORTHBOUND_MAX_PENDING, until the worker is idle
- * again: fpmsyncd's window then fills and fpmsyncd stops reading zebra.
+ * orchd stops receiving (zmq_channel_set_receiving()) while the worker
+ * holds ORCHD_NORTHBOUND_MAX_PENDING routes that have not gone into a bulk
+ * (orchd_worker_n_pending()), and receives again below half of that:
+ * fpmsyncd's window then fills and fpmsyncd stops reading zebra.  What the
+ * Asic_Route write-behind or ovsdb-server still has to do never counts, so
+ * a slow database cannot hold the fast path back.
  *
  * Thread safety: none; the main thread's. */
 
@@ -71,8 +72,7 @@ struct ovs_list;
 struct ovsdb_idl;
 struct setting;
 
-/* Routes submitted since the worker was last idle at which orchd stops
- * receiving. */
+/* Routes pending in the worker at which orchd stops receiving. */
 #define ORCHD_NORTHBOUND_MAX_PENDING 100000
 
 /* Routes in a RESULTS frame at most. */

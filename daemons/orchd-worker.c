@@ -589,6 +589,24 @@ orchd_worker_is_idle(struct orchd_worker *w)
     return idle;
 }
 
+/* Returns how many routes were handed to the worker and have not gone
+ * into a bulk yet: tasks still in the ring and updates the bulker holds.
+ * The Asic_Route write-behind and the database's backlog do not count:
+ * the fast path never waits for them. */
+size_t
+orchd_worker_n_pending(struct orchd_worker *w)
+{
+    uint64_t n_run;
+    size_t n;
+
+    atomic_read(&w->n_run, &n_run);
+    ovs_mutex_lock(&w->mutex);
+    n = ((w->use_ring && w->n_pushed > n_run ? w->n_pushed - n_run : 0)
+         + orchd_bulker_n_pending(w->bulker));
+    ovs_mutex_unlock(&w->mutex);
+    return n;
+}
+
 /* Moves the write results reported so far to the end of 'out'; the
  * caller frees each with orchd_worker_result_destroy(). */
 void
