@@ -403,7 +403,7 @@ orchd_writebehind_create(struct ovsdb_writer *writer,
     struct orchd_writebehind *wb = xzalloc(sizeof *wb);
 
     wb->writer = writer;
-    wb->batch = options && options->batch ? options->batch : 5000;
+    wb->batch = options && options->batch ? options->batch : 100;
     wb->commit = options ? options->commit : NULL;
     wb->commit_aux = options ? options->commit_aux : NULL;
     return wb;

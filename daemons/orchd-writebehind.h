@@ -52,7 +52,11 @@ typedef void orchd_writebehind_commit_func(void *aux, struct ds *ops,
 
 /* Options for orchd_writebehind_create(). */
 struct orchd_writebehind_options {
-    size_t batch;               /* Rows per transaction (0: 5000). */
+    size_t batch;               /* Rows per transaction (0: 100: small
+                                 * transactions cost ovsdb-server less a
+                                 * row, and leave fpmsyncd's Route writes
+                                 * most of the server, see
+                                 * docs/PERFORMANCE.md). */
     orchd_writebehind_commit_func *commit; /* For tests: commits instead of
                                             * the writer, if nonnull. */
     void *commit_aux;           /* Passed to 'commit'. */
