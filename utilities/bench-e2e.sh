@@ -53,6 +53,8 @@ OPTIONS
                          zmq      both hops on ZeroMQ
                          zmqfibsup  zmq + FIB suppression
                          zmqnowb  zmq without the Asic_Route write-behind
+                         zmqlean  zmq, Route rows without resolved next
+                                  hops (other_config:resolve_nexthops=false)
                          zmqnb    only fpmsyncd -> orchd on ZeroMQ
                          zmqsb    only orchd -> syncd on ZeroMQ
   -d, --dir DIR        where to make temporary directories (default
@@ -109,6 +111,8 @@ opts_for () {
             echo "--sai-mode=async|{$zmq_both, \"fib_suppression\": true}" ;;
         zmqnowb) echo "--sai-mode=async|{$zmq_both,
                        \"asic_route_write_behind\": false}" ;;
+        zmqlean) echo "--sai-mode=async|{$zmq_both, \"other_config\":
+                       [\"map\", [[\"resolve_nexthops\", \"false\"]]]}" ;;
         zmqnb) echo "--sai-mode=async|{\"northbound_zmq\": true}" ;;
         zmqsb) echo "--sai-mode=async|{\"southbound_zmq\": true}" ;;
         *) echo "$0: unknown configuration $1" >&2; return 1 ;;
