@@ -251,35 +251,6 @@ row_column(const struct json *row, const char *name)
             ? shash_find_data(json_object(row), name) : NULL);
 }
 
-/* Returns the value of 'key' in string map 'map' (["map",[[K,V],...]]), or
- * NULL. */
-static const char *
-map_get_string(const struct json *map, const char *key)
-{
-    const struct json_array *pairs;
-
-    if (!map || map->type != JSON_ARRAY || json_array(map)->n != 2
-        || json_array(map)->elems[1]->type != JSON_ARRAY) {
-        return NULL;
-    }
-    pairs = json_array(json_array(map)->elems[1]);
-    for (size_t i = 0; i < pairs->n; i++) {
-        const struct json *pair = pairs->elems[i];
-        const struct json *k, *v;
-
-        if (pair->type != JSON_ARRAY || json_array(pair)->n != 2) {
-            continue;
-        }
-        k = json_array(pair)->elems[0];
-        v = json_array(pair)->elems[1];
-        if (k->type == JSON_STRING && v->type == JSON_STRING
-            && !strcmp(json_string(k), key)) {
-            return json_string(v);
-        }
-    }
-    return NULL;
-}
-
 /* Applies a Global row's boolean column for 's': 'value' is "true",
  * "false", or NULL or anything else for empty. */
 static bool
@@ -342,8 +313,8 @@ global_row(struct fpmd_db *db, const struct json *row)
     apply_fib_suppression(db);
     if (setting_from_bool_string(
             &st->resolve_nexthops,
-            map_get_string(row_column(row, "other_config"),
-                           "resolve_nexthops"))) {
+            ovsdb_wire_map_get_string(row_column(row, "other_config"),
+                                      "resolve_nexthops"))) {
         VLOG_INFO("next-hop groups %s (%s)", st->resolve_nexthops.value
                   ? "resolved into Route.nexthops" : "by id only",
                   setting_source_name(st->resolve_nexthops.source));
