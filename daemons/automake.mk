@@ -12,6 +12,7 @@ daemons_libfpmsyncd_la_SOURCES = \
 	daemons/fpmsyncd-offload.c daemons/fpmsyncd-offload.h \
 	daemons/fpmsyncd-private.h \
 	daemons/fpmsyncd-rib.c daemons/fpmsyncd-rib.h \
+	daemons/fpmsyncd-status.c daemons/fpmsyncd-status.h \
 	daemons/fpmsyncd-txn.c daemons/fpmsyncd-txn.h \
 	daemons/fpmsyncd-vrf.c daemons/fpmsyncd-vrf.h \
 	daemons/fpmsyncd-zmq.c daemons/fpmsyncd-zmq.h

@@ -24,6 +24,7 @@
 #include "coverage.h"
 #include "daemons/fpmsyncd-offload.h"
 #include "daemons/fpmsyncd-rib.h"
+#include "daemons/fpmsyncd-status.h"
 #include "daemons/fpmsyncd-txn.h"
 #include "daemons/fpmsyncd-vrf.h"
 #include "jsonrpc.h"
@@ -80,7 +81,10 @@ struct fpmd_db {
     int backoff;                /* Current retry backoff, ms. */
     struct perf_timer *flush_timer; /* "FLUSH": operations serialized and
                                      * sent. */
-    long long int last_flush;   /* Time of the last transaction sent. */
+    long long int last_flush;   /* Time of the last transaction of rows
+                                 * sent. */
+    long long int last_status_flush; /* Time of the last transaction of
+                                      * Route.status mutates sent. */
     uint64_t n_flushes;         /* Transactions sent. */
     uint64_t n_flush_ops;       /* Operations sent. */
     size_t min_flush, max_flush; /* Smallest and largest transaction. */
@@ -251,35 +255,6 @@ row_column(const struct json *row, const char *name)
             ? shash_find_data(json_object(row), name) : NULL);
 }
 
-/* Returns the value of 'key' in string map 'map' (["map",[[K,V],...]]), or
- * NULL. */
-static const char *
-map_get_string(const struct json *map, const char *key)
-{
-    const struct json_array *pairs;
-
-    if (!map || map->type != JSON_ARRAY || json_array(map)->n != 2
-        || json_array(map)->elems[1]->type != JSON_ARRAY) {
-        return NULL;
-    }
-    pairs = json_array(json_array(map)->elems[1]);
-    for (size_t i = 0; i < pairs->n; i++) {
-        const struct json *pair = pairs->elems[i];
-        const struct json *k, *v;
-
-        if (pair->type != JSON_ARRAY || json_array(pair)->n != 2) {
-            continue;
-        }
-        k = json_array(pair)->elems[0];
-        v = json_array(pair)->elems[1];
-        if (k->type == JSON_STRING && v->type == JSON_STRING
-            && !strcmp(json_string(k), key)) {
-            return json_string(v);
-        }
-    }
-    return NULL;
-}
-
 /* Applies a Global row's boolean column for 's': 'value' is "true",
  * "false", or NULL or anything else for empty. */
 static bool
@@ -342,8 +317,8 @@ global_row(struct fpmd_db *db, const struct json *row)
     apply_fib_suppression(db);
     if (setting_from_bool_string(
             &st->resolve_nexthops,
-            map_get_string(row_column(row, "other_config"),
-                           "resolve_nexthops"))) {
+            ovsdb_wire_map_get_string(row_column(row, "other_config"),
+                                      "resolve_nexthops"))) {
         VLOG_INFO("next-hop groups %s (%s)", st->resolve_nexthops.value
                   ? "resolved into Route.nexthops" : "by id only",
                   setting_source_name(st->resolve_nexthops.source));
@@ -427,7 +402,9 @@ load_start(struct fpmd_db *db)
     ovsdb_select_reader_destroy(db->reader);
     fpmd_rib_load_begin(db->rib);
     db->reader = ovsdb_select_reader_create(fpmd_db_get_remote(db),
-                                            fpmd_rib_load_params(),
+                                            fpmd_rib_load_params(
+                                                db->settings->path
+                                                != FPMD_PATH_OVSDB),
                                             FPMD_LOAD_N_SELECTS,
                                             load_row_cb, db);
     db->load_start = time_msec();
@@ -587,11 +564,32 @@ fpmd_db_run(struct fpmd_db *db)
 
 /* Flushing. */
 
-/* The writer's completion callback of each transaction. */
+/* Accounts for a transaction that did not commit ('reply'), whose
+ * operations are queued again: a lost one is logged with the connection
+ * loss, after a refused one every flush waits for a growing backoff. */
+static void
+db_txn_not_committed(struct fpmd_db *db,
+                     const struct ovsdb_writer_reply *reply,
+                     const struct ds *errors)
+{
+    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+
+    if (reply->result == OVSDB_WRITER_LOST) {
+        db->n_lost++;
+        return;
+    }
+    COVERAGE_INC(db_txn_failed);
+    db->backoff = db->backoff ? MIN(db->backoff * 2, 8000) : 100;
+    db->retry_at = time_msec() + db->backoff;
+    VLOG_WARN_RL(&rl, "%s: transaction of %"PRIuSIZE" operations "
+                 "failed, retrying in %d ms: %s", fpmd_db_get_remote(db),
+                 reply->n_ops, db->backoff, ds_cstr_ro(errors));
+}
+
+/* The writer's completion callback of each transaction of rows. */
 static void
 db_txn_done(void *db_, const struct ovsdb_writer_reply *reply)
 {
-    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
     struct fpmd_db *db = db_;
     struct route_batch_txn *txn = fpmd_txn_oldest(db->rib);
     struct ds errors = DS_EMPTY_INITIALIZER;
@@ -600,15 +598,25 @@ db_txn_done(void *db_, const struct ovsdb_writer_reply *reply)
     if (fpmd_txn_reply(db->rib, txn, reply, &errors)) {
         COVERAGE_INC(db_txn_committed);
         db->backoff = 0;
-    } else if (reply->result == OVSDB_WRITER_LOST) {
-        db->n_lost++;
     } else {
-        COVERAGE_INC(db_txn_failed);
-        db->backoff = db->backoff ? MIN(db->backoff * 2, 8000) : 100;
-        db->retry_at = time_msec() + db->backoff;
-        VLOG_WARN_RL(&rl, "%s: transaction of %"PRIuSIZE" operations "
-                     "failed, retrying in %d ms: %s", fpmd_db_get_remote(db),
-                     reply->n_ops, db->backoff, ds_cstr(&errors));
+        db_txn_not_committed(db, reply, &errors);
+    }
+    ds_destroy(&errors);
+}
+
+/* The writer's completion callback of each transaction of Route.status
+ * mutates. */
+static void
+db_status_txn_done(void *db_, const struct ovsdb_writer_reply *reply)
+{
+    struct fpmd_db *db = db_;
+    struct ds errors = DS_EMPTY_INITIALIZER;
+
+    if (fpmd_status_reply(db->rib, reply, &errors)) {
+        COVERAGE_INC(db_txn_committed);
+        db->backoff = 0;
+    } else {
+        db_txn_not_committed(db, reply, &errors);
     }
     ds_destroy(&errors);
 }
@@ -647,23 +655,68 @@ flush_one(struct fpmd_db *db)
     return true;
 }
 
-/* Returns true if the flush policy says to wait for more rows: enough are
+/* Sends one transaction of up to 'batch_size' Route.status mutates, if
+ * any.  Returns true if it sent one. */
+static bool
+flush_status_one(struct fpmd_db *db)
+{
+    struct ds ops;
+    size_t n;
+
+    ovsdb_writer_txn_start(db->writer, &ops);
+    n = fpmd_status_build(db->rib, db->settings->batch_size.value, &ops);
+    if (!n) {
+        ds_destroy(&ops);
+        return false;
+    }
+    ovsdb_writer_commit_ds(db->writer, &ops, n, db_status_txn_done, db);
+    COVERAGE_INC(db_txn);
+    COVERAGE_ADD(db_txn_ops, n);
+    db->last_status_flush = time_msec();
+    return true;
+}
+
+/* Returns true if the flush policy says to wait for more of 'n_pending'
+ * writes, the last of whose kind was sent at 'last_flush': enough are
  * pending that a flush should be a full batch, and the flush interval has
  * not passed. */
 static bool
-flush_should_wait(const struct fpmd_db *db, size_t n_pending)
+flush_should_wait(const struct fpmd_db *db, size_t n_pending,
+                  long long int last_flush)
 {
     const struct fpmd_settings *st = db->settings;
 
     return (n_pending >= st->flush_threshold
             && n_pending < st->batch_size.value
-            && time_msec() < db->last_flush + st->flush_interval);
+            && time_msec() < last_flush + st->flush_interval);
+}
+
+/* Returns true if the flush policy says to send a transaction of rows
+ * now. */
+static bool
+rows_due(const struct fpmd_db *db)
+{
+    size_t n = fpmd_rib_n_pending(db->rib);
+
+    return n && !flush_should_wait(db, n, db->last_flush);
+}
+
+/* Returns true if the flush policy says to send a transaction of
+ * Route.status mutates now. */
+static bool
+status_due(const struct fpmd_db *db)
+{
+    size_t n = fpmd_status_n_pending(db->rib);
+
+    return n && !flush_should_wait(db, n, db->last_status_flush);
 }
 
 /* The flush policy: flush at once while fewer than 'flush_threshold'
  * updates are pending; otherwise when a batch is full or 'flush_interval'
  * ms after the last flush; never more than 'max_inflight' transactions
- * in flight. */
+ * in flight.  Rows go first; Route.status mutates (on the northbound fast
+ * path) follow the same policy in transactions of their own, on the same
+ * connection, so each lands after its row's insert. */
 void
 fpmd_db_flush(struct fpmd_db *db)
 {
@@ -672,9 +725,8 @@ fpmd_db_flush(struct fpmd_db *db)
         return;
     }
     while (ovsdb_writer_has_room(db->writer)) {
-        size_t n = fpmd_rib_n_pending(db->rib);
-
-        if (!n || flush_should_wait(db, n) || !flush_one(db)) {
+        if (!(rows_due(db) && flush_one(db))
+            && !(status_due(db) && flush_status_one(db))) {
             break;
         }
     }
@@ -685,17 +737,25 @@ static void
 flush_wait(struct fpmd_db *db)
 {
     size_t n = fpmd_rib_n_pending(db->rib);
+    size_t n_status = fpmd_status_n_pending(db->rib);
 
-    if (db->state != FPMD_DB_READY || !n
+    if (db->state != FPMD_DB_READY || (!n && !n_status)
         || !ovsdb_writer_has_room(db->writer)) {
         return;
     }
     if (time_msec() < db->retry_at) {
         poll_timer_wait_until(db->retry_at);
-    } else if (flush_should_wait(db, n)) {
-        poll_timer_wait_until(db->last_flush + db->settings->flush_interval);
-    } else {
+    } else if (rows_due(db) || status_due(db)) {
         poll_immediate_wake();
+    } else {
+        if (n) {
+            poll_timer_wait_until(db->last_flush
+                                  + db->settings->flush_interval);
+        }
+        if (n_status) {
+            poll_timer_wait_until(db->last_status_flush
+                                  + db->settings->flush_interval);
+        }
     }
 }
 

@@ -25,6 +25,9 @@
  *     flush policy: at once while fewer than --flush-threshold rows are
  *     pending, otherwise when a batch is full or --flush-interval ms after
  *     the last flush.  A refused transaction is retried after a backoff.
+ *     On the northbound fast path, the Route.status mutates written behind
+ *     orchd's results (daemons/fpmsyncd-status.h) go the same way, in
+ *     transactions of their own, after the rows.
  *
  *   - Reading: at each (re)connection, the Nexthop_Group and Route rows
  *     fpmsyncd owns, over a connection of their own
@@ -37,7 +40,8 @@
  *   - Monitors, on the writer's connection: the Global row (the settings
  *     below) and the Vrf rows; with FIB suppression on, the Route rows
  *     whose status says offloaded (daemons/fpmsyncd-offload.h), except on
- *     the northbound fast path, where orchd's results say it.
+ *     the northbound fast path, where orchd's results say it (and where
+ *     fpmsyncd itself writes Route.status: it would hear its own writes).
  *
  * The first Global row read (or the command line, before) decides the
  * path for routes to orchd: OVSDB, or ZeroMQ with the rows written behind

@@ -28,6 +28,7 @@
 #include "daemons/fpmsyncd-nexthop.h"
 #include "daemons/fpmsyncd-offload.h"
 #include "daemons/fpmsyncd-rib.h"
+#include "daemons/fpmsyncd-status.h"
 #include "daemons/fpmsyncd-vrf.h"
 #include "lib/fib-prefix.h"
 #include "lib/fpm-route.h"
@@ -72,6 +73,17 @@ struct fpmd_route {
     uint16_t vrf;               /* Index in the rib's VRF table. */
     uint8_t protocol;           /* rtm_protocol. */
     uint8_t type;               /* enum fpm_route_type. */
+
+    /* Route.status on the northbound fast path (fpmsyncd-status.c), in
+     * what would otherwise be padding. */
+    unsigned int status_want : 2;   /* enum fpmd_status_value: what its
+                                     * status should say... */
+    unsigned int status_db : 2;     /* ...and what its row says. */
+    unsigned int status_queued : 1; /* On the status queue: not freed
+                                     * until it leaves it. */
+    unsigned int status_held : 1;   /* Taken before its row was written:
+                                     * queued again by the row's insert. */
+
     uint32_t metric;            /* RTA_PRIORITY, 0 if none. */
     uint32_t gen;               /* Generation that last announced it. */
     struct fpmd_nh *nh;         /* Next hops, or NULL if none. */
@@ -87,6 +99,8 @@ struct fpmd_rib {
     struct fpmd_offload offload; /* FIB suppression (fpmsyncd-offload.c). */
     struct fpmd_zmq *zmq;       /* The northbound fast path, or NULL
                                  * (fpmsyncd-zmq.c). */
+    struct fpmd_status status;  /* Route.status written behind the fast
+                                 * path's results (fpmsyncd-status.c). */
     struct hmap foreign;        /* 'struct fpmd_foreign's. */
     struct route_batch batch;   /* Rows to write. */
     uint32_t gen;               /* Current generation (zebra session). */

@@ -115,6 +115,7 @@ route_free(struct fpmd_rib *rib, struct fpmd_route *r)
         fpmd_zmq_route_freed(rib->zmq, r);
     }
     fpmd_offload_clear(rib, r);
+    fpmd_status_route_freed(rib, r);
     fpmd_rib_forget_foreign(rib, &r->be);
     route_set_nh(rib, r, NULL);
     fpmd_vrf_get(&rib->vrfs, r->vrf)->n_routes--;
@@ -180,12 +181,12 @@ fpmd_route_refresh(struct fpmd_rib *rib, struct fpmd_route *r)
 }
 
 /* Frees 'r' if nothing needs it any more: no row to write, no next hops,
- * not queued for the fast path. */
+ * not queued for the fast path nor for a status write. */
 void
 fpmd_route_maybe_free(struct fpmd_rib *rib, struct fpmd_route *r)
 {
     if (route_batch_entry_is_idle(&r->be) && !r->nh
-        && !(r->be.flags & FPMD_F_ZMQ_QUEUED)) {
+        && !(r->be.flags & FPMD_F_ZMQ_QUEUED) && !r->status_queued) {
         route_free(rib, r);
     }
 }
@@ -198,6 +199,7 @@ route_withdraw(struct fpmd_rib *rib, struct fpmd_route *r)
 {
     route_set_nh(rib, r, NULL);
     fpmd_offload_clear(rib, r);
+    fpmd_status_route_withdrawn(rib, r);
     r->be.flags &= ~FPMD_F_NO_CONTENT;
     route_batch_del(&rib->batch, &r->be);
     if (rib->zmq) {
@@ -359,6 +361,7 @@ fpmd_rib_create(fpmd_ifname_func *ifname)
     fpmd_nh_table_init(&rib->nhs);
     fpmd_vrf_table_init(&rib->vrfs);
     fpmd_offload_init(&rib->offload);
+    fpmd_status_init(&rib->status);
     hmap_init(&rib->foreign);
     route_batch_init(&rib->batch, rib_idle_cb, rib_writable_cb, rib);
     rib->ifname = ifname ? ifname : fpm_ifindex_to_name;
@@ -377,6 +380,7 @@ fpmd_rib_destroy(struct fpmd_rib *rib)
     }
     route_batch_destroy(&rib->batch);
     fpmd_offload_destroy(&rib->offload);
+    fpmd_status_destroy(&rib->status);
     HMAP_FOR_EACH_POP (r, node, &rib->routes) {
         free(r);
     }
@@ -470,18 +474,25 @@ fpmd_rib_is_loaded(const struct fpmd_rib *rib)
 
 /* Returns the "transact" parameters that read what fpmsyncd needs of the
  * database: the key and content columns of Nexthop_Group and Route (not
- * status or counters, which are other daemons'), in that order: select
- * FPMD_LOAD_NHG, then select FPMD_LOAD_ROUTE. */
+ * counters, which are syncd's), in that order: select FPMD_LOAD_NHG, then
+ * select FPMD_LOAD_ROUTE.  Route.status too if 'status': on the
+ * northbound fast path fpmsyncd writes it, and needs to know what each row
+ * says (daemons/fpmsyncd-status.h). */
 struct json *
-fpmd_rib_load_params(void)
+fpmd_rib_load_params(bool status)
 {
-    return json_from_string(
+    char *text = xasprintf(
         "[\"Fibsync\","
         "{\"op\":\"select\",\"table\":\"Nexthop_Group\",\"where\":[],"
         "\"columns\":[\"_uuid\",\"id\",\"members\"]},"
         "{\"op\":\"select\",\"table\":\"Route\",\"where\":[],"
         "\"columns\":[\"_uuid\",\"vrf\",\"prefix\",\"protocol\",\"metric\","
-        "\"nexthop_group\",\"nexthops\",\"blackhole\"]}]");
+        "\"nexthop_group\",\"nexthops\",\"blackhole\"%s]}]",
+        status ? ",\"status\"" : "");
+    struct json *params = json_from_string(text);
+
+    free(text);
+    return params;
 }
 
 /* Records that the load found the row of 'e', with content hash 'hash'
@@ -595,6 +606,7 @@ load_route(struct fpmd_rib *rib, const struct json *row)
     }
     route_key_route_uuid(vrf_name, &prefix, &expected);
     fpmd_rib_load_found(rib, &r->be, hash, &u, &expected);
+    fpmd_status_load_row(rib, r, shash_find_data(cols, "status"));
     rib->stats.load_routes++;
 }
 
@@ -611,6 +623,7 @@ fpmd_rib_load_begin(struct fpmd_rib *rib)
     /* An earlier load may have been cut short. */
     HMAP_FOR_EACH (r, node, &rib->routes) {
         r->be.flags &= ~FPMD_F_SEEN;
+        fpmd_status_load_begin(rib, r);
     }
     fpmd_nh_load_begin(rib);
 }

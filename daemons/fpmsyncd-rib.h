@@ -33,6 +33,8 @@
  *   fpmsyncd-nexthop.c  next-hop sets, next-hop objects and groups;
  *   fpmsyncd-vrf.c      VRFs and their Vrf rows;
  *   fpmsyncd-offload.c  FIB suppression: which routes are offloaded;
+ *   fpmsyncd-status.c   Route.status written behind the northbound fast
+ *                       path's results;
  *   fpmsyncd-txn.c      the rows as OVSDB operations, and the replies.
  *
  * They share daemons/fpmsyncd-private.h.
@@ -138,7 +140,7 @@ void fpmd_rib_reconcile(struct fpmd_rib *, size_t *n_routes,
 /* The database load. */
 void fpmd_rib_db_lost(struct fpmd_rib *);
 bool fpmd_rib_is_loaded(const struct fpmd_rib *);
-struct json *fpmd_rib_load_params(void);
+struct json *fpmd_rib_load_params(bool status);
 
 /* The selects of fpmd_rib_load_params(), in order. */
 enum {

@@ -176,8 +176,16 @@ fpmd_txn_build(struct fpmd_rib *rib, size_t max_ops, struct ds *ops)
     }
     ds_reserve(ops, ops->length + 64 + txn->n_ops * 256);
     for (size_t i = 0; i < txn->n_ops; i++) {
+        const struct route_batch_op *op = &txn->ops[i];
+
         ds_put_char(ops, ',');
-        put_op(ops, rib, &txn->ops[i]);
+        put_op(ops, rib, op);
+        if (op->entry->tag == FPMD_ROUTE && op->type != ROUTE_BATCH_UPDATE) {
+            /* A new row, or none: its status starts empty. */
+            fpmd_status_row_emptied(rib, CONTAINER_OF(op->entry,
+                                                      struct fpmd_route,
+                                                      be));
+        }
     }
     return txn;
 }

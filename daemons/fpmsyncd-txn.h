@@ -26,7 +26,9 @@
  * at a million routes, building and freeing a JSON tree per route costs
  * more than the whole rest of fpmsyncd.  fpmd_txn_reply() applies the
  * writer's completion of the same transaction to the batcher.
- * Transactions complete in the order they were built.
+ * Transactions complete in the order they were built.  Each Route insert
+ * or delete taken tells daemons/fpmsyncd-status.h that the row's status
+ * starts empty.
  *
  * Part of the rib (daemons/fpmsyncd-rib.h); thread safety: none. */
 

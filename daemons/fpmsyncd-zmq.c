@@ -367,7 +367,17 @@ fpmd_zmq_take_frame(struct fpmd_zmq *zmq, struct ofpbuf *b)
 
 /* Results. */
 
-/* Handles one RESULTS entry from orchd. */
+/* Returns true if a result for a SET of 'r' (NULL if the route is gone)
+ * is about the content 'r' has: it was sent and has not changed since. */
+static bool
+result_is_current(const struct fpmd_route *r)
+{
+    return (r && r->be.want && r->be.flags & FPMD_F_ZMQ_SENT
+            && !(r->be.flags & FPMD_F_ZMQ_QUEUED));
+}
+
+/* Handles one RESULTS entry from orchd: a success into an offload
+ * notification, and either into the route's Route.status. */
 static void
 handle_result(struct fpmd_zmq *zmq, const struct route_frame_route *e)
 {
@@ -390,15 +400,18 @@ handle_result(struct fpmd_zmq *zmq, const struct route_frame_route *e)
         if (r) {
             fpmd_offload_clear(rib, r);
         }
+        if (e->op == ROUTE_FRAME_SET && result_is_current(r)) {
+            fpmd_status_set_error(rib, r, e->error, e->error_len);
+        }
     } else if (e->op == ROUTE_FRAME_SET) {
-        if (!r || !r->be.want || !(r->be.flags & FPMD_F_ZMQ_SENT)
-            || r->be.flags & FPMD_F_ZMQ_QUEUED) {
+        if (!result_is_current(r)) {
             /* Changed or gone since: its next result counts. */
             zmq->n_results_stale++;
             return;
         }
         zmq->n_results_ok++;
         fpmd_offload_route_set(rib, r);
+        fpmd_status_set_offload(rib, r);
     }
 }
 

@@ -60,10 +60,13 @@
  * Results
  * =======
  *
- * With FIB suppression on, orchd answers each programmed route with a
- * RESULTS entry; a SET answered as programmed, for a route that has not
- * changed since, is recorded as offloaded (daemons/fpmsyncd-offload.h) and
- * zebra is told.  The Route.status monitor is not used on this path.
+ * orchd answers each route it could not program, and with FIB
+ * suppression on each programmed route too, with a RESULTS entry.  A SET
+ * answered as programmed, for a route that has not changed since, is
+ * recorded as offloaded (daemons/fpmsyncd-offload.h) and zebra is told.
+ * Each answer about a route's current content is also written behind into
+ * its Route row's status (daemons/fpmsyncd-status.h), as orchd does on the
+ * OVSDB path.  The Route.status monitor is not used on this path.
  *
  * Part of the rib (daemons/fpmsyncd-rib.h); thread safety: none. */
 

@@ -22,7 +22,9 @@
  *   daemons/fpmsyncd-fpm.c      zebra's FPM connection and replay window;
  *   daemons/fpmsyncd-db.c       the database connection, monitors, load
  *                               and flush policy;
- *   daemons/fpmsyncd-zmq.c      the northbound fast path to orchd;
+ *   daemons/fpmsyncd-zmq.c      the northbound fast path to orchd (and
+ *                               daemons/fpmsyncd-status.c, the
+ *                               Route.status it writes behind);
  *   daemons/fpmsyncd-rib.c      the route table (daemons/fpmsyncd-rib.h
  *                               lists its own parts).
  *
@@ -42,6 +44,7 @@
 #include "daemons/fpmsyncd-fpm.h"
 #include "daemons/fpmsyncd-offload.h"
 #include "daemons/fpmsyncd-rib.h"
+#include "daemons/fpmsyncd-status.h"
 #include "daemons/fpmsyncd-zmq.h"
 #include "dirs.h"
 #include "fatal-signal.h"
@@ -179,8 +182,9 @@ fpmd_unixctl_features(struct unixctl_conn *conn, int argc OVS_UNUSED,
     ds_destroy(&s);
 }
 
-/* zmq/show: the northbound channel, its queue and stalls, and the
- * database writer's backlog. */
+/* zmq/show: the northbound channel, its queue and stalls, the
+ * Route.status writes behind orchd's results, and the database writer's
+ * backlog. */
 static void
 fpmd_unixctl_zmq_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
                       const char *argv[] OVS_UNUSED, void *f_)
@@ -190,6 +194,7 @@ fpmd_unixctl_zmq_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
 
     if (f->zmq) {
         fpmd_zmq_format(f->zmq, &s);
+        fpmd_status_format(f->rib, &s);
     } else {
         ds_put_format(&s, "northbound: %s\n",
                       f->settings->path == FPMD_PATH_UNDECIDED
@@ -597,7 +602,11 @@ DESCRIPTION\n\
   routes, and the rows are written behind; fpmsyncd then stops reading\n\
   zebra only while --zmq-max-pending routes wait for orchd or orchd does\n\
   not keep up.  With FIB suppression on, orchd's results drive the\n\
-  offload notifications, not Route.status.\n\
+  offload notifications, not Route.status.  orchd has no Route replica\n\
+  on that path, so fpmsyncd writes its results into Route.status behind\n\
+  them, as orchd does on the OVSDB path: offload=true for a route\n\
+  programmed (with FIB suppression on), error=REASON for one that could\n\
+  not be (always), by partial map mutates, only when the status changes.\n\
 \n\
 OPTIONS\n\
   --db=REMOTE            database (default: %s)\n\
@@ -648,8 +657,9 @@ RUNTIME COMMANDS (ovs-appctl -t $FIBSYNC_RUNDIR/fpmsyncd.ctl COMMAND)\n\
                          in-flight rows, flush sizes, reconciliation\n\
   fpm/reconcile          end of replay: delete stale routes now\n\
   features/show          settings in force and where they came from\n\
-  zmq/show               the northbound channel, its queue and stalls, and\n\
-                         the database writer's backlog\n\
+  zmq/show               the northbound channel, its queue and stalls, the\n\
+                         Route.status writes and the database writer's\n\
+                         backlog\n\
   perf/show              PARSE and FLUSH performance timer lines\n\
   coverage/show          event counters\n\
   vlog/set, vlog/list    logging\n\

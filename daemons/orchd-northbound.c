@@ -270,11 +270,13 @@ put_result(struct orchd_northbound *nb, uint8_t op, const char *vrf,
     }
 }
 
-/* Takes the worker's results in 'results' (orchd_worker_take_results()),
- * and queues them for fpmsyncd if 'send' (FIB suppression is on). */
+/* Takes the worker's results in 'results' (orchd_worker_take_results())
+ * and queues them for fpmsyncd: failures always, successes only if
+ * 'send_ok' (FIB suppression is on), as status_run() writes them into
+ * Route.status on the OVSDB path. */
 void
 orchd_northbound_results(struct orchd_northbound *nb,
-                         struct ovs_list *results, bool send)
+                         struct ovs_list *results, bool send_ok)
 {
     struct orchd_worker_result *r;
 
@@ -283,7 +285,7 @@ orchd_northbound_results(struct orchd_northbound *nb,
          * handle_set()). */
         const struct nb_route *rec = route_find(nb, &r->route_uuid);
 
-        if (send && rec) {
+        if (rec && (send_ok || !r->ok)) {
             const struct orchd_entry *e = rec->entry;
 
             put_result(nb, ROUTE_FRAME_SET, e->vrf, strlen(e->vrf),

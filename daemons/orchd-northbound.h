@@ -43,12 +43,15 @@
  * Results
  * =======
  *
- * With FIB suppression on, each outcome the worker reports
- * (orchd_worker_take_results()) is sent back to fpmsyncd as a RESULTS
- * entry, which fpmsyncd turns into an offload notification to zebra.  An
- * entry that decodes but cannot be used (a VRF name or next-hop key with
- * a NUL in it) is answered with an error result, counted, and not
- * programmed.
+ * The outcomes the worker reports (orchd_worker_take_results()) go back
+ * to fpmsyncd as RESULTS entries, as on the OVSDB path status_run()
+ * writes them into Route.status: failures always, successes only with FIB
+ * suppression on.  fpmsyncd turns a success into an offload notification
+ * to zebra, and writes each outcome into the route's Route.status behind
+ * (daemons/fpmsyncd-status.h): orchd has no Route replica to write it
+ * into.  An entry that decodes but cannot be used (a VRF name or next-hop
+ * key with a NUL in it) is answered with an error result, counted, and
+ * not programmed.
  *
  * Back-pressure
  * =============
@@ -90,7 +93,7 @@ void orchd_northbound_seed(struct orchd_northbound *,
 void orchd_northbound_run(struct orchd_northbound *);
 void orchd_northbound_wait(struct orchd_northbound *);
 void orchd_northbound_results(struct orchd_northbound *,
-                              struct ovs_list *results, bool send);
+                              struct ovs_list *results, bool send_ok);
 
 void orchd_northbound_format_path(const struct orchd_northbound *,
                                   const struct setting *, struct ds *);

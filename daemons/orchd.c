@@ -476,7 +476,8 @@ status_run(struct orchd *o)
 
     orchd_worker_take_results(o->worker, &results);
     if (o->nb) {
-        /* No Route replica to write into: fpmsyncd hears the results. */
+        /* No Route replica to write into: fpmsyncd hears the results
+         * and writes Route.status behind them. */
         orchd_northbound_results(o->nb, &results,
                                  features[F_FIB_SUPPRESSION].value);
         return;

@@ -244,6 +244,38 @@ ovsdb_wire_get_string(const struct json *v)
     return atom && atom->type == JSON_STRING ? json_string(atom) : NULL;
 }
 
+/* Returns the value of 'key' in 'map', a string-to-string map value
+ * (["map",[[K,V],...]]), or NULL if 'map' is not of that shape or has no
+ * such key with a string value. */
+const char *
+ovsdb_wire_map_get_string(const struct json *map, const char *key)
+{
+    const struct json_array *pairs;
+
+    if (!map || map->type != JSON_ARRAY || json_array(map)->n != 2
+        || json_array(map)->elems[0]->type != JSON_STRING
+        || strcmp(json_string(json_array(map)->elems[0]), "map")
+        || json_array(map)->elems[1]->type != JSON_ARRAY) {
+        return NULL;
+    }
+    pairs = json_array(json_array(map)->elems[1]);
+    for (size_t i = 0; i < pairs->n; i++) {
+        const struct json *pair = pairs->elems[i];
+        const struct json *k, *v;
+
+        if (pair->type != JSON_ARRAY || json_array(pair)->n != 2) {
+            continue;
+        }
+        k = json_array(pair)->elems[0];
+        v = json_array(pair)->elems[1];
+        if (k->type == JSON_STRING && v->type == JSON_STRING
+            && !strcmp(json_string(k), key)) {
+            return json_string(v);
+        }
+    }
+    return NULL;
+}
+
 /* Parses 'v', of the form ["uuid", "<uuid>"], into '*uuid'.  Returns false
  * if it is not of that form. */
 bool

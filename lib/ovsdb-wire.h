@@ -81,6 +81,8 @@ const struct json *ovsdb_wire_get_optional(const struct json *);
 bool ovsdb_wire_get_integer(const struct json *, int64_t *);
 const char *ovsdb_wire_get_string(const struct json *);
 bool ovsdb_wire_get_uuid(const struct json *, struct uuid *);
+const char *ovsdb_wire_map_get_string(const struct json *map,
+                                      const char *key);
 
 /* Transact replies. */
 char *ovsdb_wire_reply_error(const struct jsonrpc_msg *, size_t n_ops,

@@ -16,7 +16,8 @@
 
 /* Check suite for daemons/fpmsyncd-zmq, the northbound fast path's queue,
  * without a channel: route changes into the rib, ROUTES frames out (as
- * orchd would decode them), RESULTS frames in. */
+ * orchd would decode them), RESULTS frames in, and the Route.status
+ * mutates written behind them (daemons/fpmsyncd-status). */
 
 #include <config.h>
 
@@ -28,18 +29,22 @@
 #include "daemons/fpmsyncd-nexthop.h"
 #include "daemons/fpmsyncd-offload.h"
 #include "daemons/fpmsyncd-rib.h"
+#include "daemons/fpmsyncd-status.h"
 #include "daemons/fpmsyncd-txn.h"
 #include "daemons/fpmsyncd-zmq.h"
 #include "lib/fpm-route.h"
 #include "lib/ovsdb-writer.h"
 #include "lib/route-batch.h"
 #include "lib/route-frame.h"
+#include "lib/route-key.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/json.h"
 #include "openvswitch/ofpbuf.h"
+#include "openvswitch/shash.h"
 #include "tests/check/fpm-test-util.h"
 #include "tests/check/suites.h"
 #include "util.h"
+#include "uuid.h"
 
 /* Interface names that do not depend on the host. */
 static const char *
@@ -513,6 +518,311 @@ START_TEST(test_zmq_results)
 }
 END_TEST
 
+/* Route.status. */
+
+/* Returns the prefix 10.N.0.0/24 of the default VRF whose Route row is
+ * 'u', or "?" (the statuses in these tests are for such prefixes). */
+static const char *
+prefix_of_row(const struct uuid *u)
+{
+    static char buf[FIB_PREFIX_STRLEN];
+
+    for (int n = 1; n < 10; n++) {
+        struct fpm_prefix p;
+        struct fib_prefix prefix;
+        struct uuid v;
+
+        snprintf(buf, sizeof buf, "10.%d.0.0/24", n);
+        p = fpm_test_prefix(buf);
+        fib_prefix_init(&prefix, p.family, p.addr, p.len);
+        route_key_route_uuid("default", &prefix, &v);
+        if (uuid_equals(u, &v)) {
+            return buf;
+        }
+    }
+    return "?";
+}
+
+/* Takes the next transaction of Route.status mutates and returns it as
+ * text, a line per mutate: "PREFIX offload" or "PREFIX error=TEXT" (after
+ * checking that each mutate is exactly what that means), or "none".  If
+ * 'n_ops' is nonnull, stores the number of mutates in it. */
+static char *
+status_take(struct fixture *fx, size_t *n_ops)
+{
+    static const char offload[] =
+        "[[\"status\",\"delete\",[\"set\",[\"error\"]]],"
+        "[\"status\",\"insert\",[\"map\",[[\"offload\",\"true\"]]]]]";
+    static const char error[] =
+        "[[\"status\",\"delete\",[\"set\",[\"error\",\"offload\"]]],"
+        "[\"status\",\"insert\",[\"map\",[[\"error\",";
+    struct ds ops = DS_EMPTY_INITIALIZER;
+    struct ds s = DS_EMPTY_INITIALIZER;
+    struct json *txn;
+    size_t n;
+
+    ds_put_cstr(&ops, "[\"Fibsync\"");
+    n = fpmd_status_build(fx->rib, 1000, &ops);
+    if (n_ops) {
+        *n_ops = n;
+    }
+    if (!n) {
+        ds_destroy(&ops);
+        return xstrdup("none");
+    }
+    ds_put_char(&ops, ']');
+    txn = json_from_string(ds_cstr(&ops));
+    ck_assert_msg(txn->type == JSON_ARRAY, "%s", ds_cstr(&ops));
+    ck_assert_uint_eq(json_array(txn)->n, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        const struct json *op = json_array(txn)->elems[i];
+        const struct json *where = shash_find_data(json_object(op), "where");
+        const struct json *m = shash_find_data(json_object(op),
+                                               "mutations");
+        char *mutations = json_to_string(m, 0);
+        const struct json *u = json_array(json_array(where)->elems[0])
+                               ->elems[2];
+        struct uuid uuid;
+
+        ck_assert_str_eq(json_string(shash_find_data(json_object(op),
+                                                     "op")), "mutate");
+        ck_assert_str_eq(json_string(shash_find_data(json_object(op),
+                                                     "table")), "Route");
+        ck_assert(uuid_from_string(&uuid,
+                                   json_string(json_array(u)->elems[1])));
+        ds_put_format(&s, "%s ", prefix_of_row(&uuid));
+        if (!strcmp(mutations, offload)) {
+            ds_put_cstr(&s, "offload\n");
+        } else {
+            const struct json *map, *pair;
+
+            ck_assert_msg(!strncmp(mutations, error, strlen(error)), "%s",
+                          mutations);
+            map = json_array(json_array(m)->elems[1])->elems[2];
+            pair = json_array(json_array(map)->elems[1])->elems[0];
+            ds_put_format(&s, "error=%s\n",
+                          json_string(json_array(pair)->elems[1]));
+        }
+        free(mutations);
+    }
+    json_destroy(txn);
+    ds_destroy(&ops);
+    return ds_steal_cstr(&s);
+}
+
+/* Checks that the next transaction of status mutates is 'EXPECTED' (see
+ * status_take()). */
+#define CHECK_STATUS(FX, EXPECTED)                                      \
+    do {                                                                \
+        char *text_ = status_take(FX, NULL);                            \
+        ck_assert_str_eq(text_, EXPECTED);                              \
+        free(text_);                                                    \
+    } while (0)
+
+/* Completes the oldest status transaction, of 'n' mutates, as 'result'
+ * says: each mutate found a row if it committed. */
+static void
+status_reply(struct fixture *fx, size_t n, enum ovsdb_writer_result result)
+{
+    struct json *results = json_array_create_empty();
+    struct ds errors = DS_EMPTY_INITIALIZER;
+
+    for (size_t i = 0; i < n; i++) {
+        struct json *r = json_object_create();
+
+        json_object_put(r, "count", json_integer_create(1));
+        json_array_add(results, r);
+    }
+
+    struct ovsdb_writer_reply reply = {
+        .result = result,
+        .results = result == OVSDB_WRITER_SUCCESS ? results : NULL,
+        .error = result == OVSDB_WRITER_SUCCESS ? NULL : "lost",
+        .failed_op = SIZE_MAX,
+        .n_ops = n,
+    };
+    ck_assert(fpmd_status_reply(fx->rib, &reply, &errors)
+              == (result == OVSDB_WRITER_SUCCESS));
+    ds_destroy(&errors);
+    json_destroy(results);
+}
+
+/* Takes the next status transaction, checks it is 'EXPECTED', and
+ * completes it as committed. */
+#define CHECK_STATUS_COMMIT(FX, EXPECTED)                               \
+    do {                                                                \
+        size_t n_;                                                      \
+        char *text_ = status_take(FX, &n_);                             \
+        ck_assert_str_eq(text_, EXPECTED);                              \
+        free(text_);                                                    \
+        status_reply(FX, n_, OVSDB_WRITER_SUCCESS);                     \
+    } while (0)
+
+/* Returns true if zmq/show's status line of 'fx' contains 'text'. */
+static bool
+status_shows(struct fixture *fx, const char *text)
+{
+    struct ds s = DS_EMPTY_INITIALIZER;
+    bool found;
+
+    fpmd_status_format(fx->rib, &s);
+    found = strstr(ds_cstr(&s), text) != NULL;
+    if (!found) {
+        fprintf(stderr, "%s", ds_cstr(&s));
+    }
+    ds_destroy(&s);
+    return found;
+}
+
+/* Each result is written into its route's status once the row is
+ * written, and only when it changes what the row says. */
+START_TEST(test_zmq_status)
+{
+    struct fixture *fx = &fx_;
+
+    fpmd_offload_enable(fx->rib, true);
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
+    route_add(fx, "10.2.0.0/24", 254, 0, "192.168.1.2");
+    CHECK_TAKE(fx, "SET default 10.1.0.0/24 forward 192.168.1.2@eth2*1\n"
+               "SET default 10.2.0.0/24 forward 192.168.1.2@eth2*1\n");
+
+    /* orchd answers before the rows are written: the status waits for
+     * its row's insert. */
+    result(fx, "10.1.0.0/24", 0);
+    ck_assert_uint_eq(fx->n_offloads, 1);
+    CHECK_STATUS(fx, "none");
+    ck_assert(status_shows(fx, "0 written, 1 waiting (1 for their row)"));
+    db_commit_all(fx);
+    CHECK_STATUS_COMMIT(fx, "10.1.0.0/24 offload\n");
+    ck_assert(status_shows(fx, "1 written, 0 waiting (0 for their row), "
+                           "0 in flight"));
+
+    /* The same again: nothing to write. */
+    result(fx, "10.1.0.0/24", 0);
+    CHECK_STATUS(fx, "none");
+    ck_assert(status_shows(fx, "1 results unchanged"));
+
+    /* A failure replaces the offload; results that come while it waits
+     * coalesce, the last wins. */
+    result(fx, "10.2.0.0/24", 0);
+    result(fx, "10.2.0.0/24", 1);
+    result(fx, "10.1.0.0/24", 1);
+    CHECK_STATUS_COMMIT(fx, "10.2.0.0/24 error=SAI_STATUS_FAILURE\n"
+                        "10.1.0.0/24 error=SAI_STATUS_FAILURE\n");
+    result(fx, "10.1.0.0/24", 1);
+    CHECK_STATUS(fx, "none");
+    result(fx, "10.1.0.0/24", 0);
+    CHECK_STATUS_COMMIT(fx, "10.1.0.0/24 offload\n");
+
+    /* A result about content that changed since is not written. */
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.3");
+    result(fx, "10.1.0.0/24", 1);
+    CHECK_STATUS(fx, "none");
+    ck_assert(status_shows(fx, "4 written"));
+}
+END_TEST
+
+/* A transaction lost with the connection is written again; a withdrawn
+ * route's status is not written (its row goes), nor when it comes back
+ * before a new result. */
+START_TEST(test_zmq_status_lost_withdrawn)
+{
+    struct fixture *fx = &fx_;
+    size_t n;
+    char *text;
+
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
+    route_add(fx, "10.2.0.0/24", 254, 0, "192.168.1.2");
+    CHECK_TAKE(fx, "SET default 10.1.0.0/24 forward 192.168.1.2@eth2*1\n"
+               "SET default 10.2.0.0/24 forward 192.168.1.2@eth2*1\n");
+    db_commit_all(fx);
+    result(fx, "10.1.0.0/24", 0);
+    text = status_take(fx, &n);
+    ck_assert_str_eq(text, "10.1.0.0/24 offload\n");
+    free(text);
+    status_reply(fx, n, OVSDB_WRITER_LOST);
+    ck_assert(status_shows(fx, "1 requeued"));
+    CHECK_STATUS_COMMIT(fx, "10.1.0.0/24 offload\n");
+
+    /* Withdrawn while its status waits: nothing to write, and the route is
+     * freed once it left every queue. */
+    result(fx, "10.2.0.0/24", 1);
+    route_del(fx, "10.2.0.0/24");
+    CHECK_STATUS(fx, "none");
+    CHECK_TAKE(fx, "DEL default 10.2.0.0/24\n");
+    db_commit_all(fx);
+    ck_assert_uint_eq(fpmd_rib_n_routes(fx->rib), 1);
+
+    /* Back, with a new row: no status until orchd answers again. */
+    route_add(fx, "10.2.0.0/24", 254, 0, "192.168.1.2");
+    db_commit_all(fx);
+    CHECK_STATUS(fx, "none");
+    CHECK_TAKE(fx, "SET default 10.2.0.0/24 forward 192.168.1.2@eth2*1\n");
+    result(fx, "10.2.0.0/24", 0);
+    CHECK_STATUS_COMMIT(fx, "10.2.0.0/24 offload\n");
+    ck_assert(status_shows(fx, "2 written"));
+}
+END_TEST
+
+/* Loads the Route row of 'prefix' via 192.168.1.2@eth2 with status
+ * 'status' (JSON), as fpmsyncd reads it at start. */
+static void
+load_route_status(struct fixture *fx, const char *prefix, const char *status)
+{
+    struct fpm_prefix p = fpm_test_prefix(prefix);
+    struct fib_prefix fp;
+    struct uuid u;
+
+    fib_prefix_init(&fp, p.family, p.addr, p.len);
+    route_key_route_uuid("default", &fp, &u);
+
+    char *s = xasprintf(
+        "{\"_uuid\":[\"uuid\",\""UUID_FMT"\"],"
+        "\"vrf\":\"default\",\"prefix\":\"%s\",\"protocol\":\"bgp\","
+        "\"metric\":[\"set\",[]],\"nexthop_group\":[\"set\",[]],"
+        "\"nexthops\":[\"map\",[[\"192.168.1.2@eth2\",1]]],"
+        "\"blackhole\":false,\"status\":%s}", UUID_ARGS(&u), prefix,
+        status);
+    struct json *row = json_from_string(s);
+
+    fpmd_rib_load_row(fx->rib, FPMD_LOAD_ROUTE, row);
+    json_destroy(row);
+    free(s);
+}
+
+/* fpmsyncd restarted: what the rows' statuses say is read at load, and a
+ * result that matches it is not written again. */
+START_TEST(test_zmq_status_load)
+{
+    struct fixture *fx = &fx_;
+
+    teardown();
+    fixture_init(fx, 100000, false);
+    fpmd_rib_load_begin(fx->rib);
+    load_route_status(fx, "10.1.0.0/24",
+                      "[\"map\",[[\"offload\",\"true\"]]]");
+    load_route_status(fx, "10.2.0.0/24",
+                      "[\"map\",[[\"error\",\"SAI_STATUS_FAILURE\"]]]");
+    load_route_status(fx, "10.3.0.0/24", "[\"map\",[]]");
+    fpmd_rib_load_end(fx->rib);
+    fpmd_zmq_resync(fx->zmq);
+
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
+    route_add(fx, "10.2.0.0/24", 254, 0, "192.168.1.2");
+    route_add(fx, "10.3.0.0/24", 254, 0, "192.168.1.2");
+    CHECK_TAKE_SORTED(fx,
+                      "SET default 10.1.0.0/24 forward 192.168.1.2@eth2*1\n"
+                      "SET default 10.2.0.0/24 forward 192.168.1.2@eth2*1\n"
+                      "SET default 10.3.0.0/24 forward 192.168.1.2@eth2*1\n"
+                      "SYNC_END\n");
+    result(fx, "10.1.0.0/24", 0);
+    result(fx, "10.2.0.0/24", 1);
+    result(fx, "10.3.0.0/24", 0);
+    CHECK_STATUS_COMMIT(fx, "10.3.0.0/24 offload\n");
+    ck_assert(status_shows(fx, "2 results unchanged"));
+}
+END_TEST
+
 /* The queue stops zebra at its limit. */
 START_TEST(test_zmq_full)
 {
@@ -548,6 +858,9 @@ fpmsyncd_zmq_suite(void)
     tcase_add_test(tc, test_zmq_resync);
     tcase_add_test(tc, test_zmq_resync_after_restart);
     tcase_add_test(tc, test_zmq_results);
+    tcase_add_test(tc, test_zmq_status);
+    tcase_add_test(tc, test_zmq_status_lost_withdrawn);
+    tcase_add_test(tc, test_zmq_status_load);
     tcase_add_test(tc, test_zmq_full);
     suite_add_tcase(s, tc);
     return s;

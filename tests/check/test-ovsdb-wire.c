@@ -139,6 +139,27 @@ START_TEST(test_wire_decode)
     ck_assert_int_eq(u.parts[3], 4);
     json_destroy(j);
 
+    j = json_from_string("[\"map\",[[\"offload\",\"true\"],"
+                         "[\"error\",\"SAI_STATUS_FAILURE\"],"
+                         "[\"n\",1]]]");
+    ck_assert_str_eq(ovsdb_wire_map_get_string(j, "offload"), "true");
+    ck_assert_str_eq(ovsdb_wire_map_get_string(j, "error"),
+                     "SAI_STATUS_FAILURE");
+    ck_assert_ptr_null(ovsdb_wire_map_get_string(j, "n"));
+    ck_assert_ptr_null(ovsdb_wire_map_get_string(j, "other"));
+    json_destroy(j);
+    static const char *const not_maps[] = {
+        "[\"set\",[[\"offload\",\"true\"]]]", "[\"map\"]", "\"x\"",
+        "[\"map\",[\"offload\",\"true\"]]",
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(not_maps); i++) {
+        j = json_from_string(not_maps[i]);
+        ck_assert_msg(!ovsdb_wire_map_get_string(j, "offload"), "%s",
+                      not_maps[i]);
+        json_destroy(j);
+    }
+    ck_assert_ptr_null(ovsdb_wire_map_get_string(NULL, "offload"));
+
     static const char *const bad_uuids[] = {
         "[\"uuid\",\"nope\"]", "[\"named-uuid\",\"x\"]", "[\"uuid\"]",
         "\"0e2c4c62-7ad2-4b1a-9c3e-5f1d2a3b4c5d\"",
