@@ -607,6 +607,14 @@ load_route(struct fpmd_rib *rib, const struct json *row)
     route_key_route_uuid(vrf_name, &prefix, &expected);
     fpmd_rib_load_found(rib, &r->be, hash, &u, &expected);
     fpmd_status_load_row(rib, r, shash_find_data(cols, "status"));
+    if (r->status_db == FPMD_STATUS_OFFLOAD
+        && !(r->be.flags & FPMD_F_OFFLOADED)) {
+        /* On the northbound fast path no Route.status monitor says which
+         * routes are offloaded: the row does, so that zebra's replay of
+         * an unchanged route after a restart is answered "offloaded"
+         * (orchd sends no result for a route it already holds). */
+        fpmd_offload_route_set(rib, r);
+    }
     rib->stats.load_routes++;
 }
 
