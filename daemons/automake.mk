@@ -31,6 +31,7 @@ daemons_liborchd_la_SOURCES = \
 	daemons/orchd-cache.c daemons/orchd-cache.h \
 	daemons/orchd-entry.c daemons/orchd-entry.h \
 	daemons/orchd-northbound.c daemons/orchd-northbound.h \
+	daemons/orchd-replica.c daemons/orchd-replica.h \
 	daemons/orchd-show.c daemons/orchd-show.h \
 	daemons/orchd-southbound.c daemons/orchd-southbound.h \
 	daemons/orchd-worker.c daemons/orchd-worker.h \

@@ -25,6 +25,7 @@
 #include "daemons/orchd-cache.h"
 #include "daemons/orchd-entry.h"
 #include "daemons/orchd-northbound.h"
+#include "daemons/orchd-replica.h"
 #include "daemons/orchd-show.h"
 #include "daemons/orchd-southbound.h"
 #include "daemons/orchd-worker.h"
@@ -375,20 +376,6 @@ uuid_set_contains(const struct hmap *set, const struct uuid *u)
         }
     }
     return false;
-}
-
-/* Stops replicating Asic_Route: on the southbound fast path orchd only
- * writes it (orchd-writebehind.h), so after initial_sync() read it, the
- * replica would cost a monitor update and a row of memory a route for
- * nothing.  cache/verify then leaves Asic_Route to route-check. */
-static void
-drop_asic_route_replica(struct orchd *o)
-{
-    struct ovsdb_idl_condition none = OVSDB_IDL_CONDITION_INIT(&none);
-
-    ovsdb_idl_set_condition(o->idl, &fibrec_table_asic_route, &none);
-    ovsdb_idl_condition_destroy(&none);
-    o->asic_replica = false;
 }
 
 /* First contact with the database: learns what Asic_Route already holds,
@@ -784,47 +771,57 @@ orchd_unixctl_status(struct unixctl_conn *conn, int argc OVS_UNUSED,
 
 /* ---- Main --------------------------------------------------------------*/
 
-/* Replicates only the tables and columns orchd reads. */
+/* The main loop, until "exit": follows Global, feeds the worker the
+ * replica's changes, runs the fast path and the commands.  'global_seqno'
+ * is the IDL's sequence number when Global was last read. */
 static void
-register_columns(struct ovsdb_idl *idl)
+run(struct orchd *o, struct unixctl_server *unixctl,
+    unsigned int global_seqno)
 {
-    ovsdb_idl_add_table(idl, &fibrec_table_global);
-    for (size_t i = 0; i < FIBREC_GLOBAL_N_COLUMNS; i++) {
-        ovsdb_idl_add_column(idl, &fibrec_global_columns[i]);
+    struct orchd_bulker_config cfg;
+
+    while (!o->exiting) {
+        ovsdb_idl_run(o->idl);
+        if (ovsdb_idl_get_seqno(o->idl) != global_seqno) {
+            global_seqno = ovsdb_idl_get_seqno(o->idl);
+            read_global(fibrec_global_first(o->idl));
+            bulker_config(&cfg);
+            orchd_worker_set_config(o->worker, &cfg);
+            orchd_worker_want_results(o->worker,
+                                      features[F_FIB_SUPPRESSION].value);
+            process_changes(o);
+        }
+        orchd_worker_run(o->worker);
+        if (o->nb) {
+            orchd_northbound_run(o->nb);
+        }
+        status_run(o);
+        idl_ondemand_run(o->idl);
+        unixctl_server_run(unixctl);
+        if (o->show) {
+            orchd_show_run(o->show);
+        }
+        perf_timer_run(o->drain_timer);
+
+        ovsdb_idl_wait(o->idl);
+        orchd_worker_wait(o->worker);
+        if (o->nb) {
+            orchd_northbound_wait(o->nb);
+        }
+        if (o->status_txn) {
+            ovsdb_idl_txn_wait(o->status_txn);
+        }
+        if (!ovs_list_is_empty(&o->status_queue) && !o->status_txn) {
+            poll_immediate_wake();
+        }
+        perf_timer_wait(o->drain_timer);
+        idl_ondemand_wait(o->idl);
+        if (o->show) {
+            orchd_show_wait(o->show);
+        }
+        unixctl_server_wait(unixctl);
+        poll_block();
     }
-    ovsdb_idl_add_table(idl, &fibrec_table_vrf);
-    ovsdb_idl_add_column(idl, &fibrec_vrf_col_name);
-    ovsdb_idl_add_column(idl, &fibrec_vrf_col_table_id);
-
-    /* Route: never "counters" (on demand, written by syncd) nor
-     * external_ids; "status" is written, not watched. */
-    ovsdb_idl_add_table(idl, &fibrec_table_route);
-    ovsdb_idl_add_column(idl, &fibrec_route_col_vrf);
-    ovsdb_idl_add_column(idl, &fibrec_route_col_prefix);
-    ovsdb_idl_add_column(idl, &fibrec_route_col_protocol);
-    ovsdb_idl_add_column(idl, &fibrec_route_col_distance);
-    ovsdb_idl_add_column(idl, &fibrec_route_col_metric);
-    ovsdb_idl_add_column(idl, &fibrec_route_col_nexthops);
-    ovsdb_idl_add_column(idl, &fibrec_route_col_nexthop_group);
-    ovsdb_idl_add_column(idl, &fibrec_route_col_blackhole);
-    ovsdb_idl_add_column(idl, &fibrec_route_col_status);
-    ovsdb_idl_omit_alert(idl, &fibrec_route_col_status);
-
-    ovsdb_idl_add_table(idl, &fibrec_table_nexthop_group);
-    ovsdb_idl_add_column(idl, &fibrec_nexthop_group_col_id);
-    ovsdb_idl_add_column(idl, &fibrec_nexthop_group_col_members);
-
-    ovsdb_idl_add_table(idl, &fibrec_table_asic_route);
-    ovsdb_idl_add_column(idl, &fibrec_asic_route_col_vrf);
-    ovsdb_idl_add_column(idl, &fibrec_asic_route_col_prefix);
-    ovsdb_idl_add_column(idl, &fibrec_asic_route_col_packet_action);
-    ovsdb_idl_add_column(idl, &fibrec_asic_route_col_nexthops);
-    ovsdb_idl_add_column(idl, &fibrec_asic_route_col_seq);
-    ovsdb_idl_add_column(idl, &fibrec_asic_route_col_applied_seq);
-    ovsdb_idl_add_column(idl, &fibrec_asic_route_col_state);
-    ovsdb_idl_add_column(idl, &fibrec_asic_route_col_error);
-
-    ovsdb_idl_track_add_all(idl);
 }
 
 /* Reads the database, starts the worker, and feeds it changes until
@@ -859,7 +856,7 @@ main(int argc, char *argv[])
     ovs_list_init(&o.status_queue);
     o.idl = ovsdb_idl_create(db_remote, &fibrec_idl_class, false, true);
     ovsdb_idl_set_probe_interval(o.idl, 0);
-    register_columns(o.idl);
+    orchd_replica_register(o.idl);
     if (features[F_NORTHBOUND_ZMQ].value) {
         /* Decided on the command line: never replicate Route. */
         orchd_northbound_drop_route_replica(o.idl);
@@ -921,56 +918,13 @@ main(int argc, char *argv[])
         initial_sync(&o);
     }
     if (orchd_southbound_enabled()) {
-        /* syncd's results come over ZeroMQ and orchd writes Asic_Route
-         * behind them: a replica would only echo orchd's own writes back
-         * (a monitor update and a row a route). */
-        drop_asic_route_replica(&o);
+        orchd_replica_drop_asic_route(o.idl);
+        o.asic_replica = false;
     }
     orchd_worker_start(o.worker, features[F_RING].value,
                        features[F_BATCH].value * 64);
 
-    while (!o.exiting) {
-        ovsdb_idl_run(o.idl);
-        if (ovsdb_idl_get_seqno(o.idl) != global_seqno) {
-            global_seqno = ovsdb_idl_get_seqno(o.idl);
-            read_global(fibrec_global_first(o.idl));
-            bulker_config(&cfg);
-            orchd_worker_set_config(o.worker, &cfg);
-            orchd_worker_want_results(o.worker,
-                                      features[F_FIB_SUPPRESSION].value);
-            process_changes(&o);
-        }
-        orchd_worker_run(o.worker);
-        if (o.nb) {
-            orchd_northbound_run(o.nb);
-        }
-        status_run(&o);
-        idl_ondemand_run(o.idl);
-        unixctl_server_run(unixctl);
-        if (o.show) {
-            orchd_show_run(o.show);
-        }
-        perf_timer_run(o.drain_timer);
-
-        ovsdb_idl_wait(o.idl);
-        orchd_worker_wait(o.worker);
-        if (o.nb) {
-            orchd_northbound_wait(o.nb);
-        }
-        if (o.status_txn) {
-            ovsdb_idl_txn_wait(o.status_txn);
-        }
-        if (!ovs_list_is_empty(&o.status_queue) && !o.status_txn) {
-            poll_immediate_wake();
-        }
-        perf_timer_wait(o.drain_timer);
-        idl_ondemand_wait(o.idl);
-        if (o.show) {
-            orchd_show_wait(o.show);
-        }
-        unixctl_server_wait(unixctl);
-        poll_block();
-    }
+    run(&o, unixctl, global_seqno);
 
     /* Drain before exit: every queued task runs. */
     orchd_northbound_destroy(o.nb);
