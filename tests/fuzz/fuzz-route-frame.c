@@ -21,15 +21,19 @@
  * HELLO).  route_frame_validate() checks it whole, as lib/zmq-channel.c
  * does before anything is applied; if it is accepted, the reader goes
  * over every entry as orchd and syncd do, and each must decode, with
- * every byte it points at inside the frame. */
+ * every byte it points at inside the frame.  Encoding what was read
+ * again must give back the frame, byte for byte: the format has one
+ * spelling of each message, and the validator accepts no other. */
 
 #include <config.h>
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "lib/fib-prefix.h"
 #include "lib/route-frame.h"
+#include "openvswitch/ofpbuf.h"
 #include "util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -52,13 +56,14 @@ touch(const void *p_, size_t n)
 }
 
 /* Validates the frame in 'data' and, if it is accepted, reads every
- * entry. */
+ * entry and encodes it again into 'copy'. */
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct route_frame_header h;
     enum route_frame_error error = route_frame_validate(data, size, &h);
     struct route_frame_reader *r;
+    struct ofpbuf copy;
 
     touch(route_frame_strerror(error), 1);
     if (error) {
@@ -68,6 +73,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     r = xmalloc(sizeof *r);
     route_frame_reader_init(r, data, size);
+    ofpbuf_init(&copy, size);
+    route_frame_start(&copy, h.type, h.seq, h.epoch);
+    route_frame_set_header(copy.data, h.flags, h.seq, h.epoch);
     while (r->left) {
         struct route_frame_route route;
         char buf[FIB_PREFIX_STRLEN];
@@ -79,6 +87,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fib_prefix_format(&route.prefix, buf);
         if (h.type == ROUTE_FRAME_RESULTS) {
             touch(route.error, route.error_len);
+            route_frame_put_result(&copy, &route);
             continue;
         }
         ovs_assert(route.n_nexthops <= ROUTE_FRAME_MAX_NEXTHOPS);
@@ -88,8 +97,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             ovs_assert(nh->weight >= 1 && nh->key_len >= 1);
             touch(nh->key, nh->key_len);
         }
+        route_frame_put_route(&copy, &route);
     }
     ovs_assert(r->p == r->end);
+    route_frame_finish(&copy);
+    ovs_assert(copy.size == size && !memcmp(copy.data, data, size));
+
+    ofpbuf_uninit(&copy);
     free(r);
     return 0;
 }
