@@ -25,7 +25,6 @@
 #include "asic-sim/sai-util.h"
 #include "coverage.h"
 #include "daemons/syncd-apply.h"
-#include "daemons/syncd-nexthop-key.h"
 #include "daemons/syncd-rows.h"
 #include "daemons/syncd-writeback.h"
 #include "lib/fib-prefix.h"
@@ -85,8 +84,7 @@ struct syncd_db {
     struct ovsdb_cs *cs;        /* The monitor. */
     struct ovs_list events;     /* "struct sdb_event"s to process. */
     size_t backlog;             /* Row updates in 'events' unprocessed. */
-    struct syncd_nexthop *nh_buf; /* Next hops being parsed. */
-    size_t allocated_nh_buf;    /* Capacity of 'nh_buf'. */
+    struct syncd_row_parsed parsed; /* The row being parsed. */
     bool initial_done;          /* First monitor contents processed? */
 
     struct syncd_rows rows;     /* The rows known. */
@@ -135,137 +133,6 @@ row_destroy(struct syncd_db *db, struct syncd_row *row)
     syncd_rows_remove(&db->rows, row);
 }
 
-/* ---- Parsing rows ------------------------------------------------------- */
-
-/* A row's columns, parsed. */
-struct sdb_parsed {
-    const char *vrf;            /* VRF name (in the JSON). */
-    uint16_t vrf_index;         /* Interned. */
-    struct fib_prefix prefix;   /* Prefix. */
-    sai_packet_action_t action; /* packet_action. */
-    size_t n_nexthops;          /* Next hops, in 'db->nh_buf'. */
-    int64_t seq;                /* seq. */
-    bool has_seq;               /* Was 'seq' parsed? */
-};
-
-static const struct json *
-column(const struct shash *columns, const char *name, enum json_type type)
-{
-    const struct json *j = shash_find_data(columns, name);
-
-    return j && j->type == type ? j : NULL;
-}
-
-/* Parses the VRF and prefix of 'columns' into 'p'.  Returns NULL or an
- * error message for the caller to free. */
-static char *
-parse_key(struct syncd_db *db, const struct shash *columns,
-          struct sdb_parsed *p)
-{
-    const struct json *vrf = column(columns, "vrf", JSON_STRING);
-    const struct json *prefix = column(columns, "prefix", JSON_STRING);
-    bool overflow;
-
-    if (!vrf) {
-        return xstrdup("missing vrf");
-    } else if (!json_string(vrf)[0]) {
-        return xstrdup("empty vrf name");
-    }
-    p->vrf = json_string(vrf);
-    if (!prefix) {
-        return xstrdup("missing prefix");
-    }
-
-    char *error = fib_prefix_parse_strict(json_string(prefix), &p->prefix);
-    if (error) {
-        char *msg = xasprintf("bad prefix (%s)", error);
-        free(error);
-        return msg;
-    }
-    p->vrf_index = syncd_rows_vrf_intern(&db->rows, p->vrf, &overflow);
-    if (overflow) {
-        return xstrdup("too many VRFs");
-    }
-    return NULL;
-}
-
-/* Parses every column of 'columns' into 'p' (next hops into
- * 'db->nh_buf').  Returns NULL or an error message for the caller to
- * free. */
-static char *
-parse_row(struct syncd_db *db, const struct shash *columns,
-          struct sdb_parsed *p)
-{
-    memset(p, 0, sizeof *p);
-
-    const struct json *seq = column(columns, "seq", JSON_INTEGER);
-    if (seq) {
-        p->seq = json_integer(seq);
-        p->has_seq = true;
-    }
-
-    char *error = parse_key(db, columns, p);
-    if (error) {
-        return error;
-    }
-    if (!seq) {
-        return xstrdup("missing seq");
-    }
-
-    const struct json *action = column(columns, "packet_action",
-                                       JSON_STRING);
-    const char *a = action ? json_string(action) : "";
-    if (!strcmp(a, "forward")) {
-        p->action = SAI_PACKET_ACTION_FORWARD;
-    } else if (!strcmp(a, "drop")) {
-        p->action = SAI_PACKET_ACTION_DROP;
-    } else if (!strcmp(a, "trap")) {
-        p->action = SAI_PACKET_ACTION_TRAP;
-    } else {
-        return xasprintf("unknown packet_action \"%s\"", a);
-    }
-    if (p->action != SAI_PACKET_ACTION_FORWARD) {
-        return NULL;
-    }
-
-    /* "nexthops": ["map", [[KEY, WEIGHT], ...]]. */
-    const struct json *nhs = column(columns, "nexthops", JSON_ARRAY);
-    const struct json_array *map = nhs ? json_array(nhs) : NULL;
-    if (!map || map->n != 2 || map->elems[0]->type != JSON_STRING
-        || strcmp(json_string(map->elems[0]), "map")
-        || map->elems[1]->type != JSON_ARRAY) {
-        return xstrdup("bad nexthops column");
-    }
-    const struct json_array *pairs = json_array(map->elems[1]);
-    if (pairs->n > db->allocated_nh_buf) {
-        db->allocated_nh_buf = pairs->n;
-        db->nh_buf = xrealloc(db->nh_buf,
-                              pairs->n * sizeof *db->nh_buf);
-    }
-    for (size_t i = 0; i < pairs->n; i++) {
-        const struct json *pair = pairs->elems[i];
-        const struct json_array *kv = (pair->type == JSON_ARRAY
-                                       ? json_array(pair) : NULL);
-
-        if (!kv || kv->n != 2 || kv->elems[0]->type != JSON_STRING
-            || kv->elems[1]->type != JSON_INTEGER) {
-            return xstrdup("bad nexthops column");
-        }
-        error = syncd_nexthop_key_parse(json_string(kv->elems[0]),
-                                        json_integer(kv->elems[1]),
-                                        &db->nh_buf[i]);
-        if (error) {
-            return error;
-        }
-    }
-    error = syncd_nexthop_key_check_set(db->nh_buf, pairs->n);
-    if (error) {
-        return error;
-    }
-    p->n_nexthops = pairs->n;
-    return NULL;
-}
-
 /* ---- Processing updates ------------------------------------------------- */
 
 /* Phase 0 of a row update: removals.  Returns true if it did work. */
@@ -294,8 +161,8 @@ process_row_phase0(struct syncd_db *db, struct sdb_event *ev,
     }
 
     /* The row's route goes if the row no longer names its key. */
-    struct sdb_parsed p;
-    char *error = parse_key(db, ru->columns, &p);
+    struct syncd_row_parsed p;
+    char *error = syncd_rows_parse_key(&db->rows, ru->columns, &p);
     if (error || p.vrf_index != row->vrf
         || !fib_prefix_equals(&p.prefix, &row->prefix)) {
         row_remove_route(db, row);
@@ -333,9 +200,9 @@ process_row_phase1(struct syncd_db *db, struct sdb_event *ev,
         row->flags |= SYNCD_ROW_SEEN;
     }
 
-    struct sdb_parsed p;
-    char *error = parse_row(db, ru->columns, &p);
-    int64_t seq = p.has_seq ? p.seq : 0;
+    struct syncd_row_parsed *p = &db->parsed;
+    char *error = syncd_rows_parse(&db->rows, ru->columns, p);
+    int64_t seq = p->has_seq ? p->seq : 0;
     if (seq != row->seq) {
         syncd_rows_set_in_sync(&db->rows, row, false);
         row->seq = seq;
@@ -359,17 +226,17 @@ process_row_phase1(struct syncd_db *db, struct sdb_event *ev,
         }
     }
 
-    row->vrf = p.vrf_index;
-    row->prefix = p.prefix;
+    row->vrf = p->vrf_index;
+    row->prefix = p->prefix;
     row->flags &= ~SYNCD_ROW_NO_ROUTE;
 
     struct syncd_route_op op = {
         .type = SYNCD_OP_SET,
-        .vrf = p.vrf,
-        .prefix = p.prefix,
-        .action = p.action,
-        .nexthops = db->nh_buf,
-        .n_nexthops = p.n_nexthops,
+        .vrf = p->vrf,
+        .prefix = p->prefix,
+        .action = p->action,
+        .nexthops = p->nexthops,
+        .n_nexthops = p->n_nexthops,
         .origin = row->uuid,
         .seq = row->seq,
     };
@@ -618,6 +485,7 @@ syncd_db_create(const struct syncd_db_options *options,
     db->global_only = options->global_only;
     ovs_list_init(&db->events);
     syncd_rows_init(&db->rows);
+    syncd_row_parsed_init(&db->parsed);
 
     struct syncd_writeback_options wbo = {
         .remote = db->remote,
@@ -645,7 +513,7 @@ syncd_db_destroy(struct syncd_db *db)
     }
     syncd_writeback_destroy(db->wb);
     syncd_rows_destroy(&db->rows);
-    free(db->nh_buf);
+    syncd_row_parsed_destroy(&db->parsed);
     ovsdb_cs_destroy(db->cs);
     free(db->remote);
     free(db);

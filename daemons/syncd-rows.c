@@ -21,7 +21,11 @@
 
 #include <string.h>
 
+#include "daemons/syncd-apply.h"
+#include "daemons/syncd-nexthop-key.h"
 #include "hash.h"
+#include "openvswitch/json.h"
+#include "openvswitch/shash.h"
 #include "util.h"
 
 /* An interned VRF name. */
@@ -185,4 +189,158 @@ syncd_rows_vrf_intern(struct syncd_rows *rows, const char *name,
     }
     rows->vrf_names[rows->n_vrfs++] = xstrdup(name);
     return v->index;
+}
+
+/* ---- Parsing rows ------------------------------------------------------- */
+
+/* Initializes 'p' for syncd_rows_parse(). */
+void
+syncd_row_parsed_init(struct syncd_row_parsed *p)
+{
+    memset(p, 0, sizeof *p);
+}
+
+/* Frees the memory owned by 'p'. */
+void
+syncd_row_parsed_destroy(struct syncd_row_parsed *p)
+{
+    free(p->nexthops);
+    p->nexthops = NULL;
+    p->allocated_nexthops = 0;
+}
+
+/* Returns column 'name' of 'columns' if it has JSON type 'type', else
+ * NULL. */
+static const struct json *
+column(const struct shash *columns, const char *name, enum json_type type)
+{
+    const struct json *j = shash_find_data(columns, name);
+
+    return j && j->type == type ? j : NULL;
+}
+
+/* Parses the VRF and prefix of the Asic_Route row 'columns' into 'p'
+ * ('vrf', 'vrf_index' and 'prefix'; nothing else of 'p' is touched),
+ * interning the VRF name in 'rows'.  Returns NULL or an error message for
+ * the caller to free. */
+char *
+syncd_rows_parse_key(struct syncd_rows *rows, const struct shash *columns,
+                     struct syncd_row_parsed *p)
+{
+    const struct json *vrf = column(columns, "vrf", JSON_STRING);
+    const struct json *prefix = column(columns, "prefix", JSON_STRING);
+    bool overflow;
+
+    if (!vrf) {
+        return xstrdup("missing vrf");
+    } else if (!json_string(vrf)[0]) {
+        return xstrdup("empty vrf name");
+    }
+    p->vrf = json_string(vrf);
+    if (!prefix) {
+        return xstrdup("missing prefix");
+    }
+
+    char *error = fib_prefix_parse_strict(json_string(prefix), &p->prefix);
+    if (error) {
+        char *msg = xasprintf("bad prefix (%s)", error);
+        free(error);
+        return msg;
+    }
+    p->vrf_index = syncd_rows_vrf_intern(rows, p->vrf, &overflow);
+    if (overflow) {
+        return xstrdup("too many VRFs");
+    }
+    return NULL;
+}
+
+/* Parses the next hops of a forwarding row, column 'nhs' (["map",
+ * [[KEY, WEIGHT], ...]]), into 'p'. */
+static char *
+parse_nexthops(const struct json *nhs, struct syncd_row_parsed *p)
+{
+    const struct json_array *map = nhs ? json_array(nhs) : NULL;
+
+    if (!map || map->n != 2 || map->elems[0]->type != JSON_STRING
+        || strcmp(json_string(map->elems[0]), "map")
+        || map->elems[1]->type != JSON_ARRAY) {
+        return xstrdup("bad nexthops column");
+    }
+    const struct json_array *pairs = json_array(map->elems[1]);
+    if (pairs->n > p->allocated_nexthops) {
+        p->allocated_nexthops = pairs->n;
+        p->nexthops = xrealloc(p->nexthops,
+                               pairs->n * sizeof *p->nexthops);
+    }
+    for (size_t i = 0; i < pairs->n; i++) {
+        const struct json *pair = pairs->elems[i];
+        const struct json_array *kv = (pair->type == JSON_ARRAY
+                                       ? json_array(pair) : NULL);
+
+        if (!kv || kv->n != 2 || kv->elems[0]->type != JSON_STRING
+            || kv->elems[1]->type != JSON_INTEGER) {
+            return xstrdup("bad nexthops column");
+        }
+        char *error = syncd_nexthop_key_parse(json_string(kv->elems[0]),
+                                              json_integer(kv->elems[1]),
+                                              &p->nexthops[i]);
+        if (error) {
+            return error;
+        }
+    }
+    char *error = syncd_nexthop_key_check_set(p->nexthops, pairs->n);
+    if (error) {
+        return error;
+    }
+    p->n_nexthops = pairs->n;
+    return NULL;
+}
+
+/* Parses every column of the Asic_Route row 'columns' into 'p' (which
+ * syncd_row_parsed_init() initialized), interning the VRF name in 'rows'.
+ * Returns NULL or an error message for the caller to free; 'p->seq' and
+ * 'p->has_seq' are set even then. */
+char *
+syncd_rows_parse(struct syncd_rows *rows, const struct shash *columns,
+                 struct syncd_row_parsed *p)
+{
+    struct syncd_nexthop *nexthops = p->nexthops;
+    size_t allocated = p->allocated_nexthops;
+
+    memset(p, 0, sizeof *p);
+    p->nexthops = nexthops;
+    p->allocated_nexthops = allocated;
+
+    const struct json *seq = column(columns, "seq", JSON_INTEGER);
+    if (seq) {
+        p->seq = json_integer(seq);
+        p->has_seq = true;
+    }
+
+    char *error = syncd_rows_parse_key(rows, columns, p);
+    if (error) {
+        return error;
+    }
+    if (!seq) {
+        return xstrdup("missing seq");
+    }
+
+    const struct json *action = column(columns, "packet_action",
+                                       JSON_STRING);
+    const char *a = action ? json_string(action) : "";
+    if (!strcmp(a, "forward")) {
+        p->action = SAI_PACKET_ACTION_FORWARD;
+    } else if (!strcmp(a, "drop")) {
+        p->action = SAI_PACKET_ACTION_DROP;
+    } else if (!strcmp(a, "trap")) {
+        p->action = SAI_PACKET_ACTION_TRAP;
+    } else {
+        return xasprintf("unknown packet_action \"%s\"", a);
+    }
+    if (p->action != SAI_PACKET_ACTION_FORWARD) {
+        return NULL;
+    }
+
+    /* "nexthops": ["map", [[KEY, WEIGHT], ...]]. */
+    return parse_nexthops(column(columns, "nexthops", JSON_ARRAY), p);
 }

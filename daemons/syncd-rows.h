@@ -31,16 +31,26 @@
  * one.  The table counts the rows in sync, waiting to be written back, and
  * bad, as flags change through the functions below.
  *
+ * syncd_rows_parse() reads an Asic_Route row's columns, as the monitor
+ * hands them over (column name to JSON value), into a key and a route.
+ * It trusts nothing in them: whatever a row holds, it returns a parsed
+ * row or a message saying why the row is bad (tests/fuzz/fuzz-syncd-row.c
+ * drives it with hostile rows).
+ *
  * Thread safety: none; syncd's main thread owns the rows. */
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "asic-sim/sai.h"
 #include "lib/fib-prefix.h"
 #include "openvswitch/hmap.h"
 #include "openvswitch/util.h"
 #include "uuid.h"
+
+struct shash;
+struct syncd_nexthop;
 
 /* Outcome code (daemons/syncd-status.h) of a row that could not be used
  * at all; its message is syncd_rows_bad_msg()'s. */
@@ -101,6 +111,30 @@ const char *syncd_rows_bad_msg(const struct syncd_rows *,
 
 uint16_t syncd_rows_vrf_intern(struct syncd_rows *, const char *name,
                                bool *overflow);
+
+/* An Asic_Route row's columns, parsed.  Keep one and reuse it: its
+ * next-hop array grows to the widest row once. */
+struct syncd_row_parsed {
+    const char *vrf;            /* VRF name (points into the columns). */
+    uint16_t vrf_index;         /* 'vrf', interned in the table. */
+    struct fib_prefix prefix;   /* Prefix. */
+    sai_packet_action_t action; /* packet_action. */
+    int64_t seq;                /* seq. */
+    bool has_seq;               /* Was 'seq' parsed? */
+    size_t n_nexthops;          /* Next hops in 'nexthops'. */
+    struct syncd_nexthop *nexthops; /* Parsed next hops; their 'ifname's
+                                     * point into the columns. */
+    size_t allocated_nexthops;  /* Capacity of 'nexthops'. */
+};
+
+void syncd_row_parsed_init(struct syncd_row_parsed *);
+void syncd_row_parsed_destroy(struct syncd_row_parsed *);
+char *syncd_rows_parse_key(struct syncd_rows *, const struct shash *columns,
+                           struct syncd_row_parsed *)
+    OVS_WARN_UNUSED_RESULT;
+char *syncd_rows_parse(struct syncd_rows *, const struct shash *columns,
+                       struct syncd_row_parsed *)
+    OVS_WARN_UNUSED_RESULT;
 
 /* Returns the row with 'uuid', or NULL. */
 static inline struct syncd_row *

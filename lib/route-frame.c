@@ -47,6 +47,7 @@ static const char *const error_names[ROUTE_FRAME_N_ERRORS] = {
     [ROUTE_FRAME_E_NEXTHOP] = "bad next hop",
     [ROUTE_FRAME_E_TRAILING] = "bytes after the last entry",
     [ROUTE_FRAME_E_COUNT] = "entries in a message that takes none",
+    [ROUTE_FRAME_E_RESERVED] = "reserved field not zero",
 };
 
 const char *
@@ -205,6 +206,13 @@ route_frame_parse_header(const void *data, size_t size,
     if (h->flags & ~ROUTE_FRAME_F_ALL) {
         return ROUTE_FRAME_E_FLAGS;
     }
+    /* The reserved word must be zero, as the header says: accepting
+     * anything there (as this did until tests/fuzz/fuzz-route-frame
+     * found it) let two different frames mean the same message, and a
+     * later version's use of the word would be silently misread. */
+    if (get_unaligned_be32((const ovs_be32 *) (p + 12))) {
+        return ROUTE_FRAME_E_RESERVED;
+    }
     if (h->count && (h->type == ROUTE_FRAME_ACK
                      || h->type == ROUTE_FRAME_HELLO)) {
         return ROUTE_FRAME_E_COUNT;
@@ -296,6 +304,11 @@ route_frame_read(struct route_frame_reader *r, struct route_frame_route *route)
     route->seq = ntohll(get_unaligned_be64((const ovs_be64 *) (e + 8)));
     if (route->op != ROUTE_FRAME_SET && route->op != ROUTE_FRAME_DEL) {
         return ROUTE_FRAME_E_OP;
+    }
+    /* The entry's flags byte is reserved, hence zero, like the header's
+     * reserved word (see route_frame_parse_header()). */
+    if (e[5]) {
+        return ROUTE_FRAME_E_RESERVED;
     }
     if ((e[1] != 4 && e[1] != 6) || e[2] > (e[1] == 4 ? 32 : 128)) {
         return ROUTE_FRAME_E_PREFIX;

@@ -29,7 +29,8 @@
  *     u8  type      enum route_frame_type
  *     u32 flags     ROUTE_FRAME_F_*; no other bit may be set
  *     u32 count     entries that follow
- *     u32 reserved  0
+ *     u32 reserved  0 (so is every reserved field: a frame with
+ *                   anything else there is refused)
  *     u64 seq       the sender's message sequence number (1, 2, ...)
  *     u64 epoch     the sender's session, random at each start: a new
  *                   epoch tells the receiver that its peer restarted
@@ -132,6 +133,7 @@ enum route_frame_error {
                                  * delete or a non-forward action. */
     ROUTE_FRAME_E_TRAILING,     /* Bytes after the last entry. */
     ROUTE_FRAME_E_COUNT,        /* Entries in a message that has none. */
+    ROUTE_FRAME_E_RESERVED,     /* A reserved field is not zero. */
     ROUTE_FRAME_N_ERRORS
 };
 

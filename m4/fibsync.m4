@@ -87,3 +87,26 @@ AC_DEFUN([FIBSYNC_ENABLE_SANITIZERS],
    fi
    AC_SUBST([SANITIZER_FLAGS])
    AM_CONDITIONAL([SANITIZERS], [test "$enable_sanitizers" = yes])])
+
+dnl FIBSYNC_CHECK_FUZZ
+dnl
+dnl For "make fuzz" (tests/fuzz/automake.mk): finds clang, whose libFuzzer
+dnl the harnesses need, in CLANG (override with CLANG=... at configure or
+dnl make time); an empty CLANG makes "make fuzz" say what to install.
+dnl Sets FUZZ_OVS_LIBS: Open vSwitch's static library and the libraries it
+dnl needs, from its libtool file, without jemalloc (AddressSanitizer brings
+dnl its own allocator).  Run after FIBSYNC_WITH_OVS.
+AC_DEFUN([FIBSYNC_CHECK_FUZZ],
+  [AC_ARG_VAR([CLANG], [clang with libFuzzer, for "make fuzz"])
+   AC_PATH_PROGS([CLANG], [clang clang-19 clang-18 clang-17 clang-16 \
+                           clang-15 clang-14], [])
+   FUZZ_OVS_LIBS=$OVS_BUILDDIR/lib/.libs/libopenvswitch.a
+   for fibsync_lib in `sed -n "s/^dependency_libs='\(.*\)'$/\1/p" \
+                       "$OVS_BUILDDIR/lib/libopenvswitch.la"`; do
+       case $fibsync_lib in
+           *jemalloc*) ;;
+           *.la) FUZZ_OVS_LIBS="$FUZZ_OVS_LIBS `dirname $fibsync_lib`/.libs/`basename $fibsync_lib .la`.a" ;;
+           *) FUZZ_OVS_LIBS="$FUZZ_OVS_LIBS $fibsync_lib" ;;
+       esac
+   done
+   AC_SUBST([FUZZ_OVS_LIBS])])

@@ -236,6 +236,48 @@ START_TEST(test_frame_malformed)
 }
 END_TEST
 
+/* Reserved fields must be zero.  The first frame is the input with which
+ * tests/fuzz/fuzz-route-frame found that they were not checked: a
+ * ROUTES frame with SYNC_END, deleting 0.0.0.0/16 in VRF "\xff\xff",
+ * with 0x01000000 in the header's reserved word and 0xa2 in the entry's
+ * flags, which route_frame_validate() accepted although encoding that
+ * message gives another frame. */
+START_TEST(test_frame_reserved)
+{
+    static const uint8_t fuzz_input[] = {
+        0x46, 0x53, 0x01, 0x01, 0x00, 0x00, 0x00, 0x08,
+        0x00, 0x00, 0x00, 0x01, 0x01, 0x00, 0x00, 0x00,
+        0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf9,
+        0xf5, 0x34, 0x56, 0x78, 0x90, 0xab, 0xcd, 0xef,
+        0x02, 0x04, 0x10, 0x00, 0x02, 0xa2, 0x00, 0x00,
+        0x00, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff,
+        0xff, 0xff, 0x00, 0x00, 0x00, 0x00,
+    };
+    const size_t e0 = ROUTE_FRAME_HEADER_LEN;   /* First entry. */
+    uint8_t *fixed = xmemdup(fuzz_input, sizeof fuzz_input);
+    struct route_frame_header h;
+
+    ck_assert_int_eq(route_frame_validate(fuzz_input, sizeof fuzz_input,
+                                          &h),
+                     ROUTE_FRAME_E_RESERVED);
+
+    /* The same frame is good with both reserved fields zero. */
+    fixed[12] = 0;
+    ck_assert_int_eq(route_frame_validate(fixed, sizeof fuzz_input, &h),
+                     ROUTE_FRAME_E_RESERVED);
+    fixed[e0 + 5] = 0;
+    ck_assert_int_eq(route_frame_validate(fixed, sizeof fuzz_input, &h),
+                     ROUTE_FRAME_OK);
+    free(fixed);
+
+    ck_assert_int_eq(validate_with(12, 1), ROUTE_FRAME_E_RESERVED);
+    ck_assert_int_eq(validate_with(15, 0x80), ROUTE_FRAME_E_RESERVED);
+    ck_assert_int_eq(validate_with(e0 + 5, 1), ROUTE_FRAME_E_RESERVED);
+    ck_assert_str_eq(route_frame_strerror(ROUTE_FRAME_E_RESERVED),
+                     "reserved field not zero");
+}
+END_TEST
+
 /* Random bytes after a valid header never crash the decoder. */
 START_TEST(test_frame_random)
 {
@@ -269,6 +311,7 @@ route_frame_suite(void)
     tcase_add_test(tc, test_frame_results_and_control);
     tcase_add_test(tc, test_frame_truncated);
     tcase_add_test(tc, test_frame_malformed);
+    tcase_add_test(tc, test_frame_reserved);
     tcase_add_test(tc, test_frame_random);
     suite_add_tcase(s, tc);
     return s;
