@@ -105,7 +105,10 @@ AC_DEFUN([FIBSYNC_CHECK_FUZZ],
                        "$OVS_BUILDDIR/lib/libopenvswitch.la"`; do
        case $fibsync_lib in
            *jemalloc*) ;;
-           *.la) FUZZ_OVS_LIBS="$FUZZ_OVS_LIBS `dirname $fibsync_lib`/.libs/`basename $fibsync_lib .la`.a" ;;
+           *.la) fibsync_dir=`dirname $fibsync_lib`
+                 fibsync_base=`basename $fibsync_lib .la`
+                 FUZZ_OVS_LIBS="$FUZZ_OVS_LIBS $fibsync_dir/.libs/$fibsync_base.a"
+                 ;;
            *) FUZZ_OVS_LIBS="$FUZZ_OVS_LIBS $fibsync_lib" ;;
        esac
    done
