@@ -33,6 +33,7 @@ daemons_liborchd_la_SOURCES = \
 	daemons/orchd-northbound.c daemons/orchd-northbound.h \
 	daemons/orchd-show.c daemons/orchd-show.h \
 	daemons/orchd-southbound.c daemons/orchd-southbound.h \
+	daemons/orchd-status.c daemons/orchd-status.h \
 	daemons/orchd-worker.c daemons/orchd-worker.h \
 	daemons/orchd-writebehind.c daemons/orchd-writebehind.h
 
