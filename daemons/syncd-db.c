@@ -37,6 +37,8 @@
 #include "openvswitch/list.h"
 #include "openvswitch/poll-loop.h"
 #include "openvswitch/shash.h"
+#include "smap.h"
+#include "sset.h"
 #include "openvswitch/vlog.h"
 #include "ovsdb-cs.h"
 #include "ovsdb-error.h"
@@ -64,6 +66,7 @@ struct sdb_event {
     struct ovsdb_cs_event *event; /* Owns the JSON. */
     struct ovsdb_cs_db_update *du;  /* Parsed update. */
     const struct ovsdb_cs_table_update *tu; /* Asic_Route, or NULL. */
+    const struct ovsdb_cs_table_update *vrf_tu; /* Vrf, or NULL. */
     bool clear;                 /* Replaces everything known? */
     bool started;               /* Processing begun? */
     int phase;                  /* 0: removals, 1: the rest. */
@@ -90,6 +93,8 @@ struct syncd_db {
     bool initial_done;          /* First monitor contents processed? */
 
     struct syncd_rows rows;     /* The rows known. */
+    struct smap vrfs;           /* Vrf rows: UUID (as text) to name. */
+    struct sset vrf_names;      /* Their names. */
     struct syncd_writeback *wb; /* Writes their outcomes back. */
 
     struct syncd_db_stats stats; /* Counters (some computed on demand). */
@@ -156,6 +161,16 @@ column(const struct shash *columns, const char *name, enum json_type type)
     return j && j->type == type ? j : NULL;
 }
 
+/* Is 'vrf' a VRF syncd may program: "default" (the switch's default
+ * virtual router, which needs no Vrf row) or one that a Vrf row names?
+ * Any other would get a virtual router made for a VRF that does not
+ * exist. */
+static bool
+vrf_is_known(const struct syncd_db *db, const char *vrf)
+{
+    return !strcmp(vrf, "default") || sset_contains(&db->vrf_names, vrf);
+}
+
 /* Parses the VRF and prefix of 'columns' into 'p'.  Returns NULL or an
  * error message for the caller to free. */
 static char *
@@ -181,6 +196,9 @@ parse_key(struct syncd_db *db, const struct shash *columns,
         char *msg = xasprintf("bad prefix (%s)", error);
         free(error);
         return msg;
+    }
+    if (!vrf_is_known(db, p->vrf)) {
+        return xasprintf("unknown VRF \"%s\" (no Vrf row)", p->vrf);
     }
     p->vrf_index = syncd_rows_vrf_intern(&db->rows, p->vrf, &overflow);
     if (overflow) {
@@ -384,6 +402,39 @@ event_destroy(struct sdb_event *ev)
     free(ev);
 }
 
+/* Takes in the Vrf rows of update 'ev' (all of them if it replaces
+ * everything known), before any Asic_Route row of the same update: a Vrf
+ * row and the routes in its VRF may come in one transaction.  A VRF that
+ * goes leaves the routes already programmed in it alone (orchd removes
+ * them); rows written after it went are refused. */
+static void
+process_vrfs(struct syncd_db *db, const struct sdb_event *ev)
+{
+    const struct ovsdb_cs_table_update *tu = ev->vrf_tu;
+
+    if (ev->clear) {
+        smap_clear(&db->vrfs);
+        sset_clear(&db->vrf_names);
+    }
+    for (size_t i = 0; tu && i < tu->n; i++) {
+        const struct ovsdb_cs_row_update *ru = &tu->row_updates[i];
+        const struct json *name = column(ru->columns, "name", JSON_STRING);
+        char key[UUID_LEN + 1];
+        const char *old;
+
+        snprintf(key, sizeof key, UUID_FMT, UUID_ARGS(&ru->row_uuid));
+        old = smap_get(&db->vrfs, key);
+        if (old) {
+            sset_find_and_delete(&db->vrf_names, old);
+            smap_remove(&db->vrfs, key);
+        }
+        if (ru->type != OVSDB_CS_ROW_DELETE && name) {
+            smap_add(&db->vrfs, key, json_string(name));
+            sset_add(&db->vrf_names, json_string(name));
+        }
+    }
+}
+
 /* Processes up to 'db->budget' row updates of the queued events. */
 static void
 process_events(struct syncd_db *db)
@@ -397,6 +448,7 @@ process_events(struct syncd_db *db)
 
         if (!ev->started) {
             ev->started = true;
+            process_vrfs(db, ev);
             if (ev->clear) {
                 struct syncd_row *row;
 
@@ -538,6 +590,7 @@ queue_update(struct syncd_db *db, struct ovsdb_cs_event *event)
     ev->event = event;
     ev->du = du;
     ev->tu = ovsdb_cs_db_update_find_table(du, TABLE);
+    ev->vrf_tu = ovsdb_cs_db_update_find_table(du, "Vrf");
     ev->clear = u->clear;
     ev->received = time_msec();
     ovs_list_push_back(&db->events, &ev->node);
@@ -547,7 +600,8 @@ queue_update(struct syncd_db *db, struct ovsdb_cs_event *event)
 }
 
 /* The monitor request: the Asic_Route columns syncd reads, never those it
- * writes, and the Global column it follows. */
+ * writes, the Vrf names it checks them against, and the Global columns it
+ * follows. */
 static struct json *
 compose_monitor_requests(const struct json *schema OVS_UNUSED, void *db_)
 {
@@ -559,6 +613,7 @@ compose_monitor_requests(const struct json *schema OVS_UNUSED, void *db_)
           "\"southbound_zmq\"]}]}"
         : "{\""TABLE"\":[{\"columns\":[\"vrf\",\"prefix\","
           "\"packet_action\",\"nexthops\",\"seq\"]}],"
+          "\"Vrf\":[{\"columns\":[\"name\"]}],"
           "\"Global\":[{\"columns\":[\"max_bulk_size\","
           "\"southbound_zmq\"]}]}");
 }
@@ -618,6 +673,8 @@ syncd_db_create(const struct syncd_db_options *options,
     db->global_only = options->global_only;
     ovs_list_init(&db->events);
     syncd_rows_init(&db->rows);
+    smap_init(&db->vrfs);
+    sset_init(&db->vrf_names);
 
     struct syncd_writeback_options wbo = {
         .remote = db->remote,
@@ -645,6 +702,8 @@ syncd_db_destroy(struct syncd_db *db)
     }
     syncd_writeback_destroy(db->wb);
     syncd_rows_destroy(&db->rows);
+    smap_destroy(&db->vrfs);
+    sset_destroy(&db->vrf_names);
     free(db->nh_buf);
     ovsdb_cs_destroy(db->cs);
     free(db->remote);
