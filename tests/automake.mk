@@ -72,7 +72,8 @@ TESTSUITE_AT = \
 	tests/zmq-northbound.at \
 	tests/frr-offload.at \
 	tests/fibctl.at \
-	tests/zmq-southbound.at
+	tests/zmq-southbound.at \
+	tests/bad-rows.at
 EXTRA_DIST += $(TESTSUITE_AT) tests/atlocal.in package.m4 tests/lpm-check.py
 TESTSUITE = $(srcdir)/tests/testsuite
 DISTCLEANFILES += tests/atconfig tests/atlocal
