@@ -95,12 +95,86 @@ struct syncd_db {
     struct syncd_rows rows;     /* The rows known. */
     struct smap vrfs;           /* Vrf rows: UUID (as text) to name. */
     struct sset vrf_names;      /* Their names. */
+    struct hmap held;           /* "struct held_row"s, by uuid_hash(). */
     struct syncd_writeback *wb; /* Writes their outcomes back. */
 
     struct syncd_db_stats stats; /* Counters (some computed on demand). */
 };
 
 /* ---- Rows --------------------------------------------------------------- */
+
+/* A row held until its VRF has a Vrf row: neither programmed (syncd would
+ * make a virtual router for a VRF that does not exist) nor refused.  On
+ * the northbound ZeroMQ path fpmsyncd writes its Vrf rows behind the
+ * routes, so orchd can write a route's entry before the row of its VRF;
+ * an error would go back to zebra.  A row written by hand in a VRF that
+ * never comes waits for good, counted in asic/stats. */
+struct held_row {
+    struct hmap_node node;      /* In 'db->held', by uuid_hash(). */
+    struct uuid uuid;           /* The row. */
+    char *vrf;                  /* The VRF it waits for. */
+    struct json *columns;       /* Its columns, as a JSON object. */
+};
+
+static struct held_row *
+held_find(const struct syncd_db *db, const struct uuid *uuid)
+{
+    struct held_row *h;
+
+    HMAP_FOR_EACH_WITH_HASH (h, node, uuid_hash(uuid), &db->held) {
+        if (uuid_equals(&h->uuid, uuid)) {
+            return h;
+        }
+    }
+    return NULL;
+}
+
+static void
+held_destroy(struct held_row *h)
+{
+    free(h->vrf);
+    json_destroy(h->columns);
+    free(h);
+}
+
+/* Stops holding row 'uuid', if it was held. */
+static void
+row_unhold(struct syncd_db *db, const struct uuid *uuid)
+{
+    struct held_row *h;
+
+    if (!hmap_is_empty(&db->held) && (h = held_find(db, uuid))) {
+        hmap_remove(&db->held, &h->node);
+        held_destroy(h);
+    }
+}
+
+/* Holds 'row', whose 'columns' name 'vrf', until 'vrf' has a Vrf row. */
+static void
+row_hold(struct syncd_db *db, const struct syncd_row *row, const char *vrf,
+         const struct shash *columns)
+{
+    struct json *copy = json_object_create();
+    struct shash_node *node;
+    struct held_row *h;
+
+    SHASH_FOR_EACH (node, columns) {
+        json_object_put(copy, node->name, json_clone(node->data));
+    }
+    h = held_find(db, &row->uuid);
+    if (!h) {
+        h = xzalloc(sizeof *h);
+        h->uuid = row->uuid;
+        hmap_insert(&db->held, &h->node, uuid_hash(&row->uuid));
+        db->stats.held_total++;
+        VLOG_WARN_RL(&rl, "Asic_Route row "UUID_FMT": held until VRF %s "
+                     "has a Vrf row", UUID_ARGS(&row->uuid), vrf);
+    }
+    free(h->vrf);
+    json_destroy(h->columns);
+    h->vrf = xstrdup(vrf);
+    h->columns = copy;
+}
 
 /* Marks 'row' bad for reason 'msg' (taking it) and queues its write-back. */
 static void
@@ -136,6 +210,7 @@ row_remove_route(struct syncd_db *db, struct syncd_row *row)
 static void
 row_destroy(struct syncd_db *db, struct syncd_row *row)
 {
+    row_unhold(db, &row->uuid);
     row_remove_route(db, row);
     syncd_rows_remove(&db->rows, row);
 }
@@ -163,8 +238,7 @@ column(const struct shash *columns, const char *name, enum json_type type)
 
 /* Is 'vrf' a VRF syncd may program: "default" (the switch's default
  * virtual router, which needs no Vrf row) or one that a Vrf row names?
- * Any other would get a virtual router made for a VRF that does not
- * exist. */
+ * A row in any other is held (see "struct held_row"). */
 static bool
 vrf_is_known(const struct syncd_db *db, const char *vrf)
 {
@@ -196,9 +270,6 @@ parse_key(struct syncd_db *db, const struct shash *columns,
         char *msg = xasprintf("bad prefix (%s)", error);
         free(error);
         return msg;
-    }
-    if (!vrf_is_known(db, p->vrf)) {
-        return xasprintf("unknown VRF \"%s\" (no Vrf row)", p->vrf);
     }
     p->vrf_index = syncd_rows_vrf_intern(&db->rows, p->vrf, &overflow);
     if (overflow) {
@@ -359,6 +430,7 @@ process_row_phase1(struct syncd_db *db, struct sdb_event *ev,
         row->seq = seq;
     }
     syncd_rows_clear_wb(&db->rows, row);
+    row_unhold(db, &row->uuid);
     if (error) {
         /* Its old route goes: nobody can say what it should be. */
         row_remove_route(db, row);
@@ -366,6 +438,12 @@ process_row_phase1(struct syncd_db *db, struct sdb_event *ev,
         return;
     }
     syncd_rows_set_good(&db->rows, row);
+    if (!vrf_is_known(db, p.vrf)) {
+        /* Nor may its old route stay, in place of what the row says. */
+        row_remove_route(db, row);
+        row_hold(db, row, p.vrf, ru->columns);
+        return;
+    }
 
     /* After a restart: does the database already say this is done? */
     int64_t applied_seq;
@@ -402,15 +480,51 @@ event_destroy(struct sdb_event *ev)
     free(ev);
 }
 
+/* Processes again the rows held for VRF 'vrf', which has a Vrf row now,
+ * as if they had just been written. */
+static void
+release_held(struct syncd_db *db, const char *vrf)
+{
+    struct sdb_event ev = { .clear = false };
+    struct held_row **v = NULL;
+    size_t n = 0, allocated = 0;
+    struct held_row *h;
+
+    HMAP_FOR_EACH_SAFE (h, node, &db->held) {
+        if (!strcmp(h->vrf, vrf)) {
+            hmap_remove(&db->held, &h->node);
+            if (n >= allocated) {
+                v = x2nrealloc(v, &allocated, sizeof *v);
+            }
+            v[n++] = h;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        struct ovsdb_cs_row_update ru = {
+            .row_uuid = v[i]->uuid,
+            .type = OVSDB_CS_ROW_UPDATE,
+            .columns = json_object(v[i]->columns),
+        };
+
+        db->stats.row_modifies--;   /* Not a change from the database. */
+        process_row_phase1(db, &ev, &ru);
+        held_destroy(v[i]);
+    }
+    free(v);
+}
+
 /* Takes in the Vrf rows of update 'ev' (all of them if it replaces
  * everything known), before any Asic_Route row of the same update: a Vrf
- * row and the routes in its VRF may come in one transaction.  A VRF that
- * goes leaves the routes already programmed in it alone (orchd removes
- * them); rows written after it went are refused. */
+ * row and the routes in its VRF may come in one transaction.  The rows
+ * held for a VRF that comes are programmed.  A VRF that goes leaves the
+ * routes already programmed in it alone (orchd removes them); rows
+ * written after it went are held. */
 static void
 process_vrfs(struct syncd_db *db, const struct sdb_event *ev)
 {
     const struct ovsdb_cs_table_update *tu = ev->vrf_tu;
+    struct sset added = SSET_INITIALIZER(&added);
+    const char *name;
 
     if (ev->clear) {
         smap_clear(&db->vrfs);
@@ -431,8 +545,15 @@ process_vrfs(struct syncd_db *db, const struct sdb_event *ev)
         if (ru->type != OVSDB_CS_ROW_DELETE && name) {
             smap_add(&db->vrfs, key, json_string(name));
             sset_add(&db->vrf_names, json_string(name));
+            sset_add(&added, json_string(name));
         }
     }
+    if (!hmap_is_empty(&db->held)) {
+        SSET_FOR_EACH (name, &added) {
+            release_held(db, name);
+        }
+    }
+    sset_destroy(&added);
 }
 
 /* Processes up to 'db->budget' row updates of the queued events. */
@@ -675,6 +796,7 @@ syncd_db_create(const struct syncd_db_options *options,
     syncd_rows_init(&db->rows);
     smap_init(&db->vrfs);
     sset_init(&db->vrf_names);
+    hmap_init(&db->held);
 
     struct syncd_writeback_options wbo = {
         .remote = db->remote,
@@ -704,6 +826,12 @@ syncd_db_destroy(struct syncd_db *db)
     syncd_rows_destroy(&db->rows);
     smap_destroy(&db->vrfs);
     sset_destroy(&db->vrf_names);
+
+    struct held_row *h;
+    HMAP_FOR_EACH_POP (h, node, &db->held) {
+        held_destroy(h);
+    }
+    hmap_destroy(&db->held);
     free(db->nh_buf);
     ovsdb_cs_destroy(db->cs);
     free(db->remote);
@@ -762,6 +890,8 @@ syncd_db_get_stats(const struct syncd_db *db, struct syncd_db_stats *stats)
     stats->rows = hmap_count(&db->rows.rows);
     stats->in_sync = db->rows.n_in_sync;
     stats->bad_rows = db->rows.n_bad;
+    stats->held = hmap_count(&db->held);
+    stats->vrfs = sset_count(&db->vrf_names);
     stats->backlog = db->backlog;
     stats->wb_pending = db->rows.n_wb_pending;
     stats->wb_inflight_rows = ws.inflight_rows;
