@@ -34,6 +34,7 @@ daemons_liborchd_la_SOURCES = \
 	daemons/orchd-replica.c daemons/orchd-replica.h \
 	daemons/orchd-show.c daemons/orchd-show.h \
 	daemons/orchd-southbound.c daemons/orchd-southbound.h \
+	daemons/orchd-status.c daemons/orchd-status.h \
 	daemons/orchd-worker.c daemons/orchd-worker.h \
 	daemons/orchd-writebehind.c daemons/orchd-writebehind.h
 

@@ -132,7 +132,12 @@ nhset_finish(struct fpmd_nhset *set)
 {
     size_t n = 0;
 
-    qsort(set->members, set->n, sizeof *set->members, compare_members);
+    /* An empty set (a blackhole, or a route with no gateway) has no members
+     * array: qsort() must not be given its null pointer, even for zero
+     * elements (glibc declares it nonnull; UBSan caught it). */
+    if (set->n > 1) {
+        qsort(set->members, set->n, sizeof *set->members, compare_members);
+    }
     for (size_t i = 0; i < set->n; i++) {
         if (n && !strcmp(set->members[n - 1].key, set->members[i].key)) {
             set->members[n - 1].weight = MIN(

@@ -186,8 +186,13 @@ bulker_send(void *w_, struct orchd_bulk *bulk)
 
     perf_timer_start(w->bulk_timer);
     if (w->sb) {
+        /* orchd_southbound_send() reports 'bulk' sent, which frees it:
+         * its size is read first (AddressSanitizer caught the read
+         * after). */
+        size_t n_items = bulk->n_items;
+
         orchd_southbound_send(w->sb, bulk);
-        perf_timer_inc(w->bulk_timer, bulk->n_items);
+        perf_timer_inc(w->bulk_timer, n_items);
         perf_timer_pause(w->bulk_timer);
         COVERAGE_INC(orchd_bulk_sent);
         return;

@@ -28,6 +28,7 @@
 #include "daemons/orchd-replica.h"
 #include "daemons/orchd-show.h"
 #include "daemons/orchd-southbound.h"
+#include "daemons/orchd-status.h"
 #include "daemons/orchd-worker.h"
 #include "fatal-signal.h"
 #include "hash.h"
@@ -47,19 +48,17 @@
 #include "openvswitch/vlog.h"
 #include "ovsdb-idl.h"
 #include "smap.h"
+#include "sset.h"
 #include "timeval.h"
 #include "unixctl.h"
 #include "util.h"
 
 VLOG_DEFINE_THIS_MODULE(orchd);
 
-static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
-
 COVERAGE_DEFINE(orchd_route_update);
 COVERAGE_DEFINE(orchd_route_delete);
 COVERAGE_DEFINE(orchd_route_bad);
 COVERAGE_DEFINE(orchd_route_unresolved);
-COVERAGE_DEFINE(orchd_status_write);
 
 /* orchd's tunables, as features/show lists them, in this order. */
 enum {
@@ -104,18 +103,15 @@ struct orchd {
                                      * on the southbound fast path once
                                      * the initial sync read it). */
     bool exiting;                   /* "exit" received. */
-
-    /* Route.status write-back. */
-    struct ovsdb_idl_txn *status_txn; /* In flight, or NULL. */
-    struct ovs_list status_sent;    /* Results in 'status_txn'. */
-    struct ovs_list status_queue;   /* Results waiting for a transaction. */
+    struct sset vrfs;               /* Names of the Vrf rows. */
+    struct orchd_status *status;    /* Route.status write-back (unused on
+                                     * the northbound fast path). */
 
     /* Counters. */
     uint64_t n_updates;             /* Route rows processed. */
     uint64_t n_deletes;             /* Route rows deleted. */
     uint64_t n_bad;                 /* Routes that could not be parsed. */
     uint64_t n_unresolved;          /* Routes waiting for a next-hop group. */
-    uint64_t n_status_writes;       /* Routes whose status was written. */
 };
 
 static char *db_remote;
@@ -165,24 +161,44 @@ bulker_config(struct orchd_bulker_config *cfg)
 
 /* ---- Resolution --------------------------------------------------------*/
 
+/* Is 'vrf' a VRF that orchd may program: "default" (the main table,
+ * whose Vrf row fpmsyncd writes only once zebra sends a route in it) or
+ * one that a Vrf row names? */
+static bool
+vrf_is_known(const struct orchd *o, const char *vrf)
+{
+    return !strcmp(vrf, "default") || sset_contains(&o->vrfs, vrf);
+}
+
 /* Returns the SAI entry that 'route' should program, or NULL if it cannot
- * be programmed yet (its next-hop group is unknown) or is malformed
- * ('*bad' set).  The caller owns the reference. */
+ * be programmed yet (its next-hop group is unknown) or is refused: then
+ * '*error' is why (for the caller to free) and '*why' the kind of reason.
+ * A prefix that is not canonical text is refused rather than read
+ * leniently: "10.1.2.3/16" would become the entry of the row for
+ * "10.1.0.0/16".  A route in a VRF without a Vrf row is refused rather
+ * than given a virtual router of its own.  Next hops are syncd's to parse
+ * (syncd-nexthop-key.h): one it cannot read fails the whole entry, and
+ * the failure comes back into Route.status.  The caller owns the
+ * reference. */
 static struct orchd_entry *
-resolve_route(struct orchd *o, const struct fibrec_route *route, bool *bad)
+resolve_route(struct orchd *o, const struct fibrec_route *route,
+              enum orchd_refusal *why, char **error)
 {
     struct fib_prefix prefix;
     struct orchd_entry *e;
-    char *error;
+    char *msg;
 
-    *bad = false;
-    error = fib_prefix_parse(route->prefix, &prefix);
-    if (error) {
-        VLOG_WARN_RL(&rl,
-                     "Route "UUID_FMT": %s", UUID_ARGS(&route->header_.uuid),
-                     error);
-        free(error);
-        *bad = true;
+    *error = NULL;
+    msg = fib_prefix_parse_strict(route->prefix, &prefix);
+    if (msg) {
+        *why = ORCHD_REFUSE_BAD_PREFIX;
+        *error = xasprintf("bad prefix (%s)", msg);
+        free(msg);
+        return NULL;
+    }
+    if (!vrf_is_known(o, route->vrf)) {
+        *why = ORCHD_REFUSE_UNKNOWN_VRF;
+        *error = xasprintf("unknown VRF \"%s\" (no Vrf row)", route->vrf);
         return NULL;
     }
     if (route->blackhole) {
@@ -219,9 +235,13 @@ resolve_route(struct orchd *o, const struct fibrec_route *route, bool *bad)
 static struct orchd_entry *
 show_resolve(void *o_, const struct fibrec_route *route)
 {
-    bool bad;
+    enum orchd_refusal why;
+    struct orchd_entry *e;
+    char *error;
 
-    return resolve_route(o_, route, &bad);
+    e = resolve_route(o_, route, &why, &error);
+    free(error);
+    return e;
 }
 
 /* Computes the Asic_Route key of 'route'; false if its prefix is bad. */
@@ -229,7 +249,7 @@ static bool
 route_asic_key(const struct fibrec_route *route, struct uuid *key)
 {
     struct fib_prefix prefix;
-    char *error = fib_prefix_parse(route->prefix, &prefix);
+    char *error = fib_prefix_parse_strict(route->prefix, &prefix);
 
     if (error) {
         free(error);
@@ -239,34 +259,54 @@ route_asic_key(const struct fibrec_route *route, struct uuid *key)
     return true;
 }
 
-/* Sends the desired state of 'route' to the worker.  Returns true, with
- * the entry's Asic_Route key in '*key' if 'key' is nonnull, if the route
- * could be resolved. */
-static bool
+/* What process_route() did with a route. */
+enum route_outcome {
+    ROUTE_SENT,                 /* To the worker. */
+    ROUTE_WAITING,              /* For its next-hop group. */
+    ROUTE_REFUSED,              /* Refused, with an error in its status. */
+};
+
+/* Sends the desired state of 'route' to the worker.  Returns what it did,
+ * with the entry's Asic_Route key in '*key' if the route was sent and
+ * 'key' is nonnull.  A refused route is never half programmed: whatever
+ * entry it had goes, and its status says why. */
+static enum route_outcome
 process_route(struct orchd *o, const struct fibrec_route *route,
               struct uuid *key)
 {
+    enum orchd_refusal why;
     struct orchd_entry *e;
-    bool bad;
+    struct uuid old_key;
+    char *error;
 
     o->n_updates++;
     COVERAGE_INC(orchd_route_update);
-    e = resolve_route(o, route, &bad);
+    e = resolve_route(o, route, &why, &error);
     if (e) {
         if (key) {
             *key = e->asic_uuid;
         }
+        orchd_status_accept(o->status, &route->header_.uuid);
         orchd_worker_set(o->worker, e);
-        return true;
-    } else if (bad) {
-        o->n_bad++;
-        COVERAGE_INC(orchd_route_bad);
+        return ROUTE_SENT;
+    } else if (error) {
+        if (why == ORCHD_REFUSE_BAD_PREFIX) {
+            o->n_bad++;
+            COVERAGE_INC(orchd_route_bad);
+        } else if (route_asic_key(route, &old_key)) {
+            /* Its VRF went: so does the entry it may have had. */
+            orchd_worker_del(o->worker, &old_key);
+        }
+        orchd_status_refuse(o->status, &route->header_.uuid, why, error);
+        return ROUTE_REFUSED;
     } else {
-        /* Programmed again once its group arrives (process_nhg_users()). */
+        /* Programmed again once its group arrives (process_nhg_users());
+         * no longer refused, if it was. */
+        orchd_status_accept(o->status, &route->header_.uuid);
         o->n_unresolved++;
         COVERAGE_INC(orchd_route_unresolved);
+        return ROUTE_WAITING;
     }
-    return false;
 }
 
 /* Re-resolves the routes that use next-hop group 'id'. */
@@ -285,6 +325,65 @@ process_nhg_users(struct orchd *o, int64_t id)
 }
 
 /* ---- Changes from the database -----------------------------------------*/
+
+/* Does a tracked change to 'route' touch what it resolves to?  (A row
+ * whose VRF or prefix is changed in place is processed under its new
+ * key; the entry of the old key, which the replica no longer knows,
+ * stays until orchd restarts.  fpmsyncd never does that: a row's UUID
+ * comes from its VRF and prefix.) */
+static bool
+route_changed(const struct fibrec_route *route)
+{
+    return (fibrec_route_is_new(route)
+            || fibrec_route_is_updated(route, FIBREC_ROUTE_COL_NEXTHOPS)
+            || fibrec_route_is_updated(route, FIBREC_ROUTE_COL_NEXTHOP_GROUP)
+            || fibrec_route_is_updated(route, FIBREC_ROUTE_COL_BLACKHOLE)
+            || fibrec_route_is_updated(route, FIBREC_ROUTE_COL_PREFIX)
+            || fibrec_route_is_updated(route, FIBREC_ROUTE_COL_VRF));
+}
+
+/* If a Vrf row changed, reads the VRF names again into 'o->vrfs' and, once
+ * synced, processes again the routes whose VRF came (refused until then)
+ * or went (refused from now on), except those that changed themselves,
+ * which process_changes() processes. */
+static void
+process_vrfs(struct orchd *o)
+{
+    struct sset names = SSET_INITIALIZER(&names);
+    struct sset changed = SSET_INITIALIZER(&changed);
+    const struct fibrec_route *route;
+    const struct fibrec_vrf *vrf;
+    const char *name;
+
+    if (!fibrec_vrf_track_get_first(o->idl)) {
+        return;
+    }
+    FIBREC_VRF_FOR_EACH (vrf, o->idl) {
+        sset_add(&names, vrf->name);
+    }
+    SSET_FOR_EACH (name, &names) {
+        if (!sset_contains(&o->vrfs, name) && strcmp(name, "default")) {
+            sset_add(&changed, name);
+        }
+    }
+    SSET_FOR_EACH (name, &o->vrfs) {
+        if (!sset_contains(&names, name) && strcmp(name, "default")) {
+            sset_add(&changed, name);
+        }
+    }
+    sset_swap(&o->vrfs, &names);
+    sset_destroy(&names);
+
+    if (o->synced && !sset_is_empty(&changed)) {
+        FIBREC_ROUTE_FOR_EACH (route, o->idl) {
+            if (sset_contains(&changed, route->vrf)
+                && !route_changed(route)) {
+                process_route(o, route, NULL);
+            }
+        }
+    }
+    sset_destroy(&changed);
+}
 
 /* Sends the worker what changed in the replica since the last call:
  * acknowledgements, then route updates and deletions, then the routes of
@@ -321,24 +420,21 @@ process_changes(struct orchd *o)
         }
     }
 
+    /* VRFs before the routes of the same transaction. */
+    process_vrfs(o);
     FIBREC_ROUTE_FOR_EACH_TRACKED (route, o->idl) {
         if (o->nb) {
             break;
         } else if (fibrec_route_is_deleted(route)) {
             struct uuid key;
 
+            orchd_status_forget(o->status, &route->header_.uuid);
             if (route_asic_key(route, &key)) {
                 o->n_deletes++;
                 COVERAGE_INC(orchd_route_delete);
                 orchd_worker_del(o->worker, &key);
             }
-        } else if (fibrec_route_is_new(route)
-                   || fibrec_route_is_updated(route,
-                                              FIBREC_ROUTE_COL_NEXTHOPS)
-                   || fibrec_route_is_updated(route,
-                                              FIBREC_ROUTE_COL_NEXTHOP_GROUP)
-                   || fibrec_route_is_updated(route,
-                                              FIBREC_ROUTE_COL_BLACKHOLE)) {
+        } else if (route_changed(route)) {
             process_route(o, route, NULL);
         }
         n++;
@@ -418,15 +514,20 @@ initial_sync(struct orchd *o)
         n_seeded++;
     }
 
+    process_vrfs(o);
     FIBREC_ROUTE_FOR_EACH (route, o->idl) {
+        enum route_outcome outcome;
         struct uuid key;
 
         /* The key comes from the resolved entry; only a route that cannot
-         * be resolved yet needs it computed on its own. */
+         * be resolved yet needs it computed on its own.  A refused route
+         * wants no entry: one left from before is stale. */
         if (o->nb) {
             break;
-        } else if (process_route(o, route, &key)
-                   || route_asic_key(route, &key)) {
+        }
+        outcome = process_route(o, route, &key);
+        if (outcome == ROUTE_SENT
+            || (outcome == ROUTE_WAITING && route_asic_key(route, &key))) {
             un = xmalloc(sizeof *un);
             un->uuid = key;
             hmap_insert(&wanted, &un->node, uuid_hash(&key));
@@ -452,83 +553,22 @@ initial_sync(struct orchd *o)
 
 /* ---- Route.status write-back -------------------------------------------*/
 
-/* Route.status write-back: takes the worker's results and writes them in
- * transactions of at most 5,000 routes, one transaction in flight at a
- * time; the results of a transaction that failed are queued again. */
+/* Hands the worker's results to whoever writes Route.status: orchd's own
+ * write-back (orchd-status.h), or, on the northbound fast path, where
+ * orchd has no Route replica, fpmsyncd through RESULTS frames. */
 static void
 status_run(struct orchd *o)
 {
-    struct orchd_worker_result *r;
     struct ovs_list results = OVS_LIST_INITIALIZER(&results);
 
     orchd_worker_take_results(o->worker, &results);
     if (o->nb) {
-        /* No Route replica to write into: fpmsyncd hears the results
-         * and writes Route.status behind them. */
         orchd_northbound_results(o->nb, &results,
                                  features[F_FIB_SUPPRESSION].value);
         return;
     }
-    ovs_list_push_back_all(&o->status_queue, &results);
-
-    if (o->status_txn) {
-        enum ovsdb_idl_txn_status s = ovsdb_idl_txn_commit(o->status_txn);
-
-        if (s == TXN_INCOMPLETE) {
-            return;
-        }
-        if (s == TXN_SUCCESS || s == TXN_UNCHANGED) {
-            LIST_FOR_EACH_POP (r, node, &o->status_sent) {
-                orchd_worker_result_destroy(r);
-            }
-        } else {
-            /* Try again with the next transaction. */
-            VLOG_WARN_RL(&rl,
-                         "Route.status write-back: %s",
-                         ovsdb_idl_txn_status_to_string(s));
-            ovs_list_splice(o->status_queue.next, o->status_sent.next,
-                            &o->status_sent);
-        }
-        ovsdb_idl_txn_destroy(o->status_txn);
-        o->status_txn = NULL;
-    }
-
-    if (ovs_list_is_empty(&o->status_queue)) {
-        return;
-    }
-    o->status_txn = ovsdb_idl_txn_create(o->idl);
-    size_t n = 0;
-    LIST_FOR_EACH_POP (r, node, &o->status_queue) {
-        const struct fibrec_route *route
-            = fibrec_route_get_for_uuid(o->idl, &r->route_uuid);
-
-        ovs_list_push_back(&o->status_sent, &r->node);
-        if (!route) {
-            continue;
-        }
-        /* Partial map mutates: one key at a time, never the whole map. */
-        if (r->ok) {
-            if (!smap_get(&route->status, "offload")) {
-                fibrec_route_update_status_setkey(route, "offload", "true");
-            }
-            if (smap_get(&route->status, "error")) {
-                fibrec_route_update_status_delkey(route, "error");
-            }
-        } else {
-            fibrec_route_update_status_setkey(route, "error", r->error
-                                              ? r->error : "failed");
-            if (smap_get(&route->status, "offload")) {
-                fibrec_route_update_status_delkey(route, "offload");
-            }
-        }
-        n++;
-        if (n >= 5000) {
-            break;
-        }
-    }
-    o->n_status_writes += n;
-    COVERAGE_ADD(orchd_status_write, n);
-    ovsdb_idl_txn_commit(o->status_txn);
+    orchd_status_add_results(o->status, &results);
+    orchd_status_run(o->status);
 }
 
 /* ---- unixctl commands --------------------------------------------------*/
@@ -585,13 +625,15 @@ orchd_unixctl_cache_verify(struct unixctl_conn *conn, int argc OVS_UNUSED,
     orchd_worker_drain(o->worker);
     FIBREC_ROUTE_FOR_EACH (route, o->idl) {
         struct orchd_entry *want, *have;
-        bool bad;
+        enum orchd_refusal why;
+        char *error;
 
-        want = resolve_route(o, route, &bad);
+        want = resolve_route(o, route, &why, &error);
         n_routes++;
         if (!want) {
             DIFF("route %s vrf %s: %s\n", route->prefix, route->vrf,
-                 bad ? "malformed" : "next-hop group unknown");
+                 error ? error : "next-hop group unknown");
+            free(error);
             continue;
         }
         un = xmalloc(sizeof *un);
@@ -762,8 +804,7 @@ orchd_unixctl_status(struct unixctl_conn *conn, int argc OVS_UNUSED,
                   ", malformed: %"PRIu64", waiting for a group: %"PRIu64
                   "\n", o->n_updates, o->n_deletes, o->n_bad,
                   o->n_unresolved);
-    ds_put_format(&s, "Route.status keys written: %"PRIu64"\n",
-                  o->n_status_writes);
+    orchd_status_format(o->status, &s);
     orchd_worker_format(o->worker, &s);
     unixctl_command_reply(conn, ds_cstr(&s));
     ds_destroy(&s);
@@ -808,12 +849,7 @@ run(struct orchd *o, struct unixctl_server *unixctl,
         if (o->nb) {
             orchd_northbound_wait(o->nb);
         }
-        if (o->status_txn) {
-            ovsdb_idl_txn_wait(o->status_txn);
-        }
-        if (!ovs_list_is_empty(&o->status_queue) && !o->status_txn) {
-            poll_immediate_wake();
-        }
+        orchd_status_wait(o->status);
         perf_timer_wait(o->drain_timer);
         idl_ondemand_wait(o->idl);
         if (o->show) {
@@ -852,9 +888,9 @@ main(int argc, char *argv[])
     daemonize_complete();
 
     memset(&o, 0, sizeof o);
-    ovs_list_init(&o.status_sent);
-    ovs_list_init(&o.status_queue);
+    sset_init(&o.vrfs);
     o.idl = ovsdb_idl_create(db_remote, &fibrec_idl_class, false, true);
+    o.status = orchd_status_create(o.idl);
     ovsdb_idl_set_probe_interval(o.idl, 0);
     orchd_replica_register(o.idl);
     if (features[F_NORTHBOUND_ZMQ].value) {
@@ -929,9 +965,8 @@ main(int argc, char *argv[])
     /* Drain before exit: every queued task runs. */
     orchd_northbound_destroy(o.nb);
     orchd_worker_destroy(o.worker);
-    if (o.status_txn) {
-        ovsdb_idl_txn_destroy(o.status_txn);
-    }
+    orchd_status_destroy(o.status);
+    sset_destroy(&o.vrfs);
     perf_timer_destroy(o.drain_timer);
     orchd_show_destroy(o.show);
     orchd_cache_destroy(o.cache);

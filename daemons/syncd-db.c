@@ -36,6 +36,8 @@
 #include "openvswitch/list.h"
 #include "openvswitch/poll-loop.h"
 #include "openvswitch/shash.h"
+#include "smap.h"
+#include "sset.h"
 #include "openvswitch/vlog.h"
 #include "ovsdb-cs.h"
 #include "ovsdb-error.h"
@@ -63,6 +65,7 @@ struct sdb_event {
     struct ovsdb_cs_event *event; /* Owns the JSON. */
     struct ovsdb_cs_db_update *du;  /* Parsed update. */
     const struct ovsdb_cs_table_update *tu; /* Asic_Route, or NULL. */
+    const struct ovsdb_cs_table_update *vrf_tu; /* Vrf, or NULL. */
     bool clear;                 /* Replaces everything known? */
     bool started;               /* Processing begun? */
     int phase;                  /* 0: removals, 1: the rest. */
@@ -88,12 +91,88 @@ struct syncd_db {
     bool initial_done;          /* First monitor contents processed? */
 
     struct syncd_rows rows;     /* The rows known. */
+    struct smap vrfs;           /* Vrf rows: UUID (as text) to name. */
+    struct sset vrf_names;      /* Their names. */
+    struct hmap held;           /* "struct held_row"s, by uuid_hash(). */
     struct syncd_writeback *wb; /* Writes their outcomes back. */
 
     struct syncd_db_stats stats; /* Counters (some computed on demand). */
 };
 
 /* ---- Rows --------------------------------------------------------------- */
+
+/* A row held until its VRF has a Vrf row: neither programmed (syncd would
+ * make a virtual router for a VRF that does not exist) nor refused.  On
+ * the northbound ZeroMQ path fpmsyncd writes its Vrf rows behind the
+ * routes, so orchd can write a route's entry before the row of its VRF;
+ * an error would go back to zebra.  A row written by hand in a VRF that
+ * never comes waits for good, counted in asic/stats. */
+struct held_row {
+    struct hmap_node node;      /* In 'db->held', by uuid_hash(). */
+    struct uuid uuid;           /* The row. */
+    char *vrf;                  /* The VRF it waits for. */
+    struct json *columns;       /* Its columns, as a JSON object. */
+};
+
+static struct held_row *
+held_find(const struct syncd_db *db, const struct uuid *uuid)
+{
+    struct held_row *h;
+
+    HMAP_FOR_EACH_WITH_HASH (h, node, uuid_hash(uuid), &db->held) {
+        if (uuid_equals(&h->uuid, uuid)) {
+            return h;
+        }
+    }
+    return NULL;
+}
+
+static void
+held_destroy(struct held_row *h)
+{
+    free(h->vrf);
+    json_destroy(h->columns);
+    free(h);
+}
+
+/* Stops holding row 'uuid', if it was held. */
+static void
+row_unhold(struct syncd_db *db, const struct uuid *uuid)
+{
+    struct held_row *h;
+
+    if (!hmap_is_empty(&db->held) && (h = held_find(db, uuid))) {
+        hmap_remove(&db->held, &h->node);
+        held_destroy(h);
+    }
+}
+
+/* Holds 'row', whose 'columns' name 'vrf', until 'vrf' has a Vrf row. */
+static void
+row_hold(struct syncd_db *db, const struct syncd_row *row, const char *vrf,
+         const struct shash *columns)
+{
+    struct json *copy = json_object_create();
+    struct shash_node *node;
+    struct held_row *h;
+
+    SHASH_FOR_EACH (node, columns) {
+        json_object_put(copy, node->name, json_clone(node->data));
+    }
+    h = held_find(db, &row->uuid);
+    if (!h) {
+        h = xzalloc(sizeof *h);
+        h->uuid = row->uuid;
+        hmap_insert(&db->held, &h->node, uuid_hash(&row->uuid));
+        db->stats.held_total++;
+        VLOG_WARN_RL(&rl, "Asic_Route row "UUID_FMT": held until VRF %s "
+                     "has a Vrf row", UUID_ARGS(&row->uuid), vrf);
+    }
+    free(h->vrf);
+    json_destroy(h->columns);
+    h->vrf = xstrdup(vrf);
+    h->columns = copy;
+}
 
 /* Marks 'row' bad for reason 'msg' (taking it) and queues its write-back. */
 static void
@@ -129,8 +208,29 @@ row_remove_route(struct syncd_db *db, struct syncd_row *row)
 static void
 row_destroy(struct syncd_db *db, struct syncd_row *row)
 {
+    row_unhold(db, &row->uuid);
     row_remove_route(db, row);
     syncd_rows_remove(&db->rows, row);
+}
+
+/* ---- Row helpers ------------------------------------------------------ */
+
+/* Returns column 'name' of 'columns' if it has type 'type', else NULL. */
+static const struct json *
+column(const struct shash *columns, const char *name, enum json_type type)
+{
+    const struct json *j = shash_find_data(columns, name);
+
+    return j && j->type == type ? j : NULL;
+}
+
+/* Is 'vrf' a VRF syncd may program: "default" (the switch's default
+ * virtual router, which needs no Vrf row) or one that a Vrf row names?
+ * A row in any other is held (see "struct held_row"). */
+static bool
+vrf_is_known(const struct syncd_db *db, const char *vrf)
+{
+    return !strcmp(vrf, "default") || sset_contains(&db->vrf_names, vrf);
 }
 
 /* ---- Processing updates ------------------------------------------------- */
@@ -208,6 +308,7 @@ process_row_phase1(struct syncd_db *db, struct sdb_event *ev,
         row->seq = seq;
     }
     syncd_rows_clear_wb(&db->rows, row);
+    row_unhold(db, &row->uuid);
     if (error) {
         /* Its old route goes: nobody can say what it should be. */
         row_remove_route(db, row);
@@ -215,6 +316,12 @@ process_row_phase1(struct syncd_db *db, struct sdb_event *ev,
         return;
     }
     syncd_rows_set_good(&db->rows, row);
+    if (!vrf_is_known(db, p->vrf)) {
+        /* Nor may its old route stay, in place of what the row says. */
+        row_remove_route(db, row);
+        row_hold(db, row, p->vrf, ru->columns);
+        return;
+    }
 
     /* After a restart: does the database already say this is done? */
     int64_t applied_seq;
@@ -251,6 +358,82 @@ event_destroy(struct sdb_event *ev)
     free(ev);
 }
 
+/* Processes again the rows held for VRF 'vrf', which has a Vrf row now,
+ * as if they had just been written. */
+static void
+release_held(struct syncd_db *db, const char *vrf)
+{
+    struct sdb_event ev = { .clear = false };
+    struct held_row **v = NULL;
+    size_t n = 0, allocated = 0;
+    struct held_row *h;
+
+    HMAP_FOR_EACH_SAFE (h, node, &db->held) {
+        if (!strcmp(h->vrf, vrf)) {
+            hmap_remove(&db->held, &h->node);
+            if (n >= allocated) {
+                v = x2nrealloc(v, &allocated, sizeof *v);
+            }
+            v[n++] = h;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        struct ovsdb_cs_row_update ru = {
+            .row_uuid = v[i]->uuid,
+            .type = OVSDB_CS_ROW_UPDATE,
+            .columns = json_object(v[i]->columns),
+        };
+
+        db->stats.row_modifies--;   /* Not a change from the database. */
+        process_row_phase1(db, &ev, &ru);
+        held_destroy(v[i]);
+    }
+    free(v);
+}
+
+/* Takes in the Vrf rows of update 'ev' (all of them if it replaces
+ * everything known), before any Asic_Route row of the same update: a Vrf
+ * row and the routes in its VRF may come in one transaction.  The rows
+ * held for a VRF that comes are programmed.  A VRF that goes leaves the
+ * routes already programmed in it alone (orchd removes them); rows
+ * written after it went are held. */
+static void
+process_vrfs(struct syncd_db *db, const struct sdb_event *ev)
+{
+    const struct ovsdb_cs_table_update *tu = ev->vrf_tu;
+    struct sset added = SSET_INITIALIZER(&added);
+    const char *name;
+
+    if (ev->clear) {
+        smap_clear(&db->vrfs);
+        sset_clear(&db->vrf_names);
+    }
+    for (size_t i = 0; tu && i < tu->n; i++) {
+        const struct ovsdb_cs_row_update *ru = &tu->row_updates[i];
+        const struct json *name = column(ru->columns, "name", JSON_STRING);
+        char key[UUID_LEN + 1];
+        const char *old;
+
+        snprintf(key, sizeof key, UUID_FMT, UUID_ARGS(&ru->row_uuid));
+        old = smap_get(&db->vrfs, key);
+        if (old) {
+            sset_find_and_delete(&db->vrf_names, old);
+            smap_remove(&db->vrfs, key);
+        }
+        if (ru->type != OVSDB_CS_ROW_DELETE && name) {
+            smap_add(&db->vrfs, key, json_string(name));
+            sset_add(&db->vrf_names, json_string(name));
+            sset_add(&added, json_string(name));
+        }
+    }
+    if (!hmap_is_empty(&db->held)) {
+        SSET_FOR_EACH (name, &added) {
+            release_held(db, name);
+        }
+    }
+    sset_destroy(&added);
+}
+
 /* Processes up to 'db->budget' row updates of the queued events. */
 static void
 process_events(struct syncd_db *db)
@@ -264,6 +447,7 @@ process_events(struct syncd_db *db)
 
         if (!ev->started) {
             ev->started = true;
+            process_vrfs(db, ev);
             if (ev->clear) {
                 struct syncd_row *row;
 
@@ -405,6 +589,7 @@ queue_update(struct syncd_db *db, struct ovsdb_cs_event *event)
     ev->event = event;
     ev->du = du;
     ev->tu = ovsdb_cs_db_update_find_table(du, TABLE);
+    ev->vrf_tu = ovsdb_cs_db_update_find_table(du, "Vrf");
     ev->clear = u->clear;
     ev->received = time_msec();
     ovs_list_push_back(&db->events, &ev->node);
@@ -414,7 +599,8 @@ queue_update(struct syncd_db *db, struct ovsdb_cs_event *event)
 }
 
 /* The monitor request: the Asic_Route columns syncd reads, never those it
- * writes, and the Global column it follows. */
+ * writes, the Vrf names it checks them against, and the Global columns it
+ * follows. */
 static struct json *
 compose_monitor_requests(const struct json *schema OVS_UNUSED, void *db_)
 {
@@ -426,6 +612,7 @@ compose_monitor_requests(const struct json *schema OVS_UNUSED, void *db_)
           "\"southbound_zmq\"]}]}"
         : "{\""TABLE"\":[{\"columns\":[\"vrf\",\"prefix\","
           "\"packet_action\",\"nexthops\",\"seq\"]}],"
+          "\"Vrf\":[{\"columns\":[\"name\"]}],"
           "\"Global\":[{\"columns\":[\"max_bulk_size\","
           "\"southbound_zmq\"]}]}");
 }
@@ -486,6 +673,9 @@ syncd_db_create(const struct syncd_db_options *options,
     ovs_list_init(&db->events);
     syncd_rows_init(&db->rows);
     syncd_row_parsed_init(&db->parsed);
+    smap_init(&db->vrfs);
+    sset_init(&db->vrf_names);
+    hmap_init(&db->held);
 
     struct syncd_writeback_options wbo = {
         .remote = db->remote,
@@ -514,6 +704,14 @@ syncd_db_destroy(struct syncd_db *db)
     syncd_writeback_destroy(db->wb);
     syncd_rows_destroy(&db->rows);
     syncd_row_parsed_destroy(&db->parsed);
+    smap_destroy(&db->vrfs);
+    sset_destroy(&db->vrf_names);
+
+    struct held_row *h;
+    HMAP_FOR_EACH_POP (h, node, &db->held) {
+        held_destroy(h);
+    }
+    hmap_destroy(&db->held);
     ovsdb_cs_destroy(db->cs);
     free(db->remote);
     free(db);
@@ -571,6 +769,8 @@ syncd_db_get_stats(const struct syncd_db *db, struct syncd_db_stats *stats)
     stats->rows = hmap_count(&db->rows.rows);
     stats->in_sync = db->rows.n_in_sync;
     stats->bad_rows = db->rows.n_bad;
+    stats->held = hmap_count(&db->held);
+    stats->vrfs = sset_count(&db->vrf_names);
     stats->backlog = db->backlog;
     stats->wb_pending = db->rows.n_wb_pending;
     stats->wb_inflight_rows = ws.inflight_rows;

@@ -94,6 +94,9 @@ struct syncd_db_stats {
                                  * applied_seq == seq). */
     uint64_t bad_rows;          /* Rows that are bad now. */
     uint64_t bad_total;         /* Bad rows seen, ever. */
+    uint64_t held;              /* Rows held for their VRF now. */
+    uint64_t held_total;        /* Rows held, ever. */
+    uint64_t vrfs;              /* VRFs with a Vrf row. */
     uint64_t updates;           /* Update messages received. */
     uint64_t row_inserts;       /* Row insertions received... */
     uint64_t row_modifies;      /* ...modifications... */

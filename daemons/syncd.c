@@ -1104,6 +1104,9 @@ cmd_stats(struct unixctl_conn *conn, int argc OVS_UNUSED,
     ds_put_format(&s, "db rows: inserted %"PRIu64" modified %"PRIu64
                   " deleted %"PRIu64"\n",
                   ds.row_inserts, ds.row_modifies, ds.row_deletes);
+    ds_put_format(&s, "db VRFs: %"PRIu64" with a Vrf row; rows waiting for "
+                  "one %"PRIu64" (ever %"PRIu64")\n",
+                  ds.vrfs, ds.held, ds.held_total);
     ds_put_format(&s, "write-back: txns %"PRIu64" rows %"PRIu64" acked %"
                   PRIu64" skipped %"PRIu64" failed txns %"PRIu64
                   " pending %"PRIu64" inflight %"PRIu64" (%"PRIu64

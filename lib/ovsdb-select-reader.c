@@ -65,7 +65,7 @@ ovsdb_select_reader_create(const char *remote, struct json *transact_params,
 {
     struct ovsdb_select_reader *r = xzalloc(sizeof *r);
     struct jsonrpc_msg *msg;
-    struct json *id, *json;
+    struct json *json;
     int error;
 
     r->n_selects = n_selects;
@@ -75,7 +75,9 @@ ovsdb_select_reader_create(const char *remote, struct json *transact_params,
     ds_init(&r->out);
     ovsdb_select_scanner_init(&r->scanner);
 
-    msg = jsonrpc_create_request("transact", transact_params, &id);
+    /* No copy of the id: nothing matches the reply to it (the connection
+     * carries this one request), and a copy asked for must be freed. */
+    msg = jsonrpc_create_request("transact", transact_params, NULL);
     json = jsonrpc_msg_to_json(msg);
     json_to_ds(json, 0, &r->out);
     json_destroy(json);

@@ -171,9 +171,13 @@ send_queued(struct ovsdb_writer *w)
         struct json *id;
 
         w->n_queued--;
+        /* 'id' is already the request's id cloned for us: keeping it as
+         * is (not a clone of it, which only took another reference) lets
+         * txn_complete() free it.  LeakSanitizer found one JSON integer
+         * lost per transaction. */
         request = jsonrpc_create_request("transact", txn->params, &id);
         txn->params = NULL;
-        txn->id = json_clone(id);
+        txn->id = id;
         txn->sent_ms = time_msec();
         jsonrpc_session_send(w->session, request);
         ovs_list_push_back(&w->in_flight, &txn->node);
@@ -391,8 +395,9 @@ ovsdb_writer_send_request(struct ovsdb_writer *w, const char *method,
         json_destroy(params);
         return NULL;
     }
+    /* jsonrpc_create_request() hands back a reference of our own: no
+     * clone of it (another reference the caller would never drop). */
     request = jsonrpc_create_request(method, params, &id);
-    id = json_clone(id);
     jsonrpc_session_send(w->session, request);
     return id;
 }

@@ -86,6 +86,8 @@ AC_DEFUN([FIBSYNC_ENABLE_SANITIZERS],
        SANITIZER_FLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
    fi
    AC_SUBST([SANITIZER_FLAGS])
+   dnl For tests/atlocal: valgrind cannot run a sanitized program.
+   AC_SUBST([enable_sanitizers])
    AM_CONDITIONAL([SANITIZERS], [test "$enable_sanitizers" = yes])])
 
 dnl FIBSYNC_CHECK_FUZZ

@@ -72,7 +72,8 @@ TESTSUITE_AT = \
 	tests/zmq-northbound.at \
 	tests/frr-offload.at \
 	tests/fibctl.at \
-	tests/zmq-southbound.at
+	tests/zmq-southbound.at \
+	tests/bad-rows.at
 EXTRA_DIST += $(TESTSUITE_AT) tests/atlocal.in package.m4 tests/lpm-check.py
 TESTSUITE = $(srcdir)/tests/testsuite
 DISTCLEANFILES += tests/atconfig tests/atlocal
@@ -94,6 +95,25 @@ $(srcdir)/package.m4: $(top_srcdir)/configure.ac
 	  echo 'm4_define([AT_PACKAGE_BUGREPORT], [$(PACKAGE_BUGREPORT)])'; \
 	} >'$(srcdir)/package.m4'
 
+# In a sanitizer build (configure --enable-sanitizers), any ASan or UBSan
+# report fails the test it comes from.  UBSan is built not to recover
+# (-fno-sanitize-recover=undefined) and ASan stops at its first error:
+# either way the process exits non-zero after its report.  Leaks are
+# checked (detect_leaks=1) in every process that exits normally: the
+# Check runner's forked tests, fibctl, fpm-replay, the test helpers.  A
+# daemon stopped by SIGTERM, as every test stops them, dies by the signal
+# that Open vSwitch's fatal-signal handler raises again, so LeakSanitizer
+# never runs in it and reports nothing: only memory errors count there.
+# The autotest suite also sends every report to a file in the test's
+# directory (log_path, in tests/atlocal) because a detached daemon's
+# stderr is /dev/null; see FIBSYNC_SANITIZER_CHECK in tests/ovs-macros.at.
+# Options already in the environment come last and win.
+if SANITIZERS
+FIBSYNC_SANITIZER_ENV = \
+	ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:$${ASAN_OPTIONS}" \
+	UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:$${UBSAN_OPTIONS}"
+endif
+
 # "make check" runs the Check runner, then the autotest suite, and fails
 # if either failed.  TESTSUITEFLAGS passes options to the testsuite
 # (-j2, -k KEYWORD, -v, -d), CK_RUN_SUITE runs one Check suite.
@@ -102,9 +122,9 @@ fibsync-check: $(check_PROGRAMS) $(TESTSUITE) tests/atconfig tests/atlocal \
 		utilities/fibsync-ctl
 	@rc=0; \
 	echo "== Check unit tests (tests/check-fibsync)"; \
-	tests/check-fibsync || rc=1; \
+	$(FIBSYNC_SANITIZER_ENV) tests/check-fibsync || rc=1; \
 	echo "== Autotest suite (tests/testsuite)"; \
-	$(SHELL) '$(TESTSUITE)' -C tests AUTOTEST_PATH='$(AUTOTEST_PATH)' \
+	$(FIBSYNC_SANITIZER_ENV) $(SHELL) '$(TESTSUITE)' -C tests AUTOTEST_PATH='$(AUTOTEST_PATH)' \
 	    $(TESTSUITEFLAGS) || rc=1; \
 	exit $$rc
 .PHONY: fibsync-check

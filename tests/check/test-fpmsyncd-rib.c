@@ -732,8 +732,9 @@ START_TEST(test_failure_and_vanished_row)
 
     /* A route row deleted behind fpmsyncd's back comes back on the next
      * change of the route. */
-    shash_find_and_delete(fake_table(&db, "Route"),
-                          "fd331d41-2076-58dc-adf7-f74b044b91c1");
+    json_destroy(shash_find_and_delete(
+                     fake_table(&db, "Route"),
+                     "fd331d41-2076-58dc-adf7-f74b044b91c1"));
     ck_assert_ptr_null(find_route(&db, "default", "192.168.1.0/24"));
     feed(rib, "zebra-no-nhg.fpm", 0, 1);    /* Same route, inline now. */
     flush(rib, &db, 1000);

@@ -1,0 +1,348 @@
+/*
+ * Copyright (c) 2024 The fibsync authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#include <config.h>
+
+#include "daemons/orchd-status.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "coverage.h"
+#include "daemons/orchd-worker.h"
+#include "idl/fibsync-idl.h"
+#include "openvswitch/dynamic-string.h"
+#include "openvswitch/hmap.h"
+#include "openvswitch/list.h"
+#include "openvswitch/poll-loop.h"
+#include "openvswitch/vlog.h"
+#include "ovsdb-idl.h"
+#include "smap.h"
+#include "util.h"
+#include "uuid.h"
+
+VLOG_DEFINE_THIS_MODULE(orchd_status);
+
+COVERAGE_DEFINE(orchd_status_write);
+COVERAGE_DEFINE(orchd_route_refused);
+
+static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
+
+/* Routes a transaction writes at most. */
+#define MAX_TXN_ROUTES 5000
+
+/* What one write does to a route's status. */
+enum write_kind {
+    W_OFFLOAD,                  /* offload=true, no error. */
+    W_ERROR,                    /* error=REASON, no offload. */
+    W_CLEAR,                    /* No error (an accepted refusal). */
+};
+
+/* One route's status write, queued or in flight. */
+struct status_write {
+    struct ovs_list node;       /* In 'queue' or 'sent'. */
+    struct uuid route;          /* The Route row. */
+    enum write_kind kind;       /* What to write. */
+    char *error;                /* W_ERROR's reason (owned). */
+};
+
+/* A route orchd refused. */
+struct refused_route {
+    struct hmap_node node;      /* In 'refused', by uuid_hash(). */
+    struct uuid route;          /* The Route row. */
+    enum orchd_refusal why;     /* Why. */
+    char *error;                /* The error written (owned). */
+};
+
+struct orchd_status {
+    struct ovsdb_idl *idl;      /* Replica with Route.status. */
+    struct ovsdb_idl_txn *txn;  /* In flight, or NULL. */
+    struct ovs_list sent;       /* Writes in 'txn'. */
+    struct ovs_list queue;      /* Writes waiting for a transaction. */
+    struct hmap refused;        /* Routes refused now. */
+
+    /* Counters. */
+    uint64_t n_writes;          /* Routes whose status was written. */
+    uint64_t n_refusals[ORCHD_N_REFUSALS]; /* Refusals ever, by reason. */
+};
+
+static const char *const refusal_names[ORCHD_N_REFUSALS] = {
+    [ORCHD_REFUSE_BAD_PREFIX] = "bad prefix",
+    [ORCHD_REFUSE_UNKNOWN_VRF] = "unknown VRF",
+};
+
+struct orchd_status *
+orchd_status_create(struct ovsdb_idl *idl)
+{
+    struct orchd_status *st = xzalloc(sizeof *st);
+
+    st->idl = idl;
+    ovs_list_init(&st->sent);
+    ovs_list_init(&st->queue);
+    hmap_init(&st->refused);
+    return st;
+}
+
+static void
+write_destroy(struct status_write *w)
+{
+    free(w->error);
+    free(w);
+}
+
+static void
+refused_destroy(struct refused_route *r)
+{
+    free(r->error);
+    free(r);
+}
+
+void
+orchd_status_destroy(struct orchd_status *st)
+{
+    struct refused_route *r;
+    struct status_write *w;
+
+    if (!st) {
+        return;
+    }
+    if (st->txn) {
+        ovsdb_idl_txn_destroy(st->txn);
+    }
+    LIST_FOR_EACH_POP (w, node, &st->sent) {
+        write_destroy(w);
+    }
+    LIST_FOR_EACH_POP (w, node, &st->queue) {
+        write_destroy(w);
+    }
+    HMAP_FOR_EACH_POP (r, node, &st->refused) {
+        refused_destroy(r);
+    }
+    hmap_destroy(&st->refused);
+    free(st);
+}
+
+/* Queues a write of 'kind' for 'route', with 'error' (taken) for
+ * W_ERROR. */
+static void
+queue_write(struct orchd_status *st, const struct uuid *route,
+            enum write_kind kind, char *error)
+{
+    struct status_write *w = xmalloc(sizeof *w);
+
+    w->route = *route;
+    w->kind = kind;
+    w->error = error;
+    ovs_list_push_back(&st->queue, &w->node);
+}
+
+/* Queues the worker's 'results' (taking them), as
+ * orchd_worker_take_results() gives them. */
+void
+orchd_status_add_results(struct orchd_status *st, struct ovs_list *results)
+{
+    struct orchd_worker_result *r;
+
+    LIST_FOR_EACH_POP (r, node, results) {
+        queue_write(st, &r->route_uuid, r->ok ? W_OFFLOAD : W_ERROR,
+                    r->ok ? NULL : xstrdup(r->error ? r->error : "failed"));
+        orchd_worker_result_destroy(r);
+    }
+}
+
+static struct refused_route *
+find_refused(const struct orchd_status *st, const struct uuid *route)
+{
+    struct refused_route *r;
+
+    HMAP_FOR_EACH_WITH_HASH (r, node, uuid_hash(route), &st->refused) {
+        if (uuid_equals(&r->route, route)) {
+            return r;
+        }
+    }
+    return NULL;
+}
+
+/* Records that orchd refused 'route' for reason 'why', described by
+ * 'error' (taken), and queues the error's write, unless the route was
+ * already refused with the same error. */
+void
+orchd_status_refuse(struct orchd_status *st, const struct uuid *route,
+                    enum orchd_refusal why, char *error)
+{
+    struct refused_route *r = find_refused(st, route);
+
+    if (r && !strcmp(r->error, error)) {
+        free(error);
+        return;
+    }
+    if (!r) {
+        r = xzalloc(sizeof *r);
+        r->route = *route;
+        hmap_insert(&st->refused, &r->node, uuid_hash(route));
+    }
+    VLOG_WARN_RL(&rl, "Route "UUID_FMT" refused: %s", UUID_ARGS(route),
+                 error);
+    free(r->error);
+    r->why = why;
+    r->error = error;
+    st->n_refusals[why]++;
+    COVERAGE_INC(orchd_route_refused);
+    queue_write(st, route, W_ERROR, xstrdup(error));
+}
+
+/* Notes that orchd accepted 'route' (sent it to the worker): if orchd had
+ * refused it, the refusal's error goes from its status.  A failure to
+ * program it will write an error of its own. */
+void
+orchd_status_accept(struct orchd_status *st, const struct uuid *route)
+{
+    struct refused_route *r;
+
+    if (hmap_is_empty(&st->refused)) {
+        return;                 /* The common case, made cheap. */
+    }
+    r = find_refused(st, route);
+    if (r) {
+        hmap_remove(&st->refused, &r->node);
+        refused_destroy(r);
+        queue_write(st, route, W_CLEAR, NULL);
+    }
+}
+
+/* Forgets 'route', whose row was deleted. */
+void
+orchd_status_forget(struct orchd_status *st, const struct uuid *route)
+{
+    struct refused_route *r;
+
+    if (hmap_is_empty(&st->refused)) {
+        return;
+    }
+    r = find_refused(st, route);
+    if (r) {
+        hmap_remove(&st->refused, &r->node);
+        refused_destroy(r);
+    }
+}
+
+/* Adds to the open transaction the partial mutates that write 'w' into
+ * the status of its route, if the route still has a row. */
+static void
+put_write(struct orchd_status *st, const struct status_write *w)
+{
+    const struct fibrec_route *route
+        = fibrec_route_get_for_uuid(st->idl, &w->route);
+
+    if (!route) {
+        return;
+    }
+    switch (w->kind) {
+    case W_OFFLOAD:
+        if (!smap_get(&route->status, "offload")) {
+            fibrec_route_update_status_setkey(route, "offload", "true");
+        }
+        if (smap_get(&route->status, "error")) {
+            fibrec_route_update_status_delkey(route, "error");
+        }
+        break;
+    case W_ERROR:
+        fibrec_route_update_status_setkey(route, "error", w->error);
+        if (smap_get(&route->status, "offload")) {
+            fibrec_route_update_status_delkey(route, "offload");
+        }
+        break;
+    case W_CLEAR:
+    default:
+        if (smap_get(&route->status, "error")) {
+            fibrec_route_update_status_delkey(route, "error");
+        }
+        break;
+    }
+}
+
+/* Ends the transaction in flight if it is done, then starts the next one
+ * if writes are queued. */
+void
+orchd_status_run(struct orchd_status *st)
+{
+    struct status_write *w;
+
+    if (st->txn) {
+        enum ovsdb_idl_txn_status s = ovsdb_idl_txn_commit(st->txn);
+
+        if (s == TXN_INCOMPLETE) {
+            return;
+        }
+        if (s == TXN_SUCCESS || s == TXN_UNCHANGED) {
+            LIST_FOR_EACH_POP (w, node, &st->sent) {
+                write_destroy(w);
+            }
+        } else {
+            /* Try again with the next transaction. */
+            VLOG_WARN_RL(&rl, "Route.status write-back: %s",
+                         ovsdb_idl_txn_status_to_string(s));
+            ovs_list_splice(st->queue.next, st->sent.next, &st->sent);
+        }
+        ovsdb_idl_txn_destroy(st->txn);
+        st->txn = NULL;
+    }
+
+    if (ovs_list_is_empty(&st->queue)) {
+        return;
+    }
+    st->txn = ovsdb_idl_txn_create(st->idl);
+    size_t n = 0;
+    LIST_FOR_EACH_POP (w, node, &st->queue) {
+        ovs_list_push_back(&st->sent, &w->node);
+        put_write(st, w);
+        if (++n >= MAX_TXN_ROUTES) {
+            break;
+        }
+    }
+    st->n_writes += n;
+    COVERAGE_ADD(orchd_status_write, n);
+    ovsdb_idl_txn_commit(st->txn);
+}
+
+void
+orchd_status_wait(struct orchd_status *st)
+{
+    if (st->txn) {
+        ovsdb_idl_txn_wait(st->txn);
+    } else if (!ovs_list_is_empty(&st->queue)) {
+        poll_immediate_wake();
+    }
+}
+
+/* Appends the counters to 's', for "orchd/status". */
+void
+orchd_status_format(const struct orchd_status *st, struct ds *s)
+{
+    uint64_t ever = 0;
+
+    for (int i = 0; i < ORCHD_N_REFUSALS; i++) {
+        ever += st->n_refusals[i];
+    }
+    ds_put_format(s, "refused: %"PRIuSIZE" (ever %"PRIu64":",
+                  hmap_count(&st->refused), ever);
+    for (int i = 0; i < ORCHD_N_REFUSALS; i++) {
+        ds_put_format(s, "%s %s %"PRIu64, i ? "," : "", refusal_names[i],
+                      st->n_refusals[i]);
+    }
+    ds_put_cstr(s, ")\n");
+    ds_put_format(s, "Route.status keys written: %"PRIu64"\n", st->n_writes);
+}
