@@ -84,6 +84,8 @@ static const char *const refusal_names[ORCHD_N_REFUSALS] = {
     [ORCHD_REFUSE_UNKNOWN_VRF] = "unknown VRF",
 };
 
+/* Creates a write-back into the Route.status column of 'idl''s replica,
+ * which must outlive it. */
 struct orchd_status *
 orchd_status_create(struct ovsdb_idl *idl)
 {
@@ -110,6 +112,7 @@ refused_destroy(struct refused_route *r)
     free(r);
 }
 
+/* Destroys 'st', dropping the writes it has not made. */
 void
 orchd_status_destroy(struct orchd_status *st)
 {
@@ -318,6 +321,7 @@ orchd_status_run(struct orchd_status *st)
     ovsdb_idl_txn_commit(st->txn);
 }
 
+/* Makes the poll loop wake when orchd_status_run() has work. */
 void
 orchd_status_wait(struct orchd_status *st)
 {
