@@ -577,6 +577,14 @@ orchd_worker_drain(struct orchd_worker *w)
     }
 }
 
+/* Returns how many tasks pushed into the ring the worker has not run yet,
+ * given 'n_run' read from 'w->n_run' (0 without a ring). */
+static size_t
+ring_backlog(const struct orchd_worker *w, uint64_t n_run)
+{
+    return w->use_ring && w->n_pushed > n_run ? w->n_pushed - n_run : 0;
+}
+
 /* Returns true if nothing is queued, pending or outstanding. */
 bool
 orchd_worker_is_idle(struct orchd_worker *w)
@@ -586,7 +594,7 @@ orchd_worker_is_idle(struct orchd_worker *w)
 
     atomic_read(&w->n_run, &n_run);
     ovs_mutex_lock(&w->mutex);
-    idle = (!w->use_ring || n_run >= w->n_pushed)
+    idle = !ring_backlog(w, n_run)
            && orchd_bulker_is_idle(w->bulker)
            && ovsdb_writer_is_idle(w->writer)
            && (!w->sb || orchd_southbound_is_idle(w->sb));
@@ -606,8 +614,7 @@ orchd_worker_n_pending(struct orchd_worker *w)
 
     atomic_read(&w->n_run, &n_run);
     ovs_mutex_lock(&w->mutex);
-    n = ((w->use_ring && w->n_pushed > n_run ? w->n_pushed - n_run : 0)
-         + orchd_bulker_n_pending(w->bulker));
+    n = ring_backlog(w, n_run) + orchd_bulker_n_pending(w->bulker);
     ovs_mutex_unlock(&w->mutex);
     return n;
 }

@@ -99,9 +99,6 @@ struct orchd {
                                      * the Route replica. */
     struct perf_timer *drain_timer; /* "DRAIN" stage. */
     bool synced;                    /* Initial reconciliation done. */
-    bool asic_replica;              /* Asic_Route still replicated (not
-                                     * on the southbound fast path once
-                                     * the initial sync read it). */
     bool exiting;                   /* "exit" received. */
     struct sset vrfs;               /* Names of the Vrf rows. */
     struct orchd_status *status;    /* Route.status write-back (unused on
@@ -612,6 +609,10 @@ orchd_unixctl_cache_verify(struct unixctl_conn *conn, int argc OVS_UNUSED,
     size_t n_routes = 0, n_diffs = 0, n_cached;
     struct orchd_entry **v;
     struct uuid_node *un;
+    /* On the southbound fast path the replica was dropped after the
+     * initial sync, which orchd_ready() waits for. */
+    bool asic_replica = !orchd_southbound_enabled();
+
     if (!orchd_ready(o, conn)) {
         return;
     } else if (o->nb) {
@@ -654,10 +655,10 @@ orchd_unixctl_cache_verify(struct unixctl_conn *conn, int argc OVS_UNUSED,
         }
         orchd_entry_unref(have);
 
-        ar = (o->asic_replica
+        ar = (asic_replica
               ? fibrec_asic_route_get_for_uuid(o->idl, &want->asic_uuid)
               : NULL);
-        if (!o->asic_replica) {
+        if (!asic_replica) {
             /* route-check compares Asic_Route. */
         } else if (!ar) {
             DIFF("missing from Asic_Route: %s vrf %s\n", want->prefix_text,
@@ -949,13 +950,11 @@ main(int argc, char *argv[])
     if (features[F_NORTHBOUND_ZMQ].value) {
         o.nb = orchd_northbound_create(nb_endpoint, o.worker, o.idl);
     }
-    o.asic_replica = true;
     if (!o.exiting) {
         initial_sync(&o);
     }
     if (orchd_southbound_enabled()) {
         orchd_replica_drop_asic_route(o.idl);
-        o.asic_replica = false;
     }
     orchd_worker_start(o.worker, features[F_RING].value,
                        features[F_BATCH].value * 64);
