@@ -78,7 +78,6 @@ utilities_fibsync_bench_LDADD = daemons/liborchd.la asic-sim/libasicsim.la \
 # The benchmark scripts (see docs/PERFORMANCE.md).
 EXTRA_DIST += \
 	utilities/bench-ab.sh \
-	utilities/bench-e2e.sh \
 	utilities/bench-fibctl.sh \
 	utilities/bench-fpmsyncd.sh \
 	utilities/bench-instructions.sh \
