@@ -14,6 +14,7 @@
 #include "coverage.h"
 #include "daemons/orchd-entry.h"
 #include "lib/ovsdb-wire.h"
+#include "lib/perf-timer.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/hmap.h"
 #include "openvswitch/json.h"
@@ -79,6 +80,8 @@ struct orchd_writebehind {
 
     struct wb_txn *in_flight;       /* The transaction sent, or NULL. */
     struct orchd_writebehind_stats stats; /* Counters. */
+    struct perf_timer *timer;       /* "ASIC_WB": writes serialized into
+                                     * transactions (as fpmsyncd's FLUSH). */
 };
 
 /* ---- The queue ---------------------------------------------------------- */
@@ -369,6 +372,7 @@ send_txn(struct orchd_writebehind *wb)
     txn->wb = wb;
     txn->n = 0;
     txn->oldest_ms = LLONG_MAX;
+    perf_timer_start(wb->timer);
     ovsdb_writer_txn_start(wb->writer, &ops);
     while (wb->n && txn->n < wb->batch
            && !txn_has_key(&keys, &front(wb)->key)) {
@@ -385,11 +389,13 @@ send_txn(struct orchd_writebehind *wb)
     wb->in_flight = txn;
     wb->stats.txns++;
     COVERAGE_INC(orchd_writebehind_txn);
+    perf_timer_inc(wb->timer, txn->n);
     if (wb->commit) {
         wb->commit(wb->commit_aux, &ops, txn->n, txn_done, txn);
     } else {
         ovsdb_writer_commit_ds(wb->writer, &ops, txn->n, txn_done, txn);
     }
+    perf_timer_pause(wb->timer);
 }
 
 /* ---- Public interface --------------------------------------------------- */
@@ -401,11 +407,17 @@ orchd_writebehind_create(struct ovsdb_writer *writer,
                          const struct orchd_writebehind_options *options)
 {
     struct orchd_writebehind *wb = xzalloc(sizeof *wb);
+    struct perf_timer_options popts;
 
     wb->writer = writer;
     wb->batch = options && options->batch ? options->batch : 100;
     wb->commit = options ? options->commit : NULL;
     wb->commit_aux = options ? options->commit_aux : NULL;
+
+    perf_timer_options_init(&popts);
+    popts.module = &this_module;
+    popts.threshold = 100000;
+    wb->timer = perf_timer_create("ASIC_WB", &popts);
     return wb;
 }
 
@@ -425,6 +437,8 @@ orchd_writebehind_destroy(struct orchd_writebehind *wb)
         pop_front(wb);
     }
     free(wb->ring);
+    perf_timer_flush(wb->timer);
+    perf_timer_destroy(wb->timer);
     free(wb);
 }
 
@@ -435,6 +449,7 @@ orchd_writebehind_run(struct orchd_writebehind *wb)
     if (!wb->in_flight && wb->n) {
         send_txn(wb);
     }
+    perf_timer_run(wb->timer);
 }
 
 void
@@ -443,6 +458,7 @@ orchd_writebehind_wait(const struct orchd_writebehind *wb)
     if (!wb->in_flight && wb->n) {
         poll_immediate_wake();
     }
+    perf_timer_wait(wb->timer);
 }
 
 /* Returns true if nothing is queued or in flight. */

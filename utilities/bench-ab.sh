@@ -4,8 +4,9 @@
 # usage: utilities/bench-ab.sh -a BUILD_A -b BUILD_B [-r RUNS] SCRIPT \
 #            [SCRIPT-OPTIONS...]
 #
-# Runs this tree's utilities/SCRIPT (bench-fpmsyncd.sh, bench-syncd.sh or
-# bench-e2e.sh) RUNS times (default 3) against each of two fibsync build
+# Runs this tree's utilities/SCRIPT (bench-fpmsyncd.sh or bench-syncd.sh;
+# for the whole stack, run each build's "fibsync-bench run" in turn) RUNS
+# times (default 3) against each of two fibsync build
 # directories, one run at a time and alternating (A B, B A, A B, ...), so
 # that both builds see the same machine, and passes each run "-b BUILD
 # -r 1" and SCRIPT-OPTIONS.  It prints every run's result line tagged with
@@ -44,8 +45,6 @@ cpu_fields () {
             sed -n 's/^run [0-9]*: .*fpmsyncd cpu \([0-9.]*\) s.*ovsdb-server cpu \([0-9.]*\) s.*/fpmsyncd \1\novsdb-server \2/p' ;;
         bench-syncd.sh)
             sed -n 's/^ *wb: .*cpu until in sync: syncd \([0-9.]*\)s, ovsdb-server \([0-9.]*\)s.*/syncd \1\novsdb-server \2/p' ;;
-        bench-e2e.sh)
-            sed -n 's/^run [0-9]*: .* cpu-s db \([0-9.]*\) fpmsyncd \([0-9.]*\) orchd \([0-9.]*\) syncd \([0-9.]*\).*/ovsdb-server \1\nfpmsyncd \2\norchd \3\nsyncd \4/p' ;;
         *) echo "$0: do not know how $SCRIPT reports CPU" >&2; exit 1 ;;
     esac
 }

@@ -10,7 +10,7 @@
 # fresh database, sends ROUTES (default 200000) IPv4 routes with
 # fpm-replay, waits until every row is committed (fpmsyncd) or every
 # route is in syncd's FIB (orchd: the whole stack runs, orchd in async
-# SAI mode as bench-e2e.sh -c async has it), stops the daemon and prints
+# SAI mode as "fibsync-bench run -c ovsdb" has it), stops the daemon and prints
 # the instructions it executed, per route.  The count still depends a
 # little on how routes fall into transactions and bulks, which timing
 # decides, so compare builds in the same run.

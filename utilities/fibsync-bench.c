@@ -20,13 +20,18 @@
  *
  * A minimal dispatcher: each subcommand is a function taking the
  * remaining arguments (its own name first) and returning the exit
- * status. */
+ * status.  "run", the end-to-end benchmark, is a Python program,
+ * fibsync-bench-run, installed next to this one: it is exec'd. */
 
 #include <config.h>
 
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "openvswitch/util.h"
 #include "util.h"
@@ -42,7 +47,11 @@ struct bench_command {
     const char *help;           /* One line of usage. */
 };
 
+static int bench_run_main(int argc, char *argv[]);
+
 static const struct bench_command commands[] = {
+    { "run", bench_run_main,
+      "run [SCENARIO] [--routes N] [--configs LIST] ...: the whole stack" },
     { "asic", bench_asic_main,
       "asic [--routes N] [--runs R] ...: SAI simulator (asic-sim)" },
     { "dump", bench_dump_main,
@@ -52,6 +61,35 @@ static const struct bench_command commands[] = {
     { "ovsdb", bench_ovsdb_main,
       "ovsdb WORKLOAD --db REMOTE ...: ovsdb-server load generator" },
 };
+
+/* "run": execs fibsync-bench-run from this program's directory (the build
+ * tree or the installed bindir), else from $PATH, with 'argv' after the
+ * subcommand's name.  Returns only on failure. */
+static int
+bench_run_main(int argc OVS_UNUSED, char *argv[])
+{
+    static const char script[] = "fibsync-bench-run";
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+
+    argv[0] = CONST_CAST(char *, script);
+    if (n > 0) {
+        self[n] = '\0';
+        char *path = xasprintf("%s/%s", dirname(self), script);
+        if (!access(path, X_OK)) {
+            execv(path, argv);
+            fprintf(stderr, "%s: cannot run %s (%s)\n", program_name, path,
+                    strerror(errno));
+            free(path);
+            return 2;
+        }
+        free(path);
+    }
+    execvp(script, argv);
+    fprintf(stderr, "%s: cannot run %s (%s); is fibsync built?\n",
+            program_name, script, strerror(errno));
+    return 2;
+}
 
 static void
 usage(FILE *stream)
