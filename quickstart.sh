@@ -20,7 +20,8 @@ TOP=$(pwd)
 
 PACKAGES="build-essential autoconf automake libtool pkg-config python3
 openvswitch-source libssl-dev libjemalloc-dev libzmq3-dev libnl-3-dev
-libnl-route-3-dev check frr exabgp iproute2 procps clang libclang-rt-14-dev"
+libnl-route-3-dev check frr exabgp iproute2 procps clang libclang-rt-14-dev
+gnuplot-nox"
 
 say () { echo "quickstart: $*"; }
 
