@@ -81,6 +81,18 @@ struct fpmd_fpm {
     char *peer;                 /* Its name. */
     long long int conn_since;   /* When it connected. */
     bool paused;                /* Reading stopped for backpressure. */
+    long long int paused_since; /* When, if 'paused' (msec, monotonic). */
+    long long int paused_msec;  /* Time spent paused, all connections,
+                                 * not counting the current pause. */
+
+    /* This connection's session, kept after it closes until zebra
+     * connects again: what fibsync-bench measures zebra and the lag by. */
+    long long int first_msg_usec; /* Wall clock (usec since the epoch)
+                                   * of the read that brought the first
+                                   * message, 0 if none yet. */
+    long long int last_msg_usec;  /* Same, of the last message. */
+    uint64_t session_routes_base; /* 'pstats.n_routes' when it
+                                   * connected. */
 
     /* Input. */
     struct fpm_splitter splitter; /* Frame splitter for 'conn'. */
@@ -307,6 +319,8 @@ fpm_accept(struct fpmd_fpm *fpm)
     fpm->peer = xstrdup(stream_get_name(conn));
     fpm->conn_since = time_msec();
     fpm->n_connections++;
+    fpm->first_msg_usec = fpm->last_msg_usec = 0;
+    fpm->session_routes_base = fpm->pstats.n_routes;
     fpm_splitter_reset(&fpm->splitter);
     COVERAGE_INC(fpm_connect);
     replay_open(fpm);
@@ -438,12 +452,16 @@ fpm_backpressure(struct fpmd_fpm *fpm)
            >= fpmd_settings_max_pending(fpm->settings))) {
         if (!fpm->paused) {
             fpm->paused = true;
+            fpm->paused_since = time_msec();
             fpm->n_paused++;
             COVERAGE_INC(fpm_paused);
         }
         return true;
     }
-    fpm->paused = false;
+    if (fpm->paused) {
+        fpm->paused = false;
+        fpm->paused_msec += time_msec() - fpm->paused_since;
+    }
     return false;
 }
 
@@ -455,8 +473,11 @@ fpm_read(struct fpmd_fpm *fpm)
     size_t budget = FPM_READ_BUDGET;
 
     while (fpm->conn && budget) {
+        uint64_t n_msgs = fpm->pstats.n_msgs;
+        long long int now;
         size_t room;
         void *p;
+        bool ok;
         int n;
 
         if (fpm_backpressure(fpm)) {
@@ -470,10 +491,20 @@ fpm_read(struct fpmd_fpm *fpm)
             }
             return;
         }
+        now = time_wall_usec();
         fpm_splitter_commit(&fpm->splitter, n);
         budget -= MIN(budget, n);
         fpm->n_bytes += n;
-        if (!fpm_parse(fpm)) {
+        ok = fpm_parse(fpm);
+        if (fpm->pstats.n_msgs != n_msgs) {
+            /* The time the bytes were read, not parsed: that is when
+             * zebra's message reached fpmsyncd. */
+            if (!fpm->first_msg_usec) {
+                fpm->first_msg_usec = now;
+            }
+            fpm->last_msg_usec = now;
+        }
+        if (!ok) {
             return;
         }
     }
@@ -577,6 +608,33 @@ fpmd_fpm_wait(struct fpmd_fpm *fpm)
 
 /* fpm/show. */
 
+/* Appends to 's' a wall-clock time 'usec' (microseconds since the epoch)
+ * as seconds with six decimals, or "none" for 0. */
+static void
+put_wall_time(struct ds *s, long long int usec)
+{
+    if (usec) {
+        ds_put_format(s, "%lld.%06lld", usec / 1000000, usec % 1000000);
+    } else {
+        ds_put_cstr(s, "none");
+    }
+}
+
+/* Appends fpm/show's lines about the current (or last) connection's
+ * session to 's': the route messages it brought and the wall-clock times
+ * of its first and last messages, as read from the socket. */
+static void
+fpmd_fpm_format_session(const struct fpmd_fpm *fpm, struct ds *s)
+{
+    ds_put_format(s, "fpm session routes: %"PRIu64"\n",
+                  fpm->pstats.n_routes - fpm->session_routes_base);
+    ds_put_cstr(s, "fpm session first message: ");
+    put_wall_time(s, fpm->first_msg_usec);
+    ds_put_cstr(s, "\nfpm session last message: ");
+    put_wall_time(s, fpm->last_msg_usec);
+    ds_put_char(s, '\n');
+}
+
 /* Appends fpm/show's lines about the connection and its input to 's'. */
 void
 fpmd_fpm_format(const struct fpmd_fpm *fpm, struct ds *s)
@@ -615,6 +673,10 @@ fpmd_fpm_format(const struct fpmd_fpm *fpm, struct ds *s)
                   fpm->n_paused, fpm->zmq ? fpm->settings->zmq_max_pending
                   : fpmd_settings_max_pending(fpm->settings),
                   fpm->zmq ? " for orchd" : "");
+    ds_put_format(s, "fpm backpressure time: %lld ms paused in total\n",
+                  fpm->paused_msec
+                  + (fpm->paused ? time_msec() - fpm->paused_since : 0));
+    fpmd_fpm_format_session(fpm, s);
 }
 
 /* Appends fpm/show's lines about reconciliation and offload notifications

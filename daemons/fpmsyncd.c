@@ -654,7 +654,14 @@ OPTIONS\n\
 \n\
 RUNTIME COMMANDS (ovs-appctl -t $FIBSYNC_RUNDIR/fpmsyncd.ctl COMMAND)\n\
   fpm/show               connection, counters, errors by kind, pending and\n\
-                         in-flight rows, flush sizes, reconciliation\n\
+                         in-flight rows, flush sizes, reconciliation;\n\
+                         back-pressure pauses and time paused; for the\n\
+                         current (or last) zebra connection, \"fpm\n\
+                         session routes: N\" (route messages received)\n\
+                         and \"fpm session first|last message: S.USEC\"\n\
+                         (wall clock, seconds since the epoch, when the\n\
+                         first and the last message was read; \"none\"\n\
+                         before any)\n\
   fpm/reconcile          end of replay: delete stale routes now\n\
   features/show          settings in force and where they came from\n\
   zmq/show               the northbound channel, its queue and stalls, the\n\

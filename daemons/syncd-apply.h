@@ -173,6 +173,9 @@ struct syncd_apply_stats {
     uint64_t bulks[3];          /* Bulk calls, same order. */
     uint64_t flushes;           /* Flushes that made bulk calls. */
     uint64_t busy_usec;         /* Time spent in flushes. */
+    long long int last_fib_change; /* Wall clock (usec since the epoch)
+                                    * when the last bulk call that changed
+                                    * a route returned, 0 if none. */
     uint64_t nh_created;        /* Next hops created... */
     uint64_t nh_removed;        /* ...and removed. */
     uint64_t nhg_created;       /* Next-hop groups created... */

@@ -670,7 +670,10 @@ Runtime commands (ovs-appctl -t SOCKET COMMAND):\n\
   asic/fault rate FRACTION [SEED] | prefix add|del VRF PREFIX |\n\
              delay USEC | clear | show\n\
   asic/stats              operations, bulks, errors, rates, write-back,\n\
-                          hit counters, southbound path\n\
+                          hit counters, southbound path; \"last route\n\
+                          programmed: S.USEC\" is the wall clock (seconds\n\
+                          since the epoch) when the last bulk that changed\n\
+                          the FIB returned\n\
   zmq/show                the southbound channel and its counters\n\
   perf/show [BULK]        performance-timer lines of the bulk apply stage\n\
   coverage/show, memory/show, vlog/set ..., exit\n\
@@ -1086,6 +1089,13 @@ cmd_stats(struct unixctl_conn *conn, int argc OVS_UNUSED,
                   as.orphans, as.orphan_retries);
     ds_put_format(&s, "routes: %"PRIuSIZE"\n",
                   syncd_apply_n_routes(d->apply));
+    if (as.last_fib_change) {
+        ds_put_format(&s, "last route programmed: %lld.%06lld\n",
+                      as.last_fib_change / 1000000,
+                      as.last_fib_change % 1000000);
+    } else {
+        ds_put_cstr(&s, "last route programmed: never\n");
+    }
     ds_put_format(&s, "rates: %.0f routes/s (1 s), %.0f routes/s (10 s), "
                   "peak %.0f routes/s; write-back %.0f rows/s (10 s)\n",
                   ops1, ops10, d->peak_rate, wb10);
