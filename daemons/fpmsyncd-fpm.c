@@ -673,7 +673,7 @@ fpmd_fpm_format(const struct fpmd_fpm *fpm, struct ds *s)
                   fpm->n_paused, fpm->zmq ? fpm->settings->zmq_max_pending
                   : fpmd_settings_max_pending(fpm->settings),
                   fpm->zmq ? " for orchd" : "");
-    ds_put_format(s, "fpm backpressure time: %lld ms paused in total\n",
+    ds_put_format(s, "fpm paused: %lld ms in total\n",
                   fpm->paused_msec
                   + (fpm->paused ? time_msec() - fpm->paused_since : 0));
     fpmd_fpm_format_session(fpm, s);
