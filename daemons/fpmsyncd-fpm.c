@@ -64,6 +64,12 @@ COVERAGE_DEFINE(reconcile_stale);
  * from the database and unixctl commands are served in between. */
 #define FPM_READ_BUDGET (256 * 1024)
 
+/* A message read after this long without any starts a new burst: zebra
+ * sends its connected routes when it connects, and the routes of a BGP
+ * session seconds later, so fibsync-bench can time the second on its
+ * own. */
+#define FPM_BURST_GAP_USEC (1000 * 1000)
+
 /* Most bytes of offload notifications queued for zebra. */
 #define FPM_MAX_OUTPUT (64 * 1024 * 1024)
 
@@ -93,6 +99,11 @@ struct fpmd_fpm {
     long long int last_msg_usec;  /* Same, of the last message. */
     uint64_t session_routes_base; /* 'pstats.n_routes' when it
                                    * connected. */
+    long long int burst_first_usec; /* Same, of the first message read
+                                     * after FPM_BURST_GAP_USEC or more
+                                     * without any (or the session's
+                                     * first). */
+    uint64_t burst_routes_base;   /* 'pstats.n_routes' before it. */
 
     /* Input. */
     struct fpm_splitter splitter; /* Frame splitter for 'conn'. */
@@ -320,7 +331,9 @@ fpm_accept(struct fpmd_fpm *fpm)
     fpm->conn_since = time_msec();
     fpm->n_connections++;
     fpm->first_msg_usec = fpm->last_msg_usec = 0;
+    fpm->burst_first_usec = 0;
     fpm->session_routes_base = fpm->pstats.n_routes;
+    fpm->burst_routes_base = fpm->pstats.n_routes;
     fpm_splitter_reset(&fpm->splitter);
     COVERAGE_INC(fpm_connect);
     replay_open(fpm);
@@ -474,6 +487,7 @@ fpm_read(struct fpmd_fpm *fpm)
 
     while (fpm->conn && budget) {
         uint64_t n_msgs = fpm->pstats.n_msgs;
+        uint64_t n_routes = fpm->pstats.n_routes;
         long long int now;
         size_t room;
         void *p;
@@ -501,6 +515,11 @@ fpm_read(struct fpmd_fpm *fpm)
              * zebra's message reached fpmsyncd. */
             if (!fpm->first_msg_usec) {
                 fpm->first_msg_usec = now;
+            }
+            if (now - fpm->last_msg_usec >= FPM_BURST_GAP_USEC) {
+                /* Also the session's first: 'last_msg_usec' is 0. */
+                fpm->burst_first_usec = now;
+                fpm->burst_routes_base = n_routes;
             }
             fpm->last_msg_usec = now;
         }
@@ -622,7 +641,9 @@ put_wall_time(struct ds *s, long long int usec)
 
 /* Appends fpm/show's lines about the current (or last) connection's
  * session to 's': the route messages it brought and the wall-clock times
- * of its first and last messages, as read from the socket. */
+ * of its first and last messages, as read from the socket; then the same
+ * for its last burst (messages with no gap of FPM_BURST_GAP_USEC), whose
+ * last message is the session's. */
 static void
 fpmd_fpm_format_session(const struct fpmd_fpm *fpm, struct ds *s)
 {
@@ -632,6 +653,10 @@ fpmd_fpm_format_session(const struct fpmd_fpm *fpm, struct ds *s)
     put_wall_time(s, fpm->first_msg_usec);
     ds_put_cstr(s, "\nfpm session last message: ");
     put_wall_time(s, fpm->last_msg_usec);
+    ds_put_format(s, "\nfpm burst routes: %"PRIu64"\n",
+                  fpm->pstats.n_routes - fpm->burst_routes_base);
+    ds_put_cstr(s, "fpm burst first message: ");
+    put_wall_time(s, fpm->burst_first_usec);
     ds_put_char(s, '\n');
 }
 

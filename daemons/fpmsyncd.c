@@ -661,7 +661,10 @@ RUNTIME COMMANDS (ovs-appctl -t $FIBSYNC_RUNDIR/fpmsyncd.ctl COMMAND)\n\
                          and \"fpm session first|last message: S.USEC\"\n\
                          (wall clock, seconds since the epoch, when the\n\
                          first and the last message was read; \"none\"\n\
-                         before any)\n\
+                         before any); \"fpm burst routes\" and \"fpm burst\n\
+                         first message\" for its last burst, which began\n\
+                         with the first message read after 1 s or more\n\
+                         without any\n\
   fpm/reconcile          end of replay: delete stale routes now\n\
   features/show          settings in force and where they came from\n\
   zmq/show               the northbound channel, its queue and stalls, the\n\
