@@ -35,6 +35,16 @@ utilities/fibsync-bench-run: utilities/fibsync-bench-run.in Makefile
 bench-smoke: all
 	utilities/fibsync-bench run --quick
 
+# fibsync-bench frr runs this script.
+bin_SCRIPTS += utilities/fibsync-bench-frr
+EXTRA_DIST += utilities/fibsync-bench-frr.in
+CLEANFILES += utilities/fibsync-bench-frr
+utilities/fibsync-bench-frr: utilities/fibsync-bench-frr.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) utilities && \
+	$(SUBST_SCRIPT) -e 's,[@]PYTHON3[@],$(PYTHON3),g' \
+	    $(srcdir)/utilities/fibsync-bench-frr.in > $@.tmp && \
+	chmod +x $@.tmp && mv $@.tmp $@
+
 bin_PROGRAMS += utilities/fibctl
 utilities_fibctl_SOURCES = utilities/fibctl.c
 utilities_fibctl_LDADD = lib/libfibsync.la $(OVS_LIBS) $(JEMALLOC_LIBS)

@@ -20,8 +20,9 @@
  *
  * A minimal dispatcher: each subcommand is a function taking the
  * remaining arguments (its own name first) and returning the exit
- * status.  "run", the end-to-end benchmark, is a Python program,
- * fibsync-bench-run, installed next to this one: it is exec'd. */
+ * status.  "run", the end-to-end benchmark, and "frr", the real-FRR
+ * benchmark, are Python programs, fibsync-bench-run and
+ * fibsync-bench-frr, installed next to this one: they are exec'd. */
 
 #include <config.h>
 
@@ -48,6 +49,7 @@ struct bench_command {
 };
 
 static int bench_run_main(int argc, char *argv[]);
+static int bench_frr_main(int argc, char *argv[]);
 
 static const struct bench_command commands[] = {
     { "run", bench_run_main,
@@ -56,19 +58,20 @@ static const struct bench_command commands[] = {
       "asic [--routes N] [--runs R] ...: SAI simulator (asic-sim)" },
     { "dump", bench_dump_main,
       "dump [--routes N] [--runs R]: orchd's route/dump, in process" },
+    { "frr", bench_frr_main,
+      "frr [--routes N] [--paths ovsdb,zmq] ...: real FRR and ExaBGP" },
     { "index", bench_index_main,
       "index --db REMOTE [--load] [--routes N] ...: IDL route index" },
     { "ovsdb", bench_ovsdb_main,
       "ovsdb WORKLOAD --db REMOTE ...: ovsdb-server load generator" },
 };
 
-/* "run": execs fibsync-bench-run from this program's directory (the build
- * tree or the installed bindir), else from $PATH, with 'argv' after the
- * subcommand's name.  Returns only on failure. */
+/* Execs 'script' from this program's directory (the build tree or the
+ * installed bindir), else from $PATH, with 'argv' after the subcommand's
+ * name.  Returns only on failure. */
 static int
-bench_run_main(int argc OVS_UNUSED, char *argv[])
+bench_exec_script(const char *script, char *argv[])
 {
-    static const char script[] = "fibsync-bench-run";
     char self[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
 
@@ -89,6 +92,20 @@ bench_run_main(int argc OVS_UNUSED, char *argv[])
     fprintf(stderr, "%s: cannot run %s (%s); is fibsync built?\n",
             program_name, script, strerror(errno));
     return 2;
+}
+
+/* "run": utilities/fibsync-bench-run.in. */
+static int
+bench_run_main(int argc OVS_UNUSED, char *argv[])
+{
+    return bench_exec_script("fibsync-bench-run", argv);
+}
+
+/* "frr": utilities/fibsync-bench-frr.in. */
+static int
+bench_frr_main(int argc OVS_UNUSED, char *argv[])
+{
+    return bench_exec_script("fibsync-bench-frr", argv);
 }
 
 static void
