@@ -71,6 +71,7 @@ TESTSUITE_AT = \
 	tests/orchd.at \
 	tests/zmq-northbound.at \
 	tests/frr-offload.at \
+	tests/frr-bench.at \
 	tests/fibctl.at \
 	tests/zmq-southbound.at \
 	tests/bad-rows.at \
