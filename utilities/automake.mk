@@ -35,6 +35,16 @@ utilities/fibsync-bench-run: utilities/fibsync-bench-run.in Makefile
 bench-smoke: all
 	utilities/fibsync-bench run --quick
 
+# The one way to run real FRR (namespaces, zebra, bgpd, ExaBGP), for the
+# real-FRR autotests and fibsync-bench frr.
+pkgdata_SCRIPTS = utilities/frr-env.sh
+EXTRA_DIST += utilities/frr-env.sh.in
+CLEANFILES += utilities/frr-env.sh
+utilities/frr-env.sh: utilities/frr-env.sh.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) utilities && \
+	$(SUBST_SCRIPT) $(srcdir)/utilities/frr-env.sh.in > $@.tmp && \
+	chmod +x $@.tmp && mv $@.tmp $@
+
 # fibsync-bench frr runs this script.
 bin_SCRIPTS += utilities/fibsync-bench-frr
 EXTRA_DIST += utilities/fibsync-bench-frr.in
