@@ -45,14 +45,18 @@ enum {
     SEEN_FRR = 1 << 3,          /* FRR's RIB. */
 };
 
-/* One (VRF, prefix). */
+/* One (VRF, prefix), as each view has it. */
 struct route_compare_entry {
     struct hmap_node node;      /* In 'route_compare->entries'. */
     const char *vrf;            /* Interned VRF name. */
     const struct route_compare_fwd *want; /* What the route resolves to,
                                            * NULL if no resolved route. */
-    int64_t asic_seq;           /* Asic_Route.seq of the row read. */
-    char *asic_diffs;           /* Its differences, one a line, or NULL. */
+    const struct route_compare_fwd *asic; /* Asic_Route's forwarding. */
+    const struct route_compare_fwd *fib;  /* The FIB's forwarding. */
+    const char *asic_state;     /* Interned Asic_Route.state, or NULL. */
+    char *asic_error;           /* Asic_Route.error, or NULL. */
+    int64_t asic_seq;           /* Asic_Route.seq. */
+    int64_t asic_applied_seq;   /* Asic_Route.applied_seq. */
     uint8_t seen;               /* SEEN_* bits. */
     char prefix[];              /* Prefix text, as its row holds it. */
 };
@@ -114,7 +118,7 @@ route_compare_destroy(struct route_compare *rc)
         struct string *s;
 
         HMAP_FOR_EACH_POP (e, node, &rc->entries) {
-            free(e->asic_diffs);
+            free(e->asic_error);
             free(e);
         }
         hmap_destroy(&rc->entries);
@@ -258,9 +262,10 @@ find_entry(struct route_compare *rc, const char *vrf, const char *prefix,
     size_t len = strlen(prefix) + 1;
     e = xmalloc(sizeof *e + len);
     e->vrf = vrf;
-    e->want = NULL;
-    e->asic_seq = 0;
-    e->asic_diffs = NULL;
+    e->want = e->asic = e->fib = NULL;
+    e->asic_state = NULL;
+    e->asic_error = NULL;
+    e->asic_seq = e->asic_applied_seq = 0;
     e->seen = 0;
     memcpy(e->prefix, prefix, len);
     hmap_insert(&rc->entries, &e->node, hash);
@@ -304,9 +309,9 @@ route_compare_unresolved(struct route_compare *rc, const char *vrf,
 }
 
 /* An Asic_Route row: 'have' its forwarding, 'state' (NULL if none), its
- * sequence numbers and 'error' (NULL if none).  Every route must have been
- * fed in before.  A row read twice (read in slices while orchd rewrote it)
- * counts once, as its newer version (higher 'seq'). */
+ * sequence numbers and 'error' (NULL if none).  A row read twice (read in
+ * slices while orchd rewrote it) counts once, as its newer version (the
+ * higher 'seq'). */
 void
 route_compare_asic(struct route_compare *rc, const char *vrf,
                    const char *prefix, const struct route_compare_fwd *have,
@@ -314,59 +319,35 @@ route_compare_asic(struct route_compare *rc, const char *vrf,
                    const char *error)
 {
     struct route_compare_entry *e = find_entry(rc, vrf, prefix, true);
-    struct ds s = DS_EMPTY_INITIALIZER;
 
     if (e->seen & SEEN_ASIC) {
         if (seq <= e->asic_seq) {
             return;
         }
-        free(e->asic_diffs);
-        e->asic_diffs = NULL;
+        free(e->asic_error);
     } else {
         rc->n_asic++;
     }
     e->seen |= SEEN_ASIC;
+    e->asic = have;
+    e->asic_state = state ? intern(rc, state) : NULL;
+    e->asic_error = error && error[0] ? xstrdup(error) : NULL;
     e->asic_seq = seq;
-    if (!e->want) {
-        ds_put_format(&s, "extra-asic %s %s\n", vrf, prefix);
-    } else {
-        if (have != e->want) {
-            ds_put_format(&s, "differs-asic %s %s: Asic_Route has %s, "
-                          "route wants %s\n", vrf, prefix, fwd_text(have),
-                          fwd_text(e->want));
-        }
-        if (!state || strcmp(state, "programmed") || seq != applied_seq) {
-            ds_put_format(&s, "unprogrammed %s %s: state %s, seq %"PRId64
-                          ", applied %"PRId64"%s%s\n", vrf, prefix,
-                          state ? state : "none", seq, applied_seq,
-                          error && error[0] ? ", error " : "",
-                          error && error[0] ? error : "");
-        }
-    }
-    if (s.length) {
-        e->asic_diffs = ds_steal_cstr(&s);
-    }
-    ds_destroy(&s);
+    e->asic_applied_seq = applied_seq;
 }
 
-/* A route of the live FIB.  Every Asic_Route row must have been fed in
- * before. */
+/* A route of the live FIB, forwarding as 'have'.  A second one of the same
+ * (VRF, prefix) counts once. */
 void
 route_compare_fib(struct route_compare *rc, const char *vrf,
                   const char *prefix, const struct route_compare_fwd *have)
 {
     struct route_compare_entry *e = find_entry(rc, vrf, prefix, true);
 
-    if (e->seen & SEEN_FIB) {
-        return;
-    }
-    e->seen |= SEEN_FIB;
-    rc->n_fib++;
-    if (!e->want) {
-        diff(rc, "extra-fib %s %s", vrf, prefix);
-    } else if (have != e->want) {
-        diff(rc, "differs-fib %s %s: FIB has %s, route wants %s",
-             vrf, prefix, fwd_text(have), fwd_text(e->want));
+    if (!(e->seen & SEEN_FIB)) {
+        e->seen |= SEEN_FIB;
+        e->fib = have;
+        rc->n_fib++;
     }
 }
 
@@ -423,26 +404,48 @@ route_compare_finish(struct route_compare *rc, unsigned int views,
     const struct route_compare_entry *e;
 
     HMAP_FOR_EACH (e, node, &rc->entries) {
-        if (e->asic_diffs) {
-            char *save = NULL;
+        const char *vrf = e->vrf;
+        const char *prefix = e->prefix;
 
-            for (char *line = strtok_r(e->asic_diffs, "\n", &save); line;
-                 line = strtok_r(NULL, "\n", &save)) {
-                svec_add(&rc->diffs, line);
+        if (e->seen & SEEN_ASIC) {
+            if (!e->want) {
+                diff(rc, "extra-asic %s %s", vrf, prefix);
+            } else {
+                if (e->asic != e->want) {
+                    diff(rc, "differs-asic %s %s: Asic_Route has %s, route "
+                         "wants %s", vrf, prefix, fwd_text(e->asic),
+                         fwd_text(e->want));
+                }
+                if (!e->asic_state || strcmp(e->asic_state, "programmed")
+                    || e->asic_seq != e->asic_applied_seq) {
+                    diff(rc, "unprogrammed %s %s: state %s, seq %"PRId64", "
+                         "applied %"PRId64"%s%s", vrf, prefix,
+                         e->asic_state ? e->asic_state : "none",
+                         e->asic_seq, e->asic_applied_seq,
+                         e->asic_error ? ", error " : "",
+                         e->asic_error ? e->asic_error : "");
+                }
             }
+        } else if (e->want) {
+            diff(rc, "missing-asic %s %s", vrf, prefix);
         }
-        if (e->want && !(e->seen & SEEN_ASIC)) {
-            diff(rc, "missing-asic %s %s", e->vrf, e->prefix);
-        }
-        if (views & ROUTE_COMPARE_FIB
-            && e->want && !(e->seen & SEEN_FIB)) {
-            diff(rc, "missing-fib %s %s", e->vrf, e->prefix);
+        if (views & ROUTE_COMPARE_FIB) {
+            if (e->seen & SEEN_FIB) {
+                if (!e->want) {
+                    diff(rc, "extra-fib %s %s", vrf, prefix);
+                } else if (e->fib != e->want) {
+                    diff(rc, "differs-fib %s %s: FIB has %s, route wants %s",
+                         vrf, prefix, fwd_text(e->fib), fwd_text(e->want));
+                }
+            } else if (e->want) {
+                diff(rc, "missing-fib %s %s", vrf, prefix);
+            }
         }
         if (views & ROUTE_COMPARE_FRR) {
             if (e->seen & SEEN_FRR && !(e->seen & SEEN_ROUTE)) {
-                diff(rc, "missing-route %s %s", e->vrf, e->prefix);
+                diff(rc, "missing-route %s %s", vrf, prefix);
             } else if (e->seen & SEEN_ROUTE && !(e->seen & SEEN_FRR)) {
-                diff(rc, "extra-route %s %s", e->vrf, e->prefix);
+                diff(rc, "extra-route %s %s", vrf, prefix);
             }
         }
     }

@@ -19,7 +19,7 @@
 
 /* route-compare: what route-check compares, without any I/O.
  *
- * Four views of the routes of a switch are fed in, in this order: the
+ * Four views of the routes of a switch are fed in, in any order: the
  * Route rows (what zebra selected, resolved as orchd resolves them), the
  * Asic_Route rows (what orchd asked for, and what syncd says it did), the
  * live FIB (syncd's dump) and, optionally, FRR's own RIB.  Each is keyed by
@@ -27,7 +27,7 @@
  * Route row with a bad prefix is still reported (as missing from the
  * ASIC), not refused here.
  *
- * Memory stays small at a million routes: one entry of about 60 bytes per
+ * Memory stays small at a million routes: one entry of about 100 bytes per
  * (VRF, prefix), VRF names interned, and each distinct forwarding
  * (action and next hops) interned once and shared by every route that has
  * it, so comparing two views of a route is comparing two pointers.
@@ -67,7 +67,7 @@ const struct route_compare_fwd *route_compare_fwd(
     const struct route_compare_nh *, size_t n, bool lone_weight_is_1);
 const char *route_compare_fwd_format(struct route_compare_fwd *);
 
-/* The views, fed in this order: routes, Asic_Route, FIB, FRR. */
+/* The views, fed in any order, even interleaved. */
 void route_compare_route(struct route_compare *, const char *vrf,
                          const char *prefix,
                          const struct route_compare_fwd *);

@@ -355,50 +355,52 @@ enum table {
     T_GROUP, T_ROUTE, T_ASIC,
 };
 
-/* The arguments of a select's row callback. */
-struct select_aux {
+/* Most Asic_Route slices read at once. */
+#define MAX_SLICES_IN_FLIGHT 2
+
+/* One select in progress, over a connection of its own. */
+struct fetch {
+    struct ovsdb_select_reader *reader; /* NULL once done. */
     struct check *check;        /* Where rows go. */
     enum table table;           /* What they are. */
+    const char *table_name;     /* Its name, for errors. */
+    int64_t lo;                 /* An Asic_Route slice: its first seq. */
     size_t n_rows;              /* Rows seen. */
 };
 
 /* ovsdb_select_row_cb. */
 static void
-select_row(int select_idx OVS_UNUSED, const struct json *row, void *aux_)
+select_row(int select_idx OVS_UNUSED, const struct json *row, void *f_)
 {
-    struct select_aux *aux = aux_;
+    struct fetch *f = f_;
 
-    aux->n_rows++;
+    f->n_rows++;
     if (row->type != JSON_OBJECT) {
-        note_bad(aux->check, "row");
+        note_bad(f->check, "row");
         return;
     }
-    switch (aux->table) {
+    switch (f->table) {
     case T_GROUP:
-        group_row(aux->check, row);
+        group_row(f->check, row);
         break;
     case T_ROUTE:
-        route_row(aux->check, row);
+        route_row(f->check, row);
         break;
     case T_ASIC:
-        asic_row(aux->check, row);
+        asic_row(f->check, row);
         break;
     }
 }
 
-/* Selects 'columns' (a space-separated list) of the rows of 'table_name'
- * that match 'where' (taken; NULL for every row) over a connection of its
- * own, handing each row to 'table''s parser.  Returns the number of rows.
- * Exits on failure. */
-static size_t
-select_rows(const char *db, struct check *c, enum table table,
-            const char *table_name, const char *columns, struct json *where)
+/* Starts selecting 'columns' (space-separated) of the rows of 'table_name'
+ * that match 'where' (taken; NULL for every row) into 'f'. */
+static void
+fetch_start(struct fetch *f, const char *db, struct check *c,
+            enum table table, const char *table_name, const char *columns,
+            struct json *where)
 {
-    struct select_aux aux = { .check = c, .table = table };
     struct json *op = json_object_create();
     struct json *cols = json_array_create_empty();
-    struct ovsdb_select_reader *r;
-    enum ovsdb_select_reader_state state;
     struct svec words;
 
     svec_init(&words);
@@ -412,65 +414,195 @@ select_rows(const char *db, struct check *c, enum table table,
     json_object_put(op, "where", where ? where : json_array_create_empty());
     json_object_put(op, "columns", cols);
 
-    r = ovsdb_select_reader_create(db, json_array_create_2(
-                                       json_string_create("Fibsync"), op),
-                                   1, select_row, &aux);
-    while ((state = ovsdb_select_reader_run(r))
-           == OVSDB_SELECT_READER_RUNNING) {
-        ovsdb_select_reader_wait(r);
-        poll_block();
-    }
-    if (state == OVSDB_SELECT_READER_FAILED) {
-        fail("database %s: %s: %s", db, table_name,
-             ovsdb_select_reader_error(r));
-    }
-    ovsdb_select_reader_destroy(r);
-    return aux.n_rows;
+    memset(f, 0, sizeof *f);
+    f->check = c;
+    f->table = table;
+    f->table_name = table_name;
+    f->reader = ovsdb_select_reader_create(
+        db, json_array_create_2(json_string_create("Fibsync"), op), 1,
+        select_row, f);
 }
 
-/* Returns the condition 'lo' <= seq < 'hi'. */
-static struct json *
-seq_slice(int64_t lo, int64_t hi)
+/* Advances 'f'.  Returns true once it is done; exits if it failed. */
+static bool
+fetch_run(struct fetch *f, const char *db)
 {
-    return json_array_create_2(
+    if (!f->reader) {
+        return true;
+    }
+    switch (ovsdb_select_reader_run(f->reader)) {
+    case OVSDB_SELECT_READER_RUNNING:
+        ovsdb_select_reader_wait(f->reader);
+        return false;
+    case OVSDB_SELECT_READER_DONE:
+        ovsdb_select_reader_destroy(f->reader);
+        f->reader = NULL;
+        return true;
+    case OVSDB_SELECT_READER_FAILED:
+    default:
+        fail("database %s: %s: %s", db, f->table_name,
+             ovsdb_select_reader_error(f->reader));
+    }
+}
+
+/* Returns the condition "'lo' <= seq", and "seq < 'hi'" unless 'hi' is
+ * INT64_MAX. */
+static struct json *
+seq_range(int64_t lo, int64_t hi)
+{
+    struct json *where = json_array_create_1(
         json_array_create_3(json_string_create("seq"),
                             json_string_create(">="),
-                            json_integer_create(lo)),
-        json_array_create_3(json_string_create("seq"),
-                            json_string_create("<"),
-                            json_integer_create(hi)));
+                            json_integer_create(lo)));
+    if (hi != INT64_MAX) {
+        json_array_add(where,
+                       json_array_create_3(json_string_create("seq"),
+                                           json_string_create("<"),
+                                           json_integer_create(hi)));
+    }
+    return where;
 }
 
-/* Reads the database: groups, then routes, then Asic_Route.  Asic_Route
- * goes in slices of 'slice' sequence numbers, each its own transaction, so
- * that ovsdb-server builds one slice's reply at a time.  Its sequence
- * numbers are orchd's write numbers: a slice past the highest seen that
- * comes back empty ends the read, after one last select of everything
- * from there on (rows written meanwhile). */
+/* The FIB, asked of syncd while the database is read. */
+struct fib_request {
+    struct jsonrpc *rpc;        /* syncd's unixctl connection, or NULL. */
+    const char *ctl;            /* Its socket, as given. */
+    char *path;                 /* The file syncd writes. */
+};
+
+static void read_fib_file(struct check *, const char *path);
+
+/* Asks syncd ('ctl') to write its FIB to a file beside its socket, one
+ * route a line ("asic/dump file PATH"), without waiting for it. */
 static void
-read_db(const char *db, struct check *c, int64_t slice)
+fib_request_start(struct fib_request *fr, const char *ctl)
 {
-    select_rows(db, c, T_GROUP, "Nexthop_Group", "id members", NULL);
-    select_rows(db, c, T_ROUTE, "Route",
+    char *ctl_abs = abs_file_name(NULL, ctl);
+    char *dir = dir_name(ctl_abs);
+    struct json *params;
+    int error;
+
+    fr->ctl = ctl;
+    fr->path = xasprintf("%s/route-check.%ld.fib", dir, (long) getpid());
+    error = unixctl_client_create(ctl_abs, &fr->rpc);
+    if (error) {
+        fail("syncd %s: %s", ctl, ovs_retval_to_string(error));
+    }
+    params = json_array_create_2(json_string_create("file"),
+                                 json_string_create(fr->path));
+    error = jsonrpc_send(fr->rpc, jsonrpc_create_request("asic/dump",
+                                                         params, NULL));
+    if (error) {
+        fail("syncd %s: %s", ctl, ovs_retval_to_string(error));
+    }
+    free(dir);
+    free(ctl_abs);
+}
+
+/* Advances the FIB request; once syncd has answered, reads the file into
+ * 'c'.  Returns true once done; exits on failure. */
+static bool
+fib_request_run(struct fib_request *fr, struct check *c)
+{
+    struct jsonrpc_msg *reply;
+    int error;
+
+    if (!fr->rpc) {
+        return true;
+    }
+    jsonrpc_run(fr->rpc);
+    error = jsonrpc_recv(fr->rpc, &reply);
+    if (error == EAGAIN) {
+        jsonrpc_wait(fr->rpc);
+        jsonrpc_recv_wait(fr->rpc);
+        return false;
+    } else if (error) {
+        fail("syncd %s: %s", fr->ctl, ovs_retval_to_string(error));
+    } else if (reply->type == JSONRPC_ERROR) {
+        char *s = (reply->error && reply->error->type == JSON_STRING
+                   ? xstrdup(json_string(reply->error))
+                   : json_to_string(reply->error, 0));
+        fail("syncd %s: asic/dump: %s", fr->ctl, s);
+    } else if (reply->type != JSONRPC_REPLY) {
+        fail("syncd %s: unexpected %s message", fr->ctl,
+             jsonrpc_msg_type_to_string(reply->type));
+    }
+    jsonrpc_msg_destroy(reply);
+    jsonrpc_close(fr->rpc);
+    fr->rpc = NULL;
+
+    read_fib_file(c, fr->path);
+    free(fr->path);
+    fr->path = NULL;
+    return true;
+}
+
+/* Reads the database and, unless 'ctl' is NULL, syncd's FIB, all at once:
+ * the next-hop groups first (routes resolve through them), then Route
+ * whole, Asic_Route in slices of 'slice' sequence numbers (each its own
+ * transaction, at most MAX_SLICES_IN_FLIGHT at a time, so ovsdb-server
+ * holds one slice's reply at a time rather than the table's) and the FIB,
+ * which syncd writes meanwhile.
+ *
+ * Asic_Route.seq is orchd's write counter.  Slices go up from 0 until one
+ * past the highest seq seen comes back empty; a last select then reads
+ * everything from there on (rows written meanwhile, or past a gap). */
+static void
+read_views(const char *db, const char *ctl, struct check *c, int64_t slice)
+{
+    static const char asic_cols[] = ("vrf prefix packet_action nexthops seq "
+                                     "applied_seq state error");
+    struct fetch slices[MAX_SLICES_IN_FLIGHT + 1];
+    struct fib_request fr = { .rpc = NULL };
+    struct fetch groups, routes;
+    int64_t next_lo = 0;
+    bool last = false;          /* The open-ended slice is started. */
+    bool stop = false;          /* No more bounded slices. */
+
+    fetch_start(&groups, db, c, T_GROUP, "Nexthop_Group", "id members", NULL);
+    while (!fetch_run(&groups, db)) {
+        poll_block();
+    }
+
+    if (ctl) {
+        fib_request_start(&fr, ctl);
+    }
+    fetch_start(&routes, db, c, T_ROUTE, "Route",
                 "vrf prefix nexthops nexthop_group blackhole", NULL);
-
-    const char *cols = ("vrf prefix packet_action nexthops seq applied_seq "
-                        "state error");
-    int64_t lo = 0;
+    memset(slices, 0, sizeof slices);
     for (;;) {
-        size_t n = select_rows(db, c, T_ASIC, "Asic_Route", cols,
-                               seq_slice(lo, lo + slice));
+        bool busy = !fetch_run(&routes, db);
 
-        lo += slice;
-        if (!n && lo > c->max_seq) {
+        busy |= !fib_request_run(&fr, c);
+        for (size_t i = 0; i < ARRAY_SIZE(slices); i++) {
+            struct fetch *f = &slices[i];
+
+            if (f->reader && fetch_run(f, db)) {
+                if (!f->n_rows && f->lo > c->max_seq) {
+                    stop = true;
+                }
+                f->table_name = NULL;       /* Free for another slice. */
+            }
+            if (!f->table_name && !last) {
+                if (!stop && i < MAX_SLICES_IN_FLIGHT) {
+                    fetch_start(f, db, c, T_ASIC, "Asic_Route", asic_cols,
+                                seq_range(next_lo, next_lo + slice));
+                    f->lo = next_lo;
+                    next_lo += slice;
+                } else if (stop) {
+                    fetch_start(f, db, c, T_ASIC, "Asic_Route", asic_cols,
+                                seq_range(next_lo, INT64_MAX));
+                    f->lo = INT64_MAX;
+                    last = true;
+                }
+            }
+            busy |= f->reader != NULL;
+        }
+        if (!busy && last) {
             break;
         }
+        poll_block();
     }
-    select_rows(db, c, T_ASIC, "Asic_Route", cols,
-                json_array_create_1(
-                    json_array_create_3(json_string_create("seq"),
-                                        json_string_create(">="),
-                                        json_integer_create(lo))));
 }
 
 /* ---- The FIB ------------------------------------------------------------
@@ -512,34 +644,12 @@ fib_line(struct check *c, char *line)
                       route_compare_fwd(c->cmp, action, c->nhs, n, false));
 }
 
-/* Has syncd ('ctl') write its FIB to a file beside its socket, one route
- * a line, and reads it.  Exits on failure. */
+/* Reads the FIB file that syncd wrote at 'path', and removes it. */
 static void
-read_fib(const char *ctl, struct check *c)
+read_fib_file(struct check *c, const char *path)
 {
-    char *ctl_abs = abs_file_name(NULL, ctl);
-    char *dir = dir_name(ctl_abs);
-    char *path = xasprintf("%s/route-check.%ld.fib", dir, (long) getpid());
-    const char *argv[] = { "file", path };
-    struct jsonrpc *client;
-    char *result, *err;
-    int error;
-
-    error = unixctl_client_create(ctl_abs, &client);
-    if (error) {
-        fail("syncd %s: %s", ctl, ovs_retval_to_string(error));
-    }
-    error = unixctl_client_transact(client, "asic/dump", 2, (char **) argv,
-                                    &result, &err);
-    jsonrpc_close(client);
-    if (error) {
-        fail("syncd %s: %s", ctl, ovs_retval_to_string(error));
-    } else if (err) {
-        fail("syncd %s: asic/dump: %s", ctl, err);
-    }
-    free(result);
-
     FILE *file = fopen(path, "r");
+
     if (!file) {
         fail("%s: %s", path, ovs_strerror(errno));
     }
@@ -552,9 +662,6 @@ read_fib(const char *ctl, struct check *c)
     }
     free(line);
     fclose(file);
-    free(path);
-    free(dir);
-    free(ctl_abs);
 }
 
 /* ---- FRR ----------------------------------------------------------------
@@ -663,9 +770,8 @@ main(int argc, char *argv[])
     parse_options(argc, argv, &o);
     hmap_init(&c.groups);
 
-    read_db(o.db, &c, o.slice);
+    read_views(o.db, o.check_fib ? o.syncd : NULL, &c, o.slice);
     if (o.check_fib) {
-        read_fib(o.syncd, &c);
         views |= ROUTE_COMPARE_FIB;
     }
     if (o.check_frr) {
