@@ -39,7 +39,6 @@
 #include "jsonrpc.h"
 #include "lib/fibsync-paths.h"
 #include "lib/frr-route-json.h"
-#include "lib/option-parse.h"
 #include "lib/ovsdb-select-reader.h"
 #include "lib/ovsdb-wire.h"
 #include "lib/route-compare.h"
@@ -172,9 +171,16 @@ parse_options(int argc, char *argv[], struct options *o)
         case OPT_FRR_ALL:
             o->frr_all = true;
             break;
-        case OPT_SLICE:
-            o->slice = option_parse_uint("--slice", optarg, 1, INT32_MAX);
+        case OPT_SLICE: {
+            long long int n;
+
+            if (!str_to_llong(optarg, 10, &n) || n < 1 || n > INT32_MAX) {
+                fail("--slice: \"%s\" is not a number between 1 and %d",
+                     optarg, INT32_MAX);
+            }
+            o->slice = n;
             break;
+        }
         case 'q':
             o->quiet = true;
             break;
@@ -421,6 +427,7 @@ fetch_start(struct fetch *f, const char *db, struct check *c,
     f->reader = ovsdb_select_reader_create(
         db, json_array_create_2(json_string_create("Fibsync"), op), 1,
         select_row, f);
+    poll_immediate_wake();      /* To be run before anything is awaited. */
 }
 
 /* Advances 'f'.  Returns true once it is done; exits if it failed. */
