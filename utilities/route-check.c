@@ -20,9 +20,10 @@
  * Each view is read a row at a time and folded into lib/route-compare.h's
  * table keyed by (VRF, prefix): the database through
  * lib/ovsdb-select-reader.h (no reply tree, only the columns compared,
- * Asic_Route in slices of its 'seq' column so that ovsdb-server never
- * builds one huge reply), the FIB from a file syncd writes line by line
- * ("asic/dump file PATH"), FRR from vtysh's JSON. */
+ * Asic_Route in slices of its 'seq' column so that ovsdb-server builds one
+ * slice's reply at a time; Route has no column to slice on), the FIB from
+ * a file syncd writes line by line ("asic/dump file PATH"), FRR from
+ * vtysh's JSON. */
 
 #include <config.h>
 
@@ -61,7 +62,7 @@ enum {
     EXIT_ERROR = 2,             /* A view could not be read. */
 };
 
-/* Asic_Route rows per select, by default (--slice). */
+/* Asic_Route sequence numbers per select, by default (--slice). */
 #define DEFAULT_SLICE 50000
 
 /* The command line. */
@@ -683,33 +684,34 @@ frr_route(const char *vrf, const char *prefix, void *c_)
     route_compare_frr(c->cmp, vrf, prefix);
 }
 
-/* Parses 'text', vtysh's output 'what', into 'c'.  Exits on failure. */
-static void
-parse_frr(struct check *c, const char *what, const char *text, bool all)
+/* Reads FRR's JSON output from 'file' (called 'what' in messages) into
+ * 'c', a piece at a time.  Returns NULL, or an error message (to be
+ * freed). */
+static char *
+read_frr_stream(struct check *c, const char *what, FILE *file, bool all)
 {
+    struct frr_route_json_reader rd;
     struct frr_route_json_stats stats;
-    char *error = frr_route_json_parse(text, all, frr_route, c, &stats);
+    char buf[65536];
+    char *error = NULL;
+    size_t n;
 
-    if (error) {
-        fail("%s: %s", what, error);
+    frr_route_json_init(&rd, all, frr_route, c);
+    while (!error && (n = fread(buf, 1, sizeof buf, file)) > 0) {
+        error = frr_route_json_feed(&rd, buf, n);
     }
-    if (stats.n_bad) {
+    if (!error && ferror(file)) {
+        error = xstrdup(ovs_strerror(errno));
+    }
+    if (!error) {
+        error = frr_route_json_finish(&rd, &stats);
+    }
+    frr_route_json_destroy(&rd);
+    if (!error && stats.n_bad) {
         fprintf(stderr, "%s: %s: %"PRIuSIZE" entries are not routes "
                 "(ignored)\n", program_name, what, stats.n_bad);
     }
-}
-
-/* Reads all of 'file' into 's'.  Returns 0 or an errno value. */
-static int
-read_all(FILE *file, struct ds *s)
-{
-    char buf[65536];
-    size_t n;
-
-    while ((n = fread(buf, 1, sizeof buf, file)) > 0) {
-        ds_put_buffer(s, buf, n);
-    }
-    return ferror(file) ? errno : 0;
+    return error;
 }
 
 /* Reads FRR's routes: from the --frr-json files, or from "show ip route
@@ -717,21 +719,20 @@ read_all(FILE *file, struct ds *s)
 static void
 read_frr(const struct options *o, struct check *c)
 {
-    struct ds text = DS_EMPTY_INITIALIZER;
-
     for (size_t i = 0; i < o->frr_files.n; i++) {
         const char *name = o->frr_files.names[i];
         FILE *file = fopen(name, "r");
 
-        if (!file || read_all(file, &text)) {
+        if (!file) {
             fail("%s: %s", name, ovs_strerror(errno));
         }
+        char *error = read_frr_stream(c, name, file, o->frr_all);
+        if (error) {
+            fail("%s: %s", name, error);
+        }
         fclose(file);
-        parse_frr(c, name, ds_cstr(&text), o->frr_all);
-        ds_clear(&text);
     }
     if (o->frr_files.n) {
-        ds_destroy(&text);
         return;
     }
 
@@ -747,18 +748,15 @@ read_frr(const struct options *o, struct check *c)
         if (!pipe) {
             fail("%s: %s", cmd, ovs_strerror(errno));
         }
-        int error = read_all(pipe, &text);
+        char *error = read_frr_stream(c, cmd, pipe, o->frr_all);
         status = pclose(pipe);
-        if (error) {
-            fail("%s: %s", cmd, ovs_strerror(error));
-        } else if (status) {
+        if (status) {
             fail("%s: %s", cmd, process_status_msg(status));
+        } else if (error) {
+            fail("%s: %s", cmd, error);
         }
-        parse_frr(c, cmd, ds_cstr(&text), o->frr_all);
-        ds_clear(&text);
         free(cmd);
     }
-    ds_destroy(&text);
 }
 
 /* ---- Main ---------------------------------------------------------------
@@ -854,10 +852,11 @@ Prefixes are compared as their rows spell them: a Route row whose prefix\n\
 is not canonical (orchd refuses it) is missing from the ASIC.\n\
 \n\
 How it reads: the database a row at a time (no reply held whole), only\n\
-the columns compared, Asic_Route in slices of its seq column, each a\n\
-transaction of its own, so ovsdb-server never builds one huge reply; the\n\
-FIB from a file syncd writes beside its socket (\"asic/dump file PATH\"),\n\
-removed once read.\n\
+the columns compared; Asic_Route in slices of its seq column, each a\n\
+transaction of its own, so that ovsdb-server builds one slice's reply at\n\
+a time (Route, which has no column to slice on, in one select); the FIB\n\
+from a file that syncd writes beside its socket (\"asic/dump file\n\
+PATH\"), removed once read.  All are read at once.\n\
 \n\
 Comparing with FRR (--frr, --vtysh, --frr-json):\n\
   route-check runs \"vtysh -c 'show ip route vrf all json'\" and the same\n\

@@ -43,6 +43,24 @@ check_routes(const char *text, bool all, const char *expected,
     char *joined;
 
     ck_assert_msg(!error, "%s", error);
+
+    /* The same, fed a byte at a time. */
+    struct frr_route_json_reader rd;
+    struct frr_route_json_stats stats2;
+    struct svec routes2 = SVEC_EMPTY_INITIALIZER;
+
+    frr_route_json_init(&rd, all, collect, &routes2);
+    for (const char *p = text; *p; p++) {
+        error = frr_route_json_feed(&rd, p, 1);
+        ck_assert_msg(!error, "%s", error);
+    }
+    error = frr_route_json_finish(&rd, &stats2);
+    ck_assert_msg(!error, "%s", error);
+    frr_route_json_destroy(&rd);
+    ck_assert(svec_equal(&routes, &routes2));
+    ck_assert_int_eq(memcmp(stats, &stats2, sizeof stats2), 0);
+    svec_destroy(&routes2);
+
     svec_sort(&routes);
     joined = svec_join(&routes, "\n", "");
     ck_assert_str_eq(joined, expected);
@@ -118,6 +136,8 @@ START_TEST(test_bad_input)
 
     static const char *const bad[] = {
         "", "[]", "\"text\"", "{\"10.1.0.0/16\": [", "% Unknown command",
+        "{} x", "{\"a\" 1}", "{\"a\": [}", "{\"a\": [{\"b\": }]}",
+        "{\"a\": 1,}x", "  ",
     };
     for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
         error = frr_route_json_parse(bad[i], false, collect, NULL, &stats);
