@@ -51,6 +51,8 @@
 #include "openvswitch/vlog.h"
 #include "hash.h"
 #include "process.h"
+#include "socket-util.h"
+#include "stream.h"
 #include "svec.h"
 #include "unixctl.h"
 #include "util.h"
@@ -62,8 +64,9 @@ enum {
     EXIT_ERROR = 2,             /* A view could not be read. */
 };
 
-/* Asic_Route sequence numbers per select, by default (--slice). */
-#define DEFAULT_SLICE 50000
+/* Asic_Route sequence numbers (so at most rows) per select, by default
+ * (--slice). */
+#define DEFAULT_SLICE 100000
 
 /* The command line. */
 struct options {
@@ -545,27 +548,137 @@ fib_request_run(struct fib_request *fr, struct check *c)
     return true;
 }
 
-/* Reads the database and, unless 'ctl' is NULL, syncd's FIB, all at once:
- * the next-hop groups first (routes resolve through them), then Route
- * whole, Asic_Route in slices of 'slice' sequence numbers (each its own
- * transaction, at most MAX_SLICES_IN_FLIGHT at a time, so ovsdb-server
- * holds one slice's reply at a time rather than the table's) and the FIB,
- * which syncd writes meanwhile.
+/* Where the Asic_Route slices are. */
+struct slicer {
+    int64_t slice;              /* --slice: the width of a dense slice. */
+    int64_t next_lo;            /* First seq of the next slice. */
+    bool stop;                  /* No more bounded slices. */
+    bool last;                  /* The open-ended slice is started. */
+};
+
+/* Decides, once the slice 'f' is read, whether to stop slicing.
  *
- * Asic_Route.seq is orchd's write counter.  Slices go up from 0 until one
- * past the highest seq seen comes back empty; a last select then reads
- * everything from there on (rows written meanwhile, or past a gap). */
+ * Asic_Route.seq is orchd's write counter: each row's is unique, so a
+ * slice 'slice' wide holds at most 'slice' rows.  Slicing stops once as
+ * many rows were read as Route has (Route read), or once a slice past the
+ * highest seq seen comes back empty; the open-ended slice then reads the
+ * rest (rows past a gap, or written meanwhile). */
 static void
-read_views(const char *db, const char *ctl, struct check *c, int64_t slice)
+slicer_done(struct slicer *sl, const struct fetch *f, const struct check *c,
+            bool routes_done)
+{
+    if (!f->n_rows && f->lo > c->max_seq) {
+        sl->stop = true;
+    }
+    if (routes_done && c->n_routes
+        && route_compare_n_asic(c->cmp) >= c->n_routes) {
+        sl->stop = true;
+    }
+}
+
+/* Returns true if some Asic_Route row has a seq below 'x'.  A "wait" that
+ * times out at once: a scan of the table in ovsdb-server, with no rows in
+ * the reply.  Exits on failure. */
+static bool
+asic_seq_below(struct jsonrpc *rpc, const char *db, int64_t x)
+{
+    struct json *op = json_object_create();
+    struct jsonrpc_msg *reply;
+    const struct json *result;
+    int error;
+
+    json_object_put_string(op, "op", "wait");
+    json_object_put(op, "timeout", json_integer_create(0));
+    json_object_put_string(op, "table", "Asic_Route");
+    json_object_put(op, "where", json_array_create_1(
+                        json_array_create_3(json_string_create("seq"),
+                                            json_string_create("<"),
+                                            json_integer_create(x))));
+    json_object_put(op, "columns", json_array_create_empty());
+    json_object_put_string(op, "until", "==");
+    json_object_put(op, "rows", json_array_create_empty());
+    error = jsonrpc_transact_block(
+        rpc, jsonrpc_create_request("transact", json_array_create_2(
+                                        json_string_create("Fibsync"), op),
+                                    NULL), &reply);
+    if (error) {
+        fail("database %s: %s", db, ovs_retval_to_string(error));
+    }
+    result = reply->result;
+    if (!result || result->type != JSON_ARRAY || !json_array(result)->n
+        || json_array(result)->elems[0]->type != JSON_OBJECT) {
+        fail("database %s: unexpected reply to a wait", db);
+    }
+
+    /* Without an error, the wait saw no row. */
+    bool found = shash_find(json_object(json_array(result)->elems[0]),
+                            "error") != NULL;
+    jsonrpc_msg_destroy(reply);
+    return found;
+}
+
+/* Finds where Asic_Route's seqs start, to within a factor of two, without
+ * reading a row: orchd's counter may be in the millions after restarts,
+ * and each slice below it would be a scan of the table for nothing. */
+static int64_t
+asic_seq_start(const char *db, int64_t slice)
+{
+    struct stream *stream;
+    struct jsonrpc *rpc;
+    int64_t x = slice;
+    int error;
+
+    error = stream_open_block(stream_open(db, &stream, DSCP_DEFAULT),
+                              -1, &stream);
+    if (error) {
+        fail("database %s: Asic_Route: connection failed: %s", db,
+             ovs_strerror(error));
+    }
+    rpc = jsonrpc_open(stream);
+    while (x < INT64_MAX / 4 && !asic_seq_below(rpc, db, x)) {
+        x *= 2;
+    }
+    jsonrpc_close(rpc);
+    return x == slice ? 0 : x / 2;
+}
+
+/* Starts the next Asic_Route slice in 'f', if there is one to start. */
+static void
+slicer_start(struct slicer *sl, struct fetch *f, const char *db,
+             struct check *c, bool bounded_slot)
 {
     static const char asic_cols[] = ("vrf prefix packet_action nexthops seq "
                                      "applied_seq state error");
+
+    if (sl->last) {
+        return;
+    } else if (!sl->stop && bounded_slot) {
+        fetch_start(f, db, c, T_ASIC, "Asic_Route", asic_cols,
+                    seq_range(sl->next_lo, sl->next_lo + sl->slice));
+        f->lo = sl->next_lo;
+        sl->next_lo += sl->slice;
+    } else if (sl->stop) {
+        fetch_start(f, db, c, T_ASIC, "Asic_Route", asic_cols,
+                    seq_range(sl->next_lo, INT64_MAX));
+        f->lo = INT64_MAX;
+        sl->last = true;
+    }
+}
+
+/* Reads the database and, unless 'ctl' is NULL, syncd's FIB, all at once:
+ * the next-hop groups first (routes resolve through them), then Route
+ * whole, Asic_Route in slices of its seq column from where its seqs start
+ * (each its own transaction, at most MAX_SLICES_IN_FLIGHT at a time, so
+ * that ovsdb-server holds a slice's reply at a time rather than the
+ * table's; see slicer_done()) and
+ * the FIB, which syncd writes meanwhile. */
+static void
+read_views(const char *db, const char *ctl, struct check *c, int64_t slice)
+{
     struct fetch slices[MAX_SLICES_IN_FLIGHT + 1];
+    struct slicer sl = { .slice = slice };
     struct fib_request fr = { .rpc = NULL };
     struct fetch groups, routes;
-    int64_t next_lo = 0;
-    bool last = false;          /* The open-ended slice is started. */
-    bool stop = false;          /* No more bounded slices. */
 
     fetch_start(&groups, db, c, T_GROUP, "Nexthop_Group", "id members", NULL);
     while (!fetch_run(&groups, db)) {
@@ -577,36 +690,26 @@ read_views(const char *db, const char *ctl, struct check *c, int64_t slice)
     }
     fetch_start(&routes, db, c, T_ROUTE, "Route",
                 "vrf prefix nexthops nexthop_group blackhole", NULL);
+    sl.next_lo = asic_seq_start(db, slice);
     memset(slices, 0, sizeof slices);
     for (;;) {
-        bool busy = !fetch_run(&routes, db);
+        bool routes_done = fetch_run(&routes, db);
+        bool busy = !routes_done;
 
         busy |= !fib_request_run(&fr, c);
         for (size_t i = 0; i < ARRAY_SIZE(slices); i++) {
             struct fetch *f = &slices[i];
 
             if (f->reader && fetch_run(f, db)) {
-                if (!f->n_rows && f->lo > c->max_seq) {
-                    stop = true;
-                }
+                slicer_done(&sl, f, c, routes_done);
                 f->table_name = NULL;       /* Free for another slice. */
             }
-            if (!f->table_name && !last) {
-                if (!stop && i < MAX_SLICES_IN_FLIGHT) {
-                    fetch_start(f, db, c, T_ASIC, "Asic_Route", asic_cols,
-                                seq_range(next_lo, next_lo + slice));
-                    f->lo = next_lo;
-                    next_lo += slice;
-                } else if (stop) {
-                    fetch_start(f, db, c, T_ASIC, "Asic_Route", asic_cols,
-                                seq_range(next_lo, INT64_MAX));
-                    f->lo = INT64_MAX;
-                    last = true;
-                }
+            if (!f->table_name) {
+                slicer_start(&sl, f, db, c, i < MAX_SLICES_IN_FLIGHT);
             }
             busy |= f->reader != NULL;
         }
-        if (!busy && last) {
+        if (!busy && sl.last) {
             break;
         }
         poll_block();
@@ -852,7 +955,8 @@ Prefixes are compared as their rows spell them: a Route row whose prefix\n\
 is not canonical (orchd refuses it) is missing from the ASIC.\n\
 \n\
 How it reads: the database a row at a time (no reply held whole), only\n\
-the columns compared; Asic_Route in slices of its seq column, each a\n\
+the columns compared; Asic_Route in slices of its seq column from where\n\
+its seqs start (found by \"wait\" probes that read no row), each a\n\
 transaction of its own, so that ovsdb-server builds one slice's reply at\n\
 a time (Route, which has no column to slice on, in one select); the FIB\n\
 from a file that syncd writes beside its socket (\"asic/dump file\n\
@@ -881,8 +985,10 @@ Options:\n\
   --frr-json=FILE      read FRR's JSON from FILE instead of running vtysh\n\
                        (implies --frr; may be given twice, ip and ipv6)\n\
   --frr-all-protocols  count FRR's connected, kernel and local routes too\n\
-  --slice=N            Asic_Route sequence numbers per select (default\n\
-                       %d)\n\
+  --slice=N            Asic_Route sequence numbers, so at most rows, per\n\
+                       select (default %d): smaller keeps ovsdb-server's\n\
+                       transient memory smaller, but each select scans\n\
+                       the whole table there\n\
   -q, --quiet          print only the summary line\n\
   -h, --help           print this help\n\
 \n\
