@@ -66,7 +66,7 @@ enum {
 
 /* Asic_Route sequence numbers (so at most rows) per select, by default
  * (--slice). */
-#define DEFAULT_SLICE 100000
+#define DEFAULT_SLICE 50000
 
 /* The command line. */
 struct options {
@@ -704,12 +704,12 @@ read_views(const char *db, const char *ctl, struct check *c, int64_t slice)
                 slicer_done(&sl, f, c, routes_done);
                 f->table_name = NULL;       /* Free for another slice. */
             }
-            if (!f->table_name) {
+            if (!f->table_name && (routes_done || routes.n_rows)) {
                 slicer_start(&sl, f, db, c, i < MAX_SLICES_IN_FLIGHT);
             }
             busy |= f->reader != NULL;
         }
-        if (!busy && sl.last) {
+        if (!busy && sl.last && routes_done) {
             break;
         }
         poll_block();
