@@ -665,7 +665,8 @@ Fault injection at start (see also asic/fault below):\n\
 Runtime commands (ovs-appctl -t SOCKET COMMAND):\n\
   asic/lookup ADDRESS [vrf NAME]  longest-prefix match: prefix, action,\n\
                           next hops with weights, hit counter\n\
-  asic/dump [json]        every route of every VRF\n\
+  asic/dump [json | file PATH]  every route of every VRF; \"file\"\n\
+                          writes the text lines to PATH (absolute)\n\
   crm/show                used/available/capacity of each resource\n\
   asic/fault rate FRACTION [SEED] | prefix add|del VRF PREFIX |\n\
              delay USEC | clear | show\n\
@@ -770,6 +771,8 @@ struct dump_ctx {
     const char *vrf;            /* VRF being dumped. */
     struct ds *s;               /* Text output, or NULL. */
     struct json *array;         /* JSON output, or NULL. */
+    FILE *file;                 /* With 's': where 's' goes, or NULL. */
+    size_t n;                   /* Routes dumped. */
 };
 
 static void
@@ -784,6 +787,11 @@ dump_route(const struct asic_sim_route *r, void *ctx_)
                       syncd_action_name(r->action));
         syncd_apply_format_target(ctx->d->apply, r->next_hop_id, ctx->s);
         ds_put_format(ctx->s, " hits=%"PRIu64"\n", r->hits);
+        if (ctx->file && ctx->s->length >= 65536) {
+            /* Streamed: a million routes never make one 60 MB reply. */
+            fwrite(ctx->s->string, 1, ctx->s->length, ctx->file);
+            ds_clear(ctx->s);
+        }
     } else {
         struct json *o = json_object_create();
 
@@ -796,6 +804,7 @@ dump_route(const struct asic_sim_route *r, void *ctx_)
         json_object_put(o, "hits", json_integer_create(r->hits));
         json_array_add(ctx->array, o);
     }
+    ctx->n++;
 }
 
 static int
@@ -807,16 +816,37 @@ compare_vr_names(const void *a_, const void *b_)
     return strcmp(*a, *b);
 }
 
-/* "asic/dump [json]". */
+/* "asic/dump [json | file PATH]".  With "file PATH" (an absolute path),
+ * the text lines are written to PATH as they are made, not returned in
+ * one reply: route-check reads a million routes that way without a 60 MB
+ * reply, or the JSON tree of "json" (about 1 kB a route), in syncd. */
 static void
 cmd_dump(struct unixctl_conn *conn, int argc, const char *argv[], void *d_)
 {
     struct syncd *d = d_;
-    bool json = argc > 1 && !strcmp(argv[1], "json");
+    bool json = argc == 2 && !strcmp(argv[1], "json");
+    bool to_file = argc == 3 && !strcmp(argv[1], "file");
+    FILE *file = NULL;
 
-    if (argc > 1 && !json) {
-        unixctl_command_reply_error(conn, "usage: asic/dump [json]");
+    if (argc > 1 && !json && !to_file) {
+        unixctl_command_reply_error(conn,
+                                    "usage: asic/dump [json | file PATH]");
         return;
+    }
+    if (to_file) {
+        if (argv[2][0] != '/') {
+            unixctl_command_reply_error(conn, "asic/dump file: PATH must "
+                                        "be absolute");
+            return;
+        }
+        file = fopen(argv[2], "w");
+        if (!file) {
+            char *msg = xasprintf("asic/dump file: %s: %s", argv[2],
+                                  ovs_strerror(errno));
+            unixctl_command_reply_error(conn, msg);
+            free(msg);
+            return;
+        }
     }
 
     /* VRFs in name order. */
@@ -834,6 +864,7 @@ cmd_dump(struct unixctl_conn *conn, int argc, const char *argv[], void *d_)
         .d = d,
         .s = json ? NULL : &s,
         .array = json ? json_array_create_empty() : NULL,
+        .file = file,
     };
     for (size_t i = 0; i < n; i++) {
         ctx.vrf = names[i];
@@ -847,6 +878,18 @@ cmd_dump(struct unixctl_conn *conn, int argc, const char *argv[], void *d_)
         unixctl_command_reply(conn, text);
         free(text);
         json_destroy(ctx.array);
+    } else if (file) {
+        fwrite(s.string, 1, s.length, file);
+        if (ferror(file) | fclose(file)) {
+            char *msg = xasprintf("asic/dump file: %s: write failed",
+                                  argv[2]);
+            unixctl_command_reply_error(conn, msg);
+            free(msg);
+        } else {
+            char *msg = xasprintf("%"PRIuSIZE" routes", ctx.n);
+            unixctl_command_reply(conn, msg);
+            free(msg);
+        }
     } else {
         unixctl_command_reply(conn, ds_cstr(&s));
     }
@@ -1161,7 +1204,8 @@ register_commands(struct syncd *d)
 {
     unixctl_command_register("asic/lookup", "ADDRESS [vrf NAME]", 1, 3,
                              cmd_lookup, d);
-    unixctl_command_register("asic/dump", "[json]", 0, 1, cmd_dump, d);
+    unixctl_command_register("asic/dump", "[json | file PATH]", 0, 2,
+                             cmd_dump, d);
     unixctl_command_register("crm/show", "", 0, 0, cmd_crm_show, d);
     unixctl_command_register("asic/fault",
                              "rate FRACTION [SEED] | prefix add|del VRF "

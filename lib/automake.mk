@@ -37,5 +37,10 @@ lib_libfibsync_la_SOURCES += \
 	lib/route-frame.c lib/route-frame.h \
 	lib/zmq-channel.c lib/zmq-channel.h
 
+# route-check's comparison and FRR's "show ip route json" reader.
+lib_libfibsync_la_SOURCES += \
+	lib/route-compare.c lib/route-compare.h \
+	lib/frr-route-json.c lib/frr-route-json.h
+
 lib_libfibsync_la_LIBADD = $(OVS_LIBS) $(NL_LIBS) $(ZMQ_LIBS) \
 	$(JEMALLOC_LIBS)

@@ -180,8 +180,12 @@ ovsdb_select_reader_wait(struct ovsdb_select_reader *r)
         poll_immediate_wake();
     } else if (r->stream) {
         stream_run_wait(r->stream);
-        stream_connect_wait(r->stream);
-        if (r->out.length) {
+        if (stream_connect(r->stream) == EAGAIN) {
+            /* Only while connecting: a connected stream's connect wait is
+             * a wait for POLLOUT, always ready, and would spin the loop
+             * for as long as the server takes to build its reply. */
+            stream_connect_wait(r->stream);
+        } else if (r->out.length) {
             stream_send_wait(r->stream);
         } else {
             stream_recv_wait(r->stream);

@@ -33,6 +33,10 @@ tests_check_fibsync_SOURCES += tests/check/test-orchd-bulker.c
 tests_check_fibsync_SOURCES += tests/check/test-syncd-nexthop-key.c
 tests_check_fibsync_SOURCES += tests/check/test-orchd-writebehind.c
 tests_check_fibsync_SOURCES += tests/check/test-southbound.c
+tests_check_fibsync_SOURCES += tests/check/test-route-compare.c \
+	tests/check/test-frr-route-json.c
+EXTRA_DIST += tests/data/frr-ip-route-vrf-all.json \
+	tests/data/frr-ipv6-route.json
 EXTRA_DIST += tests/data/zebra-nhg.fpm tests/data/zebra-no-nhg.fpm \
 	tests/data/zebra-nhg-replay.fpm
 tests_check_fibsync_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
@@ -75,7 +79,8 @@ TESTSUITE_AT = \
 	tests/fibctl.at \
 	tests/zmq-southbound.at \
 	tests/bad-rows.at \
-	tests/bench-run.at
+	tests/bench-run.at \
+	tests/route-check.at
 EXTRA_DIST += $(TESTSUITE_AT) tests/atlocal.in package.m4 tests/lpm-check.py
 TESTSUITE = $(srcdir)/tests/testsuite
 DISTCLEANFILES += tests/atconfig tests/atlocal

@@ -9,14 +9,9 @@ utilities/fibsync-ctl: utilities/fibsync-ctl.in Makefile
 	$(SUBST_SCRIPT) $(srcdir)/utilities/fibsync-ctl.in > $@.tmp && \
 	chmod +x $@.tmp && mv $@.tmp $@
 
-bin_SCRIPTS += utilities/route-check
-EXTRA_DIST += utilities/route-check.in
-CLEANFILES += utilities/route-check
-utilities/route-check: utilities/route-check.in Makefile
-	$(AM_V_GEN)$(MKDIR_P) utilities && \
-	$(SUBST_SCRIPT) -e 's,[@]PYTHON3[@],$(PYTHON3),g' \
-	    $(srcdir)/utilities/route-check.in > $@.tmp && \
-	chmod +x $@.tmp && mv $@.tmp $@
+bin_PROGRAMS += utilities/route-check
+utilities_route_check_SOURCES = utilities/route-check.c
+utilities_route_check_LDADD = lib/libfibsync.la $(OVS_LIBS) $(JEMALLOC_LIBS)
 
 # fibsync-bench-run: "fibsync-bench run", the end-to-end benchmark; the
 # fibsync-bench program execs it from its own directory.

@@ -18,6 +18,8 @@
     SUITE(route_frame) \
     SUITE(zmq_channel) \
     SUITE(route_key) \
+    SUITE(route_compare) \
+    SUITE(frr_route_json) \
     SUITE(route_batch) \
     SUITE(ptr_fifo) \
     SUITE(fpmsyncd_rib) \

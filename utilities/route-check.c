@@ -1,0 +1,999 @@
+/*
+ * Copyright (c) 2024 The fibsync authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+/* route-check: proves that OVSDB Route, OVSDB Asic_Route, the simulator's
+ * live FIB (and, with --frr, FRR's RIB) agree.
+ *
+ * Each view is read a row at a time and folded into lib/route-compare.h's
+ * table keyed by (VRF, prefix): the database through
+ * lib/ovsdb-select-reader.h (no reply tree, only the columns compared,
+ * Asic_Route in slices of its 'seq' column so that ovsdb-server builds one
+ * slice's reply at a time; Route has no column to slice on), the FIB from
+ * a file syncd writes line by line ("asic/dump file PATH"), FRR from
+ * vtysh's JSON. */
+
+#include <config.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "command-line.h"
+#include "jsonrpc.h"
+#include "lib/fibsync-paths.h"
+#include "lib/frr-route-json.h"
+#include "lib/ovsdb-select-reader.h"
+#include "lib/ovsdb-wire.h"
+#include "lib/route-compare.h"
+#include "openvswitch/dynamic-string.h"
+#include "openvswitch/hmap.h"
+#include "openvswitch/json.h"
+#include "openvswitch/poll-loop.h"
+#include "openvswitch/shash.h"
+#include "openvswitch/vlog.h"
+#include "hash.h"
+#include "process.h"
+#include "socket-util.h"
+#include "stream.h"
+#include "svec.h"
+#include "unixctl.h"
+#include "util.h"
+
+/* Exit statuses. */
+enum {
+    EXIT_AGREE = 0,             /* Every view agrees. */
+    EXIT_DIFFER = 1,            /* Some differ. */
+    EXIT_ERROR = 2,             /* A view could not be read. */
+};
+
+/* Asic_Route sequence numbers (so at most rows) per select, by default
+ * (--slice). */
+#define DEFAULT_SLICE 50000
+
+/* The command line. */
+struct options {
+    const char *db;             /* --db. */
+    char *syncd;                /* --syncd. */
+    bool check_fib;             /* Not --no-fib. */
+    bool quiet;                 /* -q. */
+    bool check_frr;             /* --frr, --frr-json or --vtysh. */
+    const char *vtysh;          /* --vtysh: vtysh's command. */
+    struct svec frr_files;      /* --frr-json files. */
+    bool frr_all;               /* --frr-all-protocols. */
+    int64_t slice;              /* --slice. */
+};
+
+/* A next-hop group: Nexthop_Group.id and what its members forward to. */
+struct group {
+    struct hmap_node node;      /* In 'check->groups', by 'id'. */
+    int64_t id;                 /* Nexthop_Group.id. */
+    const struct route_compare_fwd *fwd; /* NULL if it has no member. */
+};
+
+/* What the run reads into. */
+struct check {
+    struct route_compare *cmp;  /* The comparison. */
+    struct hmap groups;         /* "struct group"s. */
+    size_t n_routes;            /* Route rows. */
+    int64_t max_seq;            /* Highest Asic_Route.seq seen so far. */
+    size_t n_bad;               /* Rows or lines that could not be read. */
+    const char *bad_what;       /* What the first bad one was. */
+    struct route_compare_nh *nhs; /* Scratch next hops. */
+    size_t allocated_nhs;       /* Room in 'nhs'. */
+};
+
+OVS_NO_RETURN static void usage(void);
+
+/* Reports 'format' and exits with status 2. */
+static void OVS_PRINTF_FORMAT(1, 2) OVS_NO_RETURN
+fail(const char *format, ...)
+{
+    va_list args;
+
+    fprintf(stderr, "%s: ", program_name);
+    va_start(args, format);
+    vfprintf(stderr, format, args);
+    va_end(args);
+    putc('\n', stderr);
+    exit(EXIT_ERROR);
+}
+
+static void
+parse_options(int argc, char *argv[], struct options *o)
+{
+    enum {
+        OPT_DB = UCHAR_MAX + 1, OPT_SYNCD, OPT_NO_FIB, OPT_FRR, OPT_VTYSH,
+        OPT_FRR_JSON, OPT_FRR_ALL, OPT_SLICE,
+    };
+    static const struct option long_options[] = {
+        {"db", required_argument, NULL, OPT_DB},
+        {"syncd", required_argument, NULL, OPT_SYNCD},
+        {"no-fib", no_argument, NULL, OPT_NO_FIB},
+        {"frr", no_argument, NULL, OPT_FRR},
+        {"vtysh", required_argument, NULL, OPT_VTYSH},
+        {"frr-json", required_argument, NULL, OPT_FRR_JSON},
+        {"frr-all-protocols", no_argument, NULL, OPT_FRR_ALL},
+        {"slice", required_argument, NULL, OPT_SLICE},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+
+    memset(o, 0, sizeof *o);
+    o->db = fibsync_default_db();
+    o->syncd = fibsync_ctl_path("syncd");
+    o->check_fib = true;
+    o->slice = DEFAULT_SLICE;
+    svec_init(&o->frr_files);
+    opterr = 0;
+    for (;;) {
+        int c = getopt_long(argc, argv, "+qh", long_options, NULL);
+
+        if (c == -1) {
+            break;
+        }
+        switch (c) {
+        case OPT_DB:
+            o->db = optarg;
+            break;
+        case OPT_SYNCD:
+            free(o->syncd);
+            o->syncd = xstrdup(optarg);
+            break;
+        case OPT_NO_FIB:
+            o->check_fib = false;
+            break;
+        case OPT_FRR:
+            o->check_frr = true;
+            break;
+        case OPT_VTYSH:
+            o->check_frr = true;
+            o->vtysh = optarg;
+            break;
+        case OPT_FRR_JSON:
+            o->check_frr = true;
+            svec_add(&o->frr_files, optarg);
+            break;
+        case OPT_FRR_ALL:
+            o->frr_all = true;
+            break;
+        case OPT_SLICE: {
+            long long int n;
+
+            if (!str_to_llong(optarg, 10, &n) || n < 1 || n > INT32_MAX) {
+                fail("--slice: \"%s\" is not a number between 1 and %d",
+                     optarg, INT32_MAX);
+            }
+            o->slice = n;
+            break;
+        }
+        case 'q':
+            o->quiet = true;
+            break;
+        case 'h':
+            usage();
+        case '?':
+            if (optopt) {
+                fail("option -%c not recognized (use --help for help)",
+                     optopt);
+            }
+            fail("option %s not recognized or without its argument "
+                 "(use --help for help)", argv[optind - 1]);
+        default:
+            OVS_NOT_REACHED();
+        }
+    }
+    if (optind < argc) {
+        fail("unexpected argument \"%s\" (use --help for help)",
+             argv[optind]);
+    }
+    if (o->vtysh && o->frr_files.n) {
+        fail("--vtysh and --frr-json exclude each other "
+             "(use --help for help)");
+    }
+}
+
+/* ---- The database -------------------------------------------------------
+ */
+
+/* Notes a row or line that could not be read. */
+static void
+note_bad(struct check *c, const char *what)
+{
+    if (!c->n_bad++) {
+        c->bad_what = what;
+    }
+}
+
+/* Reads the next hops of map value 'v' (["map", [[KEY, WEIGHT], ...]]) into
+ * 'c->nhs'.  Returns their number, or SIZE_MAX if 'v' is not such a map. */
+static size_t
+get_nexthops(struct check *c, const struct json *v)
+{
+    const struct json_array *a, *pairs;
+
+    if (!v || v->type != JSON_ARRAY || (a = json_array(v))->n != 2
+        || a->elems[0]->type != JSON_STRING
+        || strcmp(json_string(a->elems[0]), "map")
+        || a->elems[1]->type != JSON_ARRAY) {
+        return SIZE_MAX;
+    }
+    pairs = json_array(a->elems[1]);
+    if (pairs->n > c->allocated_nhs) {
+        c->allocated_nhs = MAX(pairs->n, 2 * c->allocated_nhs);
+        c->nhs = xrealloc(c->nhs, c->allocated_nhs * sizeof *c->nhs);
+    }
+    for (size_t i = 0; i < pairs->n; i++) {
+        const struct json *pair = pairs->elems[i];
+        const struct json_array *kv;
+
+        if (pair->type != JSON_ARRAY || (kv = json_array(pair))->n != 2
+            || kv->elems[0]->type != JSON_STRING
+            || kv->elems[1]->type != JSON_INTEGER) {
+            return SIZE_MAX;
+        }
+        c->nhs[i].key = json_string(kv->elems[0]);
+        c->nhs[i].weight = json_integer(kv->elems[1]);
+    }
+    return pairs->n;
+}
+
+/* Returns column 'name' of 'row'. */
+static const struct json *
+column(const struct json *row, const char *name)
+{
+    return shash_find_data(json_object(row), name);
+}
+
+/* A Nexthop_Group row. */
+static void
+group_row(struct check *c, const struct json *row)
+{
+    int64_t id;
+    size_t n = get_nexthops(c, column(row, "members"));
+
+    if (!ovsdb_wire_get_integer(column(row, "id"), &id) || n == SIZE_MAX) {
+        note_bad(c, "Nexthop_Group row");
+        return;
+    }
+
+    struct group *g = xmalloc(sizeof *g);
+    g->id = id;
+    g->fwd = n ? route_compare_fwd(c->cmp, "forward", c->nhs, n, true)
+             : NULL;
+    hmap_insert(&c->groups, &g->node, hash_uint64(id));
+}
+
+/* Returns the group with 'id', or NULL. */
+static const struct group *
+group_find(const struct check *c, int64_t id)
+{
+    const struct group *g;
+
+    HMAP_FOR_EACH_WITH_HASH (g, node, hash_uint64(id), &c->groups) {
+        if (g->id == id) {
+            return g;
+        }
+    }
+    return NULL;
+}
+
+/* A Route row, resolved as orchd's resolve_route() does: a blackhole
+ * drops, a next-hop group forwards to its members (unresolved while the
+ * group is unknown or empty), next hops forward to themselves, and a route
+ * with none traps to the CPU. */
+static void
+route_row(struct check *c, const struct json *row)
+{
+    const char *vrf = ovsdb_wire_get_string(column(row, "vrf"));
+    const char *prefix = ovsdb_wire_get_string(column(row, "prefix"));
+    const struct json *blackhole = column(row, "blackhole");
+    size_t n = get_nexthops(c, column(row, "nexthops"));
+    const struct route_compare_fwd *want;
+    int64_t group_id;
+
+    if (!vrf || !prefix || !blackhole || n == SIZE_MAX
+        || (blackhole->type != JSON_TRUE && blackhole->type != JSON_FALSE)) {
+        note_bad(c, "Route row");
+        return;
+    }
+    c->n_routes++;
+    if (blackhole->type == JSON_TRUE) {
+        want = route_compare_fwd(c->cmp, "drop", NULL, 0, true);
+    } else if (ovsdb_wire_get_integer(column(row, "nexthop_group"),
+                                      &group_id)) {
+        const struct group *g = group_find(c, group_id);
+
+        if (!g || !g->fwd) {
+            route_compare_unresolved(c->cmp, vrf, prefix, group_id);
+            return;
+        }
+        want = g->fwd;
+    } else if (n) {
+        want = route_compare_fwd(c->cmp, "forward", c->nhs, n, true);
+    } else {
+        want = route_compare_fwd(c->cmp, "trap", NULL, 0, true);
+    }
+    route_compare_route(c->cmp, vrf, prefix, want);
+}
+
+/* An Asic_Route row. */
+static void
+asic_row(struct check *c, const struct json *row)
+{
+    const char *vrf = ovsdb_wire_get_string(column(row, "vrf"));
+    const char *prefix = ovsdb_wire_get_string(column(row, "prefix"));
+    const char *action = ovsdb_wire_get_string(column(row, "packet_action"));
+    size_t n = get_nexthops(c, column(row, "nexthops"));
+    int64_t seq, applied_seq;
+
+    if (!vrf || !prefix || !action || n == SIZE_MAX
+        || !ovsdb_wire_get_integer(column(row, "seq"), &seq)
+        || !ovsdb_wire_get_integer(column(row, "applied_seq"),
+                                   &applied_seq)) {
+        note_bad(c, "Asic_Route row");
+        return;
+    }
+    c->max_seq = MAX(c->max_seq, seq);
+    route_compare_asic(c->cmp, vrf, prefix,
+                       route_compare_fwd(c->cmp, action, c->nhs, n, true),
+                       ovsdb_wire_get_string(column(row, "state")),
+                       seq, applied_seq,
+                       ovsdb_wire_get_string(column(row, "error")));
+}
+
+/* Which table a select reads. */
+enum table {
+    T_GROUP, T_ROUTE, T_ASIC,
+};
+
+/* Most Asic_Route slices read at once. */
+#define MAX_SLICES_IN_FLIGHT 2
+
+/* One select in progress, over a connection of its own. */
+struct fetch {
+    struct ovsdb_select_reader *reader; /* NULL once done. */
+    struct check *check;        /* Where rows go. */
+    enum table table;           /* What they are. */
+    const char *table_name;     /* Its name, for errors. */
+    int64_t lo;                 /* An Asic_Route slice: its first seq. */
+    size_t n_rows;              /* Rows seen. */
+};
+
+/* ovsdb_select_row_cb. */
+static void
+select_row(int select_idx OVS_UNUSED, const struct json *row, void *f_)
+{
+    struct fetch *f = f_;
+
+    f->n_rows++;
+    if (row->type != JSON_OBJECT) {
+        note_bad(f->check, "row");
+        return;
+    }
+    switch (f->table) {
+    case T_GROUP:
+        group_row(f->check, row);
+        break;
+    case T_ROUTE:
+        route_row(f->check, row);
+        break;
+    case T_ASIC:
+        asic_row(f->check, row);
+        break;
+    }
+}
+
+/* Starts selecting 'columns' (space-separated) of the rows of 'table_name'
+ * that match 'where' (taken; NULL for every row) into 'f'. */
+static void
+fetch_start(struct fetch *f, const char *db, struct check *c,
+            enum table table, const char *table_name, const char *columns,
+            struct json *where)
+{
+    struct json *op = json_object_create();
+    struct json *cols = json_array_create_empty();
+    struct svec words;
+
+    svec_init(&words);
+    svec_parse_words(&words, columns);
+    for (size_t i = 0; i < words.n; i++) {
+        json_array_add(cols, json_string_create(words.names[i]));
+    }
+    svec_destroy(&words);
+    json_object_put_string(op, "op", "select");
+    json_object_put_string(op, "table", table_name);
+    json_object_put(op, "where", where ? where : json_array_create_empty());
+    json_object_put(op, "columns", cols);
+
+    memset(f, 0, sizeof *f);
+    f->check = c;
+    f->table = table;
+    f->table_name = table_name;
+    f->reader = ovsdb_select_reader_create(
+        db, json_array_create_2(json_string_create("Fibsync"), op), 1,
+        select_row, f);
+    poll_immediate_wake();      /* To be run before anything is awaited. */
+}
+
+/* Advances 'f'.  Returns true once it is done; exits if it failed. */
+static bool
+fetch_run(struct fetch *f, const char *db)
+{
+    if (!f->reader) {
+        return true;
+    }
+    switch (ovsdb_select_reader_run(f->reader)) {
+    case OVSDB_SELECT_READER_RUNNING:
+        ovsdb_select_reader_wait(f->reader);
+        return false;
+    case OVSDB_SELECT_READER_DONE:
+        ovsdb_select_reader_destroy(f->reader);
+        f->reader = NULL;
+        return true;
+    case OVSDB_SELECT_READER_FAILED:
+    default:
+        fail("database %s: %s: %s", db, f->table_name,
+             ovsdb_select_reader_error(f->reader));
+    }
+}
+
+/* Returns the condition "'lo' <= seq", and "seq < 'hi'" unless 'hi' is
+ * INT64_MAX. */
+static struct json *
+seq_range(int64_t lo, int64_t hi)
+{
+    struct json *where = json_array_create_1(
+        json_array_create_3(json_string_create("seq"),
+                            json_string_create(">="),
+                            json_integer_create(lo)));
+    if (hi != INT64_MAX) {
+        json_array_add(where,
+                       json_array_create_3(json_string_create("seq"),
+                                           json_string_create("<"),
+                                           json_integer_create(hi)));
+    }
+    return where;
+}
+
+/* The FIB, asked of syncd while the database is read. */
+struct fib_request {
+    struct jsonrpc *rpc;        /* syncd's unixctl connection, or NULL. */
+    const char *ctl;            /* Its socket, as given. */
+    char *path;                 /* The file syncd writes. */
+};
+
+static void read_fib_file(struct check *, const char *path);
+
+/* Asks syncd ('ctl') to write its FIB to a file beside its socket, one
+ * route a line ("asic/dump file PATH"), without waiting for it. */
+static void
+fib_request_start(struct fib_request *fr, const char *ctl)
+{
+    char *ctl_abs = abs_file_name(NULL, ctl);
+    char *dir = dir_name(ctl_abs);
+    struct json *params;
+    int error;
+
+    fr->ctl = ctl;
+    fr->path = xasprintf("%s/route-check.%ld.fib", dir, (long) getpid());
+    error = unixctl_client_create(ctl_abs, &fr->rpc);
+    if (error) {
+        fail("syncd %s: %s", ctl, ovs_retval_to_string(error));
+    }
+    params = json_array_create_2(json_string_create("file"),
+                                 json_string_create(fr->path));
+    error = jsonrpc_send(fr->rpc, jsonrpc_create_request("asic/dump",
+                                                         params, NULL));
+    if (error) {
+        fail("syncd %s: %s", ctl, ovs_retval_to_string(error));
+    }
+    free(dir);
+    free(ctl_abs);
+}
+
+/* Advances the FIB request; once syncd has answered, reads the file into
+ * 'c'.  Returns true once done; exits on failure. */
+static bool
+fib_request_run(struct fib_request *fr, struct check *c)
+{
+    struct jsonrpc_msg *reply;
+    int error;
+
+    if (!fr->rpc) {
+        return true;
+    }
+    jsonrpc_run(fr->rpc);
+    error = jsonrpc_recv(fr->rpc, &reply);
+    if (error == EAGAIN) {
+        jsonrpc_wait(fr->rpc);
+        jsonrpc_recv_wait(fr->rpc);
+        return false;
+    } else if (error) {
+        fail("syncd %s: %s", fr->ctl, ovs_retval_to_string(error));
+    } else if (reply->type == JSONRPC_ERROR) {
+        char *s = (reply->error && reply->error->type == JSON_STRING
+                   ? xstrdup(json_string(reply->error))
+                   : json_to_string(reply->error, 0));
+        fail("syncd %s: asic/dump: %s", fr->ctl, s);
+    } else if (reply->type != JSONRPC_REPLY) {
+        fail("syncd %s: unexpected %s message", fr->ctl,
+             jsonrpc_msg_type_to_string(reply->type));
+    }
+    jsonrpc_msg_destroy(reply);
+    jsonrpc_close(fr->rpc);
+    fr->rpc = NULL;
+
+    read_fib_file(c, fr->path);
+    free(fr->path);
+    fr->path = NULL;
+    return true;
+}
+
+/* Where the Asic_Route slices are. */
+struct slicer {
+    int64_t slice;              /* --slice: the width of a dense slice. */
+    int64_t next_lo;            /* First seq of the next slice. */
+    bool stop;                  /* No more bounded slices. */
+    bool last;                  /* The open-ended slice is started. */
+};
+
+/* Decides, once the slice 'f' is read, whether to stop slicing.
+ *
+ * Asic_Route.seq is orchd's write counter: each row's is unique, so a
+ * slice 'slice' wide holds at most 'slice' rows.  Slicing stops once as
+ * many rows were read as Route has (Route read), or once a slice past the
+ * highest seq seen comes back empty; the open-ended slice then reads the
+ * rest (rows past a gap, or written meanwhile). */
+static void
+slicer_done(struct slicer *sl, const struct fetch *f, const struct check *c,
+            bool routes_done)
+{
+    if (!f->n_rows && f->lo > c->max_seq) {
+        sl->stop = true;
+    }
+    if (routes_done && c->n_routes
+        && route_compare_n_asic(c->cmp) >= c->n_routes) {
+        sl->stop = true;
+    }
+}
+
+/* Returns true if some Asic_Route row has a seq below 'x'.  A "wait" that
+ * times out at once: a scan of the table in ovsdb-server, with no rows in
+ * the reply.  Exits on failure. */
+static bool
+asic_seq_below(struct jsonrpc *rpc, const char *db, int64_t x)
+{
+    struct json *op = json_object_create();
+    struct jsonrpc_msg *reply;
+    const struct json *result;
+    int error;
+
+    json_object_put_string(op, "op", "wait");
+    json_object_put(op, "timeout", json_integer_create(0));
+    json_object_put_string(op, "table", "Asic_Route");
+    json_object_put(op, "where", json_array_create_1(
+                        json_array_create_3(json_string_create("seq"),
+                                            json_string_create("<"),
+                                            json_integer_create(x))));
+    json_object_put(op, "columns", json_array_create_empty());
+    json_object_put_string(op, "until", "==");
+    json_object_put(op, "rows", json_array_create_empty());
+    error = jsonrpc_transact_block(
+        rpc, jsonrpc_create_request("transact", json_array_create_2(
+                                        json_string_create("Fibsync"), op),
+                                    NULL), &reply);
+    if (error) {
+        fail("database %s: %s", db, ovs_retval_to_string(error));
+    }
+    result = reply->result;
+    if (!result || result->type != JSON_ARRAY || !json_array(result)->n
+        || json_array(result)->elems[0]->type != JSON_OBJECT) {
+        fail("database %s: unexpected reply to a wait", db);
+    }
+
+    /* Without an error, the wait saw no row. */
+    bool found = shash_find(json_object(json_array(result)->elems[0]),
+                            "error") != NULL;
+    jsonrpc_msg_destroy(reply);
+    return found;
+}
+
+/* Finds where Asic_Route's seqs start, to within a factor of two, without
+ * reading a row: orchd's counter may be in the millions after restarts,
+ * and each slice below it would be a scan of the table for nothing. */
+static int64_t
+asic_seq_start(const char *db, int64_t slice)
+{
+    struct stream *stream;
+    struct jsonrpc *rpc;
+    int64_t x = slice;
+    int error;
+
+    error = stream_open_block(stream_open(db, &stream, DSCP_DEFAULT),
+                              -1, &stream);
+    if (error) {
+        fail("database %s: Asic_Route: connection failed: %s", db,
+             ovs_strerror(error));
+    }
+    rpc = jsonrpc_open(stream);
+    while (x < INT64_MAX / 4 && !asic_seq_below(rpc, db, x)) {
+        x *= 2;
+    }
+    jsonrpc_close(rpc);
+    return x == slice ? 0 : x / 2;
+}
+
+/* Starts the next Asic_Route slice in 'f', if there is one to start. */
+static void
+slicer_start(struct slicer *sl, struct fetch *f, const char *db,
+             struct check *c, bool bounded_slot)
+{
+    static const char asic_cols[] = ("vrf prefix packet_action nexthops seq "
+                                     "applied_seq state error");
+
+    if (sl->last) {
+        return;
+    } else if (!sl->stop && bounded_slot) {
+        fetch_start(f, db, c, T_ASIC, "Asic_Route", asic_cols,
+                    seq_range(sl->next_lo, sl->next_lo + sl->slice));
+        f->lo = sl->next_lo;
+        sl->next_lo += sl->slice;
+    } else if (sl->stop) {
+        fetch_start(f, db, c, T_ASIC, "Asic_Route", asic_cols,
+                    seq_range(sl->next_lo, INT64_MAX));
+        f->lo = INT64_MAX;
+        sl->last = true;
+    }
+}
+
+/* Reads the database and, unless 'ctl' is NULL, syncd's FIB, all at once:
+ * the next-hop groups first (routes resolve through them), then Route
+ * whole, Asic_Route in slices of its seq column from where its seqs start
+ * (each its own transaction, at most MAX_SLICES_IN_FLIGHT at a time, so
+ * that ovsdb-server holds a slice's reply at a time rather than the
+ * table's; see slicer_done()) and
+ * the FIB, which syncd writes meanwhile. */
+static void
+read_views(const char *db, const char *ctl, struct check *c, int64_t slice)
+{
+    struct fetch slices[MAX_SLICES_IN_FLIGHT + 1];
+    struct slicer sl = { .slice = slice };
+    struct fib_request fr = { .rpc = NULL };
+    struct fetch groups, routes;
+
+    fetch_start(&groups, db, c, T_GROUP, "Nexthop_Group", "id members", NULL);
+    while (!fetch_run(&groups, db)) {
+        poll_block();
+    }
+
+    if (ctl) {
+        fib_request_start(&fr, ctl);
+    }
+    fetch_start(&routes, db, c, T_ROUTE, "Route",
+                "vrf prefix nexthops nexthop_group blackhole", NULL);
+    sl.next_lo = asic_seq_start(db, slice);
+    memset(slices, 0, sizeof slices);
+    for (;;) {
+        bool routes_done = fetch_run(&routes, db);
+        bool busy = !routes_done;
+
+        busy |= !fib_request_run(&fr, c);
+        for (size_t i = 0; i < ARRAY_SIZE(slices); i++) {
+            struct fetch *f = &slices[i];
+
+            if (f->reader && fetch_run(f, db)) {
+                slicer_done(&sl, f, c, routes_done);
+                f->table_name = NULL;       /* Free for another slice. */
+            }
+            if (!f->table_name && (routes_done || routes.n_rows)) {
+                slicer_start(&sl, f, db, c, i < MAX_SLICES_IN_FLIGHT);
+            }
+            busy |= f->reader != NULL;
+        }
+        if (!busy && sl.last && routes_done) {
+            break;
+        }
+        poll_block();
+    }
+}
+
+/* ---- The FIB ------------------------------------------------------------
+ */
+
+/* Reads one line of syncd's text dump, "VRF PREFIX ACTION TARGET hits=N",
+ * TARGET being "-", "KEY=WEIGHT[,KEY=WEIGHT]..." or an object id that
+ * syncd does not know (no next hop). */
+static void
+fib_line(struct check *c, char *line)
+{
+    char *save = NULL;
+    char *vrf = strtok_r(line, " \n", &save);
+    char *prefix = strtok_r(NULL, " \n", &save);
+    char *action = strtok_r(NULL, " \n", &save);
+    char *target = strtok_r(NULL, " \n", &save);
+    size_t n = 0;
+
+    if (!target) {
+        note_bad(c, "FIB dump line");
+        return;
+    }
+    for (char *nh = strtok_r(target, ",", &save); nh;
+         nh = strtok_r(NULL, ",", &save)) {
+        char *eq = strrchr(nh, '=');
+
+        if (!eq) {
+            continue;           /* "-" or an unknown object id. */
+        }
+        *eq = '\0';
+        if (n >= c->allocated_nhs) {
+            c->nhs = x2nrealloc(c->nhs, &c->allocated_nhs, sizeof *c->nhs);
+        }
+        c->nhs[n].key = nh;
+        c->nhs[n].weight = strtoll(eq + 1, NULL, 10);
+        n++;
+    }
+    route_compare_fib(c->cmp, vrf, prefix,
+                      route_compare_fwd(c->cmp, action, c->nhs, n, false));
+}
+
+/* Reads the FIB file that syncd wrote at 'path', and removes it. */
+static void
+read_fib_file(struct check *c, const char *path)
+{
+    FILE *file = fopen(path, "r");
+
+    if (!file) {
+        fail("%s: %s", path, ovs_strerror(errno));
+    }
+    unlink(path);
+
+    char *line = NULL;
+    size_t size = 0;
+    while (getline(&line, &size, file) > 0) {
+        fib_line(c, line);
+    }
+    free(line);
+    fclose(file);
+}
+
+/* ---- FRR ----------------------------------------------------------------
+ */
+
+/* frr_route_json_cb. */
+static void
+frr_route(const char *vrf, const char *prefix, void *c_)
+{
+    struct check *c = c_;
+
+    route_compare_frr(c->cmp, vrf, prefix);
+}
+
+/* Reads FRR's JSON output from 'file' (called 'what' in messages) into
+ * 'c', a piece at a time.  Returns NULL, or an error message (to be
+ * freed). */
+static char *
+read_frr_stream(struct check *c, const char *what, FILE *file, bool all)
+{
+    struct frr_route_json_reader rd;
+    struct frr_route_json_stats stats;
+    char buf[65536];
+    char *error = NULL;
+    size_t n;
+
+    frr_route_json_init(&rd, all, frr_route, c);
+    while (!error && (n = fread(buf, 1, sizeof buf, file)) > 0) {
+        error = frr_route_json_feed(&rd, buf, n);
+    }
+    if (!error && ferror(file)) {
+        error = xstrdup(ovs_strerror(errno));
+    }
+    if (!error) {
+        error = frr_route_json_finish(&rd, &stats);
+    }
+    frr_route_json_destroy(&rd);
+    if (!error && stats.n_bad) {
+        fprintf(stderr, "%s: %s: %"PRIuSIZE" entries are not routes "
+                "(ignored)\n", program_name, what, stats.n_bad);
+    }
+    return error;
+}
+
+/* Reads FRR's routes: from the --frr-json files, or from "show ip route
+ * vrf all json" and "show ipv6 route vrf all json" run by vtysh. */
+static void
+read_frr(const struct options *o, struct check *c)
+{
+    for (size_t i = 0; i < o->frr_files.n; i++) {
+        const char *name = o->frr_files.names[i];
+        FILE *file = fopen(name, "r");
+
+        if (!file) {
+            fail("%s: %s", name, ovs_strerror(errno));
+        }
+        char *error = read_frr_stream(c, name, file, o->frr_all);
+        if (error) {
+            fail("%s: %s", name, error);
+        }
+        fclose(file);
+    }
+    if (o->frr_files.n) {
+        return;
+    }
+
+    static const char *const cmds[] = {
+        "show ip route vrf all json", "show ipv6 route vrf all json",
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(cmds); i++) {
+        char *cmd = xasprintf("%s -c '%s'", o->vtysh ? o->vtysh : "vtysh",
+                              cmds[i]);
+        FILE *pipe = popen(cmd, "r");
+        int status;
+
+        if (!pipe) {
+            fail("%s: %s", cmd, ovs_strerror(errno));
+        }
+        char *error = read_frr_stream(c, cmd, pipe, o->frr_all);
+        status = pclose(pipe);
+        if (status) {
+            fail("%s: %s", cmd, process_status_msg(status));
+        } else if (error) {
+            fail("%s: %s", cmd, error);
+        }
+        free(cmd);
+    }
+}
+
+/* ---- Main ---------------------------------------------------------------
+ */
+
+int
+main(int argc, char *argv[])
+{
+    struct check c = { .cmp = route_compare_create() };
+    struct svec diffs = SVEC_EMPTY_INITIALIZER;
+    struct options o;
+    unsigned int views = 0;
+
+    set_program_name(argv[0]);
+    vlog_set_levels(NULL, VLF_ANY_DESTINATION, VLL_OFF);
+    parse_options(argc, argv, &o);
+    hmap_init(&c.groups);
+
+    read_views(o.db, o.check_fib ? o.syncd : NULL, &c, o.slice);
+    if (o.check_fib) {
+        views |= ROUTE_COMPARE_FIB;
+    }
+    if (o.check_frr) {
+        read_frr(&o, &c);
+        views |= ROUTE_COMPARE_FRR;
+    }
+    if (c.n_bad) {
+        fail("%"PRIuSIZE" rows or lines could not be read (the first: "
+             "a %s)", c.n_bad, c.bad_what);
+    }
+    route_compare_finish(c.cmp, views, &diffs);
+
+    if (!o.quiet) {
+        for (size_t i = 0; i < diffs.n; i++) {
+            puts(diffs.names[i]);
+        }
+    }
+    printf("route-check: %"PRIuSIZE" routes, %"PRIuSIZE" Asic_Route "
+           "entries", c.n_routes, route_compare_n_asic(c.cmp));
+    if (o.check_fib) {
+        printf(", %"PRIuSIZE" FIB entries", route_compare_n_fib(c.cmp));
+    }
+    if (o.check_frr) {
+        printf(", %"PRIuSIZE" FRR routes", route_compare_n_frr(c.cmp));
+    }
+    printf(", %"PRIuSIZE" difference%s\n", diffs.n, diffs.n == 1 ? "" : "s");
+
+    int status = diffs.n ? EXIT_DIFFER : EXIT_AGREE;
+    svec_destroy(&diffs);
+    route_compare_destroy(c.cmp);
+    struct group *g;
+    HMAP_FOR_EACH_POP (g, node, &c.groups) {
+        free(g);
+    }
+    hmap_destroy(&c.groups);
+    free(c.nhs);
+    svec_destroy(&o.frr_files);
+    free(o.syncd);
+    return status;
+}
+
+static void
+usage(void)
+{
+    printf("\
+%s: prove that Route, Asic_Route and the live FIB agree\n\
+usage: %s [OPTIONS]\n\
+\n\
+route-check reads every Route and Nexthop_Group row of the Fibsync\n\
+database (what zebra selected), every Asic_Route row (what orchd asked\n\
+the ASIC for, and what syncd says it did) and syncd's live FIB, resolves\n\
+each route as orchd does (a blackhole drops; a next-hop group forwards to\n\
+its members; next hops forward to themselves; a route with neither traps\n\
+to the CPU; a lone next hop has weight 1), and prints every difference,\n\
+one line each, sorted, then a summary line:\n\
+\n\
+  missing-asic VRF PREFIX        a route with no Asic_Route entry\n\
+  extra-asic VRF PREFIX          an Asic_Route entry with no route\n\
+  differs-asic VRF PREFIX: ...   Asic_Route says something else\n\
+  unprogrammed VRF PREFIX: ...   Asic_Route entry not (yet) programmed:\n\
+                                 its state, seq, applied_seq and error\n\
+  missing-fib VRF PREFIX         a route the FIB does not hold\n\
+  extra-fib VRF PREFIX           a FIB entry with no route\n\
+  differs-fib VRF PREFIX: ...    the FIB forwards differently\n\
+  unresolved VRF PREFIX: ...     the route's next-hop group is unknown\n\
+  missing-route VRF PREFIX       (--frr) FRR has it, no Route row does\n\
+  extra-route VRF PREFIX         (--frr) a Route row FRR does not have\n\
+\n\
+  route-check: R routes, A Asic_Route entries, F FIB entries[, N FRR\n\
+  routes], D differences\n\
+\n\
+Prefixes are compared as their rows spell them: a Route row whose prefix\n\
+is not canonical (orchd refuses it) is missing from the ASIC.\n\
+\n\
+How it reads: the database a row at a time (no reply held whole), only\n\
+the columns compared; Asic_Route in slices of its seq column from where\n\
+its seqs start (found by \"wait\" probes that read no row), each a\n\
+transaction of its own, so that ovsdb-server builds one slice's reply at\n\
+a time (Route, which has no column to slice on, in one select); the FIB\n\
+from a file that syncd writes beside its socket (\"asic/dump file\n\
+PATH\"), removed once read.  All are read at once.\n\
+\n\
+Comparing with FRR (--frr, --vtysh, --frr-json):\n\
+  route-check runs \"vtysh -c 'show ip route vrf all json'\" and the same\n\
+  for ipv6 and compares the routes FRR selected and sends over FPM (every\n\
+  protocol but connected, kernel and local) with the Route rows, by VRF\n\
+  and prefix.  FRR 8.4's JSON is read: a map from prefix to a list of\n\
+  route objects (\"selected\", \"protocol\", \"vrfName\", ...), or with\n\
+  \"vrf all\" a map from VRF name to such a map.\n\
+\n\
+Exit status: 0 if every view agrees, 1 if they differ, 2 on an error (a\n\
+database, syncd or vtysh that does not answer, or rows that do not\n\
+parse).\n\
+\n\
+Options:\n\
+  --db=REMOTE          database (default unix:$FIBSYNC_RUNDIR/db.sock)\n\
+  --syncd=SOCKET       syncd's unixctl socket\n\
+                       (default $FIBSYNC_RUNDIR/syncd.ctl)\n\
+  --no-fib             compare Route and Asic_Route only\n\
+  --frr                also compare with FRR's RIB, read with vtysh\n\
+  --vtysh=CMD          run CMD instead of \"vtysh\" (implies --frr), e.g.\n\
+                       --vtysh='vtysh --vty_socket /run/frr-ns1'\n\
+  --frr-json=FILE      read FRR's JSON from FILE instead of running vtysh\n\
+                       (implies --frr; may be given twice, ip and ipv6)\n\
+  --frr-all-protocols  count FRR's connected, kernel and local routes too\n\
+  --slice=N            Asic_Route sequence numbers, so at most rows, per\n\
+                       select (default %d): smaller keeps ovsdb-server's\n\
+                       transient memory smaller, but each select scans\n\
+                       the whole table there\n\
+  -q, --quiet          print only the summary line\n\
+  -h, --help           print this help\n\
+\n\
+Environment:\n\
+  FIBSYNC_RUNDIR       the stack's run directory (default ./_run)\n",
+           program_name, program_name, DEFAULT_SLICE);
+    exit(EXIT_SUCCESS);
+}
