@@ -73,7 +73,8 @@ TESTSUITE_AT = \
 	tests/frr-offload.at \
 	tests/fibctl.at \
 	tests/zmq-southbound.at \
-	tests/bad-rows.at
+	tests/bad-rows.at \
+	tests/chaos.at
 EXTRA_DIST += $(TESTSUITE_AT) tests/atlocal.in package.m4 tests/lpm-check.py
 TESTSUITE = $(srcdir)/tests/testsuite
 DISTCLEANFILES += tests/atconfig tests/atlocal
