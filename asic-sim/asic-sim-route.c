@@ -182,7 +182,7 @@ nhref_unref(const struct sim_switch *sw, uint32_t nhref)
     }
 }
 
-/* ---- Churn: routes removed, then created again --------------------------- */
+/* ---- Churn: routes removed, then created again -------------------------- */
 
 /* Stores 'key''s address in 'addr' as struct removed_route keeps it. */
 static void
