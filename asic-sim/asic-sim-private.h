@@ -245,6 +245,20 @@ struct fault_prefix {
                                  * unused bytes zero. */
 };
 
+/* ---- Churn -------------------------------------------------------------- */
+
+/* A route removed from the FIB and not created again since: its key, so
+ * that creating it again counts in 'stats.routes_recreated' (see
+ * asic_sim_stats).  Kept in 'sw->removed_routes'. */
+struct removed_route {
+    struct hmap_node hmap_node; /* In 'sw->removed_routes'. */
+    sai_object_id_t vr_id;      /* Its virtual router. */
+    bool is_v6;                 /* IPv6? */
+    unsigned int plen;          /* Prefix length. */
+    uint8_t addr[16];           /* Address, network order, host bits and
+                                 * unused bytes zero. */
+};
+
 /* ---- Switches ----------------------------------------------------------- */
 
 /* A switch. */
@@ -277,6 +291,10 @@ struct sim_switch {
     struct hmap fault_prefixes; /* Contains "struct fault_prefix"es. */
 
     struct asic_sim_stats stats; /* Counters. */
+    struct hmap removed_routes; /* Contains "struct removed_route"s: routes
+                                 * removed since the switch was created or
+                                 * its counters cleared, and not created
+                                 * again since. */
 };
 
 /* Library state, defined in asic-sim.c: whether sai_api_initialize() was
@@ -619,6 +637,10 @@ create_parse(const struct sim_switch *sw, void *obj, attr_parse_fn *parse,
     }
     return status;
 }
+
+/* ---- Churn (asic-sim-route.c) ------------------------------------------- */
+
+void asim_removed_routes_clear(struct sim_switch *);
 
 /* ---- Removing switches (asic-sim-switch.c) ------------------------------ */
 

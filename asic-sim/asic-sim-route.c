@@ -29,6 +29,7 @@
 #include "asic-sim/lpm4.h"
 #include "asic-sim/lpm6.h"
 #include "asic-sim/sai-util.h"
+#include "hash.h"
 #include "openvswitch/util.h"
 #include "util.h"
 
@@ -178,6 +179,84 @@ nhref_unref(const struct sim_switch *sw, uint32_t nhref)
 
         ovs_assert(obj->refcnt > 0);
         obj->refcnt--;
+    }
+}
+
+/* ---- Churn: routes removed, then created again -------------------------- */
+
+/* Stores 'key''s address in 'addr' as struct removed_route keeps it. */
+static void
+removed_route_addr(const struct route_key *key, uint8_t addr[16])
+{
+    memset(addr, 0, 16);
+    if (key->is_v6) {
+        memcpy(addr, &key->ip6, 16);
+    } else {
+        ovs_be32 ip4 = htonl(key->ip4);
+
+        memcpy(addr, &ip4, sizeof ip4);
+    }
+}
+
+static uint32_t
+removed_route_hash(sai_object_id_t vr_id, const struct route_key *key,
+                   const uint8_t addr[16])
+{
+    uint32_t hash = hash_uint64(vr_id);
+
+    hash = hash_add(hash, key->plen | (key->is_v6 << 8));
+    return hash_bytes(addr, 16, hash);
+}
+
+/* Remembers that the route 'key' names was removed. */
+static void
+removed_route_add(const struct route_key *key)
+{
+    struct removed_route *rr = xmalloc(sizeof *rr);
+
+    rr->vr_id = key->vr->obj.oid;
+    rr->is_v6 = key->is_v6;
+    rr->plen = key->plen;
+    removed_route_addr(key, rr->addr);
+    hmap_insert(&key->sw->removed_routes, &rr->hmap_node,
+                removed_route_hash(rr->vr_id, key, rr->addr));
+}
+
+/* Called when the route 'key' names was created: if it had been removed
+ * before, counts a recreated route and forgets the removal. */
+static void
+removed_route_created(const struct route_key *key)
+{
+    struct sim_switch *sw = key->sw;
+    sai_object_id_t vr_id = key->vr->obj.oid;
+    struct removed_route *rr;
+    uint8_t addr[16];
+
+    if (hmap_is_empty(&sw->removed_routes)) {
+        return;                 /* The common case: a load without churn. */
+    }
+    removed_route_addr(key, addr);
+    HMAP_FOR_EACH_WITH_HASH (rr, hmap_node,
+                             removed_route_hash(vr_id, key, addr),
+                             &sw->removed_routes) {
+        if (rr->vr_id == vr_id && rr->is_v6 == key->is_v6
+            && rr->plen == key->plen && !memcmp(rr->addr, addr, 16)) {
+            hmap_remove(&sw->removed_routes, &rr->hmap_node);
+            free(rr);
+            sw->stats.routes_recreated++;
+            return;
+        }
+    }
+}
+
+/* Forgets every route removed from 'sw' so far. */
+void
+asim_removed_routes_clear(struct sim_switch *sw)
+{
+    struct removed_route *rr;
+
+    HMAP_FOR_EACH_POP (rr, hmap_node, &sw->removed_routes) {
+        free(rr);
     }
 }
 
@@ -438,6 +517,7 @@ route_create__(struct route_cache *c, const struct route_key *key,
     }
     ovs_assert(!error);
     sw->used[res]++;
+    removed_route_created(key);
     return SAI_STATUS_SUCCESS;
 }
 
@@ -465,6 +545,7 @@ route_remove__(struct route_cache *c OVS_UNUSED, const struct route_key *key,
     nhref_unref(sw, route_get(sw, index)->nhref);
     route_free(sw, index);
     sw->used[route_key_res(key)]--;
+    removed_route_add(key);
     return SAI_STATUS_SUCCESS;
 }
 

@@ -206,6 +206,7 @@ create_switch(sai_object_id_t *switch_id, uint32_t attr_count,
     sw->route_free = UINT32_MAX;
     hmap_init(&sw->neighbors);
     hmap_init(&sw->fault_prefixes);
+    hmap_init(&sw->removed_routes);
     sw->fault.ops = ASIC_SIM_FAULT_ROUTES;
 
     sw->cpu_port = port_create(sw, true);
@@ -269,6 +270,9 @@ asim_remove_switch(sai_object_id_t switch_id)
         free(fp);
     }
     hmap_destroy(&sw->fault_prefixes);
+
+    asim_removed_routes_clear(sw);
+    hmap_destroy(&sw->removed_routes);
 
     for (uint32_t i = 0; i < sw->n_route_chunks; i++) {
         munmap(sw->route_chunks[i], ROUTE_CHUNK_BYTES);
@@ -464,7 +468,8 @@ asic_sim_stats_get(sai_object_id_t switch_id, struct asic_sim_stats *stats)
     return SAI_STATUS_SUCCESS;
 }
 
-/* Zeroes the counters of 'switch_id' (not the routes' hit counts). */
+/* Zeroes the counters of 'switch_id' (not the routes' hit counts) and
+ * forgets the routes removed so far: creating them again is no churn. */
 sai_status_t
 asic_sim_stats_clear(sai_object_id_t switch_id)
 {
@@ -474,6 +479,7 @@ asic_sim_stats_clear(sai_object_id_t switch_id)
         return SAI_STATUS_INVALID_OBJECT_ID;
     }
     memset(&sw->stats, 0, sizeof sw->stats);
+    asim_removed_routes_clear(sw);
     return SAI_STATUS_SUCCESS;
 }
 
@@ -517,7 +523,9 @@ asic_sim_memory_get(sai_object_id_t switch_id, struct asic_sim_memory *mem)
                          + hmap_count(&sw->neighbors)
                            * sizeof(struct sim_neighbor)
                          + hmap_count(&sw->fault_prefixes)
-                           * sizeof(struct fault_prefix));
+                           * sizeof(struct fault_prefix)
+                         + hmap_count(&sw->removed_routes)
+                           * sizeof(struct removed_route));
     for (int k = 0; k < N_KINDS; k++) {
         const struct objtab *tab = &sw->tabs[k];
 

@@ -326,8 +326,19 @@ struct asic_sim_stats {
     uint64_t lookups;                    /* asic_sim_lookup*() addresses. */
     uint64_t lookup_misses;              /* Those that matched nothing. */
     uint64_t delay_usec;                 /* Programming delay injected. */
+    uint64_t routes_recreated;           /* Route entries created with the
+                                          * key (VR, prefix) of one removed
+                                          * before: churn, a route taken
+                                          * out of the FIB and put back. */
 };
 
+/* 'routes_recreated' counts each create of a route entry whose key was
+ * removed earlier on the switch and not created since; a set never counts.
+ * To do so the switch remembers the key of every route removed and not
+ * created again (about 64 bytes each), until asic_sim_stats_clear()
+ * forgets them all: a recreate then counts only if the remove came after
+ * the clear.  A daemon that reconciles its FIB with its database should
+ * keep this counter at zero. */
 sai_status_t asic_sim_stats_get(sai_object_id_t switch_id,
                                 struct asic_sim_stats *);
 sai_status_t asic_sim_stats_clear(sai_object_id_t switch_id);

@@ -106,6 +106,11 @@ struct fpmd_rib {
     uint32_t gen;               /* Current generation (zebra session). */
     bool loaded;                /* Database state read since the last
                                  * (re)connection. */
+    bool first_load_done;       /* The database was read once. */
+    bool replay_pending;        /* That first read found routes (fpmsyncd
+                                 * restarted), and no reconciliation has
+                                 * told since which of them zebra still
+                                 * has. */
     bool resolve;               /* Write the members of zebra next-hop
                                  * groups into Route.nexthops. */
     fpmd_ifname_func *ifname;   /* Interface names. */

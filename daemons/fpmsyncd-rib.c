@@ -308,6 +308,7 @@ fpmd_rib_reconcile(struct fpmd_rib *rib, size_t *n_routes, size_t *n_nhgs)
         }
     }
     *n_nhgs = fpmd_nh_reconcile(rib);
+    rib->replay_pending = false;
     rib->stats.stale_routes += *n_routes;
     rib->stats.stale_nhgs += *n_nhgs;
 }
@@ -664,6 +665,21 @@ fpmd_rib_load_end(struct fpmd_rib *rib)
     }
     fpmd_nh_load_end(rib);
     rib->loaded = true;
+    if (!rib->first_load_done) {
+        rib->first_load_done = true;
+        rib->replay_pending = !hmap_is_empty(&rib->routes);
+    }
+}
+
+/* True if fpmsyncd restarted with routes in the database and zebra's
+ * replay has not been reconciled yet: until then the rib does not hold
+ * every route zebra has (the database, written behind on the fast path,
+ * may lack the newest), so the fast path must not tell orchd to remove
+ * what the rib does not name. */
+bool
+fpmd_rib_replay_pending(const struct fpmd_rib *rib)
+{
+    return rib->replay_pending;
 }
 
 /* Writing. */

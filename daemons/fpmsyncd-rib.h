@@ -140,6 +140,7 @@ void fpmd_rib_reconcile(struct fpmd_rib *, size_t *n_routes,
 /* The database load. */
 void fpmd_rib_db_lost(struct fpmd_rib *);
 bool fpmd_rib_is_loaded(const struct fpmd_rib *);
+bool fpmd_rib_replay_pending(const struct fpmd_rib *);
 struct json *fpmd_rib_load_params(bool status);
 
 /* The selects of fpmd_rib_load_params(), in order. */

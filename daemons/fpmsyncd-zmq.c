@@ -328,12 +328,16 @@ take_route(struct fpmd_zmq *zmq, struct ofpbuf *b, struct fpmd_route *r)
 
 /* True if the resync under way can end now: every route of it is sent, and
  * the rib knows the content of every route it holds (the database is read,
- * and what was read is replayed by zebra or reconciled away). */
+ * and what was read is replayed by zebra or reconciled away).  After a
+ * restart of fpmsyncd, not before zebra's replay is reconciled: orchd
+ * removes what a resync does not name, and the database fpmsyncd read may
+ * lack routes that zebra replays later (chaos.at). */
 static bool
 resync_can_end(const struct fpmd_zmq *zmq)
 {
     return zmq->resyncing && !zmq->n_resync
-           && fpmd_rib_is_loaded(zmq->rib);
+           && fpmd_rib_is_loaded(zmq->rib)
+           && !fpmd_rib_replay_pending(zmq->rib);
 }
 
 /* Builds the next ROUTES frame into 'b' from the front of the queue: up to

@@ -435,6 +435,8 @@ sweep(struct orchd_northbound *nb)
     }
     nb->resyncing = false;
     nb->n_sync_ends++;
+    /* orchd knows every route now: syncd may sweep what it did not say. */
+    orchd_worker_release_resync(nb->worker);
     nb->n_swept += n;
     COVERAGE_ADD(orchd_nb_swept, n);
     VLOG_INFO("northbound: resync complete, %"PRIuSIZE" routes, %"PRIuSIZE

@@ -169,6 +169,9 @@ struct orchd_southbound {
 
     /* Resync. */
     bool resync_pending;        /* SYNC_END not sent yet. */
+    bool resync_held;           /* Send no SYNC_END yet: orchd itself does
+                                 * not know every route (see
+                                 * orchd_southbound_release_resync()). */
     uint64_t resync_mark;       /* orchd_bulker_resync()'s mark. */
 
     /* Scratch. */
@@ -239,7 +242,7 @@ put_item(struct orchd_southbound *sb, struct ofpbuf *frame,
 static void
 maybe_end_resync(struct orchd_southbound *sb)
 {
-    if (sb->resync_pending && zmq_channel_is_up(sb->ch)
+    if (sb->resync_pending && !sb->resync_held && zmq_channel_is_up(sb->ch)
         && orchd_bulker_n_taken(sb->bulker) >= sb->resync_mark) {
         struct ofpbuf frame;
 
@@ -253,6 +256,28 @@ maybe_end_resync(struct orchd_southbound *sb)
         sb->stats.sync_ends++;
         VLOG_INFO("southbound: resync sent (%"PRIuSIZE" routes)",
                   orchd_bulker_n_written(sb->bulker));
+    }
+}
+
+/* Lets a resync end once every route queued so far has gone out.
+ *
+ * A restarted orchd on the northbound fast path learns its routes from
+ * fpmsyncd's resync, not from OVSDB (whose Asic_Route rows, written
+ * behind, may lag far behind the ASIC).  Ending the southbound resync
+ * before that makes syncd sweep, as stale, every route orchd has not
+ * heard of yet, and create it again a moment later: churn in the ASIC.
+ * So orchd holds the end of its resync (options->hold_resync_end) until
+ * the northbound resync is complete, then calls this. */
+void
+orchd_southbound_release_resync(struct orchd_southbound *sb)
+{
+    if (sb->resync_held) {
+        uint64_t mark = (orchd_bulker_n_taken(sb->bulker)
+                         + orchd_bulker_n_pending(sb->bulker));
+
+        sb->resync_held = false;
+        sb->resync_mark = MAX(sb->resync_mark, mark);
+        maybe_end_resync(sb);
     }
 }
 
@@ -405,6 +430,7 @@ orchd_southbound_create(const struct orchd_southbound_options *options,
     struct orchd_southbound *sb = xzalloc(sizeof *sb);
 
     sb->bulker = bulker;
+    sb->resync_held = options->hold_resync_end;
     sb->ch = zmq_channel_create(&co, recv_frame, peer_restarted, sb,
                                 errorp);
     if (!sb->ch) {

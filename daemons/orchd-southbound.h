@@ -65,6 +65,8 @@ struct ovsdb_writer;
 struct orchd_southbound_options {
     char *endpoint;             /* Where syncd binds. */
     bool write_behind;          /* Write Asic_Route rows behind. */
+    bool hold_resync_end;       /* End no resync before
+                                 * orchd_southbound_release_resync(). */
 };
 
 #define ORCHD_SOUTHBOUND_OPTION_ENUMS           \
@@ -125,6 +127,7 @@ void orchd_southbound_destroy(struct orchd_southbound *);
 
 bool orchd_southbound_can_send(struct orchd_southbound *);
 void orchd_southbound_send(struct orchd_southbound *, struct orchd_bulk *);
+void orchd_southbound_release_resync(struct orchd_southbound *);
 void orchd_southbound_run(struct orchd_southbound *);
 void orchd_southbound_wait(struct orchd_southbound *);
 bool orchd_southbound_is_idle(const struct orchd_southbound *);

@@ -76,6 +76,7 @@ enum task_type {
     TASK_DEL,                       /* orchd_worker_del(). */
     TASK_ACK,                       /* orchd_worker_ack(). */
     TASK_CONFIG,                    /* orchd_worker_set_config(). */
+    TASK_RELEASE_RESYNC,            /* orchd_worker_release_resync(). */
 };
 
 /* A queued route operation and its arguments. */
@@ -314,6 +315,13 @@ task_run(void *t_)
         ovsdb_writer_set_max_in_flight(w->writer,
                                        t->cfg.max_outstanding + 1);
         break;
+    case TASK_RELEASE_RESYNC:
+        if (w->sb) {
+            orchd_southbound_release_resync(w->sb);
+        } else if (w->sb_options) {
+            w->sb_options->hold_resync_end = false;
+        }
+        break;
     }
     free(t);
 }
@@ -501,6 +509,29 @@ orchd_worker_set_config(struct orchd_worker *w,
 
     t->type = TASK_CONFIG;
     t->cfg = *cfg;
+    submit(w, t);
+}
+
+/* On the southbound fast path, ends no resync with syncd until
+ * orchd_worker_release_resync(): orchd does not know every route yet.
+ * Call after orchd_worker_set_southbound(), before orchd_worker_start(). */
+void
+orchd_worker_hold_resync(struct orchd_worker *w)
+{
+    ovs_assert(!w->started);
+    if (w->sb_options) {
+        w->sb_options->hold_resync_end = true;
+    }
+}
+
+/* Lets the southbound resync end, in order after the updates queued
+ * before: orchd now knows every route. */
+void
+orchd_worker_release_resync(struct orchd_worker *w)
+{
+    struct task *t = xzalloc(sizeof *t);
+
+    t->type = TASK_RELEASE_RESYNC;
     submit(w, t);
 }
 

@@ -57,6 +57,8 @@ void orchd_worker_set(struct orchd_worker *, struct orchd_entry *);
 void orchd_worker_del(struct orchd_worker *, const struct uuid *key);
 void orchd_worker_ack(struct orchd_worker *, const struct uuid *key,
                       int64_t applied_seq, bool ok, const char *error);
+void orchd_worker_hold_resync(struct orchd_worker *);
+void orchd_worker_release_resync(struct orchd_worker *);
 void orchd_worker_set_config(struct orchd_worker *,
                              const struct orchd_bulker_config *);
 void orchd_worker_want_results(struct orchd_worker *, bool want);

@@ -948,6 +948,9 @@ main(int argc, char *argv[])
     orchd_worker_set_southbound(o.worker, orchd_southbound_choose());
     orchd_worker_want_results(o.worker, features[F_FIB_SUPPRESSION].value);
     if (features[F_NORTHBOUND_ZMQ].value) {
+        /* Routes come from fpmsyncd's resync, not from OVSDB: syncd must
+         * not sweep until that is complete (orchd-southbound.c). */
+        orchd_worker_hold_resync(o.worker);
         o.nb = orchd_northbound_create(nb_endpoint, o.worker, o.idl);
     }
     if (!o.exiting) {

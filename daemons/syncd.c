@@ -1148,6 +1148,11 @@ cmd_stats(struct unixctl_conn *conn, int argc OVS_UNUSED,
                   + ss.route_ops[ASIC_SIM_OP_REMOVE]
                   + ss.route_ops[ASIC_SIM_OP_SET],
                   ss.errors, ss.faults_injected, ss.lookups);
+    /* Churn: a route taken out of the FIB and put back, which
+     * reconciliation after a restart must never do (tests/chaos.at). */
+    ds_put_format(&s, "asic churn: recreated %"PRIu64
+                  " (routes removed, then created again)\n",
+                  ss.routes_recreated);
     ds_put_format(&s, "db: %s, rows %"PRIu64" in-sync %"PRIu64" bad %"PRIu64
                   " (ever %"PRIu64") backlog %"PRIu64" updates %"PRIu64
                   " reconnects %"PRIu64"\n",

@@ -80,8 +80,10 @@ TESTSUITE_AT = \
 	tests/zmq-southbound.at \
 	tests/bad-rows.at \
 	tests/bench-run.at \
-	tests/route-check.at
-EXTRA_DIST += $(TESTSUITE_AT) tests/atlocal.in package.m4 tests/lpm-check.py
+	tests/route-check.at \
+	tests/chaos.at
+EXTRA_DIST += $(TESTSUITE_AT) tests/atlocal.in package.m4 tests/lpm-check.py \
+	tests/chaos
 TESTSUITE = $(srcdir)/tests/testsuite
 DISTCLEANFILES += tests/atconfig tests/atlocal
 

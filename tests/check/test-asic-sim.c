@@ -596,6 +596,75 @@ START_TEST(test_switches_and_ids)
 }
 END_TEST
 
+/* asic_sim_stats.routes_recreated counts a route removed and created again
+ * (same VR and prefix, either family), never a set, a create of a new
+ * prefix or the same prefix in another VR, and a removal made before
+ * asic_sim_stats_clear() does not count. */
+START_TEST(test_routes_recreated)
+{
+    sai_route_entry_t a = fx_route_parse(fx_vr, "192.0.2.0/24");
+    sai_route_entry_t a25 = fx_route_parse(fx_vr, "192.0.2.0/25");
+    sai_route_entry_t b = fx_route_parse(fx_vr, "2001:db8::/32");
+    struct asic_sim_stats st;
+    sai_attribute_t attr;
+    sai_object_id_t vr2;
+
+    ck_assert_status(fx_vr_api->create_virtual_router(&vr2, fx_sw, 0, NULL),
+                     SAI_STATUS_SUCCESS);
+    sai_route_entry_t a2 = fx_route_parse(vr2, "192.0.2.0/24");
+
+    ck_assert_status(fx_create_route(&a, fx_nh[0]), SAI_STATUS_SUCCESS);
+    ck_assert_status(fx_create_route(&b, fx_nh[0]), SAI_STATUS_SUCCESS);
+    attr = attr_oid(SAI_ROUTE_ENTRY_ATTR_NEXT_HOP_ID, fx_nh[1]);
+    ck_assert_status(fx_route_api->set_route_entry_attribute(&a, &attr),
+                     SAI_STATUS_SUCCESS);
+    ck_assert_status(asic_sim_stats_get(fx_sw, &st), SAI_STATUS_SUCCESS);
+    ck_assert_uint_eq(st.routes_recreated, 0);
+
+    /* Removed, then another length and another VR: no churn. */
+    ck_assert_status(fx_route_api->remove_route_entry(&a), SAI_STATUS_SUCCESS);
+    ck_assert_status(fx_create_route(&a25, fx_nh[0]), SAI_STATUS_SUCCESS);
+    ck_assert_status(fx_create_route(&a2, fx_nh[0]), SAI_STATUS_SUCCESS);
+    ck_assert_status(asic_sim_stats_get(fx_sw, &st), SAI_STATUS_SUCCESS);
+    ck_assert_uint_eq(st.routes_recreated, 0);
+
+    /* The same one back, and an IPv6 one: two. */
+    ck_assert_status(fx_create_route(&a, fx_nh[2]), SAI_STATUS_SUCCESS);
+    ck_assert_status(fx_route_api->remove_route_entry(&b), SAI_STATUS_SUCCESS);
+    ck_assert_status(fx_create_route(&b, fx_nh[2]), SAI_STATUS_SUCCESS);
+    ck_assert_status(asic_sim_stats_get(fx_sw, &st), SAI_STATUS_SUCCESS);
+    ck_assert_uint_eq(st.routes_recreated, 2);
+
+    /* A create that fails (it exists) counts nothing; a second round of the
+     * same route counts again. */
+    ck_assert_status(fx_create_route(&a, fx_nh[2]),
+                     SAI_STATUS_ITEM_ALREADY_EXISTS);
+    ck_assert_status(fx_route_api->remove_route_entry(&a), SAI_STATUS_SUCCESS);
+    ck_assert_status(fx_create_route(&a, fx_nh[2]), SAI_STATUS_SUCCESS);
+    ck_assert_status(asic_sim_stats_get(fx_sw, &st), SAI_STATUS_SUCCESS);
+    ck_assert_uint_eq(st.routes_recreated, 3);
+
+    /* Bulk removes and creates count the same way. */
+    sai_route_entry_t both[2] = { a, b };
+    sai_status_t statuses[2];
+    ck_assert_status(fx_route_api->remove_route_entries(
+                         2, both, SAI_BULK_OP_ERROR_MODE_STOP_ON_ERROR,
+                         statuses), SAI_STATUS_SUCCESS);
+    ck_assert_status(fx_create_route(&a, fx_nh[0]), SAI_STATUS_SUCCESS);
+    ck_assert_status(fx_create_route(&b, fx_nh[0]), SAI_STATUS_SUCCESS);
+    ck_assert_status(asic_sim_stats_get(fx_sw, &st), SAI_STATUS_SUCCESS);
+    ck_assert_uint_eq(st.routes_recreated, 5);
+
+    /* A removal before the counters were cleared is forgotten. */
+    ck_assert_status(fx_route_api->remove_route_entry(&a), SAI_STATUS_SUCCESS);
+    ck_assert_status(asic_sim_stats_clear(fx_sw), SAI_STATUS_SUCCESS);
+    ck_assert_status(fx_create_route(&a, fx_nh[0]), SAI_STATUS_SUCCESS);
+    ck_assert_status(asic_sim_stats_get(fx_sw, &st), SAI_STATUS_SUCCESS);
+    ck_assert_uint_eq(st.routes_recreated, 0);
+}
+END_TEST
+
+
 Suite *
 asic_sim_suite(void)
 {
@@ -604,6 +673,7 @@ asic_sim_suite(void)
 
     tcase_add_checked_fixture(tc, fx_setup, fx_teardown);
     tcase_add_test(tc, test_basic_route);
+    tcase_add_test(tc, test_routes_recreated);
     tcase_add_test(tc, test_bulk_stop_on_error);
     tcase_add_test(tc, test_bulk_ignore_error);
     tcase_add_test(tc, test_refcounts);
