@@ -200,7 +200,8 @@ string_byte(struct frr_route_json_reader *rd, char c)
     return false;
 }
 
-/* Reads byte 'c' in a container being captured or skipped.  Returns an error message, or NULL. */
+/* Reads byte 'c' in a container being captured or skipped.  Returns an
+ * error message, or NULL. */
 static char *
 sub_byte(struct frr_route_json_reader *rd, char c)
 {
