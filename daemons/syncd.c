@@ -879,7 +879,11 @@ cmd_dump(struct unixctl_conn *conn, int argc, const char *argv[], void *d_)
         free(text);
         json_destroy(ctx.array);
     } else if (file) {
-        fwrite(s.string, 1, s.length, file);
+        if (s.length) {
+            /* An empty FIB leaves 's.string' null, which fwrite() must
+             * not get (UndefinedBehaviorSanitizer stops syncd on it). */
+            fwrite(s.string, 1, s.length, file);
+        }
         if (ferror(file) | fclose(file)) {
             char *msg = xasprintf("asic/dump file: %s: write failed",
                                   argv[2]);
