@@ -496,6 +496,8 @@ fib_request_start(struct fib_request *fr, const char *ctl)
     fr->ctl = ctl;
     fr->path = xasprintf("%s/route-check.%ld.fib", dir, (long) getpid());
     error = unixctl_client_create(ctl_abs, &fr->rpc);
+    free(dir);
+    free(ctl_abs);
     if (error) {
         fail("syncd %s: %s", ctl, ovs_retval_to_string(error));
     }
@@ -506,8 +508,6 @@ fib_request_start(struct fib_request *fr, const char *ctl)
     if (error) {
         fail("syncd %s: %s", ctl, ovs_retval_to_string(error));
     }
-    free(dir);
-    free(ctl_abs);
 }
 
 /* Advances the FIB request; once syncd has answered, reads the file into
