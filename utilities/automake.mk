@@ -32,6 +32,10 @@ bench-smoke: all
 
 # The one way to run real FRR (namespaces, zebra, bgpd, ExaBGP), for the
 # real-FRR autotests and fibsync-bench frr.
+# fibsync_bench_proc.py: what both drivers read of processes and of the
+# machine (/proc); they import it from the source tree or pkgdatadir.
+dist_pkgdata_DATA += utilities/fibsync_bench_proc.py
+
 pkgdata_SCRIPTS = utilities/frr-env.sh
 EXTRA_DIST += utilities/frr-env.sh.in
 CLEANFILES += utilities/frr-env.sh
