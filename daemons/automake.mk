@@ -57,7 +57,8 @@ daemons_libsyncd_la_SOURCES = \
 	daemons/syncd-rows.c daemons/syncd-rows.h \
 	daemons/syncd-writeback.c daemons/syncd-writeback.h \
 	daemons/syncd-counters.c daemons/syncd-counters.h \
-	daemons/syncd-zmq.c daemons/syncd-zmq.h
+	daemons/syncd-zmq.c daemons/syncd-zmq.h \
+	daemons/syncd-warm.c daemons/syncd-warm.h
 
 sbin_PROGRAMS += daemons/syncd
 daemons_syncd_SOURCES = daemons/syncd.c

@@ -156,6 +156,9 @@ sai_status_t syncd_nexthop_resolve(struct syncd_apply *, struct sa_vr *,
 void syncd_nexthop_target_unref(struct syncd_apply *,
                                 const struct sa_target *);
 sai_object_id_t syncd_nexthop_target_oid(const struct sa_target *);
+size_t syncd_nexthop_target_describe(const struct sa_target *,
+                                     struct syncd_nexthop **,
+                                     size_t *allocated);
 void syncd_nexthop_gc(struct syncd_apply *);
 
 /* Life cycle of the objects (syncd-nexthop.c). */

@@ -862,6 +862,33 @@ syncd_apply_set_max_bulk(struct syncd_apply *sa, uint32_t max_bulk)
 
 /* ---- Introspection ------------------------------------------------------ */
 
+/* Calls 'cb' with every route, as the SET operation that would program it
+ * as it is (origin zero, seq 0), in no particular order.  'cb' must not
+ * change 'sa'. */
+void
+syncd_apply_for_each_route(const struct syncd_apply *sa,
+                           syncd_apply_route_cb *cb, void *aux)
+{
+    struct syncd_nexthop *nhs = NULL;
+    size_t allocated = 0;
+    const struct sa_route *r;
+
+    HMAP_FOR_EACH (r, node, &sa->routes) {
+        struct sa_target t = { .kind = r->kind, .ptr = r->target };
+        struct syncd_route_op op = {
+            .type = SYNCD_OP_SET,
+            .vrf = sa->vr_array[r->vr]->name,
+            .prefix = r->prefix,
+            .action = r->action,
+        };
+
+        op.n_nexthops = syncd_nexthop_target_describe(&t, &nhs, &allocated);
+        op.nexthops = nhs;
+        cb(&op, aux);
+    }
+    free(nhs);
+}
+
 sai_object_id_t
 syncd_apply_switch_id(const struct syncd_apply *sa)
 {

@@ -212,6 +212,11 @@ size_t syncd_apply_n_vrs(const struct syncd_apply *);
 const char *syncd_apply_vr_name(const struct syncd_apply *, size_t i,
                                 sai_object_id_t *vr_id);
 size_t syncd_apply_n_routes(const struct syncd_apply *);
+
+/* Called with each route by syncd_apply_for_each_route(). */
+typedef void syncd_apply_route_cb(const struct syncd_route_op *, void *aux);
+void syncd_apply_for_each_route(const struct syncd_apply *,
+                                syncd_apply_route_cb *, void *aux);
 void syncd_apply_get_stats(const struct syncd_apply *,
                            struct syncd_apply_stats *);
 void syncd_apply_format_nexthop(const struct syncd_apply *,

@@ -509,6 +509,14 @@ process_events(struct syncd_db *db)
     syncd_apply_flush(db->apply);
 }
 
+/* Returns true once the first contents of the Asic_Route monitor have been
+ * processed. */
+bool
+syncd_db_initial_done(const struct syncd_db *db)
+{
+    return db->initial_done;
+}
+
 /* ---- Global ------------------------------------------------------------- */
 
 /* Takes in the changes 'tu' (NULL if none) to the Global table of an update

@@ -123,6 +123,7 @@ void syncd_db_run(struct syncd_db *);
 void syncd_db_wait(struct syncd_db *);
 bool syncd_db_is_connected(const struct syncd_db *);
 bool syncd_db_has_read_global(const struct syncd_db *);
+bool syncd_db_initial_done(const struct syncd_db *);
 void syncd_db_get_stats(const struct syncd_db *, struct syncd_db_stats *);
 
 /* The apply step's result callback, 'aux' being the 'struct syncd_db'. */

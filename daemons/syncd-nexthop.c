@@ -528,6 +528,60 @@ syncd_nexthop_target_oid(const struct sa_target *t)
     }
 }
 
+/* Describes target 't' as the next hops of the SET operation that would
+ * resolve to it: stores them in '*nhs' (reallocated as needed, '*allocated'
+ * its capacity) and returns how many there are.  Interface names point into
+ * the target's objects: valid until they change. */
+size_t
+syncd_nexthop_target_describe(const struct sa_target *t,
+                              struct syncd_nexthop **nhs, size_t *allocated)
+{
+    size_t n = (t->kind == SA_T_NHG
+                ? ((const struct sa_nhg *) t->ptr)->n
+                : t->kind == SA_T_NONE ? 0 : 1);
+
+    if (n > *allocated) {
+        *allocated = n;
+        *nhs = xrealloc(*nhs, n * sizeof **nhs);
+    }
+    switch (t->kind) {
+    case SA_T_RIF: {
+        const struct sa_rif *rif = t->ptr;
+
+        (*nhs)[0] = (struct syncd_nexthop) {
+            .has_gateway = false, .ifname = rif->name, .weight = 1,
+        };
+        break;
+    }
+    case SA_T_NH: {
+        const struct sa_nh *nh = t->ptr;
+
+        (*nhs)[0] = (struct syncd_nexthop) {
+            .has_gateway = true, .gateway = nh->ip,
+            .ifname = nh->rif->name, .weight = 1,
+        };
+        break;
+    }
+    case SA_T_NHG: {
+        const struct sa_nhg *g = t->ptr;
+
+        for (size_t i = 0; i < n; i++) {
+            const struct sa_nh *nh = g->members[i].nh;
+
+            (*nhs)[i] = (struct syncd_nexthop) {
+                .has_gateway = true, .gateway = nh->ip,
+                .ifname = nh->rif->name, .weight = g->members[i].weight,
+            };
+        }
+        break;
+    }
+    case SA_T_NONE:
+    default:
+        break;
+    }
+    return n;
+}
+
 /* Resolves the next hops of SET operation 'op' in 'vr' into '*t', holding
  * a reference, creating next hops, groups and interfaces as needed. */
 sai_status_t

@@ -38,6 +38,7 @@
 #include "daemons/syncd-apply.h"
 #include "daemons/syncd-counters.h"
 #include "daemons/syncd-db.h"
+#include "daemons/syncd-warm.h"
 #include "daemons/syncd-zmq.h"
 #include "command-line.h"
 #include "coverage.h"
@@ -73,6 +74,7 @@ struct syncd_settings {
     struct setting southbound_zmq; /* --southbound-zmq, or
                                     * Global.southbound_zmq. */
     char *southbound_endpoint;  /* --southbound-endpoint, or NULL. */
+    char *warm_file;            /* --warm-file. */
     char **fault_prefixes;      /* --fault-prefix values. */
     size_t n_fault_prefixes;    /* Number of 'fault_prefixes'. */
 };
@@ -97,6 +99,11 @@ struct syncd {
     struct perf_timer *timer;   /* "BULK" stage. */
     const struct setting *max_bulk; /* Bulk size in force, and whence. */
     bool exiting;               /* "exit" received? */
+    const char *warm_file;      /* Where "exit --warm" saves. */
+    struct syncd_warm_start warm; /* What the warm start did. */
+    bool warm_sweep;            /* OVSDB path: sweep the restored routes
+                                 * Asic_Route did not confirm, once its
+                                 * contents are in? */
     long long int start_msec;   /* When the daemon started. */
     struct rate_sample samples[N_SAMPLES]; /* Ring of samples. */
     size_t n_samples;           /* Samples taken so far. */
@@ -212,6 +219,44 @@ path_run(struct syncd *d, struct syncd_settings *s)
     free(endpoint);
 }
 
+/* ---- Warm restart ------------------------------------------------------- */
+
+/* Programs the routes a warm exit saved, if it did, before any input. */
+static void
+warm_start(struct syncd *d)
+{
+    char *error = syncd_warm_restore(d->apply, d->warm_file, &d->warm);
+
+    if (error) {
+        VLOG_WARN("warm start refused, starting cold: %s", error);
+        free(error);
+    } else if (d->warm.file) {
+        /* Whatever reconciliation does not confirm goes: on the fast path
+         * orchd's resync marks and sweeps; on the OVSDB path
+         * warm_sweep_run() sweeps once Asic_Route's contents are in. */
+        syncd_apply_mark_stale(d->apply);
+        d->warm_sweep = true;
+    }
+}
+
+/* On the OVSDB path, removes the restored routes that Asic_Route's first
+ * contents did not confirm. */
+static void
+warm_sweep_run(struct syncd *d)
+{
+    if (!d->warm_sweep || !d->path_chosen) {
+        return;
+    } else if (d->zmq) {
+        d->warm_sweep = false;  /* The resync sweeps. */
+    } else if (syncd_db_initial_done(d->db)) {
+        size_t n = syncd_apply_sweep_stale(d->apply);
+
+        VLOG_INFO("warm start reconciled with Asic_Route: %"PRIuSIZE
+                  " restored routes removed", n);
+        d->warm_sweep = false;
+    }
+}
+
 /* ---- Main --------------------------------------------------------------- */
 
 int
@@ -252,6 +297,8 @@ main(int argc, char *argv[])
     if (!d.apply) {
         ovs_fatal(0, "%s", error);
     }
+    d.warm_file = settings.warm_file;
+    warm_start(&d);
 
     /* Fault injection from the command line. */
     sai_object_id_t sw = syncd_apply_switch_id(d.apply);
@@ -317,6 +364,7 @@ main(int argc, char *argv[])
             syncd_zmq_run(d.zmq);
         }
         syncd_apply_run(d.apply);
+        warm_sweep_run(&d);
         syncd_counters_run(d.counters);
         unixctl_server_run(unixctl);
         perf_timer_run(d.timer);
@@ -343,6 +391,7 @@ main(int argc, char *argv[])
     syncd_zmq_destroy(d.zmq);
     syncd_db_destroy(d.db);
     syncd_apply_destroy(d.apply);
+    syncd_warm_start_destroy(&d.warm);
     perf_timer_destroy(d.timer);
     unixctl_server_destroy(unixctl);
     service_stop();
@@ -391,6 +440,7 @@ enum {
     OPT_COUNTERS_INTERVAL,
     OPT_SOUTHBOUND_ZMQ,
     OPT_SOUTHBOUND_ENDPOINT,
+    OPT_WARM_FILE,
     VLOG_OPTION_ENUMS,
     DAEMON_OPTION_ENUMS,
 };
@@ -419,6 +469,7 @@ static const struct option long_options[] = {
     {"southbound-zmq", required_argument, NULL, OPT_SOUTHBOUND_ZMQ},
     {"southbound-endpoint", required_argument, NULL,
      OPT_SOUTHBOUND_ENDPOINT},
+    {"warm-file", required_argument, NULL, OPT_WARM_FILE},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     VLOG_LONG_OPTIONS,
@@ -579,6 +630,10 @@ parse_options(int argc, char *argv[], struct syncd_settings *s)
             free(s->southbound_endpoint);
             s->southbound_endpoint = xstrdup(optarg);
             break;
+        case OPT_WARM_FILE:
+            free(s->warm_file);
+            s->warm_file = xstrdup(optarg);
+            break;
         case 'h':
             usage();
         case 'V':
@@ -606,6 +661,9 @@ parse_options(int argc, char *argv[], struct syncd_settings *s)
     s->dbo.max_bulk = &s->max_bulk;
     s->db = abs_unix_remote(db ? db : fibsync_default_db());
     s->unixctl = unixctl ? unixctl : default_unixctl();
+    if (!s->warm_file) {
+        s->warm_file = xasprintf("%s/syncd.warm", fibsync_rundir());
+    }
 }
 
 static void
@@ -655,6 +713,17 @@ Switch:\n\
   --capacity-nexthop-group-members=N\n\
   --ports=N               front-panel ports (default %d)\n\
 \n\
+Warm restart:\n\
+  --warm-file=FILE        where \"exit --warm\" saves the simulator's\n\
+                          routes, and where a start looks for them\n\
+                          (default $FIBSYNC_RUNDIR/syncd.warm).  A start\n\
+                          that finds the file programs its routes before\n\
+                          any input, deletes it, and then reconciles:\n\
+                          routes orchd (fast path) or Asic_Route (OVSDB\n\
+                          path) confirm unchanged cost no SAI call, the\n\
+                          others are removed.  A damaged file is refused\n\
+                          whole (cold start).\n\
+\n\
 Fault injection at start (see also asic/fault below):\n\
   --fault-rate=FRACTION   fail this fraction of route operations\n\
   --fault-seed=N          seed of the fault generator (default 0)\n\
@@ -677,7 +746,11 @@ Runtime commands (ovs-appctl -t SOCKET COMMAND):\n\
                           the FIB returned\n\
   zmq/show                the southbound channel and its counters\n\
   perf/show [BULK]        performance-timer lines of the bulk apply stage\n\
-  coverage/show, memory/show, vlog/set ..., exit\n\
+  warm/show               what the warm start restored, and the SAI route\n\
+                          calls made since\n\
+  exit [--warm]           exit; with --warm, first program what is queued\n\
+                          and save the routes to the warm file\n\
+  coverage/show, memory/show, vlog/set ...\n\
 \n\
 Other options:\n\
   --unixctl=SOCKET        control socket (default: %s)\n\
@@ -1197,15 +1270,52 @@ cmd_stats(struct unixctl_conn *conn, int argc OVS_UNUSED,
     ds_destroy(&s);
 }
 
-/* "exit". */
+/* "exit [--warm]".  With --warm, programs what is queued and saves the
+ * routes for the next start before answering. */
 static void
-cmd_exit(struct unixctl_conn *conn, int argc OVS_UNUSED,
-         const char *argv[] OVS_UNUSED, void *d_)
+cmd_exit(struct unixctl_conn *conn, int argc, const char *argv[], void *d_)
 {
     struct syncd *d = d_;
 
+    if (argc > 1) {
+        if (strcmp(argv[1], "--warm")) {
+            unixctl_command_reply_error(conn, "usage: exit [--warm]");
+            return;
+        }
+
+        size_t n;
+        char *error = syncd_warm_save(d->apply, d->warm_file, &n);
+        if (error) {
+            unixctl_command_reply_error(conn, error);
+            VLOG_ERR("warm exit refused: %s", error);
+            free(error);
+            return;
+        }
+        char *msg = xasprintf("%"PRIuSIZE" routes saved to %s", n,
+                              d->warm_file);
+        VLOG_INFO("warm exit: %s", msg);
+        unixctl_command_reply(conn, msg);
+        free(msg);
+    } else {
+        unixctl_command_reply(conn, NULL);
+    }
     d->exiting = true;
-    unixctl_command_reply(conn, NULL);
+}
+
+/* "warm/show". */
+static void
+cmd_warm_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
+              const char *argv[] OVS_UNUSED, void *d_)
+{
+    struct syncd *d = d_;
+    struct ds s = DS_EMPTY_INITIALIZER;
+
+    syncd_warm_start_format(&d->warm, d->apply, &s);
+    if (d->warm_sweep) {
+        ds_put_cstr(&s, "reconciliation: under way\n");
+    }
+    unixctl_command_reply(conn, ds_cstr(&s));
+    ds_destroy(&s);
 }
 
 static void
@@ -1222,5 +1332,6 @@ register_commands(struct syncd *d)
                              1, 4, cmd_fault, d);
     unixctl_command_register("asic/stats", "", 0, 0, cmd_stats, d);
     unixctl_command_register("zmq/show", "", 0, 0, cmd_zmq_show, d);
-    unixctl_command_register("exit", "", 0, 0, cmd_exit, d);
+    unixctl_command_register("warm/show", "", 0, 0, cmd_warm_show, d);
+    unixctl_command_register("exit", "[--warm]", 0, 1, cmd_exit, d);
 }

@@ -1,0 +1,363 @@
+/*
+ * Copyright (c) 2024 The fibsync authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#include <config.h>
+
+#include "daemons/syncd-warm.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "coverage.h"
+#include "daemons/syncd-apply.h"
+#include "lib/fib-prefix.h"
+#include "openvswitch/dynamic-string.h"
+#include "openvswitch/vlog.h"
+#include "timeval.h"
+#include "util.h"
+
+VLOG_DEFINE_THIS_MODULE(syncd_warm);
+
+COVERAGE_DEFINE(syncd_warm_save);
+COVERAGE_DEFINE(syncd_warm_restore);
+COVERAGE_DEFINE(syncd_warm_refused);
+
+#define WARM_MAGIC "fibsync-syncd-warm 1"
+
+/* Most next hops on one line: more than any route can have. */
+#define WARM_MAX_NEXTHOPS 1024
+
+/* ---- Saving ------------------------------------------------------------- */
+
+/* What syncd_warm_save() passes to save_route(). */
+struct save_ctx {
+    FILE *f;                    /* The temporary file. */
+    size_t n;                   /* Routes written. */
+};
+
+static void
+put_gateway(const sai_ip_address_t *ip, FILE *f)
+{
+    char buf[INET6_ADDRSTRLEN];
+
+    if (ip->addr_family == SAI_IP_ADDR_FAMILY_IPV4) {
+        inet_ntop(AF_INET, &ip->addr.ip4, buf, sizeof buf);
+    } else {
+        inet_ntop(AF_INET6, ip->addr.ip6, buf, sizeof buf);
+    }
+    fputs(buf, f);
+}
+
+static void
+save_route(const struct syncd_route_op *op, void *ctx_)
+{
+    struct save_ctx *ctx = ctx_;
+    char prefix[FIB_PREFIX_STRLEN];
+
+    fib_prefix_format(&op->prefix, prefix);
+    fprintf(ctx->f, "route %s %s %s", op->vrf, prefix,
+            syncd_action_name(op->action));
+    for (size_t i = 0; i < op->n_nexthops; i++) {
+        const struct syncd_nexthop *nh = &op->nexthops[i];
+
+        fputc(' ', ctx->f);
+        if (nh->has_gateway) {
+            put_gateway(&nh->gateway, ctx->f);
+        } else {
+            fputc('-', ctx->f);
+        }
+        fprintf(ctx->f, ",%s,%"PRIu32,
+                nh->ifname && nh->ifname[0] ? nh->ifname : "-", nh->weight);
+    }
+    fputc('\n', ctx->f);
+    ctx->n++;
+}
+
+/* Programs what 'sa' has queued, then writes every route of 'sa' to
+ * 'file' (through a temporary file renamed over it).  Returns NULL and
+ * sets '*n_routes' on success, otherwise an error message for the caller
+ * to free (and leaves no file behind). */
+char *
+syncd_warm_save(struct syncd_apply *sa, const char *file, size_t *n_routes)
+{
+    char *tmp = xasprintf("%s.tmp", file);
+    struct save_ctx ctx = { .f = fopen(tmp, "w") };
+    char *error = NULL;
+
+    *n_routes = 0;
+    if (!ctx.f) {
+        error = xasprintf("%s: %s", tmp, ovs_strerror(errno));
+        free(tmp);
+        return error;
+    }
+
+    syncd_apply_flush(sa);
+    fprintf(ctx.f, "%s\n", WARM_MAGIC);
+    syncd_apply_for_each_route(sa, save_route, &ctx);
+    fprintf(ctx.f, "end %"PRIuSIZE"\n", ctx.n);
+
+    if (ferror(ctx.f) || fflush(ctx.f) || fsync(fileno(ctx.f))) {
+        error = xasprintf("%s: write failed: %s", tmp, ovs_strerror(errno));
+    }
+    if (fclose(ctx.f) && !error) {
+        error = xasprintf("%s: close failed: %s", tmp, ovs_strerror(errno));
+    }
+    if (!error && rename(tmp, file)) {
+        error = xasprintf("cannot rename %s to %s: %s", tmp, file,
+                          ovs_strerror(errno));
+    }
+    if (error) {
+        unlink(tmp);
+    } else {
+        COVERAGE_INC(syncd_warm_save);
+        *n_routes = ctx.n;
+    }
+    free(tmp);
+    return error;
+}
+
+/* ---- Restoring ---------------------------------------------------------- */
+
+/* A parsed "route" line; its strings point into the line. */
+struct warm_line {
+    struct syncd_route_op op;   /* The operation. */
+    struct syncd_nexthop nhs[WARM_MAX_NEXTHOPS]; /* Its next hops. */
+};
+
+static bool
+parse_action(const char *s, sai_packet_action_t *action)
+{
+    static const sai_packet_action_t actions[] = {
+        SAI_PACKET_ACTION_FORWARD, SAI_PACKET_ACTION_DROP,
+        SAI_PACKET_ACTION_TRAP,
+    };
+
+    for (size_t i = 0; i < ARRAY_SIZE(actions); i++) {
+        if (!strcmp(s, syncd_action_name(actions[i]))) {
+            *action = actions[i];
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Parses next hop "GATEWAY|-,IFNAME|-,WEIGHT" in 's' (modified) into
+ * 'nh'. */
+static bool
+parse_nexthop(char *s, struct syncd_nexthop *nh)
+{
+    char *save = NULL;
+    char *gw = strtok_r(s, ",", &save);
+    char *ifname = strtok_r(NULL, ",", &save);
+    char *weight = strtok_r(NULL, ",", &save);
+    unsigned int w;
+
+    if (!gw || !ifname || !weight || strtok_r(NULL, ",", &save)
+        || !str_to_uint(weight, 10, &w) || !w) {
+        return false;
+    }
+    memset(nh, 0, sizeof *nh);
+    nh->weight = w;
+    nh->ifname = strcmp(ifname, "-") ? ifname : "";
+    if (strcmp(gw, "-")) {
+        nh->has_gateway = true;
+        if (inet_pton(AF_INET, gw, &nh->gateway.addr.ip4) == 1) {
+            nh->gateway.addr_family = SAI_IP_ADDR_FAMILY_IPV4;
+        } else if (inet_pton(AF_INET6, gw, nh->gateway.addr.ip6) == 1) {
+            nh->gateway.addr_family = SAI_IP_ADDR_FAMILY_IPV6;
+        } else {
+            return false;
+        }
+    } else if (!nh->ifname[0]) {
+        return false;
+    }
+    return true;
+}
+
+/* Parses "route ..." line 's' (modified, without its new-line) into
+ * 'wl'. */
+static bool
+parse_route(char *s, struct warm_line *wl)
+{
+    char *save = NULL;
+    char *word = strtok_r(s, " ", &save);
+    char *vrf = strtok_r(NULL, " ", &save);
+    char *prefix = strtok_r(NULL, " ", &save);
+    char *action = strtok_r(NULL, " ", &save);
+    char *error;
+
+    if (!word || strcmp(word, "route") || !vrf || !prefix || !action) {
+        return false;
+    }
+    memset(&wl->op, 0, sizeof wl->op);
+    wl->op.type = SYNCD_OP_SET;
+    wl->op.vrf = vrf;
+    error = fib_prefix_parse_strict(prefix, &wl->op.prefix);
+    if (error) {
+        free(error);
+        return false;
+    }
+    if (!parse_action(action, &wl->op.action)) {
+        return false;
+    }
+    for (char *nh = strtok_r(NULL, " ", &save); nh;
+         nh = strtok_r(NULL, " ", &save)) {
+        if (wl->op.n_nexthops >= WARM_MAX_NEXTHOPS
+            || !parse_nexthop(nh, &wl->nhs[wl->op.n_nexthops])) {
+            return false;
+        }
+        wl->op.n_nexthops++;
+    }
+    wl->op.nexthops = wl->nhs;
+    return true;
+}
+
+/* Reads 'f' from its start: checks the header, every route line and the
+ * count at the end, and, if 'sa' is nonnull, submits each route to it.
+ * Returns NULL and sets '*n' to the number of routes, or an error. */
+static char *
+read_file(FILE *f, const char *file, struct syncd_apply *sa,
+          struct warm_line *wl, size_t *n)
+{
+    struct ds line = DS_EMPTY_INITIALIZER;
+    char *error = NULL;
+    size_t lineno = 0;
+    bool ended = false;
+
+    *n = 0;
+    rewind(f);
+    while (!error && !ds_get_line(&line, f)) {
+        char *s = ds_cstr(&line);
+        size_t end_n;
+
+        lineno++;
+        if (ended) {
+            error = xasprintf("%s:%"PRIuSIZE": text after the end line",
+                              file, lineno);
+        } else if (lineno == 1) {
+            if (strcmp(s, WARM_MAGIC)) {
+                error = xasprintf("%s: not a syncd warm file (version 1)",
+                                  file);
+            }
+        } else if (!strncmp(s, "end ", 4)) {
+            if (!str_to_ullong(s + 4, 10, (unsigned long long *) &end_n)
+                || end_n != *n) {
+                error = xasprintf("%s:%"PRIuSIZE": end line does not count "
+                                  "the %"PRIuSIZE" routes", file, lineno, *n);
+            }
+            ended = true;
+        } else if (!parse_route(s, wl)) {
+            error = xasprintf("%s:%"PRIuSIZE": bad route line", file,
+                              lineno);
+        } else {
+            if (sa) {
+                syncd_apply_submit(sa, &wl->op);
+            }
+            (*n)++;
+        }
+    }
+    if (!error && !ended) {
+        error = xasprintf("%s: truncated (no end line after %"PRIuSIZE
+                          " routes)", file, *n);
+    }
+    ds_destroy(&line);
+    return error;
+}
+
+/* If 'file' exists, programs its routes into 'sa', which must hold none
+ * yet, deletes it, and fills in 'ws'; a damaged file is refused as a
+ * whole, deleted too, and reported as an error (the caller starts cold).
+ * Returns NULL if there was no file or it was restored. */
+char *
+syncd_warm_restore(struct syncd_apply *sa, const char *file,
+                   struct syncd_warm_start *ws)
+{
+    long long int start = time_msec();
+    struct warm_line *wl;
+    struct syncd_apply_stats before, after;
+    char *error;
+    size_t n;
+    FILE *f;
+
+    memset(ws, 0, sizeof *ws);
+    f = fopen(file, "r");
+    if (!f) {
+        return (errno == ENOENT
+                ? NULL : xasprintf("%s: %s", file, ovs_strerror(errno)));
+    }
+
+    wl = xmalloc(sizeof *wl);
+    error = read_file(f, file, NULL, wl, &n);
+    if (!error) {
+        syncd_apply_get_stats(sa, &before);
+        error = read_file(f, file, sa, wl, &n);
+        syncd_apply_flush(sa);
+        syncd_apply_get_stats(sa, &after);
+        ws->file = xstrdup(file);
+        ws->restored = n;
+        ws->failed = after.failed - before.failed;
+        memcpy(ws->route_ops, after.route_ops, sizeof ws->route_ops);
+        ws->msec = time_msec() - start;
+        COVERAGE_INC(syncd_warm_restore);
+        VLOG_INFO("warm start: %"PRIuSIZE" routes restored from %s in "
+                  "%lld ms (%"PRIuSIZE" refused)", n, file, ws->msec,
+                  ws->failed);
+    } else {
+        COVERAGE_INC(syncd_warm_refused);
+    }
+    free(wl);
+    fclose(f);
+
+    /* Used once: a later crash must not bring back this old state. */
+    if (unlink(file) && !error) {
+        VLOG_WARN("%s: cannot delete: %s", file, ovs_strerror(errno));
+    }
+    return error;
+}
+
+/* Appends to 's' what warm start 'ws' did and the route calls 'sa' made
+ * since. */
+void
+syncd_warm_start_format(const struct syncd_warm_start *ws,
+                        const struct syncd_apply *sa, struct ds *s)
+{
+    struct syncd_apply_stats st;
+
+    if (!ws->file) {
+        ds_put_cstr(s, "warm start: no (cold start)\n");
+        return;
+    }
+    syncd_apply_get_stats(sa, &st);
+    ds_put_format(s, "warm start: %"PRIuSIZE" routes restored from %s in "
+                  "%lld ms, %"PRIuSIZE" refused\n", ws->restored, ws->file,
+                  ws->msec, ws->failed);
+    ds_put_format(s, "since the restore: %"PRIu64" routes created, %"PRIu64
+                  " removed, %"PRIu64" set\n",
+                  st.route_ops[0] - ws->route_ops[0],
+                  st.route_ops[1] - ws->route_ops[1],
+                  st.route_ops[2] - ws->route_ops[2]);
+}
+
+void
+syncd_warm_start_destroy(struct syncd_warm_start *ws)
+{
+    free(ws->file);
+    ws->file = NULL;
+}
