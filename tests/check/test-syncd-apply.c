@@ -27,8 +27,10 @@
 #include "asic-sim/asic-sim.h"
 #include "asic-sim/sai-util.h"
 #include "daemons/syncd-apply.h"
+#include "daemons/syncd-warm.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/vlog.h"
+#include "svec.h"
 #include "tests/check/suites.h"
 #include "util.h"
 
@@ -558,6 +560,187 @@ START_TEST(test_mark_and_sweep)
 }
 END_TEST
 
+
+/* Loads routes of every kind into a fresh apply step. */
+static struct syncd_apply *
+create_loaded(struct results *res)
+{
+    struct syncd_apply *sa = create(res, 0, 4);
+
+    set_route(sa, "default", "10.0.0.0/8", SAI_PACKET_ACTION_FORWARD, 1,
+              (const char *[]) { "192.0.2.1@eth1", NULL });
+    set_route(sa, "default", "10.1.0.0/16", SAI_PACKET_ACTION_FORWARD, 2,
+              (const char *[]) { "192.0.2.1@eth1=2", "192.0.2.2@eth2",
+                                 "192.0.2.3", NULL });
+    set_route(sa, "default", "10.2.0.0/16", SAI_PACKET_ACTION_FORWARD, 3,
+              (const char *[]) { "@eth3", NULL });
+    set_route(sa, "default", "10.3.0.0/16", SAI_PACKET_ACTION_DROP, 4, NULL);
+    set_route(sa, "default", "10.4.0.0/16", SAI_PACKET_ACTION_TRAP, 5, NULL);
+    set_route(sa, "blue", "2001:db8::/32", SAI_PACKET_ACTION_FORWARD, 6,
+              (const char *[]) { "fe80::1@eth4", "fe80::2@eth4", NULL });
+    set_route(sa, "blue", "0.0.0.0/0", SAI_PACKET_ACTION_FORWARD, 7,
+              (const char *[]) { "192.0.2.9", NULL });
+    syncd_apply_flush(sa);
+    ck_assert_uint_eq(syncd_apply_n_routes(sa), 7);
+    return sa;
+}
+
+/* Reads 'file' into 's', each line's next hops sorted, lines sorted: the
+ * same routes give the same text whatever the order of object ids. */
+static void
+read_normalized(const char *file, struct ds *s)
+{
+    struct ds line = DS_EMPTY_INITIALIZER;
+    struct svec lines = SVEC_EMPTY_INITIALIZER;
+    FILE *f = fopen(file, "r");
+
+    ck_assert(f != NULL);
+    while (!ds_get_line(&line, f)) {
+        struct svec words = SVEC_EMPTY_INITIALIZER;
+        struct svec out = SVEC_EMPTY_INITIALIZER;
+        struct svec nhs = SVEC_EMPTY_INITIALIZER;
+
+        svec_parse_words(&words, ds_cstr(&line));
+        for (size_t i = 0; i < words.n; i++) {
+            svec_add(i < 4 ? &out : &nhs, words.names[i]);
+        }
+        svec_sort(&nhs);
+        svec_append(&out, &nhs);
+        svec_add_nocopy(&lines, svec_join(&out, " ", ""));
+        svec_destroy(&words);
+        svec_destroy(&out);
+        svec_destroy(&nhs);
+    }
+    fclose(f);
+    svec_sort(&lines);
+    ds_clear(s);
+    ds_put_and_free_cstr(s, svec_join(&lines, "\n", "\n"));
+    svec_destroy(&lines);
+    ds_destroy(&line);
+}
+
+START_TEST(test_warm_round_trip)
+{
+    char dir[] = "/tmp/syncd-warm-XXXXXX";
+    struct results res;
+    struct syncd_warm_start ws;
+    struct ds a = DS_EMPTY_INITIALIZER, b = DS_EMPTY_INITIALIZER;
+    size_t n;
+
+    ck_assert(mkdtemp(dir) != NULL);
+    char *file = xasprintf("%s/syncd.warm", dir);
+    char *file2 = xasprintf("%s/again.warm", dir);
+
+    /* No file: nothing restored, no error. */
+    struct syncd_apply *sa = create(&res, 0, 4);
+    ck_assert_ptr_null(syncd_warm_restore(sa, file, &ws));
+    ck_assert_ptr_null(ws.file);
+    syncd_apply_destroy(sa);
+
+    sa = create_loaded(&res);
+    ck_assert_ptr_null(syncd_warm_save(sa, file, &n));
+    ck_assert_uint_eq(n, 7);
+    syncd_apply_destroy(sa);
+
+    /* Restored into a fresh switch, saved again: the same routes. */
+    struct syncd_apply *sb = create(&res, 0, 4);
+    ck_assert_ptr_null(syncd_warm_restore(sb, file, &ws));
+    ck_assert_str_eq(ws.file, file);
+    ck_assert_uint_eq(ws.restored, 7);
+    ck_assert_uint_eq(ws.failed, 0);
+    ck_assert_int_ne(access(file, F_OK), 0);   /* Used once. */
+    ck_assert_uint_eq(syncd_apply_n_routes(sb), 7);
+    ck_assert_ptr_null(syncd_warm_save(sb, file2, &n));
+    ck_assert_uint_eq(n, 7);
+
+    /* Saving the original once more, to compare the texts. */
+    sa = create_loaded(&res);
+    ck_assert_ptr_null(syncd_warm_save(sa, file, &n));
+    syncd_apply_destroy(sa);
+    read_normalized(file, &a);
+    read_normalized(file2, &b);
+    ck_assert_str_eq(ds_cstr(&a), ds_cstr(&b));
+
+    /* Setting the same routes again makes no SAI call. */
+    struct syncd_apply_stats st;
+    syncd_apply_get_stats(sb, &st);
+    uint64_t creates = st.route_ops[0];
+    syncd_apply_mark_stale(sb);
+    set_route(sb, "default", "10.1.0.0/16", SAI_PACKET_ACTION_FORWARD, 2,
+              (const char *[]) { "192.0.2.3", "192.0.2.2@eth2",
+                                 "192.0.2.1@eth1=2", NULL });
+    ck_assert_uint_eq(syncd_apply_sweep_stale(sb), 6);
+    syncd_apply_get_stats(sb, &st);
+    ck_assert_uint_eq(st.route_ops[0], creates);
+    ck_assert_uint_eq(st.route_ops[2], 0);
+    syncd_apply_destroy(sb);
+    syncd_warm_start_destroy(&ws);
+
+    unlink(file);
+    unlink(file2);
+    rmdir(dir);
+    free(file);
+    free(file2);
+    ds_destroy(&a);
+    ds_destroy(&b);
+}
+END_TEST
+
+/* Writes 'text' to 'file'. */
+static void
+write_file(const char *file, const char *text)
+{
+    FILE *f = fopen(file, "w");
+
+    ck_assert(f != NULL);
+    fputs(text, f);
+    fclose(f);
+}
+
+START_TEST(test_warm_damaged)
+{
+    static const char *bad[][2] = {
+        { "fibsync-syncd-warm 1\nroute default 10.0.0.0/8 drop\n",
+          "truncated (no end line after 1 routes)" },
+        { "fibsync-syncd-warm 2\nend 0\n", "not a syncd warm file" },
+        { "fibsync-syncd-warm 1\nroute default 10.0.0.0/8 drop\nend 2\n",
+          "end line does not count the 1 routes" },
+        { "fibsync-syncd-warm 1\nroute default 10.0.0.1/8 drop\nend 1\n",
+          "bad route line" },
+        { "fibsync-syncd-warm 1\nroute default 10.0.0.0/8 forward "
+          "192.0.2.1,eth1\nend 1\n", "bad route line" },
+        { "fibsync-syncd-warm 1\nroute default 10.0.0.0/8 forward "
+          "-,-,1\nend 1\n", "bad route line" },
+        { "fibsync-syncd-warm 1\nroute default 10.0.0.0/8 explode\n"
+          "end 1\n", "bad route line" },
+        { "fibsync-syncd-warm 1\nend 0\nroute default 10.0.0.0/8 drop\n",
+          "text after the end line" },
+    };
+    char dir[] = "/tmp/syncd-warm-XXXXXX";
+    struct results res;
+
+    ck_assert(mkdtemp(dir) != NULL);
+    char *file = xasprintf("%s/syncd.warm", dir);
+    for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+        struct syncd_apply *sa = create(&res, 0, 4);
+        struct syncd_warm_start ws;
+
+        write_file(file, bad[i][0]);
+        char *error = syncd_warm_restore(sa, file, &ws);
+        ck_assert_msg(error && strstr(error, bad[i][1]), "case %"PRIuSIZE
+                      ": %s", i, error ? error : "(no error)");
+        free(error);
+        /* Refused whole: nothing programmed, the file gone. */
+        ck_assert_uint_eq(syncd_apply_n_routes(sa), 0);
+        ck_assert_ptr_null(ws.file);
+        ck_assert_int_ne(access(file, F_OK), 0);
+        syncd_apply_destroy(sa);
+    }
+    rmdir(dir);
+    free(file);
+}
+END_TEST
+
 Suite *
 syncd_apply_suite(void)
 {
@@ -573,6 +756,8 @@ syncd_apply_suite(void)
     tcase_add_test(tc, test_invalid);
     tcase_add_test(tc, test_result_names_vrf);
     tcase_add_test(tc, test_mark_and_sweep);
+    tcase_add_test(tc, test_warm_round_trip);
+    tcase_add_test(tc, test_warm_damaged);
     tcase_set_timeout(tc, 30);
     suite_add_tcase(s, tc);
     return s;
