@@ -44,6 +44,7 @@
 #include "daemon.h"
 #include "fatal-signal.h"
 #include "lib/fib-prefix.h"
+#include "lib/fibsync-instance.h"
 #include "lib/fibsync-paths.h"
 #include "lib/option-parse.h"
 #include "lib/perf-timer.h"
@@ -73,6 +74,7 @@ struct syncd_settings {
     struct setting southbound_zmq; /* --southbound-zmq, or
                                     * Global.southbound_zmq. */
     char *southbound_endpoint;  /* --southbound-endpoint, or NULL. */
+    int instance;               /* --instance: the ASIC instance. */
     char **fault_prefixes;      /* --fault-prefix values. */
     size_t n_fault_prefixes;    /* Number of 'fault_prefixes'. */
 };
@@ -198,8 +200,8 @@ path_run(struct syncd *d, struct syncd_settings *s)
 
     char *endpoint = (s->southbound_endpoint
                       ? xstrdup(s->southbound_endpoint)
-                      : zmq_channel_default_endpoint(fibsync_rundir(),
-                                                     "southbound", 0));
+                      : fibsync_instance_endpoint("southbound",
+                                                  s->instance));
     struct syncd_zmq_options zo = { .endpoint = endpoint };
     char *error;
 
@@ -391,6 +393,7 @@ enum {
     OPT_COUNTERS_INTERVAL,
     OPT_SOUTHBOUND_ZMQ,
     OPT_SOUTHBOUND_ENDPOINT,
+    OPT_INSTANCE,
     VLOG_OPTION_ENUMS,
     DAEMON_OPTION_ENUMS,
 };
@@ -419,6 +422,7 @@ static const struct option long_options[] = {
     {"southbound-zmq", required_argument, NULL, OPT_SOUTHBOUND_ZMQ},
     {"southbound-endpoint", required_argument, NULL,
      OPT_SOUTHBOUND_ENDPOINT},
+    {"instance", required_argument, NULL, OPT_INSTANCE},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     VLOG_LONG_OPTIONS,
@@ -512,11 +516,12 @@ parse_fault_rate(const char *arg)
     return rate;
 }
 
-/* Returns the default control socket, absolute. */
+/* Returns the default control socket of ASIC instance 'instance',
+ * absolute. */
 static char *
-default_unixctl(void)
+default_unixctl(int instance)
 {
-    char *path = fibsync_ctl_path("syncd");
+    char *path = fibsync_instance_ctl_path("syncd", instance);
 
     if (path[0] != '/') {
         char *cwd = get_cwd();
@@ -579,6 +584,9 @@ parse_options(int argc, char *argv[], struct syncd_settings *s)
             free(s->southbound_endpoint);
             s->southbound_endpoint = xstrdup(optarg);
             break;
+        case OPT_INSTANCE:
+            s->instance = fibsync_instance_parse("instance", optarg);
+            break;
         case 'h':
             usage();
         case 'V':
@@ -605,7 +613,12 @@ parse_options(int argc, char *argv[], struct syncd_settings *s)
     }
     s->dbo.max_bulk = &s->max_bulk;
     s->db = abs_unix_remote(db ? db : fibsync_default_db());
-    s->unixctl = unixctl ? unixctl : default_unixctl();
+    s->unixctl = unixctl ? unixctl : default_unixctl(s->instance);
+    s->dbo.instance = s->instance;
+    if (s->instance) {
+        /* Route.counters is one per route: instance 0 writes it. */
+        s->co.interval_msec = 0;
+    }
 }
 
 static void
@@ -637,14 +650,22 @@ Database:\n\
                           with orchd: only to measure write-back's cost)\n\
   --counters-interval=MS  write the hit counters of routes hit since the\n\
                           last write into Route.counters every MS\n\
-                          milliseconds (default %d; 0 disables)\n\
+                          milliseconds (default %d; 0 disables; always\n\
+                          0 for --instance=N > 0: instance 0 writes them)\n\
+\n\
+ASIC instance (several ASICs on one host, docs/RELIABILITY.md):\n\
+  --instance=N            program ASIC instance N, 0 to 63 (default 0):\n\
+                          only the Asic_Route rows whose instance is N;\n\
+                          N > 0 defaults to syncd-N.ctl and\n\
+                          southbound-N.zmq\n\
 \n\
 Southbound fast path (orchd -> syncd over ZeroMQ, instead of Asic_Route):\n\
   --southbound-zmq=on|off take routes from orchd over ZeroMQ and answer\n\
                           there, never reading or writing Asic_Route\n\
                           (default: Global.southbound_zmq, else off)\n\
   --southbound-endpoint=E endpoint to bind (default\n\
-                          ipc://$FIBSYNC_RUNDIR/southbound.zmq)\n\
+                          ipc://$FIBSYNC_RUNDIR/southbound.zmq, or\n\
+                          southbound-N.zmq for --instance=N)\n\
 \n\
 Switch:\n\
   -k, --max-bulk=N        route entries per SAI bulk call (default %d)\n\
@@ -680,7 +701,8 @@ Runtime commands (ovs-appctl -t SOCKET COMMAND):\n\
   coverage/show, memory/show, vlog/set ..., exit\n\
 \n\
 Other options:\n\
-  --unixctl=SOCKET        control socket (default: %s)\n\
+  --unixctl=SOCKET        control socket (default: %s,\n\
+                          syncd-N.ctl for --instance=N)\n\
   -h, --help              display this help message\n\
   -V, --version           display version information\n",
            program_name, program_name, fibsync_default_db(),
