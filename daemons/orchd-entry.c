@@ -6,10 +6,12 @@
 
 #include "daemons/orchd-entry.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hash.h"
+#include "lib/fibsync-instance.h"
 #include "lib/ovsdb-wire.h"
 #include "lib/route-key.h"
 #include "openvswitch/dynamic-string.h"
@@ -45,9 +47,33 @@ orchd_action_from_string(const char *s, enum orchd_action *a)
     return false;
 }
 
-/* Computes the Asic_Route row UUID of (vrf, prefix).  It is derived, not
- * random, so orchd can update or delete a row without looking it up, and a
- * restarted orchd finds its own rows again. */
+/* The ASIC instance whose Asic_Route rows this process writes (orchd's
+ * --instance): set once at start, before any entry exists. */
+static int entry_instance;
+
+/* Makes every entry from now on one of ASIC instance 'instance' (0 to
+ * FIBSYNC_INSTANCE_MAX): its Asic_Route row carries the instance and
+ * has a UUID of that instance's own. */
+void
+orchd_entry_set_instance(int instance)
+{
+    ovs_assert(instance >= 0 && instance <= FIBSYNC_INSTANCE_MAX);
+    entry_instance = instance;
+}
+
+/* Returns the instance orchd_entry_set_instance() set, 0 by default. */
+int
+orchd_entry_get_instance(void)
+{
+    return entry_instance;
+}
+
+/* Computes the Asic_Route row UUID of (vrf, prefix) in this process's
+ * instance.  It is derived, not random, so orchd can update or delete a row
+ * without looking it up, and a restarted orchd finds its own rows again.
+ * Instance 0's UUIDs are those from before instances existed; instance N's
+ * name has "\0N" appended, so that the instances' rows of one route, which
+ * share one table, never share a UUID. */
 void
 orchd_entry_asic_uuid(const char *vrf, const struct fib_prefix *prefix,
                       struct uuid *uuid)
@@ -57,7 +83,7 @@ orchd_entry_asic_uuid(const char *vrf, const struct fib_prefix *prefix,
     static const struct uuid asic_route_ns = {
         .parts = { 0x8c2f0a51, 0x5e3b4d7a, 0x9b1e6f20, 0x4a7c3d15 },
     };
-    char name[ROUTE_KEY_VRF_NAMELEN + FIB_PREFIX_STRLEN + 256];
+    char name[ROUTE_KEY_VRF_NAMELEN + FIB_PREFIX_STRLEN + 256 + 8];
     size_t vrf_len = strlen(vrf);
     size_t len;
 
@@ -67,6 +93,10 @@ orchd_entry_asic_uuid(const char *vrf, const struct fib_prefix *prefix,
     memcpy(name, vrf, vrf_len);
     name[vrf_len] = '\0';
     len = vrf_len + 1 + fib_prefix_format(prefix, name + vrf_len + 1);
+    if (entry_instance) {
+        name[len++] = '\0';
+        len += sprintf(name + len, "%d", entry_instance);
+    }
     route_key_uuid_v5(&asic_route_ns, name, len, uuid);
 }
 
@@ -224,6 +254,9 @@ orchd_entry_to_row(const struct orchd_entry *e, int64_t seq)
     struct json *row = json_object_create();
     struct json *nh = ovsdb_wire_map_new();
 
+    if (entry_instance) {
+        json_object_put(row, "instance", json_integer_create(entry_instance));
+    }
     json_object_put_string(row, "vrf", e->vrf);
     json_object_put_string(row, "prefix", e->prefix_text);
     json_object_put_string(row, "packet_action",

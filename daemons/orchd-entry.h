@@ -54,6 +54,8 @@ struct orchd_entry {
 const char *orchd_action_to_string(enum orchd_action);
 bool orchd_action_from_string(const char *, enum orchd_action *);
 
+void orchd_entry_set_instance(int instance);
+int orchd_entry_get_instance(void);
 void orchd_entry_asic_uuid(const char *vrf, const struct fib_prefix *,
                            struct uuid *);
 

@@ -69,6 +69,21 @@ orchd_replica_register(struct ovsdb_idl *idl)
     ovsdb_idl_track_add_all(idl);
 }
 
+/* Replicates only the Asic_Route rows of ASIC instance 'instance', by a
+ * conditional monitor: the other instances' rows of the same routes are
+ * theirs to write and to acknowledge.  Always set, for instance 0 too:
+ * otherwise the initial sync would take another instance's rows for
+ * stale rows of its own. */
+void
+orchd_replica_select_instance(struct ovsdb_idl *idl, int instance)
+{
+    struct ovsdb_idl_condition cond = OVSDB_IDL_CONDITION_INIT(&cond);
+
+    fibrec_asic_route_add_clause_instance(&cond, OVSDB_F_EQ, instance);
+    ovsdb_idl_set_condition(idl, &fibrec_table_asic_route, &cond);
+    ovsdb_idl_condition_destroy(&cond);
+}
+
 /* Stops replicating Asic_Route (orchd-replica.h says when). */
 void
 orchd_replica_drop_asic_route(struct ovsdb_idl *idl)

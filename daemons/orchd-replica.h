@@ -26,6 +26,7 @@
  * southbound fast path orchd only writes Asic_Route, so once the initial
  * sync has read it, its replica goes too: it would only echo each of
  * orchd's own writes back, a monitor update and a row of memory a route.
+ * Of Asic_Route, orchd only ever sees its own ASIC instance's rows.
  *
  * Thread safety: the main thread's, as the IDL.
  */
@@ -36,6 +37,7 @@
 struct ovsdb_idl;
 
 void orchd_replica_register(struct ovsdb_idl *);
+void orchd_replica_select_instance(struct ovsdb_idl *, int instance);
 void orchd_replica_drop_asic_route(struct ovsdb_idl *);
 
 #endif /* daemons/orchd-replica.h */

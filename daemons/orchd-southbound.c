@@ -15,7 +15,7 @@
 #include "daemons/orchd-entry.h"
 #include "daemons/orchd-writebehind.h"
 #include "idl/fibsync-idl.h"
-#include "lib/fibsync-paths.h"
+#include "lib/fibsync-instance.h"
 #include "lib/option-parse.h"
 #include "lib/route-frame.h"
 #include "lib/setting.h"
@@ -40,6 +40,7 @@ static struct setting sb_zmq = SETTING_INITIALIZER("southbound_zmq", 0);
 static struct setting sb_write_behind
     = SETTING_INITIALIZER("asic_route_write_behind", 1);
 static char *sb_endpoint;       /* --southbound-endpoint, or NULL. */
+static int sb_instance;         /* --instance. */
 
 /* The choice, once made. */
 static bool chosen;             /* orchd_southbound_choose() was called. */
@@ -52,6 +53,13 @@ orchd_southbound_set_zmq(const char *on_off)
 {
     setting_set_cmdline(&sb_zmq,
                         option_parse_on_off("southbound-zmq", on_off));
+}
+
+/* --instance=N: the default endpoint is instance N's. */
+void
+orchd_southbound_set_instance(int instance)
+{
+    sb_instance = instance;
 }
 
 /* --southbound-endpoint=E. */
@@ -107,8 +115,8 @@ orchd_southbound_choose(void)
         chosen_options.write_behind = sb_write_behind.value;
         chosen_options.endpoint = (sb_endpoint
                                    ? xstrdup(sb_endpoint)
-                                   : zmq_channel_default_endpoint(
-                                         fibsync_rundir(), "southbound", 0));
+                                   : fibsync_instance_endpoint(
+                                         "southbound", sb_instance));
         if (chosen_zmq) {
             VLOG_INFO("southbound path: ZeroMQ to %s, Asic_Route %s",
                       chosen_options.endpoint, chosen_options.write_behind

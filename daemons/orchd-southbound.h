@@ -93,6 +93,7 @@ struct orchd_southbound_options {
         break;
 
 void orchd_southbound_set_zmq(const char *on_off);
+void orchd_southbound_set_instance(int instance);
 void orchd_southbound_set_endpoint(const char *endpoint);
 void orchd_southbound_set_write_behind(const char *on_off);
 void orchd_southbound_usage(void);

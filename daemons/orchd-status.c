@@ -73,6 +73,8 @@ struct orchd_status {
     struct ovs_list sent;       /* Writes in 'txn'. */
     struct ovs_list queue;      /* Writes waiting for a transaction. */
     struct hmap refused;        /* Routes refused now. */
+    bool muted;                 /* Write nothing: another orchd instance
+                                 * owns Route.status. */
 
     /* Counters. */
     uint64_t n_writes;          /* Routes whose status was written. */
@@ -277,6 +279,16 @@ put_write(struct orchd_status *st, const struct status_write *w)
     }
 }
 
+/* Makes 'st' keep its bookkeeping (refusals, counters) but write nothing
+ * into Route.status: orchd instances other than 0 share Route with
+ * instance 0, which alone writes its status (docs/RELIABILITY.md,
+ * "Several ASIC instances"). */
+void
+orchd_status_mute(struct orchd_status *st)
+{
+    st->muted = true;
+}
+
 /* Ends the transaction in flight if it is done, then starts the next one
  * if writes are queued. */
 void
@@ -284,6 +296,12 @@ orchd_status_run(struct orchd_status *st)
 {
     struct status_write *w;
 
+    if (st->muted) {
+        LIST_FOR_EACH_POP (w, node, &st->queue) {
+            write_destroy(w);
+        }
+        return;
+    }
     if (st->txn) {
         enum ovsdb_idl_txn_status s = ovsdb_idl_txn_commit(st->txn);
 
@@ -348,5 +366,6 @@ orchd_status_format(const struct orchd_status *st, struct ds *s)
                       st->n_refusals[i]);
     }
     ds_put_cstr(s, ")\n");
-    ds_put_format(s, "Route.status keys written: %"PRIu64"\n", st->n_writes);
+    ds_put_format(s, "Route.status keys written: %"PRIu64"%s\n", st->n_writes,
+                  st->muted ? " (none: instance 0 writes Route.status)" : "");
 }

@@ -66,6 +66,7 @@ void orchd_status_refuse(struct orchd_status *, const struct uuid *route,
 void orchd_status_accept(struct orchd_status *, const struct uuid *route);
 void orchd_status_forget(struct orchd_status *, const struct uuid *route);
 
+void orchd_status_mute(struct orchd_status *);
 void orchd_status_run(struct orchd_status *);
 void orchd_status_wait(struct orchd_status *);
 

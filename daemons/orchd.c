@@ -37,6 +37,7 @@
 #include "idl/idl-ondemand.h"
 #include "idl/route-index.h"
 #include "lib/fib-prefix.h"
+#include "lib/fibsync-instance.h"
 #include "lib/fibsync-paths.h"
 #include "lib/option-parse.h"
 #include "lib/perf-timer.h"
@@ -115,6 +116,7 @@ static char *db_remote;
 static char *unixctl_path;
 static char *nb_endpoint;
 static bool use_route_index = true;
+static int instance;            /* --instance: the ASIC instance. */
 
 static void parse_options(int argc, char *argv[]);
 OVS_NO_RETURN static void usage(void);
@@ -880,7 +882,7 @@ main(int argc, char *argv[])
 
     daemonize_start(false);
     if (!unixctl_path) {
-        unixctl_path = fibsync_ctl_path("orchd");
+        unixctl_path = fibsync_instance_ctl_path("orchd", instance);
     }
     retval = unixctl_server_create(unixctl_path, &unixctl);
     if (retval) {
@@ -894,6 +896,10 @@ main(int argc, char *argv[])
     o.status = orchd_status_create(o.idl);
     ovsdb_idl_set_probe_interval(o.idl, 0);
     orchd_replica_register(o.idl);
+    orchd_replica_select_instance(o.idl, instance);
+    if (instance) {
+        orchd_status_mute(o.status);
+    }
     if (features[F_NORTHBOUND_ZMQ].value) {
         /* Decided on the command line: never replicate Route. */
         orchd_northbound_drop_route_replica(o.idl);
@@ -951,6 +957,9 @@ main(int argc, char *argv[])
         /* Routes come from fpmsyncd's resync, not from OVSDB: syncd must
          * not sweep until that is complete (orchd-southbound.c). */
         orchd_worker_hold_resync(o.worker);
+        if (!nb_endpoint) {
+            nb_endpoint = fibsync_instance_endpoint("northbound", instance);
+        }
         o.nb = orchd_northbound_create(nb_endpoint, o.worker, o.idl);
     }
     if (!o.exiting) {
@@ -999,6 +1008,7 @@ parse_options(int argc, char *argv[])
         OPT_NO_ROUTE_INDEX,
         OPT_NORTHBOUND_ZMQ,
         OPT_NORTHBOUND_ENDPOINT,
+        OPT_INSTANCE,
         ORCHD_SOUTHBOUND_OPTION_ENUMS,
         VLOG_OPTION_ENUMS,
         DAEMON_OPTION_ENUMS,
@@ -1020,6 +1030,7 @@ parse_options(int argc, char *argv[])
         {"northbound-zmq", required_argument, NULL, OPT_NORTHBOUND_ZMQ},
         {"northbound-endpoint", required_argument, NULL,
          OPT_NORTHBOUND_ENDPOINT},
+        {"instance", required_argument, NULL, OPT_INSTANCE},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         ORCHD_SOUTHBOUND_LONG_OPTIONS,
@@ -1091,6 +1102,9 @@ parse_options(int argc, char *argv[])
             free(nb_endpoint);
             nb_endpoint = xstrdup(optarg);
             break;
+        case OPT_INSTANCE:
+            instance = fibsync_instance_parse("instance", optarg);
+            break;
         case 'h':
             usage();
         case 'V':
@@ -1113,6 +1127,8 @@ parse_options(int argc, char *argv[])
     if (!db_remote) {
         db_remote = xstrdup(fibsync_default_db());
     }
+    orchd_entry_set_instance(instance);
+    orchd_southbound_set_instance(instance);
 }
 
 /* Prints --help and exits. */
@@ -1133,6 +1149,13 @@ error=REASON) by partial map mutates.\n\
 Database:\n\
   --db=REMOTE             database (default unix:$FIBSYNC_RUNDIR/db.sock,\n\
                           now %s)\n\
+\n\
+ASIC instance (several ASICs on one host, docs/RELIABILITY.md):\n\
+  --instance=N            drive ASIC instance N, 0 to 63 [0]: write and\n\
+                          monitor only the Asic_Route rows whose instance\n\
+                          is N; N > 0 never writes Route.status (instance\n\
+                          0 does) and defaults to orchd-N.ctl and the\n\
+                          endpoints northbound-N.zmq, southbound-N.zmq\n\
 \n\
 Tuning (each overrides the matching Global column; default in brackets):\n\
   -k, --max-bulk=N        route entries per SAI bulk [1000]\n\
@@ -1155,7 +1178,8 @@ Tuning (each overrides the matching Global column; default in brackets):\n\
                           resolved, instead of replicating Route and\n\
                           Nexthop_Group (no route index then) [off]\n\
   --northbound-endpoint=E where to bind for it\n\
-                          [ipc://$FIBSYNC_RUNDIR/northbound.zmq]\n\
+                          [ipc://$FIBSYNC_RUNDIR/northbound.zmq, or\n\
+                          northbound-N.zmq for --instance=N]\n\
 \n\
 unixctl commands (ovs-appctl -t $FIBSYNC_RUNDIR/orchd.ctl COMMAND):\n\
   route/show [vrf NAME] PREFIX   the programmed entry, from the read cache\n\
@@ -1174,7 +1198,8 @@ unixctl commands (ovs-appctl -t $FIBSYNC_RUNDIR/orchd.ctl COMMAND):\n\
     vlog_usage();
     printf("\nOther options:\n"
            "  --unixctl=SOCKET        control socket (default: "
-           "$FIBSYNC_RUNDIR/orchd.ctl)\n"
+           "$FIBSYNC_RUNDIR/orchd.ctl,\n"
+           "                          orchd-N.ctl for --instance=N)\n"
            "  -h, --help              display this help message\n"
            "  -V, --version           display version information\n");
     exit(EXIT_SUCCESS);

@@ -53,6 +53,7 @@ COVERAGE_DEFINE(syncd_db_row_modify);
 COVERAGE_DEFINE(syncd_db_row_delete);
 COVERAGE_DEFINE(syncd_db_bad_row);
 COVERAGE_DEFINE(syncd_db_wb_skipped);
+COVERAGE_DEFINE(syncd_db_other_instance);
 
 static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
 
@@ -81,6 +82,7 @@ struct syncd_db {
                                  * syncd_db_options). */
     struct setting *southbound_zmq; /* Global.southbound_zmq, or NULL. */
     bool global_only;           /* Monitor Global only. */
+    int instance;               /* ASIC instance whose rows are read. */
     bool read_global;           /* First monitor contents received? */
 
     /* Reading. */
@@ -573,6 +575,43 @@ global_update(struct syncd_db *db, const struct ovsdb_cs_table_update *tu,
     }
 }
 
+/* Drops from 'du' the Asic_Route row changes of ASIC instances other than
+ * 'db''s.  syncd monitors with the "monitor" method (version 1), whose
+ * modifications carry whole rows, because it keeps no replica to apply
+ * the column diffs of "monitor_cond" to; that method has no "where", so
+ * the rows of every instance arrive and are told apart here, by their
+ * "instance" column, before anything else reads them. */
+static void
+select_instance(const struct syncd_db *db, struct ovsdb_cs_db_update *du)
+{
+    for (size_t t = 0; t < du->n; t++) {
+        struct ovsdb_cs_table_update *tu = &du->table_updates[t];
+        size_t n = 0;
+
+        if (strcmp(tu->table_name, TABLE)) {
+            continue;
+        }
+        for (size_t i = 0; i < tu->n; i++) {
+            const struct ovsdb_cs_row_update *ru = &tu->row_updates[i];
+            const struct json *v = (ru->columns
+                                    ? shash_find_data(ru->columns,
+                                                      "instance")
+                                    : NULL);
+            int64_t instance = 0;
+
+            if (v && !ovsdb_wire_get_integer(v, &instance)) {
+                instance = -1;
+            }
+            if (instance == db->instance) {
+                tu->row_updates[n++] = *ru;
+            } else {
+                COVERAGE_INC(syncd_db_other_instance);
+            }
+        }
+        tu->n = n;
+    }
+}
+
 /* Queues update event 'event' (taking it). */
 static void
 queue_update(struct syncd_db *db, struct ovsdb_cs_event *event)
@@ -592,6 +631,7 @@ queue_update(struct syncd_db *db, struct ovsdb_cs_event *event)
 
     global_update(db, ovsdb_cs_db_update_find_table(du, "Global"),
                   u->clear);
+    select_instance(db, du);
 
     struct sdb_event *ev = xzalloc(sizeof *ev);
     ev->event = event;
@@ -618,7 +658,7 @@ compose_monitor_requests(const struct json *schema OVS_UNUSED, void *db_)
         db->global_only
         ? "{\"Global\":[{\"columns\":[\"max_bulk_size\","
           "\"southbound_zmq\"]}]}"
-        : "{\""TABLE"\":[{\"columns\":[\"vrf\",\"prefix\","
+        : "{\""TABLE"\":[{\"columns\":[\"instance\",\"vrf\",\"prefix\","
           "\"packet_action\",\"nexthops\",\"seq\"]}],"
           "\"Vrf\":[{\"columns\":[\"name\"]}],"
           "\"Global\":[{\"columns\":[\"max_bulk_size\","
@@ -678,6 +718,7 @@ syncd_db_create(const struct syncd_db_options *options,
     db->max_bulk = options->max_bulk;
     db->southbound_zmq = options->southbound_zmq;
     db->global_only = options->global_only;
+    db->instance = options->instance;
     ovs_list_init(&db->events);
     syncd_rows_init(&db->rows);
     syncd_row_parsed_init(&db->parsed);
@@ -690,6 +731,7 @@ syncd_db_create(const struct syncd_db_options *options,
         .batch = options->wb_batch,
         .inflight = options->wb_inflight,
         .disabled = options->no_write_back || options->global_only,
+        .instance = options->instance,
     };
     db->wb = syncd_writeback_create(&wbo, &db->rows);
 

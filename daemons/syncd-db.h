@@ -84,6 +84,9 @@ struct syncd_db_options {
                                  * Asic_Route (the southbound fast path,
                                  * daemons/syncd-zmq.h, programs the
                                  * routes). */
+    int instance;               /* ASIC instance: only the Asic_Route rows
+                                 * whose "instance" is this one are
+                                 * syncd's. */
 };
 
 /* Counters. */

@@ -82,6 +82,7 @@ struct syncd_writeback {
     struct syncd_rows *rows;    /* The rows whose outcomes are written. */
     struct ovsdb_writer *writer; /* The write-back connection. */
     char *remote;               /* Database remote. */
+    int instance;               /* ASIC instance whose rows are read. */
     uint32_t batch;             /* Rows per transaction. */
     bool disabled;              /* Write-back disabled? */
     bool destroying;            /* Inside syncd_writeback_destroy()? */
@@ -363,10 +364,14 @@ read_row(int select_idx OVS_UNUSED, const struct json *row, void *wb_)
 static void
 read_start(struct syncd_writeback *wb)
 {
-    struct json *params = json_from_string(
+    char *text = xasprintf(
         "[\""DB_NAME"\",{\"op\":\"select\",\"table\":\""TABLE"\","
-        "\"where\":[[\"state\",\"==\",\"programmed\"]],"
-        "\"columns\":[\"_uuid\",\"applied_seq\"]}]");
+        "\"where\":[[\"state\",\"==\",\"programmed\"],"
+        "[\"instance\",\"==\",%d]],"
+        "\"columns\":[\"_uuid\",\"applied_seq\"]}]", wb->instance);
+    struct json *params = json_from_string(text);
+
+    free(text);
 
     applied_clear(wb);
     wb->n_read = 0;
@@ -475,6 +480,7 @@ syncd_writeback_create(const struct syncd_writeback_options *options,
 
     wb->rows = rows;
     wb->remote = xstrdup(options->remote);
+    wb->instance = options->instance;
     wb->batch = options->batch ? options->batch : 5000;
     wb->disabled = options->disabled;
     wb->read_state = wb->disabled ? WB_READ_DONE : WB_READ_NONE;

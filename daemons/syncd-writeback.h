@@ -67,6 +67,7 @@ struct syncd_writeback_options {
                                  * default, 2). */
     bool disabled;              /* Never write outcomes back (only to
                                  * measure what writing back costs). */
+    int instance;               /* ASIC instance whose rows are read. */
 };
 
 /* Counters. */

@@ -45,6 +45,7 @@
 #include "daemon.h"
 #include "fatal-signal.h"
 #include "lib/fib-prefix.h"
+#include "lib/fibsync-instance.h"
 #include "lib/fibsync-paths.h"
 #include "lib/option-parse.h"
 #include "lib/perf-timer.h"
@@ -75,6 +76,7 @@ struct syncd_settings {
                                     * Global.southbound_zmq. */
     char *southbound_endpoint;  /* --southbound-endpoint, or NULL. */
     char *warm_file;            /* --warm-file. */
+    int instance;               /* --instance: the ASIC instance. */
     char **fault_prefixes;      /* --fault-prefix values. */
     size_t n_fault_prefixes;    /* Number of 'fault_prefixes'. */
 };
@@ -205,8 +207,8 @@ path_run(struct syncd *d, struct syncd_settings *s)
 
     char *endpoint = (s->southbound_endpoint
                       ? xstrdup(s->southbound_endpoint)
-                      : zmq_channel_default_endpoint(fibsync_rundir(),
-                                                     "southbound", 0));
+                      : fibsync_instance_endpoint("southbound",
+                                                  s->instance));
     struct syncd_zmq_options zo = { .endpoint = endpoint };
     char *error;
 
@@ -441,6 +443,7 @@ enum {
     OPT_SOUTHBOUND_ZMQ,
     OPT_SOUTHBOUND_ENDPOINT,
     OPT_WARM_FILE,
+    OPT_INSTANCE,
     VLOG_OPTION_ENUMS,
     DAEMON_OPTION_ENUMS,
 };
@@ -470,6 +473,7 @@ static const struct option long_options[] = {
     {"southbound-endpoint", required_argument, NULL,
      OPT_SOUTHBOUND_ENDPOINT},
     {"warm-file", required_argument, NULL, OPT_WARM_FILE},
+    {"instance", required_argument, NULL, OPT_INSTANCE},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     VLOG_LONG_OPTIONS,
@@ -563,11 +567,12 @@ parse_fault_rate(const char *arg)
     return rate;
 }
 
-/* Returns the default control socket, absolute. */
+/* Returns the default control socket of ASIC instance 'instance',
+ * absolute. */
 static char *
-default_unixctl(void)
+default_unixctl(int instance)
 {
-    char *path = fibsync_ctl_path("syncd");
+    char *path = fibsync_instance_ctl_path("syncd", instance);
 
     if (path[0] != '/') {
         char *cwd = get_cwd();
@@ -634,6 +639,9 @@ parse_options(int argc, char *argv[], struct syncd_settings *s)
             free(s->warm_file);
             s->warm_file = xstrdup(optarg);
             break;
+        case OPT_INSTANCE:
+            s->instance = fibsync_instance_parse("instance", optarg);
+            break;
         case 'h':
             usage();
         case 'V':
@@ -660,9 +668,17 @@ parse_options(int argc, char *argv[], struct syncd_settings *s)
     }
     s->dbo.max_bulk = &s->max_bulk;
     s->db = abs_unix_remote(db ? db : fibsync_default_db());
-    s->unixctl = unixctl ? unixctl : default_unixctl();
+    s->unixctl = unixctl ? unixctl : default_unixctl(s->instance);
+    s->dbo.instance = s->instance;
+    if (s->instance) {
+        /* Route.counters is one per route: instance 0 writes it. */
+        s->co.interval_msec = 0;
+    }
     if (!s->warm_file) {
-        s->warm_file = xasprintf("%s/syncd.warm", fibsync_rundir());
+        char *name = fibsync_instance_name("syncd", s->instance);
+
+        s->warm_file = xasprintf("%s/%s.warm", fibsync_rundir(), name);
+        free(name);
     }
 }
 
@@ -695,14 +711,22 @@ Database:\n\
                           with orchd: only to measure write-back's cost)\n\
   --counters-interval=MS  write the hit counters of routes hit since the\n\
                           last write into Route.counters every MS\n\
-                          milliseconds (default %d; 0 disables)\n\
+                          milliseconds (default %d; 0 disables; always\n\
+                          0 for --instance=N > 0: instance 0 writes them)\n\
+\n\
+ASIC instance (several ASICs on one host, docs/RELIABILITY.md):\n\
+  --instance=N            program ASIC instance N, 0 to 63 (default 0):\n\
+                          only the Asic_Route rows whose instance is N;\n\
+                          N > 0 defaults to syncd-N.ctl and\n\
+                          southbound-N.zmq\n\
 \n\
 Southbound fast path (orchd -> syncd over ZeroMQ, instead of Asic_Route):\n\
   --southbound-zmq=on|off take routes from orchd over ZeroMQ and answer\n\
                           there, never reading or writing Asic_Route\n\
                           (default: Global.southbound_zmq, else off)\n\
   --southbound-endpoint=E endpoint to bind (default\n\
-                          ipc://$FIBSYNC_RUNDIR/southbound.zmq)\n\
+                          ipc://$FIBSYNC_RUNDIR/southbound.zmq, or\n\
+                          southbound-N.zmq for --instance=N)\n\
 \n\
 Switch:\n\
   -k, --max-bulk=N        route entries per SAI bulk call (default %d)\n\
@@ -716,7 +740,8 @@ Switch:\n\
 Warm restart:\n\
   --warm-file=FILE        where \"exit --warm\" saves the simulator's\n\
                           routes, and where a start looks for them\n\
-                          (default $FIBSYNC_RUNDIR/syncd.warm).  A start\n\
+                          (default $FIBSYNC_RUNDIR/syncd.warm, or\n\
+                          syncd-N.warm for --instance=N).  A start\n\
                           that finds the file programs its routes before\n\
                           any input, deletes it, and then reconciles:\n\
                           routes orchd (fast path) or Asic_Route (OVSDB\n\
@@ -753,7 +778,8 @@ Runtime commands (ovs-appctl -t SOCKET COMMAND):\n\
   coverage/show, memory/show, vlog/set ...\n\
 \n\
 Other options:\n\
-  --unixctl=SOCKET        control socket (default: %s)\n\
+  --unixctl=SOCKET        control socket (default: %s,\n\
+                          syncd-N.ctl for --instance=N)\n\
   -h, --help              display this help message\n\
   -V, --version           display version information\n",
            program_name, program_name, fibsync_default_db(),

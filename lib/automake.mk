@@ -4,6 +4,7 @@
 noinst_LTLIBRARIES += lib/libfibsync.la
 lib_libfibsync_la_SOURCES = \
 	lib/fibsync-paths.c lib/fibsync-paths.h \
+	lib/fibsync-instance.c lib/fibsync-instance.h \
 	lib/option-parse.c lib/option-parse.h \
 	lib/setting.c lib/setting.h \
 	lib/ovsdb-select-reader.c lib/ovsdb-select-reader.h \

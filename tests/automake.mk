@@ -81,6 +81,7 @@ TESTSUITE_AT = \
 	tests/bad-rows.at \
 	tests/bench-run.at \
 	tests/route-check.at \
+	tests/instances.at \
 	tests/chaos.at \
 	tests/warm-restart.at
 EXTRA_DIST += $(TESTSUITE_AT) tests/atlocal.in package.m4 tests/lpm-check.py \

@@ -38,6 +38,7 @@
 
 #include "command-line.h"
 #include "jsonrpc.h"
+#include "lib/fibsync-instance.h"
 #include "lib/fibsync-paths.h"
 #include "lib/frr-route-json.h"
 #include "lib/ovsdb-select-reader.h"
@@ -79,7 +80,20 @@ struct options {
     struct svec frr_files;      /* --frr-json files. */
     bool frr_all;               /* --frr-all-protocols. */
     int64_t slice;              /* --slice. */
+    int instance;               /* --instance. */
 };
+
+/* --instance: the ASIC instance whose Asic_Route rows are read. */
+static int asic_instance;
+
+/* Returns the condition that selects --instance's Asic_Route rows. */
+static struct json *
+instance_clause(void)
+{
+    return json_array_create_3(json_string_create("instance"),
+                               json_string_create("=="),
+                               json_integer_create(asic_instance));
+}
 
 /* A next-hop group: Nexthop_Group.id and what its members forward to. */
 struct group {
@@ -121,7 +135,7 @@ parse_options(int argc, char *argv[], struct options *o)
 {
     enum {
         OPT_DB = UCHAR_MAX + 1, OPT_SYNCD, OPT_NO_FIB, OPT_FRR, OPT_VTYSH,
-        OPT_FRR_JSON, OPT_FRR_ALL, OPT_SLICE,
+        OPT_FRR_JSON, OPT_FRR_ALL, OPT_SLICE, OPT_INSTANCE,
     };
     static const struct option long_options[] = {
         {"db", required_argument, NULL, OPT_DB},
@@ -132,6 +146,7 @@ parse_options(int argc, char *argv[], struct options *o)
         {"frr-json", required_argument, NULL, OPT_FRR_JSON},
         {"frr-all-protocols", no_argument, NULL, OPT_FRR_ALL},
         {"slice", required_argument, NULL, OPT_SLICE},
+        {"instance", required_argument, NULL, OPT_INSTANCE},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -139,7 +154,7 @@ parse_options(int argc, char *argv[], struct options *o)
 
     memset(o, 0, sizeof *o);
     o->db = fibsync_default_db();
-    o->syncd = fibsync_ctl_path("syncd");
+    o->syncd = NULL;
     o->check_fib = true;
     o->slice = DEFAULT_SLICE;
     svec_init(&o->frr_files);
@@ -157,6 +172,13 @@ parse_options(int argc, char *argv[], struct options *o)
         case OPT_SYNCD:
             free(o->syncd);
             o->syncd = xstrdup(optarg);
+            break;
+        case OPT_INSTANCE:
+            if (!str_to_int(optarg, 10, &o->instance) || o->instance < 0
+                || o->instance > FIBSYNC_INSTANCE_MAX) {
+                fail("--instance: \"%s\" is not a number between 0 and %d",
+                     optarg, FIBSYNC_INSTANCE_MAX);
+            }
             break;
         case OPT_NO_FIB:
             o->check_fib = false;
@@ -205,6 +227,10 @@ parse_options(int argc, char *argv[], struct options *o)
         fail("unexpected argument \"%s\" (use --help for help)",
              argv[optind]);
     }
+    if (!o->syncd) {
+        o->syncd = fibsync_instance_ctl_path("syncd", o->instance);
+    }
+    asic_instance = o->instance;
     if (o->vtysh && o->frr_files.n) {
         fail("--vtysh and --frr-json exclude each other "
              "(use --help for help)");
@@ -461,7 +487,8 @@ fetch_run(struct fetch *f, const char *db)
 static struct json *
 seq_range(int64_t lo, int64_t hi)
 {
-    struct json *where = json_array_create_1(
+    struct json *where = json_array_create_2(
+        instance_clause(),
         json_array_create_3(json_string_create("seq"),
                             json_string_create(">="),
                             json_integer_create(lo)));
@@ -590,7 +617,8 @@ asic_seq_below(struct jsonrpc *rpc, const char *db, int64_t x)
     json_object_put_string(op, "op", "wait");
     json_object_put(op, "timeout", json_integer_create(0));
     json_object_put_string(op, "table", "Asic_Route");
-    json_object_put(op, "where", json_array_create_1(
+    json_object_put(op, "where", json_array_create_2(
+                        instance_clause(),
                         json_array_create_3(json_string_create("seq"),
                                             json_string_create("<"),
                                             json_integer_create(x))));
@@ -976,8 +1004,11 @@ parse).\n\
 \n\
 Options:\n\
   --db=REMOTE          database (default unix:$FIBSYNC_RUNDIR/db.sock)\n\
+  --instance=N         check ASIC instance N (0 to 63, default 0): its\n\
+                       Asic_Route rows (instance N) and its syncd's FIB\n\
   --syncd=SOCKET       syncd's unixctl socket\n\
-                       (default $FIBSYNC_RUNDIR/syncd.ctl)\n\
+                       (default $FIBSYNC_RUNDIR/syncd.ctl, or\n\
+                       syncd-N.ctl with --instance=N)\n\
   --no-fib             compare Route and Asic_Route only\n\
   --frr                also compare with FRR's RIB, read with vtysh\n\
   --vtysh=CMD          run CMD instead of \"vtysh\" (implies --frr), e.g.\n\
