@@ -39,12 +39,14 @@
 #include "lib/fib-prefix.h"
 #include "lib/fibsync-paths.h"
 #include "lib/option-parse.h"
+#include "lib/ssl-options.h"
 #include "lib/perf-timer.h"
 #include "lib/setting.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/hmap.h"
 #include "openvswitch/json.h"
 #include "openvswitch/poll-loop.h"
+#include "stream-ssl.h"
 #include "openvswitch/vlog.h"
 #include "ovsdb-idl.h"
 #include "smap.h"
@@ -1002,6 +1004,7 @@ parse_options(int argc, char *argv[])
         ORCHD_SOUTHBOUND_OPTION_ENUMS,
         VLOG_OPTION_ENUMS,
         DAEMON_OPTION_ENUMS,
+        SSL_OPTION_ENUMS,
     };
     static const struct option long_options[] = {
         {"db", required_argument, NULL, OPT_DB},
@@ -1025,6 +1028,7 @@ parse_options(int argc, char *argv[])
         ORCHD_SOUTHBOUND_LONG_OPTIONS,
         VLOG_LONG_OPTIONS,
         DAEMON_LONG_OPTIONS,
+        STREAM_SSL_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     char *short_options = ovs_cmdl_long_options_to_short_options(
@@ -1099,6 +1103,7 @@ parse_options(int argc, char *argv[])
         ORCHD_SOUTHBOUND_OPTION_HANDLERS
         VLOG_OPTION_HANDLERS
         DAEMON_OPTION_HANDLERS
+        STREAM_SSL_OPTION_HANDLERS
         case '?':
             exit(EXIT_FAILURE);
         default:
@@ -1113,6 +1118,7 @@ parse_options(int argc, char *argv[])
     if (!db_remote) {
         db_remote = xstrdup(fibsync_default_db());
     }
+    ssl_options_check("db", db_remote);
 }
 
 /* Prints --help and exits. */
@@ -1171,6 +1177,7 @@ unixctl commands (ovs-appctl -t $FIBSYNC_RUNDIR/orchd.ctl COMMAND):\n\
            program_name, program_name, fibsync_default_db());
     orchd_southbound_usage();
     daemon_usage();
+    ssl_options_usage();
     vlog_usage();
     printf("\nOther options:\n"
            "  --unixctl=SOCKET        control socket (default: "

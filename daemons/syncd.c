@@ -46,6 +46,7 @@
 #include "lib/fib-prefix.h"
 #include "lib/fibsync-paths.h"
 #include "lib/option-parse.h"
+#include "lib/ssl-options.h"
 #include "lib/perf-timer.h"
 #include "lib/setting.h"
 #include "lib/zmq-channel.h"
@@ -53,6 +54,7 @@
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/json.h"
 #include "openvswitch/poll-loop.h"
+#include "stream-ssl.h"
 #include "openvswitch/vlog.h"
 #include "simap.h"
 #include "timeval.h"
@@ -393,6 +395,7 @@ enum {
     OPT_SOUTHBOUND_ENDPOINT,
     VLOG_OPTION_ENUMS,
     DAEMON_OPTION_ENUMS,
+    SSL_OPTION_ENUMS,
 };
 
 static const struct option long_options[] = {
@@ -423,6 +426,7 @@ static const struct option long_options[] = {
     {"version", no_argument, NULL, 'V'},
     VLOG_LONG_OPTIONS,
     DAEMON_LONG_OPTIONS,
+    STREAM_SSL_LONG_OPTIONS,
     {NULL, 0, NULL, 0},
 };
 
@@ -587,6 +591,7 @@ parse_options(int argc, char *argv[], struct syncd_settings *s)
 
         VLOG_OPTION_HANDLERS
         DAEMON_OPTION_HANDLERS
+        STREAM_SSL_OPTION_HANDLERS
 
         case '?':
             exit(EXIT_FAILURE);
@@ -605,6 +610,7 @@ parse_options(int argc, char *argv[], struct syncd_settings *s)
     }
     s->dbo.max_bulk = &s->max_bulk;
     s->db = abs_unix_remote(db ? db : fibsync_default_db());
+    ssl_options_check("db", s->db);
     s->unixctl = unixctl ? unixctl : default_unixctl();
 }
 
@@ -691,6 +697,7 @@ Other options:\n\
            ASIC_SIM_DEFAULT_NEXT_HOP_GROUP_MEMBERS, ASIC_SIM_DEFAULT_PORTS,
            "$FIBSYNC_RUNDIR/syncd.ctl");
     daemon_usage();
+    ssl_options_usage();
     vlog_usage();
     printf("\n\
 Environment:\n\
