@@ -42,6 +42,8 @@
 #include "lib/frr-route-json.h"
 #include "lib/ovsdb-select-reader.h"
 #include "lib/ovsdb-wire.h"
+#include "lib/ovsdb-writer.h"
+#include "lib/ssl-options.h"
 #include "lib/route-compare.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/hmap.h"
@@ -53,6 +55,7 @@
 #include "process.h"
 #include "socket-util.h"
 #include "stream.h"
+#include "stream-ssl.h"
 #include "svec.h"
 #include "unixctl.h"
 #include "util.h"
@@ -121,7 +124,7 @@ parse_options(int argc, char *argv[], struct options *o)
 {
     enum {
         OPT_DB = UCHAR_MAX + 1, OPT_SYNCD, OPT_NO_FIB, OPT_FRR, OPT_VTYSH,
-        OPT_FRR_JSON, OPT_FRR_ALL, OPT_SLICE,
+        OPT_FRR_JSON, OPT_FRR_ALL, OPT_SLICE, SSL_OPTION_ENUMS,
     };
     static const struct option long_options[] = {
         {"db", required_argument, NULL, OPT_DB},
@@ -134,6 +137,7 @@ parse_options(int argc, char *argv[], struct options *o)
         {"slice", required_argument, NULL, OPT_SLICE},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
+        STREAM_SSL_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
 
@@ -145,7 +149,7 @@ parse_options(int argc, char *argv[], struct options *o)
     svec_init(&o->frr_files);
     opterr = 0;
     for (;;) {
-        int c = getopt_long(argc, argv, "+qh", long_options, NULL);
+        int c = getopt_long(argc, argv, "+qhp:c:C:", long_options, NULL);
 
         if (c == -1) {
             break;
@@ -190,6 +194,7 @@ parse_options(int argc, char *argv[], struct options *o)
             break;
         case 'h':
             usage();
+        STREAM_SSL_OPTION_HANDLERS
         case '?':
             if (optopt) {
                 fail("option -%c not recognized (use --help for help)",
@@ -208,6 +213,10 @@ parse_options(int argc, char *argv[], struct options *o)
     if (o->vtysh && o->frr_files.n) {
         fail("--vtysh and --frr-json exclude each other "
              "(use --help for help)");
+    }
+    char *ssl_error = ssl_options_check("db", o->db);
+    if (ssl_error) {
+        fail("%s", ssl_error);
     }
 }
 
@@ -623,13 +632,23 @@ asic_seq_below(struct jsonrpc *rpc, const char *db, int64_t x)
 static int64_t
 asic_seq_start(const char *db, int64_t slice)
 {
-    struct stream *stream;
+    struct stream *stream = NULL;
     struct jsonrpc *rpc;
     int64_t x = slice;
-    int error;
+    int error = ENOENT;
+    struct svec remotes;
 
-    error = stream_open_block(stream_open(db, &stream, DSCP_DEFAULT),
-                              -1, &stream);
+    /* A list of remotes (a cluster): the first that connects. */
+    svec_init(&remotes);
+    ovsdb_writer_parse_remotes(db, &remotes);
+    for (size_t i = 0; i < remotes.n; i++) {
+        error = stream_open_block(stream_open(remotes.names[i], &stream,
+                                              DSCP_DEFAULT), -1, &stream);
+        if (!error) {
+            break;
+        }
+    }
+    svec_destroy(&remotes);
     if (error) {
         fail("database %s: Asic_Route: connection failed: %s", db,
              ovs_strerror(error));
@@ -975,7 +994,11 @@ database, syncd or vtysh that does not answer, or rows that do not\n\
 parse).\n\
 \n\
 Options:\n\
-  --db=REMOTE          database (default unix:$FIBSYNC_RUNDIR/db.sock)\n\
+  --db=REMOTE          database (default unix:$FIBSYNC_RUNDIR/db.sock);\n\
+                       a comma-separated list (a Raft cluster's servers,\n\
+                       or its relay) is tried in order, the first server\n\
+                       that answers read; ssl:IP:PORT needs the SSL\n\
+                       options below\n\
   --syncd=SOCKET       syncd's unixctl socket\n\
                        (default $FIBSYNC_RUNDIR/syncd.ctl)\n\
   --no-fib             compare Route and Asic_Route only\n\
@@ -991,6 +1014,9 @@ Options:\n\
                        the whole table there\n\
   -q, --quiet          print only the summary line\n\
   -h, --help           print this help\n\
+  -p, --private-key=FILE, -c, --certificate=FILE, -C, --ca-cert=FILE\n\
+                       SSL key, certificate and CA certificate (PEM, as\n\
+                       ovs-pki makes them) for ssl: remotes\n\
 \n\
 Environment:\n\
   FIBSYNC_RUNDIR       the stack's run directory (default ./_run)\n",
