@@ -554,7 +554,10 @@ parse_options(int argc, char *argv[], struct fpmd_options *o)
                   argv[optind]);
     }
     options_finish(o);
-    ssl_options_check("db", o->db_remote);
+    char *ssl_error = ssl_options_check("db", o->db_remote);
+    if (ssl_error) {
+        ovs_fatal(0, "%s", ssl_error);
+    }
 }
 
 static void

@@ -1118,7 +1118,10 @@ parse_options(int argc, char *argv[])
     if (!db_remote) {
         db_remote = xstrdup(fibsync_default_db());
     }
-    ssl_options_check("db", db_remote);
+    char *ssl_error = ssl_options_check("db", db_remote);
+    if (ssl_error) {
+        ovs_fatal(0, "%s", ssl_error);
+    }
 }
 
 /* Prints --help and exits. */

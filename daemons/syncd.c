@@ -610,7 +610,10 @@ parse_options(int argc, char *argv[], struct syncd_settings *s)
     }
     s->dbo.max_bulk = &s->max_bulk;
     s->db = abs_unix_remote(db ? db : fibsync_default_db());
-    ssl_options_check("db", s->db);
+    char *ssl_error = ssl_options_check("db", s->db);
+    if (ssl_error) {
+        ovs_fatal(0, "%s", ssl_error);
+    }
     s->unixctl = unixctl ? unixctl : default_unixctl();
 }
 

@@ -38,14 +38,15 @@ see docs/RELIABILITY.md):\n\
   --ssl-ciphers=LIST      OpenSSL cipher list\n");
 }
 
-void
+char *
 ssl_options_check(const char *option, const char *remotes)
 {
     if (remotes && (!strncmp(remotes, "ssl:", 4)
                     || strstr(remotes, ",ssl:"))
         && !stream_ssl_is_configured()) {
-        ovs_fatal(0, "--%s: \"%s\" names an ssl: remote: give "
-                  "--private-key, --certificate and --ca-cert too",
-                  option, remotes);
+        return xasprintf("--%s: \"%s\" names an ssl: remote: give "
+                         "--private-key, --certificate and --ca-cert too",
+                         option, remotes);
     }
+    return NULL;
 }

@@ -32,9 +32,9 @@
 /* Prints the SSL options' --help text. */
 void ssl_options_usage(void);
 
-/* Exits with a one-line error if 'remotes' (the value of --'option', one
- * remote or a comma-separated list) names an "ssl:" remote while the SSL
- * options are incomplete. */
-void ssl_options_check(const char *option, const char *remotes);
+/* Returns a one-line error (the caller frees it) if 'remotes' (the value
+ * of --'option', one remote or a comma-separated list) names an "ssl:"
+ * remote while no SSL option was given, otherwise NULL. */
+char *ssl_options_check(const char *option, const char *remotes);
 
 #endif /* lib/ssl-options.h */
