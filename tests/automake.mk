@@ -81,7 +81,8 @@ TESTSUITE_AT = \
 	tests/bad-rows.at \
 	tests/bench-run.at \
 	tests/route-check.at \
-	tests/chaos.at
+	tests/chaos.at \
+	tests/cluster.at
 EXTRA_DIST += $(TESTSUITE_AT) tests/atlocal.in package.m4 tests/lpm-check.py \
 	tests/chaos
 TESTSUITE = $(srcdir)/tests/testsuite
