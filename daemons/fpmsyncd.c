@@ -50,12 +50,14 @@
 #include "fatal-signal.h"
 #include "lib/fibsync-paths.h"
 #include "lib/option-parse.h"
+#include "lib/ssl-options.h"
 #include "lib/perf-timer.h"
 #include "lib/setting.h"
 #include "lib/zmq-channel.h"
 #include "memory.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/poll-loop.h"
+#include "stream-ssl.h"
 #include "openvswitch/vlog.h"
 #include "simap.h"
 #include "unixctl.h"
@@ -423,6 +425,7 @@ parse_options(int argc, char *argv[], struct fpmd_options *o)
         OPT_ZMQ_FRAME_ROUTES,
         VLOG_OPTION_ENUMS,
         DAEMON_OPTION_ENUMS,
+        SSL_OPTION_ENUMS,
     };
     static const struct option long_options[] = {
         {"db", required_argument, NULL, OPT_DB},
@@ -446,6 +449,7 @@ parse_options(int argc, char *argv[], struct fpmd_options *o)
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         DAEMON_LONG_OPTIONS,
+        STREAM_SSL_LONG_OPTIONS,
         VLOG_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
@@ -536,6 +540,7 @@ parse_options(int argc, char *argv[], struct fpmd_options *o)
             exit(EXIT_SUCCESS);
         VLOG_OPTION_HANDLERS
         DAEMON_OPTION_HANDLERS
+        STREAM_SSL_OPTION_HANDLERS
         case '?':
             exit(EXIT_FAILURE);
         default:
@@ -549,6 +554,10 @@ parse_options(int argc, char *argv[], struct fpmd_options *o)
                   argv[optind]);
     }
     options_finish(o);
+    char *ssl_error = ssl_options_check("db", o->db_remote);
+    if (ssl_error) {
+        ovs_fatal(0, "%s", ssl_error);
+    }
 }
 
 static void
@@ -649,6 +658,7 @@ OPTIONS\n\
            DEFAULT_MAX_INFLIGHT, DEFAULT_ZMQ_MAX_PENDING,
            DEFAULT_ZMQ_FRAME_ROUTES);
     daemon_usage();
+    ssl_options_usage();
     vlog_usage();
     printf("\
 \n\

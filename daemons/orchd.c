@@ -40,12 +40,14 @@
 #include "lib/fibsync-instance.h"
 #include "lib/fibsync-paths.h"
 #include "lib/option-parse.h"
+#include "lib/ssl-options.h"
 #include "lib/perf-timer.h"
 #include "lib/setting.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/hmap.h"
 #include "openvswitch/json.h"
 #include "openvswitch/poll-loop.h"
+#include "stream-ssl.h"
 #include "openvswitch/vlog.h"
 #include "ovsdb-idl.h"
 #include "smap.h"
@@ -1012,6 +1014,7 @@ parse_options(int argc, char *argv[])
         ORCHD_SOUTHBOUND_OPTION_ENUMS,
         VLOG_OPTION_ENUMS,
         DAEMON_OPTION_ENUMS,
+        SSL_OPTION_ENUMS,
     };
     static const struct option long_options[] = {
         {"db", required_argument, NULL, OPT_DB},
@@ -1036,6 +1039,7 @@ parse_options(int argc, char *argv[])
         ORCHD_SOUTHBOUND_LONG_OPTIONS,
         VLOG_LONG_OPTIONS,
         DAEMON_LONG_OPTIONS,
+        STREAM_SSL_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     char *short_options = ovs_cmdl_long_options_to_short_options(
@@ -1113,6 +1117,7 @@ parse_options(int argc, char *argv[])
         ORCHD_SOUTHBOUND_OPTION_HANDLERS
         VLOG_OPTION_HANDLERS
         DAEMON_OPTION_HANDLERS
+        STREAM_SSL_OPTION_HANDLERS
         case '?':
             exit(EXIT_FAILURE);
         default:
@@ -1129,6 +1134,10 @@ parse_options(int argc, char *argv[])
     }
     orchd_entry_set_instance(instance);
     orchd_southbound_set_instance(instance);
+    char *ssl_error = ssl_options_check("db", db_remote);
+    if (ssl_error) {
+        ovs_fatal(0, "%s", ssl_error);
+    }
 }
 
 /* Prints --help and exits. */
@@ -1195,6 +1204,7 @@ unixctl commands (ovs-appctl -t $FIBSYNC_RUNDIR/orchd.ctl COMMAND):\n\
            program_name, program_name, fibsync_default_db());
     orchd_southbound_usage();
     daemon_usage();
+    ssl_options_usage();
     vlog_usage();
     printf("\nOther options:\n"
            "  --unixctl=SOCKET        control socket (default: "

@@ -48,6 +48,7 @@
 #include "lib/fibsync-instance.h"
 #include "lib/fibsync-paths.h"
 #include "lib/option-parse.h"
+#include "lib/ssl-options.h"
 #include "lib/perf-timer.h"
 #include "lib/setting.h"
 #include "lib/zmq-channel.h"
@@ -55,6 +56,7 @@
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/json.h"
 #include "openvswitch/poll-loop.h"
+#include "stream-ssl.h"
 #include "openvswitch/vlog.h"
 #include "simap.h"
 #include "timeval.h"
@@ -446,6 +448,7 @@ enum {
     OPT_INSTANCE,
     VLOG_OPTION_ENUMS,
     DAEMON_OPTION_ENUMS,
+    SSL_OPTION_ENUMS,
 };
 
 static const struct option long_options[] = {
@@ -478,6 +481,7 @@ static const struct option long_options[] = {
     {"version", no_argument, NULL, 'V'},
     VLOG_LONG_OPTIONS,
     DAEMON_LONG_OPTIONS,
+    STREAM_SSL_LONG_OPTIONS,
     {NULL, 0, NULL, 0},
 };
 
@@ -650,6 +654,7 @@ parse_options(int argc, char *argv[], struct syncd_settings *s)
 
         VLOG_OPTION_HANDLERS
         DAEMON_OPTION_HANDLERS
+        STREAM_SSL_OPTION_HANDLERS
 
         case '?':
             exit(EXIT_FAILURE);
@@ -679,6 +684,10 @@ parse_options(int argc, char *argv[], struct syncd_settings *s)
 
         s->warm_file = xasprintf("%s/%s.warm", fibsync_rundir(), name);
         free(name);
+    }
+    char *ssl_error = ssl_options_check("db", s->db);
+    if (ssl_error) {
+        ovs_fatal(0, "%s", ssl_error);
     }
 }
 
@@ -790,6 +799,7 @@ Other options:\n\
            ASIC_SIM_DEFAULT_NEXT_HOP_GROUP_MEMBERS, ASIC_SIM_DEFAULT_PORTS,
            "$FIBSYNC_RUNDIR/syncd.ctl");
     daemon_usage();
+    ssl_options_usage();
     vlog_usage();
     printf("\n\
 Environment:\n\

@@ -7,6 +7,7 @@ lib_libfibsync_la_SOURCES = \
 	lib/fibsync-instance.c lib/fibsync-instance.h \
 	lib/option-parse.c lib/option-parse.h \
 	lib/setting.c lib/setting.h \
+	lib/ssl-options.c lib/ssl-options.h \
 	lib/ovsdb-select-reader.c lib/ovsdb-select-reader.h \
 	lib/ovsdb-select-scanner.c lib/ovsdb-select-scanner.h \
 	lib/ovsdb-wire.c lib/ovsdb-wire.h \

@@ -21,11 +21,13 @@
 #include <errno.h>
 
 #include "jsonrpc.h"
+#include "lib/ovsdb-writer.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/json.h"
 #include "openvswitch/poll-loop.h"
 #include "socket-util.h"
 #include "stream.h"
+#include "svec.h"
 #include "util.h"
 
 /* Most reply bytes read per ovsdb_select_reader_run() call. */
@@ -33,6 +35,12 @@
 
 struct ovsdb_select_reader {
     struct stream *stream;      /* Connection, NULL once closed. */
+    struct svec remotes;        /* The servers to try, in order. */
+    size_t next_remote;         /* Index in 'remotes' of the next to try. */
+    struct ds request;          /* The whole request, to send again to
+                                 * the next server. */
+    bool replied;               /* A reply byte came: no other server may
+                                 * be tried any more. */
     struct ds out;              /* Request bytes not yet sent. */
     struct ovsdb_select_scanner scanner; /* Splits the reply into rows. */
     int n_selects;              /* Selects in the request. */
@@ -54,10 +62,34 @@ reader_fail(struct ovsdb_select_reader *r, char *error)
     return r->state;
 }
 
+/* Opens a connection to the next server of 'r' that accepts one, and
+ * queues the request on it.  Returns 0, or the error of the last server
+ * tried if none is left. */
+static int
+open_next(struct ovsdb_select_reader *r, int error)
+{
+    stream_close(r->stream);
+    r->stream = NULL;
+    while (r->next_remote < r->remotes.n) {
+        const char *remote = r->remotes.names[r->next_remote++];
+
+        error = stream_open(remote, &r->stream, DSCP_DEFAULT);
+        if (!error) {
+            ds_clear(&r->out);
+            ds_put_buffer(&r->out, r->request.string, r->request.length);
+            return 0;
+        }
+        r->stream = NULL;
+    }
+    return error;
+}
+
 /* Starts reading the reply to "transact" with 'transact_params' (taken),
  * which must be ["DB", SELECT, ...] with 'n_selects' selects, from
- * 'remote' over a new connection.  'row_cb' gets each row, with the index
- * of its select. */
+ * 'remote' over a new connection.  'remote' may be a comma-separated list
+ * (the servers of a Raft cluster): each is tried in turn until one
+ * connects and answers.  'row_cb' gets each row, with the index of its
+ * select. */
 struct ovsdb_select_reader *
 ovsdb_select_reader_create(const char *remote, struct json *transact_params,
                            int n_selects, ovsdb_select_row_cb *row_cb,
@@ -79,10 +111,13 @@ ovsdb_select_reader_create(const char *remote, struct json *transact_params,
      * carries this one request), and a copy asked for must be freed. */
     msg = jsonrpc_create_request("transact", transact_params, NULL);
     json = jsonrpc_msg_to_json(msg);
-    json_to_ds(json, 0, &r->out);
+    ds_init(&r->request);
+    json_to_ds(json, 0, &r->request);
     json_destroy(json);
 
-    error = stream_open(remote, &r->stream, DSCP_DEFAULT);
+    svec_init(&r->remotes);
+    ovsdb_writer_parse_remotes(remote, &r->remotes);
+    error = open_next(r, ENOENT);
     if (error) {
         r->stream = NULL;
         reader_fail(r, xasprintf("connection failed: %s",
@@ -96,6 +131,8 @@ ovsdb_select_reader_destroy(struct ovsdb_select_reader *r)
 {
     if (r) {
         stream_close(r->stream);
+        svec_destroy(&r->remotes);
+        ds_destroy(&r->request);
         ds_destroy(&r->out);
         ovsdb_select_scanner_destroy(&r->scanner);
         free(r->error);
@@ -136,6 +173,15 @@ ovsdb_select_reader_run(struct ovsdb_select_reader *r)
     if (!error) {
         error = send_request(r);
     }
+    while (error && error != EAGAIN && !r->replied
+           && r->next_remote < r->remotes.n) {
+        /* This server is down: the next one. */
+        error = open_next(r, error);
+        if (!error) {
+            poll_immediate_wake();
+            return r->state;
+        }
+    }
     if (error) {
         return (error == EAGAIN ? r->state
                 : reader_fail(r, xasprintf("connection failed: %s",
@@ -147,11 +193,18 @@ ovsdb_select_reader_run(struct ovsdb_select_reader *r)
         char *msg;
 
         if (n <= 0) {
+            if (n != -EAGAIN && !r->replied
+                && r->next_remote < r->remotes.n && !open_next(r, -n)) {
+                /* Closed before a byte of reply: the next server. */
+                poll_immediate_wake();
+                return r->state;
+            }
             return (n == -EAGAIN ? r->state
                     : reader_fail(r, n ? xasprintf("receive failed: %s",
                                                    ovs_strerror(-n))
                                   : xstrdup("connection closed")));
         }
+        r->replied = true;
         budget -= MIN(budget, n);
         msg = ovsdb_select_scanner_feed(&r->scanner, buf, n, r->row_cb,
                                         r->aux);

@@ -26,6 +26,7 @@
 #include "openvswitch/list.h"
 #include "openvswitch/poll-loop.h"
 #include "openvswitch/vlog.h"
+#include "svec.h"
 #include "timeval.h"
 #include "util.h"
 
@@ -36,6 +37,7 @@ static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
 COVERAGE_DEFINE(ovsdb_writer_txn);
 COVERAGE_DEFINE(ovsdb_writer_error);
 COVERAGE_DEFINE(ovsdb_writer_lost);
+COVERAGE_DEFINE(ovsdb_writer_not_leader);
 
 /* Most messages handled per ovsdb_writer_run() call, so that a daemon's
  * other work is not starved by a burst of replies. */
@@ -56,7 +58,14 @@ struct ovsdb_writer_txn {
 
 struct ovsdb_writer {
     struct jsonrpc_session *session;   /* Connection to ovsdb-server. */
-    char *remote;                      /* Its name, for logs. */
+    char *remote;                      /* Its name (or comma-separated
+                                        * list of names), for logs. */
+    bool leader_only;                  /* More than one remote: use only a
+                                        * server that leads its cluster. */
+    bool ready;                        /* Connected and, if 'leader_only',
+                                        * the server said it leads. */
+    struct json *check_id;             /* Id of the leader check in flight
+                                        * on this connection, or NULL. */
     char *db_name;                     /* Database, e.g. "Fibsync". */
     unsigned int session_seqno;        /* To notice reconnections. */
     size_t max_in_flight;              /* Window size. */
@@ -70,12 +79,28 @@ struct ovsdb_writer {
     char *last_error;                  /* Last refusal, for diagnostics. */
 };
 
+/* Creates a writer to database 'db_name' at 'remote': one remote
+ * ("unix:PATH", "tcp:IP:PORT", "ssl:IP:PORT"), or a comma-separated list
+ * of the servers of one Raft cluster.  With a list, the writer connects to
+ * each in turn until one says it is the cluster's leader, as the C IDL
+ * does by default: a write sent to a follower would be executed there
+ * against a copy that may lag, and proposed to the leader, which turns
+ * it down when the copy was behind; the follower then tries again, and
+ * under a steady load most writes would go round several times. */
 struct ovsdb_writer *
 ovsdb_writer_create(const char *remote, const char *db_name)
 {
     struct ovsdb_writer *w = xzalloc(sizeof *w);
+    struct svec remotes;
 
-    w->session = jsonrpc_session_open(remote, true);
+    svec_init(&remotes);
+    ovsdb_writer_parse_remotes(remote, &remotes);
+    if (!remotes.n) {
+        svec_add(&remotes, remote);
+    }
+    w->leader_only = remotes.n > 1;
+    w->session = jsonrpc_session_open_multiple(&remotes, true);
+    svec_destroy(&remotes);
     /* A large transaction can keep the server busy for a while; probing
      * would only add spurious disconnections. */
     jsonrpc_session_set_probe_interval(w->session, 0);
@@ -138,6 +163,7 @@ ovsdb_writer_destroy(struct ovsdb_writer *w)
                      SIZE_MAX);
     }
     jsonrpc_session_close(w->session);
+    json_destroy(w->check_id);
     free(w->remote);
     free(w->db_name);
     free(w->last_error);
@@ -162,8 +188,7 @@ ovsdb_writer_set_msg_cb(struct ovsdb_writer *w, ovsdb_writer_msg_cb *cb,
 static void
 send_queued(struct ovsdb_writer *w)
 {
-    while (w->n_in_flight < w->max_in_flight && w->n_queued
-           && jsonrpc_session_is_connected(w->session)) {
+    while (w->n_in_flight < w->max_in_flight && w->n_queued && w->ready) {
         struct ovsdb_writer_txn *txn
             = CONTAINER_OF(ovs_list_pop_front(&w->queued),
                            struct ovsdb_writer_txn, node);
@@ -220,10 +245,100 @@ txn_reply(struct ovsdb_writer *w, struct ovsdb_writer_txn *txn,
     txn_complete(txn, OVSDB_WRITER_ERROR, results, error, failed_op);
 }
 
+/* Tells the caller that the connection is up (ready) or down. */
+static void
+notify_connection(struct ovsdb_writer *w)
+{
+    if (w->msg_cb) {
+        w->msg_cb(w->msg_aux, NULL);
+    }
+}
+
+/* Asks the server just connected whether it leads its cluster: a select
+ * of our database's row in its _Server database. */
+static void
+send_leader_check(struct ovsdb_writer *w)
+{
+    struct json *where = json_array_create_1(json_array_create_3(
+        json_string_create("name"), json_string_create("=="),
+        json_string_create(w->db_name)));
+    struct json *columns = json_array_create_3(
+        json_string_create("model"), json_string_create("leader"),
+        json_string_create("connected"));
+    struct json *op = json_object_create();
+
+    json_object_put_string(op, "op", "select");
+    json_object_put_string(op, "table", "Database");
+    json_object_put(op, "where", where);
+    json_object_put(op, "columns", columns);
+
+    json_destroy(w->check_id);
+    jsonrpc_session_send(w->session, jsonrpc_create_request(
+        "transact", json_array_create_2(json_string_create("_Server"), op),
+        &w->check_id));
+}
+
+/* Returns true if 'result', the reply to the leader check, says the
+ * server may take our writes: it is standalone, or the connected leader
+ * of its cluster.  An answer that cannot be read counts as yes: the
+ * writes themselves will tell. */
+static bool
+leader_check_passed(const struct json *result)
+{
+    const struct json *rows, *model, *leader, *connected;
+
+    if (!result || result->type != JSON_ARRAY || !result->array.n
+        || result->array.elems[0]->type != JSON_OBJECT) {
+        return true;
+    }
+    rows = shash_find_data(json_object(result->array.elems[0]), "rows");
+    if (!rows || rows->type != JSON_ARRAY || rows->array.n != 1
+        || rows->array.elems[0]->type != JSON_OBJECT) {
+        return true;
+    }
+
+    const struct shash *row = json_object(rows->array.elems[0]);
+    model = shash_find_data(row, "model");
+    leader = shash_find_data(row, "leader");
+    connected = shash_find_data(row, "connected");
+    if (!model || model->type != JSON_STRING
+        || strcmp(json_string(model), "clustered")) {
+        return true;
+    }
+    return (leader && leader->type == JSON_TRUE
+            && (!connected || connected->type == JSON_TRUE));
+}
+
+/* Handles the reply 'msg' to the leader check: either the connection is
+ * ready for writes, or it is dropped for the next remote in the list. */
+static void
+leader_check_reply(struct ovsdb_writer *w, const struct jsonrpc_msg *msg)
+{
+    json_destroy(w->check_id);
+    w->check_id = NULL;
+    if (msg->type == JSONRPC_REPLY && !leader_check_passed(msg->result)) {
+        COVERAGE_INC(ovsdb_writer_not_leader);
+        VLOG_INFO("%s: not the cluster leader, trying another server",
+                  jsonrpc_session_get_name(w->session));
+        jsonrpc_session_force_reconnect(w->session);
+        return;
+    }
+    VLOG_INFO("%s: connected to the cluster leader",
+              jsonrpc_session_get_name(w->session));
+    w->ready = true;
+    notify_connection(w);
+}
+
 /* Handles one message from the server. */
 static void
 process_msg(struct ovsdb_writer *w, const struct jsonrpc_msg *msg)
 {
+    if (w->check_id && msg->id
+        && (msg->type == JSONRPC_REPLY || msg->type == JSONRPC_ERROR)
+        && json_equal(w->check_id, msg->id)) {
+        leader_check_reply(w, msg);
+        return;
+    }
     if ((msg->type == JSONRPC_REPLY || msg->type == JSONRPC_ERROR)
         && w->n_in_flight) {
         struct ovsdb_writer_txn *txn
@@ -251,10 +366,18 @@ ovsdb_writer_run(struct ovsdb_writer *w)
          * every transaction in flight is unknown. */
         w->session_seqno = seqno;
         w->stats.n_reconnects++;
+        w->ready = false;
+        json_destroy(w->check_id);
+        w->check_id = NULL;
         lose_in_flight(w, "connection lost");
-        if (w->msg_cb) {
-            w->msg_cb(w->msg_aux, NULL);
+        if (jsonrpc_session_is_connected(w->session) && w->leader_only) {
+            /* Ready once the server says it leads: until then the caller
+             * sees the connection down. */
+            send_leader_check(w);
+        } else {
+            w->ready = jsonrpc_session_is_connected(w->session);
         }
+        notify_connection(w);
     }
 
     for (int i = 0; i < MAX_MSGS_PER_RUN; i++) {
@@ -274,10 +397,24 @@ ovsdb_writer_wait(struct ovsdb_writer *w)
 {
     jsonrpc_session_wait(w->session);
     jsonrpc_session_recv_wait(w->session);
-    if (w->n_queued && w->n_in_flight < w->max_in_flight
-        && jsonrpc_session_is_connected(w->session)) {
+    if (w->n_queued && w->n_in_flight < w->max_in_flight && w->ready) {
         poll_immediate_wake();
     }
+}
+
+/* Splits 'remotes', one remote or a comma-separated list, into 'out'
+ * (words without spaces; empty words skipped). */
+void
+ovsdb_writer_parse_remotes(const char *remotes, struct svec *out)
+{
+    char *copy = xstrdup(remotes);
+    char *save_ptr = NULL;
+
+    for (char *r = strtok_r(copy, ", \t", &save_ptr); r;
+         r = strtok_r(NULL, ", \t", &save_ptr)) {
+        svec_add(out, r);
+    }
+    free(copy);
 }
 
 void
@@ -391,7 +528,7 @@ ovsdb_writer_send_request(struct ovsdb_writer *w, const char *method,
     struct jsonrpc_msg *request;
     struct json *id;
 
-    if (!jsonrpc_session_is_connected(w->session)) {
+    if (!w->ready) {
         json_destroy(params);
         return NULL;
     }
@@ -408,10 +545,12 @@ ovsdb_writer_get_remote(const struct ovsdb_writer *w)
     return w->remote;
 }
 
+/* Returns true if the writer is connected to a server that takes its
+ * writes (with a list of remotes: the cluster's leader). */
 bool
 ovsdb_writer_is_connected(const struct ovsdb_writer *w)
 {
-    return jsonrpc_session_is_connected(w->session);
+    return w->ready;
 }
 
 unsigned int
@@ -437,7 +576,7 @@ ovsdb_writer_n_queued(const struct ovsdb_writer *w)
 bool
 ovsdb_writer_has_room(const struct ovsdb_writer *w)
 {
-    return (jsonrpc_session_is_connected(w->session)
+    return (w->ready
             && w->n_in_flight + w->n_queued < w->max_in_flight);
 }
 

@@ -61,6 +61,20 @@
  * of that happens inside ovsdb_writer_run(), before any message of the new
  * connection is handled.
  *
+ * A Raft cluster
+ * ==============
+ *
+ * The remote may be a comma-separated list of the servers of one cluster.
+ * The writer then connects to each in turn and, before sending anything,
+ * asks the server (its _Server database) whether it is the connected
+ * leader; a follower's connection is dropped for the next server.  Until
+ * a leader is found the writer counts as not connected: transactions stay
+ * queued.  When the leader dies, its connection drops: the transactions
+ * in flight end as lost, and the queue goes to the next leader.  A
+ * transaction that a server accepted while the cluster had no leader is
+ * not refused: the server holds it and retries it itself, so it ends
+ * late, committed, or lost if that server dies meanwhile.
+ *
  * Other requests on the same connection
  * =====================================
  *
@@ -78,6 +92,7 @@
 struct ds;
 struct json;
 struct jsonrpc_msg;
+struct svec;
 
 /* How a transaction ended. */
 enum ovsdb_writer_result {
@@ -126,6 +141,7 @@ void ovsdb_writer_set_msg_cb(struct ovsdb_writer *, ovsdb_writer_msg_cb *,
 void ovsdb_writer_run(struct ovsdb_writer *);
 void ovsdb_writer_wait(struct ovsdb_writer *);
 void ovsdb_writer_force_reconnect(struct ovsdb_writer *);
+void ovsdb_writer_parse_remotes(const char *remotes, struct svec *out);
 
 /* Transactions. */
 void ovsdb_writer_commit(struct ovsdb_writer *, struct json *ops,

@@ -83,7 +83,8 @@ TESTSUITE_AT = \
 	tests/route-check.at \
 	tests/instances.at \
 	tests/chaos.at \
-	tests/warm-restart.at
+	tests/warm-restart.at \
+	tests/cluster.at
 EXTRA_DIST += $(TESTSUITE_AT) tests/atlocal.in package.m4 tests/lpm-check.py \
 	tests/chaos
 TESTSUITE = $(srcdir)/tests/testsuite

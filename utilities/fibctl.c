@@ -21,8 +21,10 @@
 #include "jsonrpc.h"
 #include "timeval.h"
 #include "lib/fibsync-paths.h"
+#include "lib/ovsdb-writer.h"
 #include "openvswitch/vlog.h"
 #include "stream.h"
+#include "svec.h"
 #include "unixctl.h"
 #include "util.h"
 
@@ -76,8 +78,29 @@ parse_options(int argc, char *argv[])
     }
 }
 
+/* Returns the file name of the first "unix:" remote in 'remotes' (one
+ * remote or a comma-separated list: a cluster's servers, its relay), or
+ * NULL if there is none.  The caller frees it. */
+static char *
+first_unix_socket(const char *remotes)
+{
+    struct svec list;
+    char *path = NULL;
+
+    svec_init(&list);
+    ovsdb_writer_parse_remotes(remotes, &list);
+    for (size_t i = 0; i < list.n && !path; i++) {
+        if (!strncmp(list.names[i], "unix:", 5)) {
+            path = xstrdup(list.names[i] + 5);
+        }
+    }
+    svec_destroy(&list);
+    return path;
+}
+
 /* Works out orchd's socket: --orchd, else the orchd.ctl beside the
- * database socket of --db, else $FIBSYNC_RUNDIR/orchd.ctl. */
+ * database socket of --db (its first unix: remote), else
+ * $FIBSYNC_RUNDIR/orchd.ctl. */
 static char *
 find_orchd_ctl(void)
 {
@@ -85,15 +108,13 @@ find_orchd_ctl(void)
         return xstrdup(orchd_ctl);
     }
     if (db_remote) {
-        const char *path;
-        char *dir, *slash;
+        char *dir = first_unix_socket(db_remote);
+        char *slash;
 
-        if (strncmp(db_remote, "unix:", 5)) {
+        if (!dir) {
             ovs_fatal(0, "--db %s: cannot tell where its orchd runs; name "
                       "its socket with --orchd", db_remote);
         }
-        path = db_remote + 5;
-        dir = xstrdup(path);
         slash = strrchr(dir, '/');
         if (slash) {
             *slash = '\0';
@@ -112,12 +133,14 @@ find_orchd_ctl(void)
 OVS_NO_RETURN static void
 explain_unreachable(const char *ctl, int error)
 {
-    const char *db = db_remote ? db_remote : fibsync_default_db();
+    char *db = first_unix_socket(db_remote ? db_remote
+                                 : fibsync_default_db());
     struct stat st;
 
-    if (!strncmp(db, "unix:", 5) && stat(db + 5, &st)) {
-        ovs_fatal(0, "the database is not running (no %s)", db + 5);
+    if (db && stat(db, &st)) {
+        ovs_fatal(0, "the database is not running (no %s)", db);
     }
+    free(db);
     if (stat(ctl, &st)) {
         ovs_fatal(0, "orchd is not running (no %s)", ctl);
     }
@@ -216,7 +239,12 @@ prefix is one index lookup, an address a few (longest prefix first).\n\
 Options:\n\
   --db=REMOTE       the stack's database, unix:DIR/db.sock; orchd's socket\n\
                     is taken to be DIR/orchd.ctl\n\
-                    (default unix:$FIBSYNC_RUNDIR/db.sock)\n\
+                    (default unix:$FIBSYNC_RUNDIR/db.sock).  A comma-\n\
+                    separated list (a cluster's db-N.sock, relay.sock)\n\
+                    gives DIR by its first unix: remote.  fibctl reads\n\
+                    no database itself: orchd's replica answers, so a\n\
+                    relay takes no load off the cluster for fibctl;\n\
+                    ovsdb-client reads the relay (fibsync-ctl --help)\n\
   --orchd=SOCKET    orchd's unixctl socket, explicitly\n\
   --timeout=SECS    give up after SECS seconds (default 10)\n\
   -h, --help        print this help\n\

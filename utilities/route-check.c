@@ -43,6 +43,8 @@
 #include "lib/frr-route-json.h"
 #include "lib/ovsdb-select-reader.h"
 #include "lib/ovsdb-wire.h"
+#include "lib/ovsdb-writer.h"
+#include "lib/ssl-options.h"
 #include "lib/route-compare.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/hmap.h"
@@ -54,6 +56,7 @@
 #include "process.h"
 #include "socket-util.h"
 #include "stream.h"
+#include "stream-ssl.h"
 #include "svec.h"
 #include "unixctl.h"
 #include "util.h"
@@ -135,7 +138,7 @@ parse_options(int argc, char *argv[], struct options *o)
 {
     enum {
         OPT_DB = UCHAR_MAX + 1, OPT_SYNCD, OPT_NO_FIB, OPT_FRR, OPT_VTYSH,
-        OPT_FRR_JSON, OPT_FRR_ALL, OPT_SLICE, OPT_INSTANCE,
+        OPT_FRR_JSON, OPT_FRR_ALL, OPT_SLICE, OPT_INSTANCE, SSL_OPTION_ENUMS,
     };
     static const struct option long_options[] = {
         {"db", required_argument, NULL, OPT_DB},
@@ -149,6 +152,7 @@ parse_options(int argc, char *argv[], struct options *o)
         {"instance", required_argument, NULL, OPT_INSTANCE},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
+        STREAM_SSL_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
 
@@ -160,7 +164,7 @@ parse_options(int argc, char *argv[], struct options *o)
     svec_init(&o->frr_files);
     opterr = 0;
     for (;;) {
-        int c = getopt_long(argc, argv, "+qh", long_options, NULL);
+        int c = getopt_long(argc, argv, "+qhp:c:C:", long_options, NULL);
 
         if (c == -1) {
             break;
@@ -212,6 +216,7 @@ parse_options(int argc, char *argv[], struct options *o)
             break;
         case 'h':
             usage();
+        STREAM_SSL_OPTION_HANDLERS
         case '?':
             if (optopt) {
                 fail("option -%c not recognized (use --help for help)",
@@ -234,6 +239,10 @@ parse_options(int argc, char *argv[], struct options *o)
     if (o->vtysh && o->frr_files.n) {
         fail("--vtysh and --frr-json exclude each other "
              "(use --help for help)");
+    }
+    char *ssl_error = ssl_options_check("db", o->db);
+    if (ssl_error) {
+        fail("%s", ssl_error);
     }
 }
 
@@ -651,13 +660,23 @@ asic_seq_below(struct jsonrpc *rpc, const char *db, int64_t x)
 static int64_t
 asic_seq_start(const char *db, int64_t slice)
 {
-    struct stream *stream;
+    struct stream *stream = NULL;
     struct jsonrpc *rpc;
     int64_t x = slice;
-    int error;
+    int error = ENOENT;
+    struct svec remotes;
 
-    error = stream_open_block(stream_open(db, &stream, DSCP_DEFAULT),
-                              -1, &stream);
+    /* A list of remotes (a cluster): the first that connects. */
+    svec_init(&remotes);
+    ovsdb_writer_parse_remotes(db, &remotes);
+    for (size_t i = 0; i < remotes.n; i++) {
+        error = stream_open_block(stream_open(remotes.names[i], &stream,
+                                              DSCP_DEFAULT), -1, &stream);
+        if (!error) {
+            break;
+        }
+    }
+    svec_destroy(&remotes);
     if (error) {
         fail("database %s: Asic_Route: connection failed: %s", db,
              ovs_strerror(error));
@@ -1003,7 +1022,11 @@ database, syncd or vtysh that does not answer, or rows that do not\n\
 parse).\n\
 \n\
 Options:\n\
-  --db=REMOTE          database (default unix:$FIBSYNC_RUNDIR/db.sock)\n\
+  --db=REMOTE          database (default unix:$FIBSYNC_RUNDIR/db.sock);\n\
+                       a comma-separated list (a Raft cluster's servers,\n\
+                       or its relay) is tried in order, the first server\n\
+                       that answers read; ssl:IP:PORT needs the SSL\n\
+                       options below\n\
   --instance=N         check ASIC instance N (0 to 63, default 0): its\n\
                        Asic_Route rows (instance N) and its syncd's FIB\n\
   --syncd=SOCKET       syncd's unixctl socket\n\
@@ -1022,6 +1045,9 @@ Options:\n\
                        the whole table there\n\
   -q, --quiet          print only the summary line\n\
   -h, --help           print this help\n\
+  -p, --private-key=FILE, -c, --certificate=FILE, -C, --ca-cert=FILE\n\
+                       SSL key, certificate and CA certificate (PEM, as\n\
+                       ovs-pki makes them) for ssl: remotes\n\
 \n\
 Environment:\n\
   FIBSYNC_RUNDIR       the stack's run directory (default ./_run)\n",
