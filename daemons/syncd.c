@@ -117,6 +117,7 @@ struct syncd {
 
 OVS_NO_RETURN static void usage(void);
 static void parse_options(int argc, char *argv[], struct syncd_settings *);
+static void settings_destroy(struct syncd_settings *);
 static void register_commands(struct syncd *);
 static char *abs_unix_remote(const char *remote);
 
@@ -398,8 +399,23 @@ main(int argc, char *argv[])
     syncd_warm_start_destroy(&d.warm);
     perf_timer_destroy(d.timer);
     unixctl_server_destroy(unixctl);
+    settings_destroy(&settings);
     service_stop();
     return 0;
+}
+
+/* Frees what parse_options() allocated in 's'. */
+static void
+settings_destroy(struct syncd_settings *s)
+{
+    free(s->db);
+    free(s->unixctl);
+    free(s->southbound_endpoint);
+    free(s->warm_file);
+    for (size_t i = 0; i < s->n_fault_prefixes; i++) {
+        free(s->fault_prefixes[i]);
+    }
+    free(s->fault_prefixes);
 }
 
 /* ---- Options ------------------------------------------------------------ */
