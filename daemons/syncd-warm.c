@@ -18,7 +18,6 @@
 
 #include "daemons/syncd-warm.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -26,7 +25,9 @@
 #include <unistd.h>
 
 #include "coverage.h"
+#include "asic-sim/sai-util.h"
 #include "daemons/syncd-apply.h"
+#include "daemons/syncd-nexthop-key.h"
 #include "lib/fib-prefix.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/vlog.h"
@@ -53,19 +54,6 @@ struct save_ctx {
 };
 
 static void
-put_gateway(const sai_ip_address_t *ip, FILE *f)
-{
-    char buf[INET6_ADDRSTRLEN];
-
-    if (ip->addr_family == SAI_IP_ADDR_FAMILY_IPV4) {
-        inet_ntop(AF_INET, &ip->addr.ip4, buf, sizeof buf);
-    } else {
-        inet_ntop(AF_INET6, ip->addr.ip6, buf, sizeof buf);
-    }
-    fputs(buf, f);
-}
-
-static void
 save_route(const struct syncd_route_op *op, void *ctx_)
 {
     struct save_ctx *ctx = ctx_;
@@ -77,14 +65,14 @@ save_route(const struct syncd_route_op *op, void *ctx_)
     for (size_t i = 0; i < op->n_nexthops; i++) {
         const struct syncd_nexthop *nh = &op->nexthops[i];
 
-        fputc(' ', ctx->f);
-        if (nh->has_gateway) {
-            put_gateway(&nh->gateway, ctx->f);
-        } else {
-            fputc('-', ctx->f);
-        }
-        fprintf(ctx->f, ",%s,%"PRIu32,
-                nh->ifname && nh->ifname[0] ? nh->ifname : "-", nh->weight);
+        char gw[SAI_IP_ADDRESS_STRLEN];
+
+        /* The next-hop key syncd_nexthop_key_parse() reads back. */
+        fprintf(ctx->f, " %s%s%s=%"PRIu32,
+                nh->has_gateway
+                ? sai_util_ip_address_format(&nh->gateway, gw) : "",
+                nh->ifname && nh->ifname[0] ? "@" : "",
+                nh->ifname ? nh->ifname : "", nh->weight);
     }
     fputc('\n', ctx->f);
     ctx->n++;
@@ -158,42 +146,25 @@ parse_action(const char *s, sai_packet_action_t *action)
     return false;
 }
 
-/* Parses next hop "GATEWAY|-,IFNAME|-,WEIGHT" in 's' (modified) into
- * 'nh'. */
-static bool
+/* Parses next hop "KEY=WEIGHT" in 's' (modified), KEY as
+ * syncd_nexthop_key_parse() reads it, into 'nh'.  Returns NULL or an
+ * error for the caller to free. */
+static char *
 parse_nexthop(char *s, struct syncd_nexthop *nh)
 {
-    char *save = NULL;
-    char *gw = strtok_r(s, ",", &save);
-    char *ifname = strtok_r(NULL, ",", &save);
-    char *weight = strtok_r(NULL, ",", &save);
+    char *eq = strrchr(s, '=');
     unsigned int w;
 
-    if (!gw || !ifname || !weight || strtok_r(NULL, ",", &save)
-        || !str_to_uint(weight, 10, &w) || !w) {
-        return false;
+    if (!eq || !str_to_uint(eq + 1, 10, &w)) {
+        return xasprintf("next hop \"%s\" has no =WEIGHT", s);
     }
-    memset(nh, 0, sizeof *nh);
-    nh->weight = w;
-    nh->ifname = strcmp(ifname, "-") ? ifname : "";
-    if (strcmp(gw, "-")) {
-        nh->has_gateway = true;
-        if (inet_pton(AF_INET, gw, &nh->gateway.addr.ip4) == 1) {
-            nh->gateway.addr_family = SAI_IP_ADDR_FAMILY_IPV4;
-        } else if (inet_pton(AF_INET6, gw, nh->gateway.addr.ip6) == 1) {
-            nh->gateway.addr_family = SAI_IP_ADDR_FAMILY_IPV6;
-        } else {
-            return false;
-        }
-    } else if (!nh->ifname[0]) {
-        return false;
-    }
-    return true;
+    *eq = '\0';
+    return syncd_nexthop_key_parse(s, w, nh);
 }
 
 /* Parses "route ..." line 's' (modified, without its new-line) into
- * 'wl'. */
-static bool
+ * 'wl'.  Returns NULL or an error for the caller to free. */
+static char *
 parse_route(char *s, struct warm_line *wl)
 {
     char *save = NULL;
@@ -204,29 +175,31 @@ parse_route(char *s, struct warm_line *wl)
     char *error;
 
     if (!word || strcmp(word, "route") || !vrf || !prefix || !action) {
-        return false;
+        return xstrdup("not \"route VRF PREFIX ACTION [NEXTHOP=WEIGHT]...\"");
     }
     memset(&wl->op, 0, sizeof wl->op);
     wl->op.type = SYNCD_OP_SET;
     wl->op.vrf = vrf;
     error = fib_prefix_parse_strict(prefix, &wl->op.prefix);
     if (error) {
-        free(error);
-        return false;
+        return error;
     }
     if (!parse_action(action, &wl->op.action)) {
-        return false;
+        return xasprintf("bad action \"%s\"", action);
     }
     for (char *nh = strtok_r(NULL, " ", &save); nh;
          nh = strtok_r(NULL, " ", &save)) {
-        if (wl->op.n_nexthops >= WARM_MAX_NEXTHOPS
-            || !parse_nexthop(nh, &wl->nhs[wl->op.n_nexthops])) {
-            return false;
+        if (wl->op.n_nexthops >= WARM_MAX_NEXTHOPS) {
+            return xstrdup("too many next hops");
+        }
+        error = parse_nexthop(nh, &wl->nhs[wl->op.n_nexthops]);
+        if (error) {
+            return error;
         }
         wl->op.n_nexthops++;
     }
     wl->op.nexthops = wl->nhs;
-    return true;
+    return NULL;
 }
 
 /* Reads 'f' from its start: checks the header, every route line and the
@@ -263,14 +236,19 @@ read_file(FILE *f, const char *file, struct syncd_apply *sa,
                                   "the %"PRIuSIZE" routes", file, lineno, *n);
             }
             ended = true;
-        } else if (!parse_route(s, wl)) {
-            error = xasprintf("%s:%"PRIuSIZE": bad route line", file,
-                              lineno);
         } else {
-            if (sa) {
-                syncd_apply_submit(sa, &wl->op);
+            char *bad = parse_route(s, wl);
+
+            if (bad) {
+                error = xasprintf("%s:%"PRIuSIZE": bad route line: %s", file,
+                                  lineno, bad);
+                free(bad);
+            } else {
+                if (sa) {
+                    syncd_apply_submit(sa, &wl->op);
+                }
+                (*n)++;
             }
-            (*n)++;
         }
     }
     if (!error && !ended) {

@@ -37,11 +37,13 @@
  * a crash) rather than half-restored:
  *
  *     fibsync-syncd-warm 1
- *     route VRF PREFIX ACTION [GATEWAY|-,IFNAME|-,WEIGHT]...
+ *     route VRF PREFIX ACTION [NEXTHOP=WEIGHT]...
  *     end N
  *
- * VRF and interface names are Linux device names, which hold no white
- * space and no comma. */
+ * NEXTHOP is the next-hop key of daemons/syncd-nexthop-key.h
+ * ("GATEWAY@IFNAME", "GATEWAY" or "@IFNAME"), as asic/dump prints it.  VRF
+ * and interface names are Linux device names, which hold no white
+ * space. */
 
 #include <stddef.h>
 #include <stdint.h>

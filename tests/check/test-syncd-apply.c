@@ -708,9 +708,9 @@ START_TEST(test_warm_damaged)
         { "fibsync-syncd-warm 1\nroute default 10.0.0.1/8 drop\nend 1\n",
           "bad route line" },
         { "fibsync-syncd-warm 1\nroute default 10.0.0.0/8 forward "
-          "192.0.2.1,eth1\nend 1\n", "bad route line" },
+          "192.0.2.1@eth1\nend 1\n", "bad route line" },
         { "fibsync-syncd-warm 1\nroute default 10.0.0.0/8 forward "
-          "-,-,1\nend 1\n", "bad route line" },
+          "=1\nend 1\n", "bad route line" },
         { "fibsync-syncd-warm 1\nroute default 10.0.0.0/8 explode\n"
           "end 1\n", "bad route line" },
         { "fibsync-syncd-warm 1\nend 0\nroute default 10.0.0.0/8 drop\n",
