@@ -25,7 +25,9 @@
 #include "openvswitch/json.h"
 #include "openvswitch/list.h"
 #include "openvswitch/poll-loop.h"
+#include "openvswitch/uuid.h"
 #include "openvswitch/vlog.h"
+#include "ovsdb-session.h"
 #include "svec.h"
 #include "timeval.h"
 #include "util.h"
@@ -402,19 +404,16 @@ ovsdb_writer_wait(struct ovsdb_writer *w)
     }
 }
 
-/* Splits 'remotes', one remote or a comma-separated list, into 'out'
- * (words without spaces; empty words skipped). */
+/* Splits 'remotes', one remote or a comma-separated list, into 'out', as
+ * ovsdb-idl and ovsdb-cs split theirs (OVS's ovsdb_session_parse_remote():
+ * white space around the commas skipped; a "cid:UUID" word, which only a
+ * replica's cluster check uses, left out). */
 void
 ovsdb_writer_parse_remotes(const char *remotes, struct svec *out)
 {
-    char *copy = xstrdup(remotes);
-    char *save_ptr = NULL;
+    struct uuid cid;
 
-    for (char *r = strtok_r(copy, ", \t", &save_ptr); r;
-         r = strtok_r(NULL, ", \t", &save_ptr)) {
-        svec_add(out, r);
-    }
-    free(copy);
+    ovsdb_session_parse_remote(remotes, out, &cid);
 }
 
 void
