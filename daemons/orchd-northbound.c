@@ -25,7 +25,6 @@
 #include "daemons/orchd-entry.h"
 #include "daemons/orchd-worker.h"
 #include "idl/fibsync-idl.h"
-#include "lib/fibsync-paths.h"
 #include "lib/route-frame.h"
 #include "lib/setting.h"
 #include "lib/zmq-channel.h"
@@ -104,10 +103,10 @@ struct orchd_northbound {
 static zmq_channel_recv_cb nb_recv_cb;
 static zmq_channel_peer_cb nb_peer_cb;
 
-/* Starts the northbound fast path: binds the channel at 'endpoint' (NULL:
- * ipc://$FIBSYNC_RUNDIR/northbound.zmq), feeding 'worker', and stops
- * replicating Route and Nexthop_Group in 'idl'.  Exits if the channel
- * cannot be bound. */
+/* Starts the northbound fast path: binds the channel at 'endpoint' (the
+ * caller chooses it: lib/fibsync-instance.h has each instance's default),
+ * feeding 'worker', and stops replicating Route and Nexthop_Group in
+ * 'idl'.  Exits if the channel cannot be bound. */
 struct orchd_northbound *
 orchd_northbound_create(const char *endpoint, struct orchd_worker *worker,
                         struct ovsdb_idl *idl)
@@ -119,9 +118,7 @@ orchd_northbound_create(const char *endpoint, struct orchd_worker *worker,
     };
     char *error;
 
-    nb->endpoint = (endpoint ? xstrdup(endpoint)
-                    : zmq_channel_default_endpoint(fibsync_rundir(),
-                                                   "northbound", 0));
+    nb->endpoint = xstrdup(endpoint);
     opts.endpoint = nb->endpoint;
     nb->ch = zmq_channel_create(&opts, nb_recv_cb, nb_peer_cb, nb, &error);
     if (!nb->ch) {
