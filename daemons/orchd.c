@@ -1156,8 +1156,9 @@ each route's outcome is written back into Route.status (offload=true or\n\
 error=REASON) by partial map mutates.\n\
 \n\
 Database:\n\
-  --db=REMOTE             database (default unix:$FIBSYNC_RUNDIR/db.sock,\n\
-                          now %s)\n\
+  --db=REMOTE             database (default: the list in\n\
+                          $FIBSYNC_RUNDIR/db.remotes, else\n\
+                          unix:$FIBSYNC_RUNDIR/db.sock; now %s)\n\
 \n\
 ASIC instance (several ASICs on one host, docs/RELIABILITY.md):\n\
   --instance=N            drive ASIC instance N, 0 to 63 [0]: write and\n\

@@ -6,8 +6,10 @@
 
 #include "lib/fibsync-paths.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
+#include "openvswitch/dynamic-string.h"
 #include "util.h"
 
 const char *
@@ -29,7 +31,26 @@ fibsync_default_db(void)
     static char *db;
 
     if (!db) {
-        db = xasprintf("unix:%s/db.sock", fibsync_rundir());
+        char *file = xasprintf("%s/db.remotes", fibsync_rundir());
+        FILE *stream = fopen(file, "r");
+
+        if (stream) {
+            struct ds line = DS_EMPTY_INITIALIZER;
+
+            if (!ds_get_line(&line, stream)) {
+                ds_chomp(&line, '\r');
+                ds_chomp(&line, ' ');
+                if (line.length) {
+                    db = ds_steal_cstr(&line);
+                }
+            }
+            ds_destroy(&line);
+            fclose(stream);
+        }
+        free(file);
+        if (!db) {
+            db = xasprintf("unix:%s/db.sock", fibsync_rundir());
+        }
     }
     return db;
 }

@@ -17,8 +17,11 @@
  * otherwise "./_run".  The string is owned by the module. */
 const char *fibsync_rundir(void);
 
-/* Returns the default database remote, "unix:<rundir>/db.sock".  The
- * string is owned by the module. */
+/* Returns the default database remote: the first line of
+ * "<rundir>/db.remotes" if that file exists and says something (fibsync-ctl
+ * writes there the remote every daemon gets: db.sock, or the list of a
+ * cluster's servers), otherwise "unix:<rundir>/db.sock".  The string is
+ * owned by the module. */
 const char *fibsync_default_db(void);
 
 /* Returns a newly allocated "<rundir>/<daemon>.ctl", the default unixctl

@@ -66,8 +66,9 @@ struct ovsdb_writer {
                                         * server that leads its cluster. */
     bool ready;                        /* Connected and, if 'leader_only',
                                         * the server said it leads. */
-    struct json *check_id;             /* Id of the leader check in flight
-                                        * on this connection, or NULL. */
+    struct json *check_id;             /* Id of the _Server monitor request
+                                        * in flight on this connection, or
+                                        * NULL. */
     char *db_name;                     /* Database, e.g. "Fibsync". */
     unsigned int session_seqno;        /* To notice reconnections. */
     size_t max_in_flight;              /* Window size. */
@@ -256,79 +257,157 @@ notify_connection(struct ovsdb_writer *w)
     }
 }
 
-/* Asks the server just connected whether it leads its cluster: a select
- * of our database's row in its _Server database. */
+/* The id of the writer's own monitor of the _Server database, told apart
+ * from the caller's monitors by it. */
+#define SERVER_MONITOR_ID "ovsdb_writer_server"
+
+/* Asks the server just connected whether it leads its cluster, and to say
+ * so again whenever that changes: a monitor of the Database table of its
+ * _Server database (a handful of rows, so the "monitor" method without a
+ * condition; our database's row is picked out by name). */
 static void
-send_leader_check(struct ovsdb_writer *w)
+send_leader_monitor(struct ovsdb_writer *w)
 {
-    struct json *where = json_array_create_1(json_array_create_3(
-        json_string_create("name"), json_string_create("=="),
-        json_string_create(w->db_name)));
-    struct json *columns = json_array_create_3(
-        json_string_create("model"), json_string_create("leader"),
-        json_string_create("connected"));
-    struct json *op = json_object_create();
+    struct json *columns = json_array_create_empty();
+    struct json *request = json_object_create();
+    struct json *requests = json_object_create();
 
-    json_object_put_string(op, "op", "select");
-    json_object_put_string(op, "table", "Database");
-    json_object_put(op, "where", where);
-    json_object_put(op, "columns", columns);
-
+    json_array_add(columns, json_string_create("name"));
+    json_array_add(columns, json_string_create("model"));
+    json_array_add(columns, json_string_create("leader"));
+    json_array_add(columns, json_string_create("connected"));
+    json_object_put(request, "columns", columns);
+    json_object_put(requests, "Database", request);
     json_destroy(w->check_id);
     jsonrpc_session_send(w->session, jsonrpc_create_request(
-        "transact", json_array_create_2(json_string_create("_Server"), op),
+        "monitor", json_array_create_3(json_string_create("_Server"),
+                                       json_string_create(SERVER_MONITOR_ID),
+                                       requests),
         &w->check_id));
 }
 
-/* Returns true if 'result', the reply to the leader check, says the
- * server may take our writes: it is standalone, or the connected leader
- * of its cluster.  An answer that cannot be read counts as yes: the
- * writes themselves will tell. */
-static bool
-leader_check_passed(const struct json *result)
+/* What a _Server update says of the server. */
+enum leader_verdict {
+    LEADER_UNKNOWN,             /* Nothing about our database. */
+    LEADER_YES,                 /* Standalone, or the connected leader. */
+    LEADER_NO,                  /* A follower, a candidate, or cut off. */
+};
+
+/* Returns what 'row', the new contents of a _Server Database row, says of
+ * database 'db_name', or LEADER_UNKNOWN if it is another database's. */
+static enum leader_verdict
+row_verdict(const struct json *row_json, const char *db_name)
 {
-    const struct json *rows, *model, *leader, *connected;
-
-    if (!result || result->type != JSON_ARRAY || !result->array.n
-        || result->array.elems[0]->type != JSON_OBJECT) {
-        return true;
-    }
-    rows = shash_find_data(json_object(result->array.elems[0]), "rows");
-    if (!rows || rows->type != JSON_ARRAY || rows->array.n != 1
-        || rows->array.elems[0]->type != JSON_OBJECT) {
-        return true;
+    if (row_json->type != JSON_OBJECT) {
+        return LEADER_UNKNOWN;
     }
 
-    const struct shash *row = json_object(rows->array.elems[0]);
-    model = shash_find_data(row, "model");
-    leader = shash_find_data(row, "leader");
-    connected = shash_find_data(row, "connected");
+    const struct shash *row = json_object(row_json);
+    const struct json *name = shash_find_data(row, "name");
+    const struct json *model = shash_find_data(row, "model");
+    const struct json *leader = shash_find_data(row, "leader");
+    const struct json *connected = shash_find_data(row, "connected");
+
+    if (!name || name->type != JSON_STRING
+        || strcmp(json_string(name), db_name)) {
+        return LEADER_UNKNOWN;
+    }
     if (!model || model->type != JSON_STRING
         || strcmp(json_string(model), "clustered")) {
-        return true;
+        return LEADER_YES;
     }
     return (leader && leader->type == JSON_TRUE
-            && (!connected || connected->type == JSON_TRUE));
+            && (!connected || connected->type == JSON_TRUE)
+            ? LEADER_YES : LEADER_NO);
 }
 
-/* Handles the reply 'msg' to the leader check: either the connection is
- * ready for writes, or it is dropped for the next remote in the list. */
+/* Returns what 'updates', the table updates of the _Server monitor (its
+ * first reply, or an "update" notification), say of our database. */
+static enum leader_verdict
+updates_verdict(const struct ovsdb_writer *w, const struct json *updates)
+{
+    enum leader_verdict verdict = LEADER_UNKNOWN;
+    const struct json *table;
+
+    if (!updates || updates->type != JSON_OBJECT
+        || !(table = shash_find_data(json_object(updates), "Database"))
+        || table->type != JSON_OBJECT) {
+        return LEADER_UNKNOWN;
+    }
+
+    struct shash_node *node;
+    SHASH_FOR_EACH (node, json_object(table)) {
+        const struct json *ru = node->data;
+        const struct json *new;
+
+        if (ru->type == JSON_OBJECT
+            && (new = shash_find_data(json_object(ru), "new"))) {
+            enum leader_verdict v = row_verdict(new, w->db_name);
+
+            if (v != LEADER_UNKNOWN) {
+                verdict = v;
+            }
+        }
+    }
+    return verdict;
+}
+
+/* Leaves the server just found not to lead: the connection is dropped for
+ * the next remote in the list (its transactions in flight end as lost, as
+ * when a leader dies). */
 static void
-leader_check_reply(struct ovsdb_writer *w, const struct jsonrpc_msg *msg)
+leave_follower(struct ovsdb_writer *w, const char *why)
+{
+    COVERAGE_INC(ovsdb_writer_not_leader);
+    VLOG_INFO("%s: %s, trying another server",
+              jsonrpc_session_get_name(w->session), why);
+    jsonrpc_session_force_reconnect(w->session);
+}
+
+/* Handles the reply 'msg' to the _Server monitor request: either the
+ * connection is ready for writes, or it is dropped for the next remote in
+ * the list.  An answer that cannot be read counts as yes (an old server
+ * without _Server, say): the writes themselves will tell. */
+static void
+leader_monitor_reply(struct ovsdb_writer *w, const struct jsonrpc_msg *msg)
 {
     json_destroy(w->check_id);
     w->check_id = NULL;
-    if (msg->type == JSONRPC_REPLY && !leader_check_passed(msg->result)) {
-        COVERAGE_INC(ovsdb_writer_not_leader);
-        VLOG_INFO("%s: not the cluster leader, trying another server",
-                  jsonrpc_session_get_name(w->session));
-        jsonrpc_session_force_reconnect(w->session);
+    if (msg->type == JSONRPC_REPLY
+        && updates_verdict(w, msg->result) == LEADER_NO) {
+        leave_follower(w, "not the cluster leader");
         return;
     }
     VLOG_INFO("%s: connected to the cluster leader",
               jsonrpc_session_get_name(w->session));
     w->ready = true;
     notify_connection(w);
+}
+
+/* Returns true if 'msg' is an update of the writer's _Server monitor. */
+static bool
+is_leader_update(const struct jsonrpc_msg *msg)
+{
+    return (msg->type == JSONRPC_NOTIFY && !strcmp(msg->method, "update")
+            && msg->params && msg->params->type == JSON_ARRAY
+            && msg->params->array.n == 2
+            && msg->params->array.elems[0]->type == JSON_STRING
+            && !strcmp(json_string(msg->params->array.elems[0]),
+                       SERVER_MONITOR_ID));
+}
+
+/* Handles an update of the _Server monitor: a server that stops leading
+ * (it handed leadership over, or lost its cluster) is left for the one
+ * that leads now, as ovsdb-idl and ovsdb-cs do; otherwise its writes
+ * would still commit, forwarded by a follower, only slower. */
+static void
+leader_update(struct ovsdb_writer *w, const struct jsonrpc_msg *msg)
+{
+    if (w->ready
+        && updates_verdict(w, msg->params->array.elems[1]) == LEADER_NO) {
+        w->stats.n_leader_changes++;
+        leave_follower(w, "no longer the cluster leader");
+    }
 }
 
 /* Handles one message from the server. */
@@ -338,7 +417,11 @@ process_msg(struct ovsdb_writer *w, const struct jsonrpc_msg *msg)
     if (w->check_id && msg->id
         && (msg->type == JSONRPC_REPLY || msg->type == JSONRPC_ERROR)
         && json_equal(w->check_id, msg->id)) {
-        leader_check_reply(w, msg);
+        leader_monitor_reply(w, msg);
+        return;
+    }
+    if (is_leader_update(msg)) {
+        leader_update(w, msg);
         return;
     }
     if ((msg->type == JSONRPC_REPLY || msg->type == JSONRPC_ERROR)
@@ -375,7 +458,7 @@ ovsdb_writer_run(struct ovsdb_writer *w)
         if (jsonrpc_session_is_connected(w->session) && w->leader_only) {
             /* Ready once the server says it leads: until then the caller
              * sees the connection down. */
-            send_leader_check(w);
+            send_leader_monitor(w);
         } else {
             w->ready = jsonrpc_session_is_connected(w->session);
         }
@@ -619,6 +702,13 @@ ovsdb_writer_format_stats(const struct ovsdb_writer *w, struct ds *s)
                   ", queued %"PRIuSIZE"\n",
                   w->stats.n_committed, w->stats.n_failed, w->stats.n_lost,
                   w->n_in_flight, w->n_queued);
+    if (w->leader_only) {
+        ds_put_format(s, "cluster: %s, %"PRIu64" reconnections, %"PRIu64
+                      " leadership changes followed\n",
+                      w->ready ? jsonrpc_session_get_name(w->session)
+                               : "looking for the leader",
+                      w->stats.n_reconnects, w->stats.n_leader_changes);
+    }
     if (w->last_error) {
         ds_put_format(s, "last error: %s\n", w->last_error);
     }

@@ -66,11 +66,14 @@
  *
  * The remote may be a comma-separated list of the servers of one cluster.
  * The writer then connects to each in turn and, before sending anything,
- * asks the server (its _Server database) whether it is the connected
- * leader; a follower's connection is dropped for the next server.  Until
- * a leader is found the writer counts as not connected: transactions stay
- * queued.  When the leader dies, its connection drops: the transactions
- * in flight end as lost, and the queue goes to the next leader.  A
+ * asks the server (a monitor of its _Server database) whether it is the
+ * connected leader; a follower's connection is dropped for the next
+ * server.  Until a leader is found the writer counts as not connected:
+ * transactions stay queued.  When the leader dies, its connection drops:
+ * the transactions in flight end as lost, and the queue goes to the next
+ * leader.  When the leader hands leadership over without dying (OVS does
+ * before it writes a snapshot), the monitor says so and the writer leaves
+ * it the same way, for the new leader.  A
  * transaction that a server accepted while the cluster had no leader is
  * not refused: the server holds it and retries it itself, so it ends
  * late, committed, or lost if that server dies meanwhile.
@@ -172,6 +175,8 @@ struct ovsdb_writer_stats {
     uint64_t n_lost;            /* ...lost. */
     uint64_t n_ops_committed;   /* Operations in committed transactions. */
     uint64_t n_reconnects;      /* Connection changes seen. */
+    uint64_t n_leader_changes;  /* Servers left because they stopped
+                                 * leading their cluster. */
     long long int max_latency_ms; /* Longest send-to-commit. */
     long long int last_commit_ms; /* time_msec() of the last commit. */
 };

@@ -239,7 +239,8 @@ prefix is one index lookup, an address a few (longest prefix first).\n\
 Options:\n\
   --db=REMOTE       the stack's database, unix:DIR/db.sock; orchd's socket\n\
                     is taken to be DIR/orchd.ctl\n\
-                    (default unix:$FIBSYNC_RUNDIR/db.sock).  A comma-\n\
+                    (default: $FIBSYNC_RUNDIR/db.remotes, else\n\
+                    unix:$FIBSYNC_RUNDIR/db.sock).  A comma-\n\
                     separated list (a cluster's db-N.sock, relay.sock)\n\
                     gives DIR by its first unix: remote.  fibctl reads\n\
                     no database itself: orchd's replica answers, so a\n\

@@ -1022,7 +1022,9 @@ database, syncd or vtysh that does not answer, or rows that do not\n\
 parse).\n\
 \n\
 Options:\n\
-  --db=REMOTE          database (default unix:$FIBSYNC_RUNDIR/db.sock);\n\
+  --db=REMOTE          database (default: the list fibsync-ctl wrote to\n\
+                       $FIBSYNC_RUNDIR/db.remotes, else\n\
+                       unix:$FIBSYNC_RUNDIR/db.sock);\n\
                        a comma-separated list (a Raft cluster's servers,\n\
                        or its relay) is tried in order, the first server\n\
                        that answers read; ssl:IP:PORT needs the SSL\n\
