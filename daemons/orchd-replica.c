@@ -69,27 +69,57 @@ orchd_replica_register(struct ovsdb_idl *idl)
     ovsdb_idl_track_add_all(idl);
 }
 
-/* Replicates only the Asic_Route rows of ASIC instance 'instance', by a
- * conditional monitor: the other instances' rows of the same routes are
- * theirs to write and to acknowledge.  Always set, for instance 0 too:
- * otherwise the initial sync would take another instance's rows for
- * stale rows of its own. */
-void
-orchd_replica_select_instance(struct ovsdb_idl *idl, int instance)
-{
-    struct ovsdb_idl_condition cond = OVSDB_IDL_CONDITION_INIT(&cond);
-
-    fibrec_asic_route_add_clause_instance(&cond, OVSDB_F_EQ, instance);
-    ovsdb_idl_set_condition(idl, &fibrec_table_asic_route, &cond);
-    ovsdb_idl_condition_destroy(&cond);
-}
-
-/* Stops replicating Asic_Route (orchd-replica.h says when). */
-void
-orchd_replica_drop_asic_route(struct ovsdb_idl *idl)
+/* Sets the condition of 'table' in 'idl' to "no row". */
+static unsigned int
+hold_table(struct ovsdb_idl *idl, const struct ovsdb_idl_table_class *table)
 {
     struct ovsdb_idl_condition none = OVSDB_IDL_CONDITION_INIT(&none);
+    unsigned int seqno = ovsdb_idl_set_condition(idl, table, &none);
 
-    ovsdb_idl_set_condition(idl, &fibrec_table_asic_route, &none);
     ovsdb_idl_condition_destroy(&none);
+    return seqno;
+}
+
+/* Replicates no row of Route, Nexthop_Group and Asic_Route until
+ * orchd_replica_load() says which are needed.  Call before the first
+ * ovsdb_idl_run(), so that the first monitor request already asks for
+ * none. */
+void
+orchd_replica_hold(struct ovsdb_idl *idl)
+{
+    hold_table(idl, &fibrec_table_route);
+    hold_table(idl, &fibrec_table_nexthop_group);
+    hold_table(idl, &fibrec_table_asic_route);
+}
+
+/* Starts replicating every row of Route and Nexthop_Group if 'routes' (the
+ * northbound OVSDB path), and the Asic_Route rows of ASIC instance
+ * 'instance' if 'asic' (the southbound OVSDB path; the other instances'
+ * rows of the same routes are theirs to write and to acknowledge).
+ * Returns the condition sequence number at which the IDL holds those rows
+ * (ovsdb_idl_get_condition_seqno()). */
+unsigned int
+orchd_replica_load(struct ovsdb_idl *idl, bool routes, bool asic,
+                   int instance)
+{
+    unsigned int seqno = ovsdb_idl_get_condition_seqno(idl);
+
+    if (routes) {
+        struct ovsdb_idl_condition all = OVSDB_IDL_CONDITION_INIT(&all);
+
+        ovsdb_idl_condition_add_clause_true(&all);
+        seqno = ovsdb_idl_set_condition(idl, &fibrec_table_route, &all);
+        seqno = ovsdb_idl_set_condition(idl, &fibrec_table_nexthop_group,
+                                        &all);
+        ovsdb_idl_condition_destroy(&all);
+    }
+    if (asic) {
+        struct ovsdb_idl_condition cond = OVSDB_IDL_CONDITION_INIT(&cond);
+
+        fibrec_asic_route_add_clause_instance(&cond, OVSDB_F_EQ, instance);
+        seqno = ovsdb_idl_set_condition(idl, &fibrec_table_asic_route,
+                                        &cond);
+        ovsdb_idl_condition_destroy(&cond);
+    }
+    return seqno;
 }

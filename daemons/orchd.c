@@ -21,6 +21,7 @@
 #include "command-line.h"
 #include "coverage.h"
 #include "daemon.h"
+#include "daemons/orchd-asic-read.h"
 #include "daemons/orchd-bulker.h"
 #include "daemons/orchd-cache.h"
 #include "daemons/orchd-entry.h"
@@ -475,45 +476,196 @@ uuid_set_contains(const struct hmap *set, const struct uuid *u)
     return false;
 }
 
+/* Records one Asic_Route row found at start, if it is one of ours: the
+ * worker then knows it is programmed (or not), and on the northbound fast
+ * path the first resync must name its route or it is removed.  Returns
+ * true if it was seeded. */
+static bool
+seed_row(struct orchd *o, const struct orchd_asic_row *ar)
+{
+    enum orchd_action action;
+    struct fib_prefix prefix;
+    struct orchd_entry *e;
+    char *error = fib_prefix_parse(ar->prefix, &prefix);
+
+    if (error || !orchd_action_from_string(ar->packet_action, &action)) {
+        free(error);
+        return false;
+    }
+    e = orchd_entry_create(ar->vrf, &prefix, action, ar->nh_keys,
+                           ar->nh_weights, ar->n_nexthops);
+    if (!uuid_equals(&e->asic_uuid, &ar->uuid)) {
+        /* Not one of ours (or from another naming scheme). */
+        orchd_entry_unref(e);
+        return false;
+    }
+    if (o->nb) {
+        orchd_northbound_seed(o->nb, e);
+    }
+    orchd_worker_seed(o->worker, e,
+                      ar->state && !strcmp(ar->state, "programmed")
+                      && ar->applied_seq == ar->seq, ar->seq);
+    return true;
+}
+
+/* Seeds from the IDL's replica of Asic_Route (the southbound OVSDB path).
+ * Returns the rows seeded. */
+static size_t
+seed_from_replica(struct orchd *o)
+{
+    const struct fibrec_asic_route *ar;
+    size_t n = 0;
+
+    FIBREC_ASIC_ROUTE_FOR_EACH (ar, o->idl) {
+        struct orchd_asic_row row = {
+            .uuid = ar->header_.uuid,
+            .vrf = ar->vrf,
+            .prefix = ar->prefix,
+            .packet_action = ar->packet_action,
+            .nh_keys = (const char **) ar->key_nexthops,
+            .nh_weights = ar->value_nexthops,
+            .n_nexthops = ar->n_nexthops,
+            .seq = ar->seq,
+            .applied_seq = ar->applied_seq,
+            .state = ar->state,
+        };
+
+        n += seed_row(o, &row);
+    }
+    return n;
+}
+
+/* Adds 'u' to 'set' of struct uuid_node. */
+static void
+uuid_set_add(struct hmap *set, const struct uuid *u)
+{
+    struct uuid_node *un = xmalloc(sizeof *un);
+
+    un->uuid = *u;
+    hmap_insert(set, &un->node, uuid_hash(u));
+}
+
+/* Empties 'set' of struct uuid_node. */
+static void
+uuid_set_clear(struct hmap *set)
+{
+    struct uuid_node *un;
+
+    HMAP_FOR_EACH_POP (un, node, set) {
+        free(un);
+    }
+}
+
+/* What seed_from_select() keeps. */
+struct seed_count {
+    struct orchd *o;            /* Whose worker. */
+    size_t n_seeded;            /* Rows seeded. */
+    struct hmap *rows;          /* UUIDs of every row read, or NULL. */
+};
+
+/* orchd_asic_read_cb. */
+static void
+seed_read_row(void *sc_, const struct orchd_asic_row *ar)
+{
+    struct seed_count *sc = sc_;
+
+    sc->n_seeded += seed_row(sc->o, ar);
+    if (sc->rows) {
+        uuid_set_add(sc->rows, &ar->uuid);
+    }
+}
+
+/* Seeds from a streamed select of this instance's Asic_Route rows (the
+ * southbound fast path, which keeps no replica), serving 'unixctl'
+ * meanwhile, and adds the UUID of every row read to 'rows' if it is
+ * nonnull.  A read that fails is started again after a second (seeding a
+ * row twice does no harm).  Returns the rows seeded. */
+static size_t
+seed_from_select(struct orchd *o, struct unixctl_server *unixctl,
+                 struct hmap *rows)
+{
+    struct seed_count sc = { .o = o, .rows = rows };
+    long long int start = time_msec();
+
+    while (!o->exiting) {
+        struct orchd_asic_read *r = orchd_asic_read_create(
+            db_remote, instance, seed_read_row, &sc);
+        enum ovsdb_select_reader_state state;
+
+        while ((state = orchd_asic_read_run(r))
+               == OVSDB_SELECT_READER_RUNNING && !o->exiting) {
+            unixctl_server_run(unixctl);
+            orchd_asic_read_wait(r);
+            unixctl_server_wait(unixctl);
+            poll_block();
+        }
+        if (state == OVSDB_SELECT_READER_DONE) {
+            VLOG_INFO("Asic_Route read: %"PRIuSIZE" rows in %lld ms "
+                      "(%"PRIuSIZE" unreadable)", orchd_asic_read_n_rows(r),
+                      time_msec() - start, orchd_asic_read_n_bad(r));
+            orchd_asic_read_destroy(r);
+            break;
+        }
+        if (state == OVSDB_SELECT_READER_FAILED) {
+            VLOG_WARN("%s: reading Asic_Route failed (%s); trying again",
+                      db_remote, orchd_asic_read_error(r));
+            if (rows) {
+                uuid_set_clear(rows);
+            }
+            xsleep(1);
+        }
+        orchd_asic_read_destroy(r);
+    }
+    return sc.n_seeded;
+}
+
+/* Asks the IDL for the replicas the chosen paths need (none of Route and
+ * Nexthop_Group on the northbound fast path, none of Asic_Route on the
+ * southbound fast path: orchd-replica.h) and waits, serving 'unixctl',
+ * until it holds them. */
+static void
+load_replica(struct orchd *o, struct unixctl_server *unixctl)
+{
+    bool routes = !o->nb;
+    bool asic = !orchd_southbound_enabled();
+    unsigned int seqno;
+
+    if (!routes && !asic) {
+        return;
+    }
+    seqno = orchd_replica_load(o->idl, routes, asic, instance);
+    for (;;) {
+        ovsdb_idl_run(o->idl);
+        unixctl_server_run(unixctl);
+        if (o->exiting || ovsdb_idl_get_condition_seqno(o->idl) == seqno) {
+            break;
+        }
+        ovsdb_idl_wait(o->idl);
+        unixctl_server_wait(unixctl);
+        poll_block();
+    }
+}
+
 /* First contact with the database: learns what Asic_Route already holds,
  * then programs only what differs, so a restart neither removes nor re-adds
  * a route that is already right.  (On the northbound fast path, fpmsyncd's
  * resync says what differs and what is stale.) */
 static void
-initial_sync(struct orchd *o)
+initial_sync(struct orchd *o, struct unixctl_server *unixctl)
 {
     const struct fibrec_asic_route *ar;
     const struct fibrec_route *route;
     struct hmap wanted = HMAP_INITIALIZER(&wanted);
+    struct hmap found = HMAP_INITIALIZER(&found);
+    bool replica = !orchd_southbound_enabled();
     struct uuid_node *un;
-    size_t n_seeded = 0, n_orphans = 0;
+    size_t n_seeded, n_orphans = 0;
 
-    FIBREC_ASIC_ROUTE_FOR_EACH (ar, o->idl) {
-        enum orchd_action action;
-        struct fib_prefix prefix;
-        struct orchd_entry *e;
-        char *error = fib_prefix_parse(ar->prefix, &prefix);
-
-        if (error || !orchd_action_from_string(ar->packet_action, &action)) {
-            free(error);
-            continue;
-        }
-        e = orchd_entry_create(ar->vrf, &prefix, action,
-                               (const char **) ar->key_nexthops,
-                               ar->value_nexthops, ar->n_nexthops);
-        if (!uuid_equals(&e->asic_uuid, &ar->header_.uuid)) {
-            /* Not one of ours (or from another naming scheme). */
-            orchd_entry_unref(e);
-            continue;
-        }
-        if (o->nb) {
-            orchd_northbound_seed(o->nb, e);
-        }
-        orchd_worker_seed(o->worker, e,
-                          ar->state && !strcmp(ar->state, "programmed")
-                          && ar->applied_seq == ar->seq, ar->seq);
-        n_seeded++;
-    }
+    /* Without a replica, the rows' UUIDs are kept for the orphan check
+     * below, which the northbound OVSDB path makes. */
+    n_seeded = (replica
+                ? seed_from_replica(o)
+                : seed_from_select(o, unixctl, o->nb ? NULL : &found));
 
     process_vrfs(o);
     FIBREC_ROUTE_FOR_EACH (route, o->idl) {
@@ -529,22 +681,26 @@ initial_sync(struct orchd *o)
         outcome = process_route(o, route, &key);
         if (outcome == ROUTE_SENT
             || (outcome == ROUTE_WAITING && route_asic_key(route, &key))) {
-            un = xmalloc(sizeof *un);
-            un->uuid = key;
-            hmap_insert(&wanted, &un->node, uuid_hash(&key));
+            uuid_set_add(&wanted, &key);
         }
     }
 
-    FIBREC_ASIC_ROUTE_FOR_EACH (ar, o->idl) {
-        if (!o->nb && !uuid_set_contains(&wanted, &ar->header_.uuid)) {
-            orchd_worker_del(o->worker, &ar->header_.uuid);
+    /* Rows that no route wants are stale. */
+    if (replica && !o->nb) {
+        FIBREC_ASIC_ROUTE_FOR_EACH (ar, o->idl) {
+            uuid_set_add(&found, &ar->header_.uuid);
+        }
+    }
+    HMAP_FOR_EACH (un, node, &found) {
+        if (!uuid_set_contains(&wanted, &un->uuid)) {
+            orchd_worker_del(o->worker, &un->uuid);
             n_orphans++;
         }
     }
-    HMAP_FOR_EACH_POP (un, node, &wanted) {
-        free(un);
-    }
+    uuid_set_clear(&wanted);
+    uuid_set_clear(&found);
     hmap_destroy(&wanted);
+    hmap_destroy(&found);
     ovsdb_idl_track_clear(o->idl);
     VLOG_INFO("initial sync: %"PRIuSIZE" entries already in Asic_Route, "
               "%"PRIu64" routes, %"PRIuSIZE" stale entries to remove",
@@ -898,13 +1054,12 @@ main(int argc, char *argv[])
     o.status = orchd_status_create(o.idl);
     ovsdb_idl_set_probe_interval(o.idl, 0);
     orchd_replica_register(o.idl);
-    orchd_replica_select_instance(o.idl, instance);
+    orchd_replica_hold(o.idl);
     if (instance) {
         orchd_status_mute(o.status);
     }
     if (features[F_NORTHBOUND_ZMQ].value) {
-        /* Decided on the command line: never replicate Route. */
-        orchd_northbound_drop_route_replica(o.idl);
+        /* Decided on the command line: Route is never replicated. */
         use_route_index = false;
     }
     o.route_by_nhg = ovsdb_idl_index_create1(
@@ -965,10 +1120,10 @@ main(int argc, char *argv[])
         o.nb = orchd_northbound_create(nb_endpoint, o.worker, o.idl);
     }
     if (!o.exiting) {
-        initial_sync(&o);
+        load_replica(&o, unixctl);
     }
-    if (orchd_southbound_enabled()) {
-        orchd_replica_drop_asic_route(o.idl);
+    if (!o.exiting) {
+        initial_sync(&o, unixctl);
     }
     orchd_worker_start(o.worker, features[F_RING].value,
                        features[F_BATCH].value * 64);

@@ -292,6 +292,35 @@ ovsdb_wire_get_uuid(const struct json *v, struct uuid *uuid)
             && uuid_from_string(uuid, json_string(text)));
 }
 
+/* Returns the pairs of 'v', a map of strings to integers on the wire
+ * (["map", [[KEY, VALUE], ...]]): each element of the array returned is a
+ * two-element array of a JSON string and a JSON integer.  Returns NULL if
+ * 'v' is not of that form. */
+const struct json_array *
+ovsdb_wire_get_string_int_map(const struct json *v)
+{
+    const struct json_array *a, *pairs;
+
+    if (!v || v->type != JSON_ARRAY || (a = json_array(v))->n != 2
+        || a->elems[0]->type != JSON_STRING
+        || strcmp(json_string(a->elems[0]), "map")
+        || a->elems[1]->type != JSON_ARRAY) {
+        return NULL;
+    }
+    pairs = json_array(a->elems[1]);
+    for (size_t i = 0; i < pairs->n; i++) {
+        const struct json *pair = pairs->elems[i];
+        const struct json_array *kv;
+
+        if (pair->type != JSON_ARRAY || (kv = json_array(pair))->n != 2
+            || kv->elems[0]->type != JSON_STRING
+            || kv->elems[1]->type != JSON_INTEGER) {
+            return NULL;
+        }
+    }
+    return pairs;
+}
+
 /* ---- Transact replies ----------------------------------------------------
  */
 

@@ -37,6 +37,7 @@
 
 struct ds;
 struct json;
+struct json_array;
 struct jsonrpc_msg;
 struct uuid;
 
@@ -81,6 +82,7 @@ const struct json *ovsdb_wire_get_optional(const struct json *);
 bool ovsdb_wire_get_integer(const struct json *, int64_t *);
 const char *ovsdb_wire_get_string(const struct json *);
 bool ovsdb_wire_get_uuid(const struct json *, struct uuid *);
+const struct json_array *ovsdb_wire_get_string_int_map(const struct json *);
 const char *ovsdb_wire_map_get_string(const struct json *map,
                                       const char *key);
 

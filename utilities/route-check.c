@@ -263,28 +263,18 @@ note_bad(struct check *c, const char *what)
 static size_t
 get_nexthops(struct check *c, const struct json *v)
 {
-    const struct json_array *a, *pairs;
+    const struct json_array *pairs = ovsdb_wire_get_string_int_map(v);
 
-    if (!v || v->type != JSON_ARRAY || (a = json_array(v))->n != 2
-        || a->elems[0]->type != JSON_STRING
-        || strcmp(json_string(a->elems[0]), "map")
-        || a->elems[1]->type != JSON_ARRAY) {
+    if (!pairs) {
         return SIZE_MAX;
     }
-    pairs = json_array(a->elems[1]);
     if (pairs->n > c->allocated_nhs) {
         c->allocated_nhs = MAX(pairs->n, 2 * c->allocated_nhs);
         c->nhs = xrealloc(c->nhs, c->allocated_nhs * sizeof *c->nhs);
     }
     for (size_t i = 0; i < pairs->n; i++) {
-        const struct json *pair = pairs->elems[i];
-        const struct json_array *kv;
+        const struct json_array *kv = json_array(pairs->elems[i]);
 
-        if (pair->type != JSON_ARRAY || (kv = json_array(pair))->n != 2
-            || kv->elems[0]->type != JSON_STRING
-            || kv->elems[1]->type != JSON_INTEGER) {
-            return SIZE_MAX;
-        }
         c->nhs[i].key = json_string(kv->elems[0]);
         c->nhs[i].weight = json_integer(kv->elems[1]);
     }

@@ -1,0 +1,162 @@
+/*
+ * Copyright (c) 2024 The fibsync authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#include <config.h>
+
+#include "daemons/orchd-asic-read.h"
+
+#include <stdlib.h>
+
+#include "coverage.h"
+#include "lib/ovsdb-wire.h"
+#include "openvswitch/json.h"
+#include "openvswitch/shash.h"
+#include "openvswitch/vlog.h"
+#include "util.h"
+
+VLOG_DEFINE_THIS_MODULE(orchd_asic_read);
+
+static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
+
+COVERAGE_DEFINE(orchd_asic_read_bad_row);
+
+/* A read in progress. */
+struct orchd_asic_read {
+    struct ovsdb_select_reader *reader; /* The select. */
+    orchd_asic_read_cb *cb;             /* Called with each row... */
+    void *aux;                          /* ...and this. */
+    const char **keys;                  /* Next-hop keys of a row... */
+    int64_t *weights;                   /* ...and their weights... */
+    size_t allocated;                   /* ...room for this many. */
+    size_t n_bad;                       /* Rows that could not be read. */
+};
+
+/* Returns column 'name' of 'row', or NULL. */
+static const struct json *
+column(const struct json *row, const char *name)
+{
+    return shash_find_data(json_object(row), name);
+}
+
+/* ovsdb_select_row_cb: decodes 'row' and hands it over, or counts it as
+ * bad (it is then left alone, neither seeded nor removed: the resync or
+ * the next write of its route settles it). */
+static void
+read_row(int select_idx OVS_UNUSED, const struct json *row, void *r_)
+{
+    struct orchd_asic_read *r = r_;
+    struct orchd_asic_row ar;
+    const struct json_array *pairs;
+
+    memset(&ar, 0, sizeof ar);
+    if (row->type != JSON_OBJECT
+        || !ovsdb_wire_get_uuid(column(row, "_uuid"), &ar.uuid)
+        || !(ar.vrf = ovsdb_wire_get_string(column(row, "vrf")))
+        || !(ar.prefix = ovsdb_wire_get_string(column(row, "prefix")))
+        || !(ar.packet_action
+             = ovsdb_wire_get_string(column(row, "packet_action")))
+        || !(pairs = ovsdb_wire_get_string_int_map(column(row, "nexthops")))
+        || !ovsdb_wire_get_integer(column(row, "seq"), &ar.seq)
+        || !ovsdb_wire_get_integer(column(row, "applied_seq"),
+                                   &ar.applied_seq)) {
+        r->n_bad++;
+        COVERAGE_INC(orchd_asic_read_bad_row);
+        VLOG_WARN_RL(&rl, "Asic_Route row of an unexpected form ignored");
+        return;
+    }
+    if (pairs->n > r->allocated) {
+        r->allocated = MAX(pairs->n, 2 * r->allocated);
+        r->keys = xrealloc(r->keys, r->allocated * sizeof *r->keys);
+        r->weights = xrealloc(r->weights, r->allocated * sizeof *r->weights);
+    }
+    for (size_t i = 0; i < pairs->n; i++) {
+        const struct json_array *kv = json_array(pairs->elems[i]);
+
+        r->keys[i] = json_string(kv->elems[0]);
+        r->weights[i] = json_integer(kv->elems[1]);
+    }
+    ar.nh_keys = r->keys;
+    ar.nh_weights = r->weights;
+    ar.n_nexthops = pairs->n;
+    ar.state = ovsdb_wire_get_string(column(row, "state"));
+    r->cb(r->aux, &ar);
+}
+
+/* Starts reading the Asic_Route rows of ASIC instance 'instance' from
+ * 'remote' (one server, or a cluster's list), calling 'cb' with each. */
+struct orchd_asic_read *
+orchd_asic_read_create(const char *remote, int instance,
+                       orchd_asic_read_cb *cb, void *aux)
+{
+    struct orchd_asic_read *r = xzalloc(sizeof *r);
+    char *text = xasprintf(
+        "[\"Fibsync\",{\"op\":\"select\",\"table\":\"Asic_Route\","
+        "\"where\":[[\"instance\",\"==\",%d]],"
+        "\"columns\":[\"_uuid\",\"vrf\",\"prefix\",\"packet_action\","
+        "\"nexthops\",\"seq\",\"applied_seq\",\"state\"]}]", instance);
+
+    r->cb = cb;
+    r->aux = aux;
+    r->reader = ovsdb_select_reader_create(remote, json_from_string(text),
+                                           1, read_row, r);
+    free(text);
+    return r;
+}
+
+void
+orchd_asic_read_destroy(struct orchd_asic_read *r)
+{
+    if (r) {
+        ovsdb_select_reader_destroy(r->reader);
+        free(r->keys);
+        free(r->weights);
+        free(r);
+    }
+}
+
+/* Reads what has arrived, handing each row to the callback. */
+enum ovsdb_select_reader_state
+orchd_asic_read_run(struct orchd_asic_read *r)
+{
+    return ovsdb_select_reader_run(r->reader);
+}
+
+void
+orchd_asic_read_wait(struct orchd_asic_read *r)
+{
+    ovsdb_select_reader_wait(r->reader);
+}
+
+/* Why the read failed (after run() said so). */
+const char *
+orchd_asic_read_error(const struct orchd_asic_read *r)
+{
+    return ovsdb_select_reader_error(r->reader);
+}
+
+/* Rows read so far, the bad ones included. */
+size_t
+orchd_asic_read_n_rows(const struct orchd_asic_read *r)
+{
+    return ovsdb_select_reader_n_rows(r->reader);
+}
+
+/* Rows that could not be read. */
+size_t
+orchd_asic_read_n_bad(const struct orchd_asic_read *r)
+{
+    return r->n_bad;
+}
