@@ -414,10 +414,9 @@ options_finish(struct fpmd_options *o)
                             fibsync_instance_endpoint("northbound", i));
         }
     } else if (o->n_instances && o->n_instances != o->nb_endpoints.n) {
-        ovs_fatal(0, "--instances=%d, but --northbound-endpoint is given %"
-                  PRIuSIZE" times: give it once per instance, or not at "
-                  "all (use --help for help)", o->n_instances,
-                  o->nb_endpoints.n);
+        ovs_fatal(0, "--instances=%d needs %d --northbound-endpoint "
+                  "options (or none), not %"PRIuSIZE, o->n_instances,
+                  o->n_instances, o->nb_endpoints.n);
     }
     if (o->settings.northbound_zmq.cmdline) {
         fpmd_settings_decide_path(&o->settings);
