@@ -700,14 +700,15 @@ OPTIONS\n\
 MULTIPLE ASIC INSTANCES\n\
   With --instances=N on the northbound fast path, every route change goes\n\
   to the orchd of each instance (orchd --instance=I, bound to\n\
-  northbound-I.zmq): a frame is built once and a copy sent on every\n\
-  channel whose orchd has answered.  fpmsyncd sends only while every such\n\
-  orchd acknowledges: one stopped, or killed and not restarted yet, stops\n\
-  reading zebra for all (nothing is dropped); \"fibsync-ctl start\"\n\
-  restarts it.  An orchd that (re)starts gets every route again, and so\n\
-  do the others, which find them unchanged and program nothing.  Only\n\
-  instance 0's results drive offloads and Route.status; the others' are\n\
-  counted in zmq/show.  FIB suppression needs a single instance.\n",
+  northbound-I.zmq, northbound.zmq for instance 0): a frame is built once\n\
+  and a copy sent on every channel whose orchd has answered.  fpmsyncd\n\
+  sends only while every such orchd acknowledges: one stopped, or killed\n\
+  and not restarted yet, stops reading zebra for all (nothing is dropped);\n\
+  \"fibsync-ctl start\" restarts it.  An orchd that (re)starts gets every\n\
+  route again, and so do the others, which find them unchanged and program\n\
+  nothing.  Only instance 0's results drive offloads and Route.status; the\n\
+  others' are counted in zmq/show.  FIB suppression needs a single\n\
+  instance.\n",
            program_name, program_name, fibsync_default_db(),
            FIBSYNC_FPM_PORT, DEFAULT_BATCH_SIZE, DEFAULT_RECONCILE_TIMER,
            DEFAULT_FLUSH_THRESHOLD, DEFAULT_FLUSH_INTERVAL,
