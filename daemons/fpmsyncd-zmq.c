@@ -40,10 +40,26 @@ COVERAGE_DEFINE(fpmd_zmq_frame);
 COVERAGE_DEFINE(fpmd_zmq_stall);
 COVERAGE_DEFINE(fpmd_zmq_resync);
 
+/* One orchd: the channel to one ASIC instance's orchd. */
+struct fpmd_zmq_peer {
+    struct fpmd_zmq *zmq;       /* Owner. */
+    int instance;               /* ASIC instance (index in 'peers'). */
+    struct zmq_channel *ch;     /* To that instance's orchd. */
+    uint64_t n_frames;          /* ROUTES frames sent to it. */
+    uint64_t n_skipped;         /* ROUTES frames not sent to it: the
+                                 * channel was not up yet. */
+    uint64_t n_resyncs;         /* Resyncs its (re)start started. */
+    uint64_t n_results_ok;      /* Instance > 0: programmed results,
+                                 * counted and otherwise ignored. */
+    uint64_t n_results_error;   /* Instance > 0: failures, the same. */
+};
+
 /* The fast path. */
 struct fpmd_zmq {
     struct fpmd_rib *rib;       /* Whose routes. */
-    struct zmq_channel *ch;     /* To orchd; NULL in the Check suite. */
+    struct fpmd_zmq_peer *peers; /* One per ASIC instance, instance I at
+                                 * [I]; none in the Check suite. */
+    size_t n_peers;             /* Elements in 'peers'. */
     size_t max_pending;         /* Queue length that stops zebra. */
     size_t frame_max;           /* Routes in a frame at most. */
 
@@ -81,6 +97,18 @@ struct fpmd_zmq {
 static zmq_channel_recv_cb zmq_recv_cb;
 static zmq_channel_peer_cb zmq_peer_cb;
 
+/* Closes every channel of 'zmq' and frees 'zmq->peers'. */
+static void
+zmq_free_peers(struct fpmd_zmq *zmq)
+{
+    for (size_t i = 0; i < zmq->n_peers; i++) {
+        zmq_channel_destroy(zmq->peers[i].ch);
+    }
+    free(zmq->peers);
+    zmq->peers = NULL;
+    zmq->n_peers = 0;
+}
+
 /* Creates the fast path for 'rib' as 'options' say.  Returns NULL with
  * an error message in '*errorp' if the channel cannot be made. */
 struct fpmd_zmq *
@@ -94,20 +122,29 @@ fpmd_zmq_create(struct fpmd_rib *rib, const struct fpmd_zmq_options *options,
     zmq->max_pending = options->max_pending;
     zmq->frame_max = options->frame_max ? options->frame_max : 1000;
     ptr_fifo_init(&zmq->queue);
-    if (options->endpoint) {
+    zmq->peers = xcalloc(MAX(options->n_endpoints, 1), sizeof *zmq->peers);
+    for (size_t i = 0; i < options->n_endpoints; i++) {
+        struct fpmd_zmq_peer *peer = &zmq->peers[i];
+        /* Every channel has the same name, hence the same routing id:
+         * each orchd binds its own endpoint and expects
+         * "fibsync-northbound" (lib/zmq-channel.c). */
         struct zmq_channel_options opts = {
             .name = "northbound",
-            .endpoint = options->endpoint,
+            .endpoint = options->endpoints[i],
             .bind = false,
         };
 
-        zmq->ch = zmq_channel_create(&opts, zmq_recv_cb, zmq_peer_cb, zmq,
-                                     errorp);
-        if (!zmq->ch) {
+        peer->zmq = zmq;
+        peer->instance = i;
+        peer->ch = zmq_channel_create(&opts, zmq_recv_cb, zmq_peer_cb, peer,
+                                      errorp);
+        if (!peer->ch) {
+            zmq_free_peers(zmq);
             ptr_fifo_destroy(&zmq->queue);
             free(zmq);
             return NULL;
         }
+        zmq->n_peers++;
     }
     ovs_assert(!rib->zmq);
     rib->zmq = zmq;
@@ -136,7 +173,7 @@ fpmd_zmq_destroy(struct fpmd_zmq *zmq)
     }
     discard(zmq);
     ptr_fifo_destroy(&zmq->queue);
-    zmq_channel_destroy(zmq->ch);
+    zmq_free_peers(zmq);
     zmq->rib->zmq = NULL;
     free(zmq);
 }
@@ -215,8 +252,15 @@ fpmd_zmq_route_freed(struct fpmd_zmq *zmq, struct fpmd_route *r)
     resync_done(zmq, r);
 }
 
-/* Starts a resync: orchd (re)started and holds, as far as fpmsyncd knows,
- * nothing.  Every route is queued again and part of the resync. */
+/* Starts a resync: an orchd (re)started and holds, as far as fpmsyncd
+ * knows, nothing.  Every route is queued again and part of the resync.
+ *
+ * FPMD_F_ZMQ_SENT stays as it is: with several ASIC instances the frames
+ * of the resync go to every orchd, and those that did not restart still
+ * hold what was sent to them.  A route sent before and withdrawn before
+ * the resync takes it must therefore still be sent as a DEL (the
+ * restarted orchd, which may not hold it, ignores that), not cancelled:
+ * an orchd that did not restart does not sweep at SYNC_END. */
 void
 fpmd_zmq_resync(struct fpmd_zmq *zmq)
 {
@@ -226,7 +270,6 @@ fpmd_zmq_resync(struct fpmd_zmq *zmq)
     zmq->n_resyncs++;
     COVERAGE_INC(fpmd_zmq_resync);
     HMAP_FOR_EACH (r, node, &zmq->rib->routes) {
-        r->be.flags &= ~FPMD_F_ZMQ_SENT;
         resync_add(zmq, r);
         enqueue(zmq, r);
     }
@@ -442,37 +485,149 @@ fpmd_zmq_results(struct fpmd_zmq *zmq, const void *frame, size_t size)
 
 /* The channel. */
 
+/* Counts the RESULTS frame of 'size' bytes at 'frame' from the orchd of
+ * 'peer', an ASIC instance other than 0, and otherwise ignores it:
+ * offloads and Route.status are instance 0's (docs/RELIABILITY.md,
+ * "Several ASIC instances"). */
+static void
+count_results(struct fpmd_zmq_peer *peer, const void *frame, size_t size)
+{
+    struct route_frame_reader *rd = xmalloc(sizeof *rd);
+    struct route_frame_route e;
+
+    route_frame_reader_init(rd, frame, size);
+    if (rd->type != ROUTE_FRAME_RESULTS) {
+        peer->zmq->n_unexpected++;
+        VLOG_WARN_RL(&rl, "northbound: %s frame from orchd-%d ignored",
+                     route_frame_type_name(rd->type), peer->instance);
+    } else {
+        while (rd->left && !route_frame_read(rd, &e)) {
+            if (e.status) {
+                peer->n_results_error++;
+            } else {
+                peer->n_results_ok++;
+            }
+        }
+    }
+    free(rd);
+}
+
 /* zmq_channel_recv_cb. */
 static void
-zmq_recv_cb(void *zmq_, const struct route_frame_header *h OVS_UNUSED,
+zmq_recv_cb(void *peer_, const struct route_frame_header *h OVS_UNUSED,
             const void *frame, size_t size)
 {
-    fpmd_zmq_results(zmq_, frame, size);
+    struct fpmd_zmq_peer *peer = peer_;
+
+    if (!peer->instance) {
+        fpmd_zmq_results(peer->zmq, frame, size);
+    } else {
+        count_results(peer, frame, size);
+    }
 }
 
-/* zmq_channel_peer_cb: orchd (re)started. */
+/* zmq_channel_peer_cb: the orchd of 'peer_' (re)started, or answered for
+ * the first time.  The resync goes to every orchd whose channel is up;
+ * those that did not restart get routes they hold already, unchanged,
+ * which their bulkers skip, and ignore its SYNC_END (orchd sweeps only
+ * after a resync its own peer callback started). */
 static void
-zmq_peer_cb(void *zmq_)
+zmq_peer_cb(void *peer_)
 {
-    fpmd_zmq_resync(zmq_);
+    struct fpmd_zmq_peer *peer = peer_;
+
+    peer->n_resyncs++;
+    if (peer->instance) {
+        VLOG_INFO("northbound: orchd-%d (re)started", peer->instance);
+    }
+    fpmd_zmq_resync(peer->zmq);
 }
 
-/* Runs the channel and sends frames while it has room. */
+/* Returns the number of channels that are up (their handshake done). */
+static size_t
+n_up(const struct fpmd_zmq *zmq)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < zmq->n_peers; i++) {
+        n += zmq_channel_is_up(zmq->peers[i].ch);
+    }
+    return n;
+}
+
+/* Returns true if a frame may be sent now: at least one channel is up and
+ * every channel that is up has room in its window.  One orchd that does
+ * not acknowledge (stopped, busy, or dead and not restarted yet) holds
+ * every instance back: nothing is dropped for it. */
+static bool
+can_send(const struct fpmd_zmq *zmq)
+{
+    bool any = false;
+
+    for (size_t i = 0; i < zmq->n_peers; i++) {
+        const struct zmq_channel *ch = zmq->peers[i].ch;
+
+        if (zmq_channel_is_up(ch)) {
+            if (!zmq_channel_can_send(ch)) {
+                return false;
+            }
+            any = true;
+        }
+    }
+    return any;
+}
+
+/* Sends the frame in 'b' to every channel that is up, a copy to each but
+ * the last; leaves 'b' empty. */
+static void
+send_frame(struct fpmd_zmq *zmq, struct ofpbuf *b)
+{
+    struct fpmd_zmq_peer *last = NULL;
+
+    for (size_t i = 0; i < zmq->n_peers; i++) {
+        struct fpmd_zmq_peer *peer = &zmq->peers[i];
+
+        if (!zmq_channel_is_up(peer->ch)) {
+            /* Its first contact starts a resync that sends it all. */
+            peer->n_skipped++;
+            continue;
+        }
+        if (last) {
+            struct ofpbuf copy;
+
+            ofpbuf_init(&copy, b->size);
+            ofpbuf_put(&copy, b->data, b->size);
+            zmq_channel_send(last->ch, &copy);
+            ofpbuf_uninit(&copy);
+            last->n_frames++;
+        }
+        last = peer;
+    }
+    ovs_assert(last);
+    zmq_channel_send(last->ch, b);
+    last->n_frames++;
+}
+
+/* Runs the channels and sends frames while every channel that is up has
+ * room. */
 void
 fpmd_zmq_run(struct fpmd_zmq *zmq)
 {
     struct ofpbuf b;
 
-    zmq_channel_run(zmq->ch);
-    if (!zmq_channel_is_up(zmq->ch)) {
-        /* The resync at first contact with orchd sends every route: until
-         * then, queued routes need not be kept (nor their memory). */
+    for (size_t i = 0; i < zmq->n_peers; i++) {
+        zmq_channel_run(zmq->peers[i].ch);
+    }
+    if (!n_up(zmq)) {
+        /* The resync at first contact with an orchd sends every route:
+         * until then, queued routes need not be kept (nor their
+         * memory). */
         discard(zmq);
         return;
     }
     ofpbuf_init(&b, 0);
-    while (zmq_channel_can_send(zmq->ch) && fpmd_zmq_take_frame(zmq, &b)) {
-        zmq_channel_send(zmq->ch, &b);
+    while (can_send(zmq) && fpmd_zmq_take_frame(zmq, &b)) {
+        send_frame(zmq, &b);
     }
     ofpbuf_uninit(&b);
 }
@@ -480,23 +635,24 @@ fpmd_zmq_run(struct fpmd_zmq *zmq)
 void
 fpmd_zmq_wait(struct fpmd_zmq *zmq)
 {
-    zmq_channel_wait(zmq->ch);
-    if (zmq_channel_can_send(zmq->ch)
+    for (size_t i = 0; i < zmq->n_peers; i++) {
+        zmq_channel_wait(zmq->peers[i].ch);
+    }
+    if (can_send(zmq)
         && (ptr_fifo_len(&zmq->queue) || resync_can_end(zmq))) {
         poll_immediate_wake();
     }
 }
 
 /* Returns true if fpmsyncd should not read zebra now: the queue is full,
- * or orchd has not acknowledged enough frames to leave room in the
- * channel's window.  (Never before first contact with orchd: the queue is
- * not kept then, see fpmd_zmq_run().) */
+ * or an orchd whose channel is up has not acknowledged enough frames to
+ * leave room in the channel's window.  (Never before first contact with
+ * some orchd: the queue is not kept then, see fpmd_zmq_run().) */
 bool
 fpmd_zmq_is_full(const struct fpmd_zmq *zmq)
 {
     return (ptr_fifo_len(&zmq->queue) >= zmq->max_pending
-            || (zmq->ch && zmq_channel_is_up(zmq->ch)
-                && !zmq_channel_can_send(zmq->ch)));
+            || (n_up(zmq) && !can_send(zmq)));
 }
 
 /* Returns fpmd_zmq_is_full(), counting each stall once. */
@@ -525,8 +681,20 @@ fpmd_zmq_n_queued(const struct fpmd_zmq *zmq)
 void
 fpmd_zmq_format(const struct fpmd_zmq *zmq, struct ds *s)
 {
-    if (zmq->ch) {
-        zmq_channel_format(zmq->ch, s);
+    for (size_t i = 0; i < zmq->n_peers; i++) {
+        const struct fpmd_zmq_peer *peer = &zmq->peers[i];
+
+        zmq_channel_format(peer->ch, s);
+        ds_put_format(s, "  instance %d: %"PRIu64" frames sent, %"PRIu64
+                      " skipped (channel not up), %"PRIu64" resyncs",
+                      peer->instance, peer->n_frames, peer->n_skipped,
+                      peer->n_resyncs);
+        if (peer->instance) {
+            ds_put_format(s, "; results ignored: %"PRIu64" programmed, %"
+                          PRIu64" errors", peer->n_results_ok,
+                          peer->n_results_error);
+        }
+        ds_put_char(s, '\n');
     }
     ds_put_format(s, "queue: %"PRIuSIZE" routes waiting (stall at %"
                   PRIuSIZE"), %"PRIu64" frames (up to %"PRIuSIZE" routes), %"

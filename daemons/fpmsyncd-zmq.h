@@ -57,6 +57,25 @@
  * until every route read from it has been replayed by zebra or removed
  * by reconciliation (and until every held route is sent).
  *
+ * Several ASIC instances
+ * ======================
+ *
+ * With --instances=N, fpmsyncd has one channel per instance, each to that
+ * instance's orchd (lib/fibsync-instance.h names their endpoints), and
+ * still one queue.  A frame is built once and a copy goes to every
+ * channel that is up; frames are taken only while every channel that is
+ * up has room, so one orchd that stops acknowledging (SIGSTOP, or killed
+ * and not restarted yet) stalls zebra for all: nothing is dropped for it.
+ * A channel that is not up yet is skipped: its first contact starts a
+ * resync.  The queue is discarded only while no channel is up.
+ *
+ * A resync goes to every channel that is up, not only to the orchd that
+ * (re)started: the others get routes they hold already, unchanged, which
+ * their bulkers skip (no SAI call), and ignore the SYNC_END, since they
+ * did not start a resync themselves (daemons/orchd-northbound.c).  For
+ * them a route withdrawn during the resync must still be deleted, so a
+ * resync keeps each route's "sent" mark (fpmd_zmq_resync()).
+ *
  * Results
  * =======
  *
@@ -67,6 +86,9 @@
  * Each answer about a route's current content is also written behind into
  * its Route row's status (daemons/fpmsyncd-status.h), as orchd does on the
  * OVSDB path.  The Route.status monitor is not used on this path.
+ * Only instance 0's results do that; those of other instances are counted
+ * per channel (zmq/show) and otherwise ignored: Route.status is instance
+ * 0's (docs/RELIABILITY.md, "Several ASIC instances").
  *
  * Part of the rib (daemons/fpmsyncd-rib.h); thread safety: none. */
 
@@ -80,8 +102,11 @@ struct ofpbuf;
 
 /* How the fast path is made. */
 struct fpmd_zmq_options {
-    const char *endpoint;       /* orchd's, or NULL for no channel (the
-                                 * Check suite takes frames itself). */
+    const char *const *endpoints; /* Each ASIC instance's orchd, instance
+                                 * I at [I]. */
+    size_t n_endpoints;         /* Elements in 'endpoints'; 0 for no
+                                 * channel (the Check suite takes frames
+                                 * itself). */
     size_t max_pending;         /* Queued routes that stop zebra. */
     size_t frame_max;           /* Routes in a frame at most (0: 1,000). */
 };

@@ -48,18 +48,19 @@
 #include "daemons/fpmsyncd-zmq.h"
 #include "dirs.h"
 #include "fatal-signal.h"
+#include "lib/fibsync-instance.h"
 #include "lib/fibsync-paths.h"
 #include "lib/option-parse.h"
 #include "lib/ssl-options.h"
 #include "lib/perf-timer.h"
 #include "lib/setting.h"
-#include "lib/zmq-channel.h"
 #include "memory.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/poll-loop.h"
 #include "stream-ssl.h"
 #include "openvswitch/vlog.h"
 #include "simap.h"
+#include "svec.h"
 #include "unixctl.h"
 #include "util.h"
 
@@ -84,7 +85,10 @@ struct fpmd_options {
     char *fpm_addr;             /* Address to listen on for zebra. */
     int fpm_port;               /* Port to listen on. */
     char *unixctl_path;         /* Control socket. */
-    char *nb_endpoint;          /* orchd's northbound ZeroMQ endpoint. */
+    int n_instances;            /* --instances: ASIC instances (0 if not
+                                 * given). */
+    struct svec nb_endpoints;   /* Each instance's orchd's northbound
+                                 * ZeroMQ endpoint, instance I at [I]. */
 };
 
 /* The running daemon, as the unixctl commands see it. */
@@ -94,7 +98,8 @@ struct fpmsyncd {
     struct fpmd_db *db;         /* Database side. */
     struct fpmd_fpm *fpm;       /* zebra side. */
     struct fpmd_zmq *zmq;       /* Fast path to orchd, if on. */
-    const char *nb_endpoint;    /* Where orchd takes it. */
+    const struct svec *nb_endpoints; /* Where each instance's orchd takes
+                                 * it, instance I at [I]. */
     bool exiting;               /* "exit" received. */
 };
 
@@ -173,9 +178,12 @@ fpmd_unixctl_features(struct unixctl_conn *conn, int argc OVS_UNUSED,
     } else {
         bool zmq = st->path == FPMD_PATH_ZMQ;
 
-        ds_put_format(&s, "northbound: %s%s%s\n", zmq ? "zmq " : "ovsdb",
-                      zmq ? f->nb_endpoint : "",
-                      zmq != (st->northbound_zmq.value != 0)
+        ds_put_format(&s, "northbound: %s", zmq ? "zmq" : "ovsdb");
+        for (size_t i = 0; zmq && i < f->nb_endpoints->n; i++) {
+            ds_put_format(&s, "%s%s", i ? ", " : " ",
+                          f->nb_endpoints->names[i]);
+        }
+        ds_put_format(&s, "%s\n", zmq != (st->northbound_zmq.value != 0)
                       ? " until fpmsyncd restarts" : "");
     }
     ds_put_format(&s, "zmq_max_pending: %d\nzmq_frame_routes: %d\n",
@@ -246,7 +254,8 @@ static void
 zmq_start(struct fpmsyncd *f)
 {
     struct fpmd_zmq_options opts = {
-        .endpoint = f->nb_endpoint,
+        .endpoints = (const char *const *) f->nb_endpoints->names,
+        .n_endpoints = f->nb_endpoints->n,
         .max_pending = f->settings->zmq_max_pending,
         .frame_max = f->settings->zmq_frame_routes,
     };
@@ -257,8 +266,11 @@ zmq_start(struct fpmsyncd *f)
         ovs_fatal(0, "%s", error);
     }
     fpmd_fpm_set_zmq(f->fpm, f->zmq);
+    char *endpoints = svec_join(f->nb_endpoints, ", ", "");
+
     VLOG_INFO("northbound: routes go to orchd over ZeroMQ (%s), rows to "
-              "the database behind them", f->nb_endpoint);
+              "the database behind them", endpoints);
+    free(endpoints);
 }
 
 /* Reports memory use, when memory.h asks for it. */
@@ -296,7 +308,7 @@ main(int argc, char *argv[])
     daemonize_complete();
 
     f.settings = &o.settings;
-    f.nb_endpoint = o.nb_endpoint;
+    f.nb_endpoints = &o.nb_endpoints;
     f.rib = fpmd_rib_create(NULL);
     fpmd_rib_set_resolve(f.rib, o.settings.resolve_nexthops.value);
     f.fpm = fpmd_fpm_create(o.fpm_addr, o.fpm_port, f.rib, &o.settings);
@@ -352,7 +364,7 @@ main(int argc, char *argv[])
     free(o.fpm_addr);
     free(o.db_remote);
     free(o.unixctl_path);
-    free(o.nb_endpoint);
+    svec_destroy(&o.nb_endpoints);
     service_stop();
     return 0;
 }
@@ -378,6 +390,7 @@ options_init(struct fpmd_options *o)
     st->flush_interval = DEFAULT_FLUSH_INTERVAL;
     st->max_inflight = DEFAULT_MAX_INFLIGHT;
     o->fpm_port = FIBSYNC_FPM_PORT;
+    svec_init(&o->nb_endpoints);
 }
 
 /* Fills in what the command line left out. */
@@ -393,9 +406,17 @@ options_finish(struct fpmd_options *o)
     if (!o->unixctl_path) {
         o->unixctl_path = fibsync_ctl_path("fpmsyncd");
     }
-    if (!o->nb_endpoint) {
-        o->nb_endpoint = zmq_channel_default_endpoint(fibsync_rundir(),
-                                                      "northbound", 0);
+    if (!o->nb_endpoints.n) {
+        int n = o->n_instances ? o->n_instances : 1;
+
+        for (int i = 0; i < n; i++) {
+            svec_add_nocopy(&o->nb_endpoints,
+                            fibsync_instance_endpoint("northbound", i));
+        }
+    } else if (o->n_instances && o->n_instances != o->nb_endpoints.n) {
+        ovs_fatal(0, "--instances=%d needs %d --northbound-endpoint "
+                  "options (or none), not %"PRIuSIZE, o->n_instances,
+                  o->n_instances, o->nb_endpoints.n);
     }
     if (o->settings.northbound_zmq.cmdline) {
         fpmd_settings_decide_path(&o->settings);
@@ -421,8 +442,10 @@ parse_options(int argc, char *argv[], struct fpmd_options *o)
         OPT_MAX_PENDING,
         OPT_NORTHBOUND_ZMQ,
         OPT_NORTHBOUND_ENDPOINT,
+        OPT_INSTANCES,
         OPT_ZMQ_MAX_PENDING,
         OPT_ZMQ_FRAME_ROUTES,
+        FIBSYNC_ZMQ_TCP_OPTION_ENUMS,
         VLOG_OPTION_ENUMS,
         DAEMON_OPTION_ENUMS,
         SSL_OPTION_ENUMS,
@@ -444,6 +467,8 @@ parse_options(int argc, char *argv[], struct fpmd_options *o)
         {"northbound-zmq", required_argument, NULL, OPT_NORTHBOUND_ZMQ},
         {"northbound-endpoint", required_argument, NULL,
          OPT_NORTHBOUND_ENDPOINT},
+        {"instances", required_argument, NULL, OPT_INSTANCES},
+        FIBSYNC_ZMQ_TCP_LONG_OPTIONS,
         {"zmq-max-pending", required_argument, NULL, OPT_ZMQ_MAX_PENDING},
         {"zmq-frame-routes", required_argument, NULL, OPT_ZMQ_FRAME_ROUTES},
         {"help", no_argument, NULL, 'h'},
@@ -522,9 +547,17 @@ parse_options(int argc, char *argv[], struct fpmd_options *o)
                                                     optarg));
             break;
         case OPT_NORTHBOUND_ENDPOINT:
-            free(o->nb_endpoint);
-            o->nb_endpoint = xstrdup(optarg);
+            if (o->nb_endpoints.n > FIBSYNC_INSTANCE_MAX) {
+                ovs_fatal(0, "--northbound-endpoint: more than %d "
+                          "instances", FIBSYNC_INSTANCE_MAX + 1);
+            }
+            svec_add(&o->nb_endpoints, optarg);
             break;
+        case OPT_INSTANCES:
+            o->n_instances = option_parse_uint("instances", optarg, 1,
+                                               FIBSYNC_INSTANCE_MAX + 1);
+            break;
+        FIBSYNC_ZMQ_TCP_OPTION_HANDLERS
         case OPT_ZMQ_MAX_PENDING:
             st->zmq_max_pending = option_parse_uint("zmq-max-pending",
                                                     optarg, 1, INT_MAX);
@@ -643,15 +676,39 @@ OPTIONS\n\
                          max(20000, batch size * (max-inflight + 1)))\n\
   --northbound-zmq=on|off  routes to orchd over ZeroMQ; overrides\n\
                          Global:northbound_zmq (default off)\n\
+  --instances=N          send routes to the orchd of each of N ASIC\n\
+                         instances, 1 to 64 (default 1, or one per\n\
+                         --northbound-endpoint): one ZeroMQ channel each,\n\
+                         one queue for all; see MULTIPLE ASIC INSTANCES\n\
   --northbound-endpoint=E  orchd's ZeroMQ endpoint (default\n\
-                         ipc://$FIBSYNC_RUNDIR/northbound.zmq)\n\
+                         ipc://$FIBSYNC_RUNDIR/northbound.zmq, and\n\
+                         northbound-N.zmq for instance N); give it once\n\
+                         per instance, instance 0's first, to name every\n\
+                         instance's orchd\n\
+  --zmq-tcp[=BASE]       default endpoints on TCP instead:\n\
+                         tcp://127.0.0.1:BASE+N for instance N (BASE\n\
+                         8100 by default; orchd and syncd take the same\n\
+                         option, syncd's ports are BASE+100+N)\n\
   --zmq-max-pending=N    on that path, stop reading zebra at N routes\n\
                          waiting for orchd (default %d)\n\
   --zmq-frame-routes=N   and send orchd at most N routes a frame\n\
                          (default %d)\n\
 \n\
   Command-line settings win over the Global table; features/show says\n\
-  which value is in force and where it came from.\n",
+  which value is in force and where it came from.\n\
+\n\
+MULTIPLE ASIC INSTANCES\n\
+  With --instances=N on the northbound fast path, every route change goes\n\
+  to the orchd of each instance (orchd --instance=I, bound to\n\
+  northbound-I.zmq, northbound.zmq for instance 0): a frame is built once\n\
+  and a copy sent on every channel whose orchd has answered.  fpmsyncd\n\
+  sends only while every such orchd acknowledges: one stopped, or killed\n\
+  and not restarted yet, stops reading zebra for all (nothing is dropped);\n\
+  \"fibsync-ctl start\" restarts it.  An orchd that (re)starts gets every\n\
+  route again, and so do the others, which find them unchanged and program\n\
+  nothing.  Only instance 0's results drive offloads and Route.status; the\n\
+  others' are counted in zmq/show.  FIB suppression needs a single\n\
+  instance.\n",
            program_name, program_name, fibsync_default_db(),
            FIBSYNC_FPM_PORT, DEFAULT_BATCH_SIZE, DEFAULT_RECONCILE_TIMER,
            DEFAULT_FLUSH_THRESHOLD, DEFAULT_FLUSH_INTERVAL,
@@ -677,9 +734,11 @@ RUNTIME COMMANDS (ovs-appctl -t $FIBSYNC_RUNDIR/fpmsyncd.ctl COMMAND)\n\
                          without any\n\
   fpm/reconcile          end of replay: delete stale routes now\n\
   features/show          settings in force and where they came from\n\
-  zmq/show               the northbound channel, its queue and stalls, the\n\
-                         Route.status writes and the database writer's\n\
-                         backlog\n\
+  zmq/show               the northbound channels (one per instance, each\n\
+                         with its frames sent and skipped, its resyncs\n\
+                         and, for instances > 0, the results ignored),\n\
+                         the queue and stalls, the Route.status writes\n\
+                         and the database writer's backlog\n\
   perf/show              PARSE and FLUSH performance timer lines\n\
   coverage/show          event counters\n\
   vlog/set, vlog/list    logging\n\

@@ -1167,6 +1167,7 @@ parse_options(int argc, char *argv[])
         OPT_NORTHBOUND_ENDPOINT,
         OPT_INSTANCE,
         ORCHD_SOUTHBOUND_OPTION_ENUMS,
+        FIBSYNC_ZMQ_TCP_OPTION_ENUMS,
         VLOG_OPTION_ENUMS,
         DAEMON_OPTION_ENUMS,
         SSL_OPTION_ENUMS,
@@ -1192,6 +1193,7 @@ parse_options(int argc, char *argv[])
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         ORCHD_SOUTHBOUND_LONG_OPTIONS,
+        FIBSYNC_ZMQ_TCP_LONG_OPTIONS,
         VLOG_LONG_OPTIONS,
         DAEMON_LONG_OPTIONS,
         STREAM_SSL_LONG_OPTIONS,
@@ -1270,6 +1272,7 @@ parse_options(int argc, char *argv[])
             ovs_print_version(0, 0);
             exit(EXIT_SUCCESS);
         ORCHD_SOUTHBOUND_OPTION_HANDLERS
+        FIBSYNC_ZMQ_TCP_OPTION_HANDLERS
         VLOG_OPTION_HANDLERS
         DAEMON_OPTION_HANDLERS
         STREAM_SSL_OPTION_HANDLERS
@@ -1359,6 +1362,7 @@ unixctl commands (ovs-appctl -t $FIBSYNC_RUNDIR/orchd.ctl COMMAND):\n\
   exit                           drain and exit\n",
            program_name, program_name, fibsync_default_db());
     orchd_southbound_usage();
+    fibsync_instance_zmq_tcp_usage();
     daemon_usage();
     ssl_options_usage();
     vlog_usage();

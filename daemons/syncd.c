@@ -462,6 +462,7 @@ enum {
     OPT_SOUTHBOUND_ENDPOINT,
     OPT_WARM_FILE,
     OPT_INSTANCE,
+    FIBSYNC_ZMQ_TCP_OPTION_ENUMS,
     VLOG_OPTION_ENUMS,
     DAEMON_OPTION_ENUMS,
     SSL_OPTION_ENUMS,
@@ -495,6 +496,7 @@ static const struct option long_options[] = {
     {"instance", required_argument, NULL, OPT_INSTANCE},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
+    FIBSYNC_ZMQ_TCP_LONG_OPTIONS,
     VLOG_LONG_OPTIONS,
     DAEMON_LONG_OPTIONS,
     STREAM_SSL_LONG_OPTIONS,
@@ -668,6 +670,7 @@ parse_options(int argc, char *argv[], struct syncd_settings *s)
             printf("%s (fibsync) 0.1.0\n", program_name);
             exit(EXIT_SUCCESS);
 
+        FIBSYNC_ZMQ_TCP_OPTION_HANDLERS
         VLOG_OPTION_HANDLERS
         DAEMON_OPTION_HANDLERS
         STREAM_SSL_OPTION_HANDLERS
@@ -814,6 +817,7 @@ Other options:\n\
            ASIC_SIM_DEFAULT_NEXT_HOP_GROUPS,
            ASIC_SIM_DEFAULT_NEXT_HOP_GROUP_MEMBERS, ASIC_SIM_DEFAULT_PORTS,
            "$FIBSYNC_RUNDIR/syncd.ctl");
+    fibsync_instance_zmq_tcp_usage();
     daemon_usage();
     ssl_options_usage();
     vlog_usage();

@@ -22,12 +22,17 @@
 
 #include "lib/fibsync-instance.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "lib/fibsync-paths.h"
 #include "lib/option-parse.h"
 #include "lib/zmq-channel.h"
 #include "util.h"
+
+/* --zmq-tcp's BASE, or 0 for ipc:// endpoints in $FIBSYNC_RUNDIR. */
+static int zmq_tcp_base;
 
 /* Parses 'arg', the value of --'option', as an instance number (0 to
  * FIBSYNC_INSTANCE_MAX); exits with a one-line error if it is not one. */
@@ -60,15 +65,65 @@ fibsync_instance_ctl_path(const char *daemon, int instance)
     return path;
 }
 
+/* Parses 'arg', the value of --'option' (NULL if it had none), as the
+ * first TCP port of the ZeroMQ channels (default FIBSYNC_ZMQ_TCP_BASE),
+ * and makes fibsync_instance_endpoint() return TCP endpoints from now on.
+ * Exits with a one-line error if 'arg' is not a port that leaves room for
+ * every instance's southbound port. */
+void
+fibsync_instance_parse_zmq_tcp(const char *option, const char *arg)
+{
+    zmq_tcp_base = (arg
+                    ? option_parse_uint(option, arg, 1,
+                                        65535 - FIBSYNC_ZMQ_TCP_SOUTHBOUND
+                                        - FIBSYNC_INSTANCE_MAX)
+                    : FIBSYNC_ZMQ_TCP_BASE);
+}
+
+/* Returns the first TCP port that --zmq-tcp set, or 0 without it. */
+int
+fibsync_instance_zmq_tcp(void)
+{
+    return zmq_tcp_base;
+}
+
+/* Prints --zmq-tcp's part of a daemon's --help. */
+void
+fibsync_instance_zmq_tcp_usage(void)
+{
+    printf("\
+\
+ZeroMQ over TCP:\n\
+  --zmq-tcp[=BASE]        the ZeroMQ channels of ASIC instance N use TCP\n\
+                          on 127.0.0.1 instead of ipc sockets in\n\
+                          $FIBSYNC_RUNDIR: northbound (fpmsyncd -> orchd)\n\
+                          port BASE+N, southbound (orchd -> syncd) port\n\
+                          BASE+%d+N; BASE defaults to %d.  Give every\n\
+                          daemon the same BASE.  An explicit\n\
+                          --northbound-endpoint or --southbound-endpoint\n\
+                          wins\n", FIBSYNC_ZMQ_TCP_SOUTHBOUND,
+           FIBSYNC_ZMQ_TCP_BASE);
+}
+
 /* Returns the default ZeroMQ endpoint of 'channel' ("northbound",
  * "southbound") in instance 'instance': "ipc://$FIBSYNC_RUNDIR/channel.zmq"
- * or ".../channel-N.zmq".  The caller frees it. */
+ * or ".../channel-N.zmq"; with --zmq-tcp, "tcp://127.0.0.1:PORT" (see
+ * lib/fibsync-instance.h).  The caller frees it. */
 char *
 fibsync_instance_endpoint(const char *channel, int instance)
 {
     char *name = fibsync_instance_name(channel, instance);
-    char *endpoint = zmq_channel_default_endpoint(fibsync_rundir(), name, 0);
+    int port = 0;
+    char *endpoint;
 
+    if (zmq_tcp_base) {
+        bool southbound = !strcmp(channel, "southbound");
+
+        ovs_assert(southbound || !strcmp(channel, "northbound"));
+        port = (zmq_tcp_base + instance
+                + (southbound ? FIBSYNC_ZMQ_TCP_SOUTHBOUND : 0));
+    }
+    endpoint = zmq_channel_default_endpoint(fibsync_rundir(), name, port);
     free(name);
     return endpoint;
 }
