@@ -478,11 +478,13 @@ parse_options(int argc, char *argv[], struct fpmd_options *o)
         VLOG_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
-    char *short_options = ovs_cmdl_long_options_to_short_options(
-        long_options);
+    /* Static, so that an option error, which exits from inside the loop,
+     * leaves it reachable rather than leaked (LeakSanitizer). */
+    static char *short_options;
     struct fpmd_settings *st = &o->settings;
 
     options_init(o);
+    short_options = ovs_cmdl_long_options_to_short_options(long_options);
     for (;;) {
         int c = getopt_long(argc, argv, short_options, long_options, NULL);
 
@@ -581,6 +583,7 @@ parse_options(int argc, char *argv[], struct fpmd_options *o)
         }
     }
     free(short_options);
+    short_options = NULL;
 
     if (optind < argc) {
         ovs_fatal(0, "%s: unexpected argument (use --help for help)",

@@ -1199,9 +1199,11 @@ parse_options(int argc, char *argv[])
         STREAM_SSL_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
-    char *short_options = ovs_cmdl_long_options_to_short_options(
-        long_options);
+    /* Static, so that an option error, which exits from inside the loop,
+     * leaves it reachable rather than leaked (LeakSanitizer). */
+    static char *short_options;
 
+    short_options = ovs_cmdl_long_options_to_short_options(long_options);
     for (;;) {
         int c = getopt_long(argc, argv, short_options, long_options, NULL);
 
@@ -1283,6 +1285,7 @@ parse_options(int argc, char *argv[])
         }
     }
     free(short_options);
+    short_options = NULL;
     if (optind < argc) {
         ovs_fatal(0, "unexpected argument \"%s\" (use --help for help)",
                   argv[optind]);

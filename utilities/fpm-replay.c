@@ -339,8 +339,13 @@ validate_options(const struct fpm_replay_options *opts, int argc,
 static void
 parse_options(int argc, char *argv[], struct fpm_replay_options *opts)
 {
-    struct option *long_options = make_long_options();
-    char *short_options = ovs_cmdl_long_options_to_short_options(long_options);
+    /* Static, so that an option error, which exits from inside the loop,
+     * leaves them reachable rather than leaked (LeakSanitizer). */
+    static struct option *long_options;
+    static char *short_options;
+
+    long_options = make_long_options();
+    short_options = ovs_cmdl_long_options_to_short_options(long_options);
 
     *opts = default_options;
     for (;;) {
