@@ -24,7 +24,6 @@
 #include "coverage.h"
 #include "daemons/orchd-entry.h"
 #include "daemons/orchd-worker.h"
-#include "idl/fibsync-idl.h"
 #include "lib/route-frame.h"
 #include "lib/setting.h"
 #include "lib/zmq-channel.h"
@@ -34,7 +33,6 @@
 #include "openvswitch/ofpbuf.h"
 #include "openvswitch/poll-loop.h"
 #include "openvswitch/vlog.h"
-#include "ovsdb-idl.h"
 #include "util.h"
 
 VLOG_DEFINE_THIS_MODULE(orchd_northbound);
@@ -105,11 +103,9 @@ static zmq_channel_peer_cb nb_peer_cb;
 
 /* Starts the northbound fast path: binds the channel at 'endpoint' (the
  * caller chooses it: lib/fibsync-instance.h has each instance's default),
- * feeding 'worker', and stops replicating Route and Nexthop_Group in
- * 'idl'.  Exits if the channel cannot be bound. */
+ * feeding 'worker'.  Exits if the channel cannot be bound. */
 struct orchd_northbound *
-orchd_northbound_create(const char *endpoint, struct orchd_worker *worker,
-                        struct ovsdb_idl *idl)
+orchd_northbound_create(const char *endpoint, struct orchd_worker *worker)
 {
     struct orchd_northbound *nb = xzalloc(sizeof *nb);
     struct zmq_channel_options opts = {
@@ -124,7 +120,6 @@ orchd_northbound_create(const char *endpoint, struct orchd_worker *worker,
     if (!nb->ch) {
         ovs_fatal(0, "%s", error);
     }
-    orchd_northbound_drop_route_replica(idl);
     VLOG_INFO("northbound: routes come from fpmsyncd over ZeroMQ (%s)",
               nb->endpoint);
     nb->worker = worker;
@@ -165,20 +160,6 @@ orchd_northbound_destroy(struct orchd_northbound *nb)
     drop_results(nb);
     free(nb->endpoint);
     free(nb);
-}
-
-/* Stops replicating Route and Nexthop_Group in 'idl' (or never starts, if
- * called before the first ovsdb_idl_run()): fpmsyncd sends routes
- * resolved.  A condition that no row meets keeps the tables registered,
- * as the rest of orchd expects, but empty. */
-void
-orchd_northbound_drop_route_replica(struct ovsdb_idl *idl)
-{
-    struct ovsdb_idl_condition none = OVSDB_IDL_CONDITION_INIT(&none);
-
-    ovsdb_idl_set_condition(idl, &fibrec_table_route, &none);
-    ovsdb_idl_set_condition(idl, &fibrec_table_nexthop_group, &none);
-    ovsdb_idl_condition_destroy(&none);
 }
 
 /* Routes. */

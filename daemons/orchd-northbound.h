@@ -26,7 +26,7 @@
  * path (orchd_entry_create(), key orchd_entry_asic_uuid(VRF, prefix)) and
  * goes to the worker with orchd_worker_set(); each DEL becomes
  * orchd_worker_del().  Route and Nexthop_Group are not replicated on this
- * path (orchd_northbound_drop_route_replica()): fpmsyncd writes them
+ * path (daemons/orchd-replica.h): fpmsyncd writes them
  * behind, for the operator and for route-check.
  *
  * Resync
@@ -72,7 +72,6 @@ struct ds;
 struct orchd_entry;
 struct orchd_worker;
 struct ovs_list;
-struct ovsdb_idl;
 struct setting;
 
 /* Routes pending in the worker at which orchd stops receiving. */
@@ -82,11 +81,9 @@ struct setting;
 #define ORCHD_NORTHBOUND_FRAME_MAX 1000
 
 struct orchd_northbound *orchd_northbound_create(const char *endpoint,
-                                                 struct orchd_worker *,
-                                                 struct ovsdb_idl *);
+                                                 struct orchd_worker *);
 void orchd_northbound_destroy(struct orchd_northbound *);
 
-void orchd_northbound_drop_route_replica(struct ovsdb_idl *);
 void orchd_northbound_seed(struct orchd_northbound *,
                            const struct orchd_entry *);
 

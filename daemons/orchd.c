@@ -646,6 +646,19 @@ load_replica(struct orchd *o, struct unixctl_server *unixctl)
     }
 }
 
+/* Removes the Asic_Route row 'uuid' if it is not in 'wanted'.  Returns
+ * true if it was removed. */
+static bool
+remove_unwanted(struct orchd *o, const struct hmap *wanted,
+                const struct uuid *uuid)
+{
+    if (uuid_set_contains(wanted, uuid)) {
+        return false;
+    }
+    orchd_worker_del(o->worker, uuid);
+    return true;
+}
+
 /* First contact with the database: learns what Asic_Route already holds,
  * then programs only what differs, so a restart neither removes nor re-adds
  * a route that is already right.  (On the northbound fast path, fpmsyncd's
@@ -685,17 +698,15 @@ initial_sync(struct orchd *o, struct unixctl_server *unixctl)
         }
     }
 
-    /* Rows that no route wants are stale. */
+    /* Rows that no route wants are stale: those of the replica, or those
+     * the streamed read found. */
     if (replica && !o->nb) {
         FIBREC_ASIC_ROUTE_FOR_EACH (ar, o->idl) {
-            uuid_set_add(&found, &ar->header_.uuid);
+            n_orphans += remove_unwanted(o, &wanted, &ar->header_.uuid);
         }
     }
     HMAP_FOR_EACH (un, node, &found) {
-        if (!uuid_set_contains(&wanted, &un->uuid)) {
-            orchd_worker_del(o->worker, &un->uuid);
-            n_orphans++;
-        }
+        n_orphans += remove_unwanted(o, &wanted, &un->uuid);
     }
     uuid_set_clear(&wanted);
     uuid_set_clear(&found);
@@ -1117,7 +1128,7 @@ main(int argc, char *argv[])
         if (!nb_endpoint) {
             nb_endpoint = fibsync_instance_endpoint("northbound", instance);
         }
-        o.nb = orchd_northbound_create(nb_endpoint, o.worker, o.idl);
+        o.nb = orchd_northbound_create(nb_endpoint, o.worker);
     }
     if (!o.exiting) {
         load_replica(&o, unixctl);
