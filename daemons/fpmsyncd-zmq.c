@@ -18,6 +18,7 @@
 #include "daemons/fpmsyncd-zmq.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -462,23 +463,42 @@ handle_result(struct fpmd_zmq *zmq, const struct route_frame_route *e)
     }
 }
 
+/* Returns a reader over the frame of 'size' bytes at 'frame' that the
+ * orchd of ASIC instance 'instance' sent, already validated, if it is a
+ * RESULTS frame (the caller frees it).  Counts, logs and returns NULL
+ * otherwise. */
+static struct route_frame_reader *
+results_reader(struct fpmd_zmq *zmq, int instance, const void *frame,
+               size_t size)
+{
+    struct route_frame_reader *rd = xmalloc(sizeof *rd);
+
+    route_frame_reader_init(rd, frame, size);
+    if (rd->type != ROUTE_FRAME_RESULTS) {
+        char name[32] = "orchd";
+
+        if (instance) {
+            snprintf(name, sizeof name, "orchd-%d", instance);
+        }
+        zmq->n_unexpected++;
+        VLOG_WARN_RL(&rl, "northbound: %s frame from %s ignored",
+                     route_frame_type_name(rd->type), name);
+        free(rd);
+        return NULL;
+    }
+    return rd;
+}
+
 /* Handles the frame of 'size' bytes at 'frame' that orchd sent, already
  * validated: RESULTS, one entry per route. */
 void
 fpmd_zmq_results(struct fpmd_zmq *zmq, const void *frame, size_t size)
 {
-    struct route_frame_reader *rd = xmalloc(sizeof *rd);
+    struct route_frame_reader *rd = results_reader(zmq, 0, frame, size);
     struct route_frame_route e;
 
-    route_frame_reader_init(rd, frame, size);
-    if (rd->type != ROUTE_FRAME_RESULTS) {
-        zmq->n_unexpected++;
-        VLOG_WARN_RL(&rl, "northbound: %s frame from orchd ignored",
-                     route_frame_type_name(rd->type));
-    } else {
-        while (rd->left && !route_frame_read(rd, &e)) {
-            handle_result(zmq, &e);
-        }
+    while (rd && rd->left && !route_frame_read(rd, &e)) {
+        handle_result(zmq, &e);
     }
     free(rd);
 }
@@ -492,21 +512,15 @@ fpmd_zmq_results(struct fpmd_zmq *zmq, const void *frame, size_t size)
 static void
 count_results(struct fpmd_zmq_peer *peer, const void *frame, size_t size)
 {
-    struct route_frame_reader *rd = xmalloc(sizeof *rd);
+    struct route_frame_reader *rd = results_reader(peer->zmq, peer->instance,
+                                                   frame, size);
     struct route_frame_route e;
 
-    route_frame_reader_init(rd, frame, size);
-    if (rd->type != ROUTE_FRAME_RESULTS) {
-        peer->zmq->n_unexpected++;
-        VLOG_WARN_RL(&rl, "northbound: %s frame from orchd-%d ignored",
-                     route_frame_type_name(rd->type), peer->instance);
-    } else {
-        while (rd->left && !route_frame_read(rd, &e)) {
-            if (e.status) {
-                peer->n_results_error++;
-            } else {
-                peer->n_results_ok++;
-            }
+    while (rd && rd->left && !route_frame_read(rd, &e)) {
+        if (e.status) {
+            peer->n_results_error++;
+        } else {
+            peer->n_results_ok++;
         }
     }
     free(rd);
