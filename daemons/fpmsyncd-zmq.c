@@ -31,6 +31,7 @@
 #include "openvswitch/ofpbuf.h"
 #include "openvswitch/poll-loop.h"
 #include "openvswitch/vlog.h"
+#include "timeval.h"
 #include "util.h"
 
 VLOG_DEFINE_THIS_MODULE(fpmsyncd_zmq);
@@ -78,6 +79,11 @@ struct fpmd_zmq {
     /* Back-pressure. */
     bool stalled;               /* Reading zebra is paused for us. */
 
+    /* The Route write-behind's state, told to orchd. */
+    bool db_behind;             /* What the last frame sent said
+                                 * (ROUTE_FRAME_F_DB_BEHIND). */
+    long long int db_behind_ms; /* When a frame last said "behind". */
+
     /* Counters. */
     uint64_t n_frames;          /* ROUTES frames built. */
     uint64_t n_sets;            /* SET entries sent. */
@@ -88,6 +94,9 @@ struct fpmd_zmq {
     uint64_t n_resyncs;         /* Resyncs started. */
     uint64_t n_sync_ends;       /* Resyncs ended (SYNC_END sent). */
     uint64_t n_stalls;          /* Times reading zebra paused for us. */
+    uint64_t n_db_frames;       /* Frames with no route sent only to say
+                                 * the Route writes are behind, or caught
+                                 * up. */
     uint64_t n_results_ok;      /* Programmed, offload recorded. */
     uint64_t n_results_stale;   /* Programmed, but the route changed or
                                  * went since. */
@@ -384,12 +393,57 @@ resync_can_end(const struct fpmd_zmq *zmq)
            && !fpmd_rib_replay_pending(zmq->rib);
 }
 
+/* Returns true if fpmsyncd's own OVSDB writes are behind: Route rows
+ * pending or in flight. */
+static bool
+db_is_behind(const struct fpmd_zmq *zmq)
+{
+    return fpmd_rib_n_pending(zmq->rib) || fpmd_rib_n_inflight_ops(zmq->rib);
+}
+
+/* Returns true if orchd should hear about the Route writes now, in a frame
+ * of no routes if there is nothing else to send: they caught up since the
+ * last frame said "behind", or are still behind and no frame has said so
+ * for FPMD_ZMQ_DB_BEHIND_MS.  (orchd stops believing "behind" after a
+ * while, lib/route-frame.h, so it is said again.) */
+static bool
+db_state_due(const struct fpmd_zmq *zmq)
+{
+    bool behind = db_is_behind(zmq);
+
+    return (behind != zmq->db_behind
+            || (behind
+                && time_msec() >= zmq->db_behind_ms + FPMD_ZMQ_DB_BEHIND_MS));
+}
+
+/* Ends the ROUTES frame in 'b' with 'flags', adding
+ * ROUTE_FRAME_F_DB_BEHIND if fpmsyncd's Route writes are behind, and
+ * remembers what it told orchd. */
+static void
+finish_frame(struct fpmd_zmq *zmq, struct ofpbuf *b, uint32_t flags)
+{
+    bool behind = db_is_behind(zmq);
+
+    route_frame_set_header(b->data,
+                           flags | (behind ? ROUTE_FRAME_F_DB_BEHIND : 0),
+                           0, 0);
+    route_frame_finish(b);
+    zmq->db_behind = behind;
+    if (behind) {
+        zmq->db_behind_ms = time_msec();
+    }
+    zmq->n_frames++;
+    COVERAGE_INC(fpmd_zmq_frame);
+}
+
 /* Builds the next ROUTES frame into 'b' from the front of the queue: up to
- * 'frame_max' routes, with ROUTE_FRAME_F_SYNC_END if it ends a resync.
- * Returns false, with 'b' to be ignored, if there is nothing to send. */
+ * 'frame_max' routes, with ROUTE_FRAME_F_SYNC_END if it ends a resync and
+ * ROUTE_FRAME_F_DB_BEHIND if fpmsyncd's Route writes are behind.  Returns
+ * false, with 'b' to be ignored, if there is nothing to send. */
 bool
 fpmd_zmq_take_frame(struct fpmd_zmq *zmq, struct ofpbuf *b)
 {
+    uint32_t flags = 0;
     struct fpmd_route *r;
     size_t n = 0;
 
@@ -400,16 +454,29 @@ fpmd_zmq_take_frame(struct fpmd_zmq *zmq, struct ofpbuf *b)
         fpmd_route_maybe_free(zmq->rib, r);
     }
     if (resync_can_end(zmq)) {
-        route_frame_set_header(b->data, ROUTE_FRAME_F_SYNC_END, 0, 0);
+        flags = ROUTE_FRAME_F_SYNC_END;
         zmq->resyncing = false;
         zmq->n_sync_ends++;
         VLOG_INFO("northbound: resync complete");
     } else if (!n) {
         return false;
     }
-    route_frame_finish(b);
-    zmq->n_frames++;
-    COVERAGE_INC(fpmd_zmq_frame);
+    finish_frame(zmq, b, flags);
+    return true;
+}
+
+/* Builds into 'b' a ROUTES frame without routes that only tells orchd the
+ * state of the Route writes, if db_state_due().  Returns false, with 'b' to
+ * be ignored, if there is nothing to tell. */
+static bool
+take_db_frame(struct fpmd_zmq *zmq, struct ofpbuf *b)
+{
+    if (!db_state_due(zmq)) {
+        return false;
+    }
+    route_frame_start(b, ROUTE_FRAME_ROUTES, 0, 0);
+    finish_frame(zmq, b, 0);
+    zmq->n_db_frames++;
     return true;
 }
 
@@ -643,6 +710,9 @@ fpmd_zmq_run(struct fpmd_zmq *zmq)
     while (can_send(zmq) && fpmd_zmq_take_frame(zmq, &b)) {
         send_frame(zmq, &b);
     }
+    if (can_send(zmq) && take_db_frame(zmq, &b)) {
+        send_frame(zmq, &b);
+    }
     ofpbuf_uninit(&b);
 }
 
@@ -652,9 +722,13 @@ fpmd_zmq_wait(struct fpmd_zmq *zmq)
     for (size_t i = 0; i < zmq->n_peers; i++) {
         zmq_channel_wait(zmq->peers[i].ch);
     }
-    if (can_send(zmq)
-        && (ptr_fifo_len(&zmq->queue) || resync_can_end(zmq))) {
-        poll_immediate_wake();
+    if (can_send(zmq)) {
+        if (ptr_fifo_len(&zmq->queue) || resync_can_end(zmq)
+            || db_is_behind(zmq) != zmq->db_behind) {
+            poll_immediate_wake();
+        } else if (zmq->db_behind) {
+            poll_timer_wait_until(zmq->db_behind_ms + FPMD_ZMQ_DB_BEHIND_MS);
+        }
     }
 }
 
@@ -720,6 +794,9 @@ fpmd_zmq_format(const struct fpmd_zmq *zmq, struct ds *s)
                   zmq->n_cancelled, zmq->n_unencodable);
     ds_put_format(s, "stalls: %"PRIu64" (%s)\n", zmq->n_stalls,
                   zmq->stalled ? "reading zebra paused" : "reading zebra");
+    ds_put_format(s, "Route writes behind, as last told to orchd: %s; %"
+                  PRIu64" frames sent only to tell it\n",
+                  zmq->db_behind ? "yes" : "no", zmq->n_db_frames);
     ds_put_format(s, "resyncs: %"PRIu64" started, %"PRIu64" complete",
                   zmq->n_resyncs, zmq->n_sync_ends);
     if (zmq->resyncing) {

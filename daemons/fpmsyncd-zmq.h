@@ -90,6 +90,20 @@
  * per channel (zmq/show) and otherwise ignored: Route.status is instance
  * 0's (docs/RELIABILITY.md, "Several ASIC instances").
  *
+ * The Route writes first
+ * ======================
+ *
+ * Route is the database's source of truth, and on a two-core machine
+ * ovsdb-server cannot take fpmsyncd's Route rows and orchd's Asic_Route
+ * rows at full speed together.  So every ROUTES frame says whether
+ * fpmsyncd's own Route writes are behind (rows pending or in flight:
+ * ROUTE_FRAME_F_DB_BEHIND), and orchd holds its Asic_Route write-behind
+ * back while they are (daemons/orchd-writebehind.h).  When nothing else is
+ * sent, a frame without routes says it: at once when the Route writes
+ * catch up, and every FPMD_ZMQ_DB_BEHIND_MS while they are behind (orchd
+ * stops believing an old "behind", so that a dead fpmsyncd holds nothing
+ * back for long).
+ *
  * Part of the rib (daemons/fpmsyncd-rib.h); thread safety: none. */
 
 #include <stdbool.h>
@@ -99,6 +113,10 @@ struct ds;
 struct fpmd_rib;
 struct fpmd_route;
 struct ofpbuf;
+
+/* How often a frame repeats that the Route writes are behind, in ms, when
+ * nothing else is sent (orchd believes it for ORCHD_NB_DB_BEHIND_MS). */
+#define FPMD_ZMQ_DB_BEHIND_MS 250
 
 /* How the fast path is made. */
 struct fpmd_zmq_options {

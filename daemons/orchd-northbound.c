@@ -33,6 +33,7 @@
 #include "openvswitch/ofpbuf.h"
 #include "openvswitch/poll-loop.h"
 #include "openvswitch/vlog.h"
+#include "timeval.h"
 #include "util.h"
 
 VLOG_DEFINE_THIS_MODULE(orchd_northbound);
@@ -76,6 +77,10 @@ struct orchd_northbound {
 
     /* Back-pressure. */
     bool receiving;             /* Reading the channel. */
+
+    /* fpmsyncd's Route writes (ROUTE_FRAME_F_DB_BEHIND). */
+    bool db_behind;             /* The last frame said "behind". */
+    long long int db_behind_ms; /* When a frame last said so. */
 
     /* Results to send. */
     struct ofpbuf *out;         /* RESULTS frame being filled, or NULL. */
@@ -437,6 +442,10 @@ nb_recv_cb(void *nb_, const struct route_frame_header *h, const void *frame,
         return;
     }
     nb->n_frames++;
+    nb->db_behind = (h->flags & ROUTE_FRAME_F_DB_BEHIND) != 0;
+    if (nb->db_behind) {
+        nb->db_behind_ms = time_msec();
+    }
     route_frame_reader_init(rd, frame, size);
     while (rd->left && !route_frame_read(rd, &e)) {
         handle_route(nb, &e);
@@ -455,6 +464,7 @@ nb_peer_cb(void *nb_)
 
     nb->gen++;
     nb->resyncing = true;
+    nb->db_behind = false;
     nb->n_resyncs++;
     drop_results(nb);
     VLOG_INFO("northbound: fpmsyncd (re)started: resync of %"PRIuSIZE
@@ -462,6 +472,15 @@ nb_peer_cb(void *nb_)
 }
 
 /* The main loop. */
+
+/* Returns true if fpmsyncd's Route writes are behind, as a frame said
+ * within ORCHD_NB_DB_BEHIND_MS. */
+static bool
+db_is_behind(const struct orchd_northbound *nb)
+{
+    return (nb->db_behind
+            && time_msec() < nb->db_behind_ms + ORCHD_NB_DB_BEHIND_MS);
+}
 
 /* Stops receiving while the worker has too much pending, and resumes
  * below half of that. */
@@ -487,6 +506,7 @@ orchd_northbound_run(struct orchd_northbound *nb)
     backpressure_run(nb);
     zmq_channel_run(nb->ch);
     flush_results(nb);
+    orchd_worker_yield_writebehind(nb->worker, db_is_behind(nb));
 }
 
 void
@@ -496,6 +516,9 @@ orchd_northbound_wait(struct orchd_northbound *nb)
     if (!nb->receiving) {
         /* The worker does not wake us when it becomes idle. */
         poll_timer_wait(10);
+    }
+    if (db_is_behind(nb)) {
+        poll_timer_wait_until(nb->db_behind_ms + ORCHD_NB_DB_BEHIND_MS);
     }
     if ((nb->out || !ovs_list_is_empty(&nb->ready))
         && zmq_channel_can_send(nb->ch)) {
@@ -544,6 +567,9 @@ orchd_northbound_format(const struct orchd_northbound *nb, struct ds *s)
                   nb->receiving ? "yes" : "no (worker busy)", nb->n_pauses,
                   ORCHD_NORTHBOUND_MAX_PENDING,
                   orchd_worker_n_pending(nb->worker));
+    ds_put_format(s, "fpmsyncd's Route writes: %s\n",
+                  db_is_behind(nb) ? "behind (Asic_Route write-behind "
+                  "yields)" : "not behind");
     ds_put_format(s, "results: %"PRIu64" queued, %"PRIuSIZE" waiting to be "
                   "sent, %"PRIu64" dropped\n", nb->n_results,
                   nb->n_results_waiting, nb->n_results_dropped);

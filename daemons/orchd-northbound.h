@@ -63,6 +63,16 @@
  * Asic_Route write-behind or ovsdb-server still has to do never counts, so
  * a slow database cannot hold the fast path back.
  *
+ * The Route writes first
+ * ======================
+ *
+ * While fpmsyncd's frames say its own Route writes are behind
+ * (ROUTE_FRAME_F_DB_BEHIND, daemons/fpmsyncd-zmq.h), orchd holds its
+ * Asic_Route write-behind back (orchd_worker_yield_writebehind()), so that
+ * ovsdb-server writes the source of truth first.  A "behind" not repeated
+ * within ORCHD_NB_DB_BEHIND_MS is no longer believed: a dead or stopped
+ * fpmsyncd holds nothing back for long.
+ *
  * Thread safety: none; the main thread's. */
 
 #include <stdbool.h>
@@ -76,6 +86,10 @@ struct setting;
 
 /* Routes pending in the worker at which orchd stops receiving. */
 #define ORCHD_NORTHBOUND_MAX_PENDING 100000
+
+/* How long a frame's "Route writes behind" holds, in ms (fpmsyncd
+ * repeats it every FPMD_ZMQ_DB_BEHIND_MS). */
+#define ORCHD_NB_DB_BEHIND_MS 1000
 
 /* Routes in a RESULTS frame at most. */
 #define ORCHD_NORTHBOUND_FRAME_MAX 1000

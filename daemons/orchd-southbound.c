@@ -494,6 +494,16 @@ orchd_southbound_wait(struct orchd_southbound *sb)
     }
 }
 
+/* Holds the Asic_Route write-behind back while 'yield' is true
+ * (orchd_writebehind_yield()). */
+void
+orchd_southbound_yield_writebehind(struct orchd_southbound *sb, bool yield)
+{
+    if (sb->wb) {
+        orchd_writebehind_yield(sb->wb, yield);
+    }
+}
+
 /* Returns true if no resync and no row write is under way. */
 bool
 orchd_southbound_is_idle(const struct orchd_southbound *sb)

@@ -129,6 +129,8 @@ void orchd_southbound_destroy(struct orchd_southbound *);
 bool orchd_southbound_can_send(struct orchd_southbound *);
 void orchd_southbound_send(struct orchd_southbound *, struct orchd_bulk *);
 void orchd_southbound_release_resync(struct orchd_southbound *);
+void orchd_southbound_yield_writebehind(struct orchd_southbound *,
+                                        bool yield);
 void orchd_southbound_run(struct orchd_southbound *);
 void orchd_southbound_wait(struct orchd_southbound *);
 bool orchd_southbound_is_idle(const struct orchd_southbound *);

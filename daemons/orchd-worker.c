@@ -68,6 +68,11 @@ struct orchd_worker {
     atomic_uint64_t n_run;          /* Tasks run (worker writes). */
     uint64_t n_full_waits;          /* Pushes that found the ring full. */
     bool started;                   /* orchd_worker_start() was called. */
+
+    /* The Asic_Route write-behind's yield to fpmsyncd's Route writes. */
+    bool wb_yield;                  /* Main thread: the last one queued. */
+    bool sb_yield OVS_GUARDED;      /* The last one run: applied to 'sb'
+                                     * when it is created. */
 };
 
 /* The kinds of queued operation. */
@@ -77,6 +82,7 @@ enum task_type {
     TASK_ACK,                       /* orchd_worker_ack(). */
     TASK_CONFIG,                    /* orchd_worker_set_config(). */
     TASK_RELEASE_RESYNC,            /* orchd_worker_release_resync(). */
+    TASK_YIELD_WB,                  /* orchd_worker_yield_writebehind(). */
 };
 
 /* A queued route operation and its arguments. */
@@ -86,7 +92,7 @@ struct task {
     struct uuid key;                /* Route key (DEL, ACK). */
     struct orchd_entry *entry;      /* Content (SET). */
     int64_t seq;                    /* Applied sequence number (ACK). */
-    bool ok;                        /* Outcome (ACK). */
+    bool ok;                        /* Outcome (ACK), yield (YIELD_WB). */
     char *error;                    /* Why not (ACK). */
     struct orchd_bulker_config cfg; /* New configuration (CONFIG). */
 };
@@ -254,6 +260,7 @@ southbound_start(struct orchd_worker *w) OVS_REQUIRES(w->mutex)
     if (!w->sb) {
         ovs_fatal(0, "southbound fast path: %s", error);
     }
+    orchd_southbound_yield_writebehind(w->sb, w->sb_yield);
 }
 
 /* Creates a worker that writes into the Asic_Route table of 'db_remote'
@@ -320,6 +327,12 @@ task_run(void *t_)
             orchd_southbound_release_resync(w->sb);
         } else if (w->sb_options) {
             w->sb_options->hold_resync_end = false;
+        }
+        break;
+    case TASK_YIELD_WB:
+        w->sb_yield = t->ok;
+        if (w->sb) {
+            orchd_southbound_yield_writebehind(w->sb, t->ok);
         }
         break;
     }
@@ -533,6 +546,23 @@ orchd_worker_release_resync(struct orchd_worker *w)
 
     t->type = TASK_RELEASE_RESYNC;
     submit(w, t);
+}
+
+/* Tells the Asic_Route write-behind of the southbound fast path to hold
+ * back while 'yield' is true (fpmsyncd's Route writes are behind:
+ * daemons/orchd-northbound.h), in order with the updates queued before.
+ * Queues a task only when 'yield' changes. */
+void
+orchd_worker_yield_writebehind(struct orchd_worker *w, bool yield)
+{
+    if (yield != w->wb_yield) {
+        struct task *t = xzalloc(sizeof *t);
+
+        w->wb_yield = yield;
+        t->type = TASK_YIELD_WB;
+        t->ok = yield;
+        submit(w, t);
+    }
 }
 
 /* Says whether successes, not only failures, are reported as results

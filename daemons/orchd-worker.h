@@ -59,6 +59,7 @@ void orchd_worker_ack(struct orchd_worker *, const struct uuid *key,
                       int64_t applied_seq, bool ok, const char *error);
 void orchd_worker_hold_resync(struct orchd_worker *);
 void orchd_worker_release_resync(struct orchd_worker *);
+void orchd_worker_yield_writebehind(struct orchd_worker *, bool yield);
 void orchd_worker_set_config(struct orchd_worker *,
                              const struct orchd_bulker_config *);
 void orchd_worker_want_results(struct orchd_worker *, bool want);

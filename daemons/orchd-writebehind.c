@@ -79,6 +79,13 @@ struct orchd_writebehind {
     size_t n;                       /* Writes in 'ring'. */
 
     struct wb_txn *in_flight;       /* The transaction sent, or NULL. */
+
+    /* Yielding to fpmsyncd's Route writes (orchd_writebehind_yield()). */
+    bool yielding;                  /* Asked to hold back. */
+    long long int yield_start_ms;   /* Since when. */
+    long long int yielded_ms;       /* Held back in all, before that. */
+    long long int max_yield_ms;     /* Longest hold. */
+    uint64_t n_yields;              /* Times asked. */
     struct orchd_writebehind_stats stats; /* Counters. */
     struct perf_timer *timer;       /* "ASIC_WB": writes serialized into
                                      * transactions (as fpmsyncd's FLUSH). */
@@ -418,6 +425,9 @@ orchd_writebehind_create(struct ovsdb_writer *writer,
     wb->batch = options && options->batch ? options->batch : 100;
     wb->commit = options ? options->commit : NULL;
     wb->commit_aux = options ? options->commit_aux : NULL;
+    wb->max_yield_ms = (options && options->max_yield_ms
+                        ? options->max_yield_ms
+                        : ORCHD_WRITEBEHIND_MAX_YIELD_MS);
 
     perf_timer_options_init(&popts);
     popts.module = &this_module;
@@ -447,11 +457,49 @@ orchd_writebehind_destroy(struct orchd_writebehind *wb)
     free(wb);
 }
 
-/* Sends a transaction of the writes queued, unless one is in flight. */
+/* Returns when a yield that started at 'wb->yield_start_ms' ends,
+ * whatever the caller says. */
+static long long int
+yield_deadline(const struct orchd_writebehind *wb)
+{
+    return wb->yield_start_ms + wb->max_yield_ms;
+}
+
+/* Returns true if 'wb' holds its writes back now. */
+static bool
+is_holding(const struct orchd_writebehind *wb)
+{
+    return wb->yielding && time_msec() < yield_deadline(wb);
+}
+
+/* While 'yield' is true, sends no new transaction (the one in flight
+ * completes), for the options' 'max_yield_ms' at most; then it writes
+ * again, so that a Route writer that never catches up cannot hold
+ * Asic_Route back forever.  Writes are queued meanwhile, and coalesce
+ * only as they always do (one row once per transaction). */
+void
+orchd_writebehind_yield(struct orchd_writebehind *wb, bool yield)
+{
+    long long int now = time_msec();
+
+    if (yield == wb->yielding) {
+        return;
+    }
+    if (yield) {
+        wb->yield_start_ms = now;
+        wb->n_yields++;
+    } else {
+        wb->yielded_ms += MIN(now, yield_deadline(wb)) - wb->yield_start_ms;
+    }
+    wb->yielding = yield;
+}
+
+/* Sends a transaction of the writes queued, unless one is in flight or
+ * 'wb' yields. */
 void
 orchd_writebehind_run(struct orchd_writebehind *wb)
 {
-    if (!wb->in_flight && wb->n) {
+    if (!wb->in_flight && wb->n && !is_holding(wb)) {
         send_txn(wb);
     }
     perf_timer_run(wb->timer);
@@ -461,7 +509,11 @@ void
 orchd_writebehind_wait(const struct orchd_writebehind *wb)
 {
     if (!wb->in_flight && wb->n) {
-        poll_immediate_wake();
+        if (is_holding(wb)) {
+            poll_timer_wait_until(yield_deadline(wb));
+        } else {
+            poll_immediate_wake();
+        }
     }
     perf_timer_wait(wb->timer);
 }
@@ -524,4 +576,14 @@ orchd_writebehind_format(const struct orchd_writebehind *wb, struct ds *s)
                   "inserts %"PRIu64", retried transactions %"PRIu64
                   ", rows dropped %"PRIu64"\n", st->txns, st->late_inserts,
                   st->retried_txns, st->dropped);
+    ds_put_format(s, "  yielding to fpmsyncd's Route writes: %s, %"PRIu64
+                  " times, %.1f s in all\n",
+                  !wb->yielding ? "no"
+                  : is_holding(wb) ? "yes" : "no (held too long)",
+                  wb->n_yields,
+                  (wb->yielded_ms
+                   + (wb->yielding
+                      ? MIN(time_msec(), yield_deadline(wb))
+                        - wb->yield_start_ms
+                      : 0)) / 1000.0);
 }

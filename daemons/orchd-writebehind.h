@@ -26,6 +26,11 @@
  * An operation refused on its own merits (not an insert) is dropped and
  * counted, so that one bad row cannot stop the rest.
  *
+ * While fpmsyncd's Route writes are behind, orchd_writebehind_yield()
+ * holds new transactions back (for ORCHD_WRITEBEHIND_MAX_YIELD_MS at
+ * most, by default), so that ovsdb-server spends itself on Route, the source of
+ * truth, first (daemons/orchd-northbound.h).
+ *
  * Thread safety: none; the thread that runs the worker's bulker and writer
  * owns it.
  */
@@ -50,6 +55,11 @@ typedef void orchd_writebehind_commit_func(void *aux, struct ds *ops,
                                            size_t n_ops, ovsdb_writer_cb *cb,
                                            void *cb_aux);
 
+/* The longest a write-behind holds back for orchd_writebehind_yield() by
+ * default, in ms: longer than fpmsyncd takes to write a million Route rows
+ * here. */
+#define ORCHD_WRITEBEHIND_MAX_YIELD_MS 30000
+
 /* Options for orchd_writebehind_create(). */
 struct orchd_writebehind_options {
     size_t batch;               /* Rows per transaction (0: 100: small
@@ -57,6 +67,9 @@ struct orchd_writebehind_options {
                                  * row, and leave fpmsyncd's Route writes
                                  * most of the server, see
                                  * docs/PERFORMANCE.md). */
+    long long int max_yield_ms; /* Longest hold for
+                                 * orchd_writebehind_yield() (0:
+                                 * ORCHD_WRITEBEHIND_MAX_YIELD_MS). */
     orchd_writebehind_commit_func *commit; /* For tests: commits instead of
                                             * the writer, if nonnull. */
     void *commit_aux;           /* Passed to 'commit'. */
@@ -83,6 +96,7 @@ void orchd_writebehind_set(struct orchd_writebehind *,
 void orchd_writebehind_delete(struct orchd_writebehind *,
                               const struct uuid *key);
 
+void orchd_writebehind_yield(struct orchd_writebehind *, bool yield);
 void orchd_writebehind_run(struct orchd_writebehind *);
 void orchd_writebehind_wait(const struct orchd_writebehind *);
 bool orchd_writebehind_is_idle(const struct orchd_writebehind *);

@@ -92,8 +92,16 @@ struct ofpbuf;
                                     * the receiver holds from this sender
                                     * that the resync did not name is
                                     * stale. */
+#define ROUTE_FRAME_F_DB_BEHIND 0x10 /* ROUTES: the sender's own OVSDB
+                                      * writes are behind (rows queued or
+                                      * in flight).  The receiver may hold
+                                      * its own write-behind back, so that
+                                      * the database's source of truth is
+                                      * written first; a frame without it
+                                      * says the sender caught up. */
 #define ROUTE_FRAME_F_ALL (ROUTE_FRAME_F_REPLY | ROUTE_FRAME_F_GAP \
-                           | ROUTE_FRAME_F_PROBE | ROUTE_FRAME_F_SYNC_END)
+                           | ROUTE_FRAME_F_PROBE | ROUTE_FRAME_F_SYNC_END \
+                           | ROUTE_FRAME_F_DB_BEHIND)
 
 /* Message types. */
 enum route_frame_type {

@@ -326,6 +326,26 @@ END_TEST
 
 /* A route through a group zebra has not defined is held, and sent once
  * the group resolves; a group's member change resends its routes. */
+/* A frame says whether the Route rows are still to be written to OVSDB
+ * (here they always are: the fixture has no database). */
+START_TEST(test_zmq_db_behind)
+{
+    struct fixture *fx = &fx_;
+    struct route_frame_header h;
+    struct ofpbuf b;
+
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
+    ck_assert_uint_gt(fpmd_rib_n_pending(fx->rib), 0);
+    ofpbuf_init(&b, 0);
+    ck_assert(fpmd_zmq_take_frame(fx->zmq, &b));
+    ck_assert_int_eq(route_frame_validate(b.data, b.size, &h),
+                     ROUTE_FRAME_OK);
+    ck_assert_uint_eq(h.flags, ROUTE_FRAME_F_DB_BEHIND);
+    ck_assert_uint_eq(h.count, 1);
+    ofpbuf_uninit(&b);
+}
+END_TEST
+
 START_TEST(test_zmq_hold_group)
 {
     struct fixture *fx = &fx_;
@@ -872,6 +892,7 @@ fpmsyncd_zmq_suite(void)
     tcase_add_test(tc, test_zmq_status_lost_withdrawn);
     tcase_add_test(tc, test_zmq_status_load);
     tcase_add_test(tc, test_zmq_full);
+    tcase_add_test(tc, test_zmq_db_behind);
     suite_add_tcase(s, tc);
     return s;
 }

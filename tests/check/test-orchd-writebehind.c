@@ -96,12 +96,15 @@ make_entry(int i)
                               weights, 1);
 }
 
-/* A write-behind on a fake commit, with transactions of 'batch' rows. */
+/* A write-behind on a fake commit, with transactions of 'batch' rows,
+ * that yields for 'max_yield_ms' at most (0: the default). */
 static struct orchd_writebehind *
-create(struct fake_txn *t, struct ovsdb_writer **writer, size_t batch)
+create_yield(struct fake_txn *t, struct ovsdb_writer **writer, size_t batch,
+             long long int max_yield_ms)
 {
     struct orchd_writebehind_options o = {
         .batch = batch,
+        .max_yield_ms = max_yield_ms,
         .commit = fake_commit,
         .commit_aux = t,
     };
@@ -110,6 +113,41 @@ create(struct fake_txn *t, struct ovsdb_writer **writer, size_t batch)
     memset(t, 0, sizeof *t);
     *writer = ovsdb_writer_create("unix:/nonexistent", "Fibsync");
     return orchd_writebehind_create(*writer, &o);
+}
+
+/* A write-behind on a fake commit, with transactions of 'batch' rows. */
+static struct orchd_writebehind *
+create(struct fake_txn *t, struct ovsdb_writer **writer, size_t batch)
+{
+    return create_yield(t, writer, batch, 0);
+}
+
+/* Queues writes of "10.0.I.0/24" for I in [0, n). */
+static void
+queue_rows(struct orchd_writebehind *wb, int n)
+{
+    for (int i = 0; i < n; i++) {
+        struct orchd_entry *e = make_entry(i);
+
+        orchd_writebehind_set(wb, e, 10 + i, true, NULL, false);
+        orchd_entry_unref(e);
+    }
+}
+
+/* Returns zmq/show's "yielding" line of 'wb'. */
+static char *
+yield_line(const struct orchd_writebehind *wb)
+{
+    struct ds s = DS_EMPTY_INITIALIZER;
+    char *line, *end;
+
+    orchd_writebehind_format(wb, &s);
+    line = strstr(ds_cstr(&s), "  yielding");
+    ck_assert_ptr_nonnull(line);
+    end = strchr(line, '\n');
+    line = xmemdup0(line, end - line);
+    ds_destroy(&s);
+    return line;
 }
 
 static void
@@ -151,6 +189,65 @@ START_TEST(test_batches)
     orchd_writebehind_get_stats(wb, &st);
     ck_assert_uint_eq(st.committed, 3);
     ck_assert_uint_eq(st.txns, 2);
+    destroy(wb, writer);
+}
+END_TEST
+
+/* While it yields, nothing new is sent, the transaction in flight still
+ * completes, and writes queue; when it stops, they go out in order. */
+START_TEST(test_yield)
+{
+    struct fake_txn t;
+    struct ovsdb_writer *writer;
+    struct orchd_writebehind *wb = create(&t, &writer, 2);
+    char *line;
+
+    queue_rows(wb, 3);
+    orchd_writebehind_run(wb);
+    ck_assert_uint_eq(orchd_writebehind_n_in_flight(wb), 2);
+    orchd_writebehind_yield(wb, true);
+    finish(&t, OVSDB_WRITER_SUCCESS, NULL, SIZE_MAX);
+    orchd_writebehind_run(wb);
+    ck_assert_ptr_null(t.text);
+    ck_assert_uint_eq(orchd_writebehind_n_queued(wb), 1);
+    ck_assert(!orchd_writebehind_is_idle(wb));
+    line = yield_line(wb);
+    ck_assert_ptr_nonnull(strstr(line, "Route writes: yes, 1 times"));
+    free(line);
+
+    orchd_writebehind_yield(wb, false);
+    orchd_writebehind_run(wb);
+    ck_assert_uint_eq(t.n_ops, 1);
+    ck_assert_int_eq(count(&t, "\"seq\":12"), 1);
+    finish(&t, OVSDB_WRITER_SUCCESS, NULL, SIZE_MAX);
+    ck_assert(orchd_writebehind_is_idle(wb));
+    line = yield_line(wb);
+    ck_assert_ptr_nonnull(strstr(line, "Route writes: no, 1 times"));
+    free(line);
+    destroy(wb, writer);
+}
+END_TEST
+
+/* A yield that is never lifted ends by itself after 'max_yield_ms'. */
+START_TEST(test_yield_too_long)
+{
+    struct fake_txn t;
+    struct ovsdb_writer *writer;
+    struct orchd_writebehind *wb = create_yield(&t, &writer, 10, 100);
+    char *line;
+
+    orchd_writebehind_yield(wb, true);
+    queue_rows(wb, 2);
+    orchd_writebehind_run(wb);
+    ck_assert_ptr_null(t.text);
+    xnanosleep(150 * 1000 * 1000);
+    orchd_writebehind_run(wb);
+    ck_assert_uint_eq(t.n_ops, 2);
+    line = yield_line(wb);
+    ck_assert_ptr_nonnull(strstr(line, "no (held too long), 1 times, "
+                                 "0.1 s in all"));
+    free(line);
+    finish(&t, OVSDB_WRITER_SUCCESS, NULL, SIZE_MAX);
     destroy(wb, writer);
 }
 END_TEST
@@ -280,6 +377,8 @@ orchd_writebehind_suite(void)
     tcase_add_test(tc, test_update_without_row);
     tcase_add_test(tc, test_refused_and_lost);
     tcase_add_test(tc, test_destroy_in_flight);
+    tcase_add_test(tc, test_yield);
+    tcase_add_test(tc, test_yield_too_long);
     suite_add_tcase(s, tc);
     return s;
 }
