@@ -210,10 +210,8 @@ status_updates(struct fpmd_db *db, const struct json *updates)
             if (row->type != JSON_OBJECT) {
                 continue;
             }
-            vrf = ovsdb_wire_get_string(shash_find_data(json_object(row),
-                                                        "vrf"));
-            prefix = ovsdb_wire_get_string(shash_find_data(json_object(row),
-                                                           "prefix"));
+            vrf = ovsdb_wire_get_string(ovsdb_wire_col(row, "vrf"));
+            prefix = ovsdb_wire_get_string(ovsdb_wire_col(row, "prefix"));
             if (vrf && prefix) {
                 fpmd_offload_status_set(db->rib, &uuid, vrf, prefix);
             }
@@ -246,15 +244,6 @@ apply_fib_suppression(struct fpmd_db *db)
 
 /* The configuration monitor: Global and Vrf. */
 
-/* Returns column 'name' of 'row', or NULL if 'row' or the column is
- * missing. */
-static const struct json *
-row_column(const struct json *row, const char *name)
-{
-    return (row && row->type == JSON_OBJECT
-            ? shash_find_data(json_object(row), name) : NULL);
-}
-
 /* Applies a Global row's boolean column for 's': 'value' is "true",
  * "false", or NULL or anything else for empty. */
 static bool
@@ -282,19 +271,19 @@ global_row(struct fpmd_db *db, const struct json *row)
 {
     struct fpmd_settings *st = db->settings;
     const struct json *fs = ovsdb_wire_get_optional(
-        row_column(row, "fib_suppression"));
+        ovsdb_wire_col(row, "fib_suppression"));
     const struct json *nz = ovsdb_wire_get_optional(
-        row_column(row, "northbound_zmq"));
-    const char *ll = ovsdb_wire_get_string(row_column(row, "log_level"));
+        ovsdb_wire_col(row, "northbound_zmq"));
+    const char *ll = ovsdb_wire_get_string(ovsdb_wire_col(row, "log_level"));
     int64_t bs = 0, rt = 0;
     bool has_bs, has_rt;
 
-    has_bs = ovsdb_wire_get_integer(row_column(row, "batch_size"), &bs);
+    has_bs = ovsdb_wire_get_integer(ovsdb_wire_col(row, "batch_size"), &bs);
     if (setting_set_global(&st->batch_size, has_bs, bs)) {
         VLOG_INFO("batch size %"PRId64" (%s)", st->batch_size.value,
                   setting_source_name(st->batch_size.source));
     }
-    has_rt = ovsdb_wire_get_integer(row_column(row, "reconcile_timer"),
+    has_rt = ovsdb_wire_get_integer(ovsdb_wire_col(row, "reconcile_timer"),
                                     &rt);
     if (setting_set_global(&st->reconcile_timer, has_rt, rt)) {
         VLOG_INFO("reconcile timer %"PRId64" s (%s)",
@@ -317,7 +306,7 @@ global_row(struct fpmd_db *db, const struct json *row)
     apply_fib_suppression(db);
     if (setting_from_bool_string(
             &st->resolve_nexthops,
-            ovsdb_wire_map_get_string(row_column(row, "other_config"),
+            ovsdb_wire_map_get_string(ovsdb_wire_col(row, "other_config"),
                                       "resolve_nexthops"))) {
         VLOG_INFO("next-hop groups %s (%s)", st->resolve_nexthops.value
                   ? "resolved into Route.nexthops" : "by id only",
@@ -337,10 +326,10 @@ global_row(struct fpmd_db *db, const struct json *row)
 static void
 vrf_row(struct fpmd_db *db, const struct json *row)
 {
-    const char *name = ovsdb_wire_get_string(row_column(row, "name"));
+    const char *name = ovsdb_wire_get_string(ovsdb_wire_col(row, "name"));
     int64_t table;
 
-    if (name && ovsdb_wire_get_integer(row_column(row, "table_id"),
+    if (name && ovsdb_wire_get_integer(ovsdb_wire_col(row, "table_id"),
                                        &table)) {
         fpmd_vrf_row(db->rib, name, table);
     }

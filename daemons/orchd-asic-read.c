@@ -44,13 +44,6 @@ struct orchd_asic_read {
     size_t n_bad;                       /* Rows that could not be read. */
 };
 
-/* Returns column 'name' of 'row', or NULL. */
-static const struct json *
-column(const struct json *row, const char *name)
-{
-    return shash_find_data(json_object(row), name);
-}
-
 /* ovsdb_select_row_cb: decodes 'row' and hands it over, or counts it as
  * bad (it is then left alone, neither seeded nor removed: the resync or
  * the next write of its route settles it). */
@@ -63,14 +56,15 @@ read_row(int select_idx OVS_UNUSED, const struct json *row, void *r_)
 
     memset(&ar, 0, sizeof ar);
     if (row->type != JSON_OBJECT
-        || !ovsdb_wire_get_uuid(column(row, "_uuid"), &ar.uuid)
-        || !(ar.vrf = ovsdb_wire_get_string(column(row, "vrf")))
-        || !(ar.prefix = ovsdb_wire_get_string(column(row, "prefix")))
+        || !ovsdb_wire_get_uuid(ovsdb_wire_col(row, "_uuid"), &ar.uuid)
+        || !(ar.vrf = ovsdb_wire_get_string(ovsdb_wire_col(row, "vrf")))
+        || !(ar.prefix = ovsdb_wire_get_string(ovsdb_wire_col(row, "prefix")))
         || !(ar.packet_action
-             = ovsdb_wire_get_string(column(row, "packet_action")))
-        || !(pairs = ovsdb_wire_get_string_int_map(column(row, "nexthops")))
-        || !ovsdb_wire_get_integer(column(row, "seq"), &ar.seq)
-        || !ovsdb_wire_get_integer(column(row, "applied_seq"),
+             = ovsdb_wire_get_string(ovsdb_wire_col(row, "packet_action")))
+        || !(pairs = ovsdb_wire_get_string_int_map(
+                 ovsdb_wire_col(row, "nexthops")))
+        || !ovsdb_wire_get_integer(ovsdb_wire_col(row, "seq"), &ar.seq)
+        || !ovsdb_wire_get_integer(ovsdb_wire_col(row, "applied_seq"),
                                    &ar.applied_seq)) {
         r->n_bad++;
         COVERAGE_INC(orchd_asic_read_bad_row);
@@ -91,7 +85,7 @@ read_row(int select_idx OVS_UNUSED, const struct json *row, void *r_)
     ar.nh_keys = r->keys;
     ar.nh_weights = r->weights;
     ar.n_nexthops = pairs->n;
-    ar.state = ovsdb_wire_get_string(column(row, "state"));
+    ar.state = ovsdb_wire_get_string(ovsdb_wire_col(row, "state"));
     r->cb(r->aux, &ar);
 }
 

@@ -344,11 +344,8 @@ read_row(int select_idx OVS_UNUSED, const struct json *row, void *wb_)
     int64_t applied_seq;
     struct uuid uuid;
 
-    if (row->type != JSON_OBJECT
-        || !ovsdb_wire_get_uuid(shash_find_data(json_object(row), "_uuid"),
-                                &uuid)
-        || !ovsdb_wire_get_integer(shash_find_data(json_object(row),
-                                                   "applied_seq"),
+    if (!ovsdb_wire_get_uuid(ovsdb_wire_col(row, "_uuid"), &uuid)
+        || !ovsdb_wire_get_integer(ovsdb_wire_col(row, "applied_seq"),
                                    &applied_seq)) {
         return;
     }

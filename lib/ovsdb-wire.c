@@ -198,6 +198,16 @@ ovsdb_wire_put_op_start(struct ds *s, const char *op, const char *table,
 /* ---- Decoding ------------------------------------------------------------
  */
 
+/* Returns column 'name' of 'row', or NULL if 'row' is missing or not an
+ * object, or has no such column: a row from the wire is never trusted to
+ * have the shape asked for. */
+const struct json *
+ovsdb_wire_col(const struct json *row, const char *name)
+{
+    return (row && row->type == JSON_OBJECT
+            ? shash_find_data(json_object(row), name) : NULL);
+}
+
 /* Returns the atom of 'v', the value of an optional column (a scalar, or
  * a set of zero or one atoms), or NULL if it is empty or not of that
  * shape. */

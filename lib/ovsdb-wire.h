@@ -78,6 +78,7 @@ void ovsdb_wire_put_uuid_string(struct ds *, const struct uuid *);
 void ovsdb_wire_put_uint(struct ds *, uint64_t);
 
 /* Decoding values of a row or an update. */
+const struct json *ovsdb_wire_col(const struct json *row, const char *name);
 const struct json *ovsdb_wire_get_optional(const struct json *);
 bool ovsdb_wire_get_integer(const struct json *, int64_t *);
 const char *ovsdb_wire_get_string(const struct json *);

@@ -281,21 +281,15 @@ get_nexthops(struct check *c, const struct json *v)
     return pairs->n;
 }
 
-/* Returns column 'name' of 'row'. */
-static const struct json *
-column(const struct json *row, const char *name)
-{
-    return shash_find_data(json_object(row), name);
-}
-
 /* A Nexthop_Group row. */
 static void
 group_row(struct check *c, const struct json *row)
 {
     int64_t id;
-    size_t n = get_nexthops(c, column(row, "members"));
+    size_t n = get_nexthops(c, ovsdb_wire_col(row, "members"));
 
-    if (!ovsdb_wire_get_integer(column(row, "id"), &id) || n == SIZE_MAX) {
+    if (!ovsdb_wire_get_integer(ovsdb_wire_col(row, "id"), &id)
+        || n == SIZE_MAX) {
         note_bad(c, "Nexthop_Group row");
         return;
     }
@@ -328,10 +322,10 @@ group_find(const struct check *c, int64_t id)
 static void
 route_row(struct check *c, const struct json *row)
 {
-    const char *vrf = ovsdb_wire_get_string(column(row, "vrf"));
-    const char *prefix = ovsdb_wire_get_string(column(row, "prefix"));
-    const struct json *blackhole = column(row, "blackhole");
-    size_t n = get_nexthops(c, column(row, "nexthops"));
+    const char *vrf = ovsdb_wire_get_string(ovsdb_wire_col(row, "vrf"));
+    const char *prefix = ovsdb_wire_get_string(ovsdb_wire_col(row, "prefix"));
+    const struct json *blackhole = ovsdb_wire_col(row, "blackhole");
+    size_t n = get_nexthops(c, ovsdb_wire_col(row, "nexthops"));
     const struct route_compare_fwd *want;
     int64_t group_id;
 
@@ -343,7 +337,7 @@ route_row(struct check *c, const struct json *row)
     c->n_routes++;
     if (blackhole->type == JSON_TRUE) {
         want = route_compare_fwd(c->cmp, "drop", NULL, 0, true);
-    } else if (ovsdb_wire_get_integer(column(row, "nexthop_group"),
+    } else if (ovsdb_wire_get_integer(ovsdb_wire_col(row, "nexthop_group"),
                                       &group_id)) {
         const struct group *g = group_find(c, group_id);
 
@@ -364,15 +358,16 @@ route_row(struct check *c, const struct json *row)
 static void
 asic_row(struct check *c, const struct json *row)
 {
-    const char *vrf = ovsdb_wire_get_string(column(row, "vrf"));
-    const char *prefix = ovsdb_wire_get_string(column(row, "prefix"));
-    const char *action = ovsdb_wire_get_string(column(row, "packet_action"));
-    size_t n = get_nexthops(c, column(row, "nexthops"));
+    const char *vrf = ovsdb_wire_get_string(ovsdb_wire_col(row, "vrf"));
+    const char *prefix = ovsdb_wire_get_string(ovsdb_wire_col(row, "prefix"));
+    const char *action
+        = ovsdb_wire_get_string(ovsdb_wire_col(row, "packet_action"));
+    size_t n = get_nexthops(c, ovsdb_wire_col(row, "nexthops"));
     int64_t seq, applied_seq;
 
     if (!vrf || !prefix || !action || n == SIZE_MAX
-        || !ovsdb_wire_get_integer(column(row, "seq"), &seq)
-        || !ovsdb_wire_get_integer(column(row, "applied_seq"),
+        || !ovsdb_wire_get_integer(ovsdb_wire_col(row, "seq"), &seq)
+        || !ovsdb_wire_get_integer(ovsdb_wire_col(row, "applied_seq"),
                                    &applied_seq)) {
         note_bad(c, "Asic_Route row");
         return;
@@ -380,9 +375,9 @@ asic_row(struct check *c, const struct json *row)
     c->max_seq = MAX(c->max_seq, seq);
     route_compare_asic(c->cmp, vrf, prefix,
                        route_compare_fwd(c->cmp, action, c->nhs, n, true),
-                       ovsdb_wire_get_string(column(row, "state")),
+                       ovsdb_wire_get_string(ovsdb_wire_col(row, "state")),
                        seq, applied_seq,
-                       ovsdb_wire_get_string(column(row, "error")));
+                       ovsdb_wire_get_string(ovsdb_wire_col(row, "error")));
 }
 
 /* Which table a select reads. */
