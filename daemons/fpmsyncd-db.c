@@ -205,13 +205,11 @@ status_updates(struct fpmd_db *db, const struct json *updates)
         if (!strcmp(change->name, "initial")
             || !strcmp(change->name, "insert")) {
             const struct json *row = change->data;
-            const char *vrf, *prefix;
+            const char *vrf
+                = ovsdb_wire_get_string(ovsdb_wire_col(row, "vrf"));
+            const char *prefix
+                = ovsdb_wire_get_string(ovsdb_wire_col(row, "prefix"));
 
-            if (row->type != JSON_OBJECT) {
-                continue;
-            }
-            vrf = ovsdb_wire_get_string(ovsdb_wire_col(row, "vrf"));
-            prefix = ovsdb_wire_get_string(ovsdb_wire_col(row, "prefix"));
             if (vrf && prefix) {
                 fpmd_offload_status_set(db->rib, &uuid, vrf, prefix);
             }

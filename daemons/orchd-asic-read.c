@@ -55,8 +55,7 @@ read_row(int select_idx OVS_UNUSED, const struct json *row, void *r_)
     const struct json_array *pairs;
 
     memset(&ar, 0, sizeof ar);
-    if (row->type != JSON_OBJECT
-        || !ovsdb_wire_get_uuid(ovsdb_wire_col(row, "_uuid"), &ar.uuid)
+    if (!ovsdb_wire_get_uuid(ovsdb_wire_col(row, "_uuid"), &ar.uuid)
         || !(ar.vrf = ovsdb_wire_get_string(ovsdb_wire_col(row, "vrf")))
         || !(ar.prefix = ovsdb_wire_get_string(ovsdb_wire_col(row, "prefix")))
         || !(ar.packet_action

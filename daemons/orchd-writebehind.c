@@ -465,6 +465,14 @@ yield_deadline(const struct orchd_writebehind *wb)
     return wb->yield_start_ms + wb->max_yield_ms;
 }
 
+/* Returns how long the yield under way (if 'wb->yielding') has held writes
+ * back, up to 'now'. */
+static long long int
+yield_held_ms(const struct orchd_writebehind *wb, long long int now)
+{
+    return MIN(now, yield_deadline(wb)) - wb->yield_start_ms;
+}
+
 /* Returns true if 'wb' holds its writes back now. */
 static bool
 is_holding(const struct orchd_writebehind *wb)
@@ -489,7 +497,7 @@ orchd_writebehind_yield(struct orchd_writebehind *wb, bool yield)
         wb->yield_start_ms = now;
         wb->n_yields++;
     } else {
-        wb->yielded_ms += MIN(now, yield_deadline(wb)) - wb->yield_start_ms;
+        wb->yielded_ms += yield_held_ms(wb, now);
     }
     wb->yielding = yield;
 }
@@ -582,8 +590,6 @@ orchd_writebehind_format(const struct orchd_writebehind *wb, struct ds *s)
                   : is_holding(wb) ? "yes" : "no (held too long)",
                   wb->n_yields,
                   (wb->yielded_ms
-                   + (wb->yielding
-                      ? MIN(time_msec(), yield_deadline(wb))
-                        - wb->yield_start_ms
-                      : 0)) / 1000.0);
+                   + (wb->yielding ? yield_held_ms(wb, time_msec()) : 0))
+                  / 1000.0);
 }

@@ -28,8 +28,8 @@
  *
  * While fpmsyncd's Route writes are behind, orchd_writebehind_yield()
  * holds new transactions back (for ORCHD_WRITEBEHIND_MAX_YIELD_MS at
- * most, by default), so that ovsdb-server spends itself on Route, the source of
- * truth, first (daemons/orchd-northbound.h).
+ * most, by default), so that ovsdb-server spends itself on Route, the
+ * source of truth, first (daemons/orchd-northbound.h).
  *
  * Thread safety: none; the thread that runs the worker's bulker and writer
  * owns it.
