@@ -64,6 +64,11 @@ struct route_compare_entry {
 /* The comparison. */
 struct route_compare {
     struct hmap entries;        /* "struct route_compare_entry"s. */
+    struct route_compare_entry **all; /* The same, in the order made:
+                                       * walked in this order, they are
+                                       * read in the order of memory. */
+    size_t n_all;               /* Number of 'all'. */
+    size_t allocated_all;       /* Room in 'all'. */
     struct hmap fwds;           /* "struct route_compare_fwd"s. */
     struct hmap strings;        /* Interned strings ("struct string"). */
     struct svec diffs;          /* Differences found so far. */
@@ -109,18 +114,25 @@ route_compare_create(void)
     return rc;
 }
 
+/* Makes room for 'n' (VRF, prefix)es, when their number is known ahead. */
+void
+route_compare_reserve(struct route_compare *rc, size_t n)
+{
+    hmap_reserve(&rc->entries, n);
+}
+
 void
 route_compare_destroy(struct route_compare *rc)
 {
     if (rc) {
-        struct route_compare_entry *e;
         struct route_compare_fwd *f;
         struct string *s;
 
-        HMAP_FOR_EACH_POP (e, node, &rc->entries) {
-            free(e->asic_error);
-            free(e);
+        for (size_t i = 0; i < rc->n_all; i++) {
+            free(rc->all[i]->asic_error);
+            free(rc->all[i]);
         }
+        free(rc->all);
         hmap_destroy(&rc->entries);
         HMAP_FOR_EACH_POP (f, node, &rc->fwds) {
             free(f->text);
@@ -269,6 +281,10 @@ find_entry(struct route_compare *rc, const char *vrf, const char *prefix,
     e->seen = 0;
     memcpy(e->prefix, prefix, len);
     hmap_insert(&rc->entries, &e->node, hash);
+    if (rc->n_all >= rc->allocated_all) {
+        rc->all = x2nrealloc(rc->all, &rc->allocated_all, sizeof *rc->all);
+    }
+    rc->all[rc->n_all++] = e;
     return e;
 }
 
@@ -401,9 +417,8 @@ void
 route_compare_finish(struct route_compare *rc, unsigned int views,
                      struct svec *diffs)
 {
-    const struct route_compare_entry *e;
-
-    HMAP_FOR_EACH (e, node, &rc->entries) {
+    for (size_t i = 0; i < rc->n_all; i++) {
+        const struct route_compare_entry *e = rc->all[i];
         const char *vrf = e->vrf;
         const char *prefix = e->prefix;
 

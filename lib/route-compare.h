@@ -61,6 +61,7 @@ enum route_compare_views {
 
 struct route_compare *route_compare_create(void);
 void route_compare_destroy(struct route_compare *);
+void route_compare_reserve(struct route_compare *, size_t n);
 
 const struct route_compare_fwd *route_compare_fwd(
     struct route_compare *, const char *action,

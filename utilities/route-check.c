@@ -18,12 +18,13 @@
  * live FIB (and, with --frr, FRR's RIB) agree.
  *
  * Each view is read a row at a time and folded into lib/route-compare.h's
- * table keyed by (VRF, prefix): the database through
- * lib/ovsdb-select-reader.h (no reply tree, only the columns compared,
- * Asic_Route in slices of its 'seq' column so that ovsdb-server builds one
- * slice's reply at a time; Route has no column to slice on), the FIB from
- * a file syncd writes line by line ("asic/dump file PATH"), FRR from
- * vtysh's JSON. */
+ * table keyed by (VRF, prefix): the database replayed from the server's
+ * file by lib/ovsdb-file-replay.h when it can be, else asked of the
+ * server through lib/ovsdb-select-reader.h (no reply tree, only the
+ * columns compared, Asic_Route in slices of its 'seq' column so that
+ * ovsdb-server builds one slice's reply at a time; Route has no column to
+ * slice on), the FIB from a file syncd writes line by line ("asic/dump
+ * file PATH"), FRR from vtysh's JSON. */
 
 #include <config.h>
 
@@ -41,6 +42,7 @@
 #include "lib/fibsync-instance.h"
 #include "lib/fibsync-paths.h"
 #include "lib/frr-route-json.h"
+#include "lib/ovsdb-file-replay.h"
 #include "lib/ovsdb-select-reader.h"
 #include "lib/ovsdb-wire.h"
 #include "lib/ovsdb-writer.h"
@@ -84,6 +86,9 @@ struct options {
     bool frr_all;               /* --frr-all-protocols. */
     int64_t slice;              /* --slice. */
     int instance;               /* --instance. */
+    char *db_file;              /* --db-file, or the default one: the
+                                 * database file to read; NULL to ask
+                                 * the server at 'db'. */
 };
 
 /* --instance: the ASIC instance whose Asic_Route rows are read. */
@@ -133,15 +138,41 @@ fail(const char *format, ...)
     exit(EXIT_ERROR);
 }
 
+/* Returns the database file beside server 'db' (malloc'ed), or NULL:
+ * "DIR/fibsync.db" if 'db' is "unix:DIR/db.sock", as fibsync-ctl and the
+ * tests lay a standalone server out, and that file exists. */
+static char *
+default_db_file(const char *db)
+{
+    static const char sock[] = "/db.sock";
+    size_t len = strlen(db);
+
+    if (strncmp(db, "unix:", 5) || len < 5 + strlen(sock)
+        || strcmp(db + len - strlen(sock), sock)) {
+        return NULL;
+    }
+
+    char *file = xasprintf("%.*s/fibsync.db",
+                           (int) (len - 5 - strlen(sock)), db + 5);
+    if (access(file, R_OK)) {
+        free(file);
+        return NULL;
+    }
+    return file;
+}
+
 static void
 parse_options(int argc, char *argv[], struct options *o)
 {
     enum {
         OPT_DB = UCHAR_MAX + 1, OPT_SYNCD, OPT_NO_FIB, OPT_FRR, OPT_VTYSH,
-        OPT_FRR_JSON, OPT_FRR_ALL, OPT_SLICE, OPT_INSTANCE, SSL_OPTION_ENUMS,
+        OPT_FRR_JSON, OPT_FRR_ALL, OPT_SLICE, OPT_INSTANCE, OPT_DB_FILE,
+        OPT_NO_DB_FILE, SSL_OPTION_ENUMS,
     };
     static const struct option long_options[] = {
         {"db", required_argument, NULL, OPT_DB},
+        {"db-file", required_argument, NULL, OPT_DB_FILE},
+        {"no-db-file", no_argument, NULL, OPT_NO_DB_FILE},
         {"syncd", required_argument, NULL, OPT_SYNCD},
         {"no-fib", no_argument, NULL, OPT_NO_FIB},
         {"frr", no_argument, NULL, OPT_FRR},
@@ -155,6 +186,8 @@ parse_options(int argc, char *argv[], struct options *o)
         STREAM_SSL_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
+
+    bool no_db_file = false;
 
     memset(o, 0, sizeof *o);
     o->db = fibsync_default_db();
@@ -172,6 +205,13 @@ parse_options(int argc, char *argv[], struct options *o)
         switch (c) {
         case OPT_DB:
             o->db = optarg;
+            break;
+        case OPT_DB_FILE:
+            free(o->db_file);
+            o->db_file = xstrdup(optarg);
+            break;
+        case OPT_NO_DB_FILE:
+            no_db_file = true;
             break;
         case OPT_SYNCD:
             free(o->syncd);
@@ -240,6 +280,12 @@ parse_options(int argc, char *argv[], struct options *o)
         fail("--vtysh and --frr-json exclude each other "
              "(use --help for help)");
     }
+    if (no_db_file && o->db_file) {
+        fail("--db-file and --no-db-file exclude each other "
+             "(use --help for help)");
+    } else if (!no_db_file && !o->db_file) {
+        o->db_file = default_db_file(o->db);
+    }
     char *ssl_error = ssl_options_check("db", o->db);
     if (ssl_error) {
         fail("%s", ssl_error);
@@ -281,20 +327,12 @@ get_nexthops(struct check *c, const struct json *v)
     return pairs->n;
 }
 
-/* A Nexthop_Group row. */
+/* A Nexthop_Group row: 'id' and its 'n' members in 'c->nhs'. */
 static void
-group_row(struct check *c, const struct json *row)
+group_add(struct check *c, int64_t id, size_t n)
 {
-    int64_t id;
-    size_t n = get_nexthops(c, ovsdb_wire_col(row, "members"));
-
-    if (!ovsdb_wire_get_integer(ovsdb_wire_col(row, "id"), &id)
-        || n == SIZE_MAX) {
-        note_bad(c, "Nexthop_Group row");
-        return;
-    }
-
     struct group *g = xmalloc(sizeof *g);
+
     g->id = id;
     g->fwd = n ? route_compare_fwd(c->cmp, "forward", c->nhs, n, true)
              : NULL;
@@ -315,46 +353,96 @@ group_find(const struct check *c, int64_t id)
     return NULL;
 }
 
+/* A Route row, decoded by either reader. */
+struct route_view {
+    const char *vrf;            /* Route.vrf. */
+    const char *prefix;         /* Route.prefix. */
+    bool blackhole;             /* Route.blackhole. */
+    bool has_group;             /* Route.nexthop_group is set... */
+    int64_t group;              /* ...to this. */
+    size_t n_nhs;               /* Route.nexthops, in 'check->nhs'. */
+};
+
 /* A Route row, resolved as orchd's resolve_route() does: a blackhole
  * drops, a next-hop group forwards to its members (unresolved while the
  * group is unknown or empty), next hops forward to themselves, and a route
  * with none traps to the CPU. */
 static void
+route_add(struct check *c, const struct route_view *r)
+{
+    const struct route_compare_fwd *want;
+
+    c->n_routes++;
+    if (r->blackhole) {
+        want = route_compare_fwd(c->cmp, "drop", NULL, 0, true);
+    } else if (r->has_group) {
+        const struct group *g = group_find(c, r->group);
+
+        if (!g || !g->fwd) {
+            route_compare_unresolved(c->cmp, r->vrf, r->prefix, r->group);
+            return;
+        }
+        want = g->fwd;
+    } else if (r->n_nhs) {
+        want = route_compare_fwd(c->cmp, "forward", c->nhs, r->n_nhs, true);
+    } else {
+        want = route_compare_fwd(c->cmp, "trap", NULL, 0, true);
+    }
+    route_compare_route(c->cmp, r->vrf, r->prefix, want);
+}
+
+/* An Asic_Route row, decoded by either reader: its next hops, 'n' of them,
+ * in 'c->nhs'; 'state' and 'error' NULL if unset. */
+static void
+asic_add(struct check *c, const char *vrf, const char *prefix,
+         const char *action, size_t n, const char *state, int64_t seq,
+         int64_t applied_seq, const char *error)
+{
+    c->max_seq = MAX(c->max_seq, seq);
+    route_compare_asic(c->cmp, vrf, prefix,
+                       route_compare_fwd(c->cmp, action, c->nhs, n, true),
+                       state, seq, applied_seq, error);
+}
+
+/* A Nexthop_Group row from the server. */
+static void
+group_row(struct check *c, const struct json *row)
+{
+    int64_t id;
+    size_t n = get_nexthops(c, ovsdb_wire_col(row, "members"));
+
+    if (!ovsdb_wire_get_integer(ovsdb_wire_col(row, "id"), &id)
+        || n == SIZE_MAX) {
+        note_bad(c, "Nexthop_Group row");
+        return;
+    }
+    group_add(c, id, n);
+}
+
+/* A Route row from the server. */
+static void
 route_row(struct check *c, const struct json *row)
 {
-    const char *vrf = ovsdb_wire_get_string(ovsdb_wire_col(row, "vrf"));
-    const char *prefix = ovsdb_wire_get_string(ovsdb_wire_col(row, "prefix"));
     const struct json *blackhole = ovsdb_wire_col(row, "blackhole");
-    size_t n = get_nexthops(c, ovsdb_wire_col(row, "nexthops"));
-    const struct route_compare_fwd *want;
-    int64_t group_id;
+    struct route_view r = {
+        .vrf = ovsdb_wire_get_string(ovsdb_wire_col(row, "vrf")),
+        .prefix = ovsdb_wire_get_string(ovsdb_wire_col(row, "prefix")),
+        .n_nhs = get_nexthops(c, ovsdb_wire_col(row, "nexthops")),
+    };
 
-    if (!vrf || !prefix || !blackhole || n == SIZE_MAX
+    if (!r.vrf || !r.prefix || !blackhole || r.n_nhs == SIZE_MAX
         || (blackhole->type != JSON_TRUE && blackhole->type != JSON_FALSE)) {
         note_bad(c, "Route row");
         return;
     }
-    c->n_routes++;
-    if (blackhole->type == JSON_TRUE) {
-        want = route_compare_fwd(c->cmp, "drop", NULL, 0, true);
-    } else if (ovsdb_wire_get_integer(ovsdb_wire_col(row, "nexthop_group"),
-                                      &group_id)) {
-        const struct group *g = group_find(c, group_id);
-
-        if (!g || !g->fwd) {
-            route_compare_unresolved(c->cmp, vrf, prefix, group_id);
-            return;
-        }
-        want = g->fwd;
-    } else if (n) {
-        want = route_compare_fwd(c->cmp, "forward", c->nhs, n, true);
-    } else {
-        want = route_compare_fwd(c->cmp, "trap", NULL, 0, true);
-    }
-    route_compare_route(c->cmp, vrf, prefix, want);
+    r.blackhole = blackhole->type == JSON_TRUE;
+    r.has_group = ovsdb_wire_get_integer(ovsdb_wire_col(row,
+                                                        "nexthop_group"),
+                                         &r.group);
+    route_add(c, &r);
 }
 
-/* An Asic_Route row. */
+/* An Asic_Route row from the server. */
 static void
 asic_row(struct check *c, const struct json *row)
 {
@@ -372,12 +460,10 @@ asic_row(struct check *c, const struct json *row)
         note_bad(c, "Asic_Route row");
         return;
     }
-    c->max_seq = MAX(c->max_seq, seq);
-    route_compare_asic(c->cmp, vrf, prefix,
-                       route_compare_fwd(c->cmp, action, c->nhs, n, true),
-                       ovsdb_wire_get_string(ovsdb_wire_col(row, "state")),
-                       seq, applied_seq,
-                       ovsdb_wire_get_string(ovsdb_wire_col(row, "error")));
+    asic_add(c, vrf, prefix, action, n,
+             ovsdb_wire_get_string(ovsdb_wire_col(row, "state")),
+             seq, applied_seq,
+             ovsdb_wire_get_string(ovsdb_wire_col(row, "error")));
 }
 
 /* Which table a select reads. */
@@ -567,6 +653,217 @@ fib_request_run(struct fib_request *fr, struct check *c)
     free(fr->path);
     fr->path = NULL;
     return true;
+}
+
+/* ---- The database file ------------------------------------------------
+ *
+ * The same rows, replayed from the server's standalone database file by
+ * lib/ovsdb-file-replay.h: nothing asked of the server. */
+
+/* The columns read, in the order the replay hands their values over. */
+static const char *const group_cols[] = { "id", "members" };
+enum { G_ID, G_MEMBERS };
+static const char *const route_cols[] = {
+    "vrf", "prefix", "nexthops", "nexthop_group", "blackhole",
+};
+enum { R_VRF, R_PREFIX, R_NEXTHOPS, R_GROUP, R_BLACKHOLE };
+static const char *const asic_cols[] = {
+    "vrf", "prefix", "packet_action", "nexthops", "seq", "applied_seq",
+    "state", "error", "instance",
+};
+enum {
+    A_VRF, A_PREFIX, A_ACTION, A_NEXTHOPS, A_SEQ, A_APPLIED_SEQ, A_STATE,
+    A_ERROR, A_INSTANCE,
+};
+
+/* Decoding rows of the file. */
+struct file_rows {
+    struct check *check;        /* Where they go. */
+    struct ds vrf, prefix;      /* Scratch: decoded strings. */
+    struct ds action, state, error;
+    struct ds key;              /* Scratch: one next hop's key. */
+    struct ds keys;             /* Scratch: a row's next-hop keys. */
+    size_t *ofs;                /* Scratch: their offsets in 'keys'. */
+    size_t allocated_ofs;       /* Room in 'ofs'. */
+};
+
+/* Reads the next hops of map value 'v' into 'check->nhs'.  Returns their
+ * number, or SIZE_MAX if 'v' is not a map of strings to integers. */
+static size_t
+file_nexthops(struct file_rows *fr, const struct ovsdb_file_replay_value *v)
+{
+    struct check *c = fr->check;
+    struct ovsdb_file_replay_cursor cur;
+    size_t n = 0;
+    int64_t weight;
+
+    ds_clear(&fr->keys);
+    if (!ovsdb_file_replay_map_start(v, &cur)) {
+        return SIZE_MAX;
+    }
+    while (ovsdb_file_replay_map_next(&cur, &fr->key, &weight)) {
+        if (n >= c->allocated_nhs) {
+            c->nhs = x2nrealloc(c->nhs, &c->allocated_nhs, sizeof *c->nhs);
+        }
+        if (n >= fr->allocated_ofs) {
+            fr->ofs = x2nrealloc(fr->ofs, &fr->allocated_ofs,
+                                 sizeof *fr->ofs);
+        }
+        fr->ofs[n] = fr->keys.length;
+        ds_put_buffer(&fr->keys, fr->key.string, fr->key.length);
+        ds_put_char(&fr->keys, '\0');
+        c->nhs[n++].weight = weight;
+    }
+    if (cur.error) {
+        return SIZE_MAX;
+    }
+    for (size_t i = 0; i < n; i++) {
+        c->nhs[i].key = fr->keys.string + fr->ofs[i];
+    }
+    return n;
+}
+
+/* Decodes optional string value 'v' into 'out': '*s' is then its text, or
+ * NULL if it has none.  Returns false if 'v' is not such a value. */
+static bool
+file_optional_string(const struct ovsdb_file_replay_value *v,
+                     struct ds *out, const char **s)
+{
+    struct ovsdb_file_replay_value atom;
+    bool present;
+
+    if (!ovsdb_file_replay_get_optional(v, &atom, &present)) {
+        return false;
+    } else if (!present) {
+        *s = NULL;
+        return true;
+    } else if (!ovsdb_file_replay_get_string(&atom, out)) {
+        return false;
+    }
+    *s = ds_cstr(out);
+    return true;
+}
+
+/* ovsdb_file_replay_row_cb for Nexthop_Group. */
+static void
+file_group(const struct ovsdb_file_replay_value *v, void *fr_)
+{
+    struct file_rows *fr = fr_;
+    size_t n = file_nexthops(fr, &v[G_MEMBERS]);
+    int64_t id;
+
+    if (n == SIZE_MAX || !ovsdb_file_replay_get_integer(&v[G_ID], &id)) {
+        note_bad(fr->check, "Nexthop_Group row");
+        return;
+    }
+    group_add(fr->check, id, n);
+}
+
+/* ovsdb_file_replay_row_cb for Route. */
+static void
+file_route(const struct ovsdb_file_replay_value *v, void *fr_)
+{
+    struct file_rows *fr = fr_;
+    struct ovsdb_file_replay_value group;
+    struct route_view r;
+
+    if (!ovsdb_file_replay_get_string(&v[R_VRF], &fr->vrf)
+        || !ovsdb_file_replay_get_string(&v[R_PREFIX], &fr->prefix)
+        || !ovsdb_file_replay_get_boolean(&v[R_BLACKHOLE], &r.blackhole)
+        || !ovsdb_file_replay_get_optional(&v[R_GROUP], &group,
+                                           &r.has_group)
+        || (r.has_group
+            && !ovsdb_file_replay_get_integer(&group, &r.group))
+        || (r.n_nhs = file_nexthops(fr, &v[R_NEXTHOPS])) == SIZE_MAX) {
+        note_bad(fr->check, "Route row");
+        return;
+    }
+    r.vrf = ds_cstr(&fr->vrf);
+    r.prefix = ds_cstr(&fr->prefix);
+    route_add(fr->check, &r);
+}
+
+/* ovsdb_file_replay_row_cb for Asic_Route: --instance's rows only. */
+static void
+file_asic(const struct ovsdb_file_replay_value *v, void *fr_)
+{
+    struct file_rows *fr = fr_;
+    int64_t instance, seq, applied_seq;
+    const char *state, *error;
+    size_t n;
+
+    if (!ovsdb_file_replay_get_integer(&v[A_INSTANCE], &instance)) {
+        note_bad(fr->check, "Asic_Route row");
+        return;
+    } else if (instance != asic_instance) {
+        return;
+    }
+    if (!ovsdb_file_replay_get_string(&v[A_VRF], &fr->vrf)
+        || !ovsdb_file_replay_get_string(&v[A_PREFIX], &fr->prefix)
+        || !ovsdb_file_replay_get_string(&v[A_ACTION], &fr->action)
+        || !ovsdb_file_replay_get_integer(&v[A_SEQ], &seq)
+        || !ovsdb_file_replay_get_integer(&v[A_APPLIED_SEQ], &applied_seq)
+        || !file_optional_string(&v[A_STATE], &fr->state, &state)
+        || !file_optional_string(&v[A_ERROR], &fr->error, &error)
+        || (n = file_nexthops(fr, &v[A_NEXTHOPS])) == SIZE_MAX) {
+        note_bad(fr->check, "Asic_Route row");
+        return;
+    }
+    asic_add(fr->check, ds_cstr(&fr->vrf), ds_cstr(&fr->prefix),
+             ds_cstr(&fr->action), n, state, seq, applied_seq, error);
+}
+
+/* Reads the database from standalone database file 'file' and, unless
+ * 'ctl' is NULL, syncd's FIB, which syncd dumps while the file is read. */
+static void
+read_file_views(const char *file, const char *ctl, struct check *c)
+{
+    struct ovsdb_file_replay *r = ovsdb_file_replay_create();
+    struct fib_request fr = { .rpc = NULL };
+    struct file_rows rows = {
+        .check = c,
+        .vrf = DS_EMPTY_INITIALIZER, .prefix = DS_EMPTY_INITIALIZER,
+        .action = DS_EMPTY_INITIALIZER, .state = DS_EMPTY_INITIALIZER,
+        .error = DS_EMPTY_INITIALIZER, .key = DS_EMPTY_INITIALIZER,
+        .keys = DS_EMPTY_INITIALIZER,
+    };
+    size_t groups = ovsdb_file_replay_add_table(r, "Nexthop_Group",
+                                                group_cols,
+                                                ARRAY_SIZE(group_cols));
+    size_t routes = ovsdb_file_replay_add_table(r, "Route", route_cols,
+                                                ARRAY_SIZE(route_cols));
+    size_t asics = ovsdb_file_replay_add_table(r, "Asic_Route", asic_cols,
+                                               ARRAY_SIZE(asic_cols));
+
+    if (ctl) {
+        fib_request_start(&fr, ctl);
+    }
+    char *error = ovsdb_file_replay_read(r, file);
+    if (error) {
+        /* Let syncd finish its dump, so as not to leave it behind. */
+        while (!fib_request_run(&fr, c)) {
+            poll_block();
+        }
+        fail("%s (--no-db-file asks the server instead)", error);
+    }
+    route_compare_reserve(c->cmp, ovsdb_file_replay_n_rows(r, routes));
+    ovsdb_file_replay_for_each(r, groups, file_group, &rows);
+    ovsdb_file_replay_for_each(r, routes, file_route, &rows);
+    ovsdb_file_replay_for_each(r, asics, file_asic, &rows);
+    ovsdb_file_replay_destroy(r);
+
+    while (!fib_request_run(&fr, c)) {
+        poll_block();
+    }
+
+    ds_destroy(&rows.vrf);
+    ds_destroy(&rows.prefix);
+    ds_destroy(&rows.action);
+    ds_destroy(&rows.state);
+    ds_destroy(&rows.error);
+    ds_destroy(&rows.key);
+    ds_destroy(&rows.keys);
+    free(rows.ofs);
 }
 
 /* Where the Asic_Route slices are. */
@@ -910,7 +1207,11 @@ main(int argc, char *argv[])
     parse_options(argc, argv, &o);
     hmap_init(&c.groups);
 
-    read_views(o.db, o.check_fib ? o.syncd : NULL, &c, o.slice);
+    if (o.db_file) {
+        read_file_views(o.db_file, o.check_fib ? o.syncd : NULL, &c);
+    } else {
+        read_views(o.db, o.check_fib ? o.syncd : NULL, &c, o.slice);
+    }
     if (o.check_fib) {
         views |= ROUTE_COMPARE_FIB;
     }
@@ -950,6 +1251,7 @@ main(int argc, char *argv[])
     free(c.nhs);
     svec_destroy(&o.frr_files);
     free(o.syncd);
+    free(o.db_file);
     return status;
 }
 
@@ -986,13 +1288,23 @@ one line each, sorted, then a summary line:\n\
 Prefixes are compared as their rows spell them: a Route row whose prefix\n\
 is not canonical (orchd refuses it) is missing from the ASIC.\n\
 \n\
-How it reads: the database a row at a time (no reply held whole), only\n\
-the columns compared; Asic_Route in slices of its seq column from where\n\
-its seqs start (found by \"wait\" probes that read no row), each a\n\
-transaction of its own, so that ovsdb-server builds one slice's reply at\n\
-a time (Route, which has no column to slice on, in one select); the FIB\n\
-from a file that syncd writes beside its socket (\"asic/dump file\n\
-PATH\"), removed once read.  All are read at once.\n\
+How it reads the database: from the server's database file, when there\n\
+is one to read (--db-file=FILE, or by default FILE beside the server's\n\
+socket: DIR/fibsync.db when --db is unix:DIR/db.sock, as fibsync-ctl\n\
+lays a standalone server out).  The file is replayed as ovsdb-server\n\
+replays it when it starts: every whole record, to the last transaction\n\
+the server had written when route-check opened it, and only the\n\
+columns compared.  That asks nothing of the server, which answering a\n\
+million rows costs seconds of CPU and hundreds of MB; a clustered\n\
+database's file is a Raft log and is refused.  Otherwise, and with\n\
+--no-db-file, it asks the server: a row at a time (no reply held\n\
+whole), only the columns compared; Asic_Route in slices of its seq\n\
+column from where its seqs start (found by \"wait\" probes that read no\n\
+row), each a transaction of its own, so that ovsdb-server builds one\n\
+slice's reply at a time (Route, which has no column to slice on, in one\n\
+select).  The FIB is read from a file that syncd writes beside its\n\
+socket (\"asic/dump file PATH\"), removed once read, while the database\n\
+is read.\n\
 \n\
 Comparing with FRR (--frr, --vtysh, --frr-json):\n\
   route-check runs \"vtysh -c 'show ip route vrf all json'\" and the same\n\
@@ -1014,6 +1326,11 @@ Options:\n\
                        or its relay) is tried in order, the first server\n\
                        that answers read; ssl:IP:PORT needs the SSL\n\
                        options below\n\
+  --db-file=FILE       read the database from FILE, the standalone\n\
+                       database file of the server (read-only; the\n\
+                       server may keep writing it)\n\
+  --no-db-file         ask the server at --db, even when its file is\n\
+                       beside its socket\n\
   --instance=N         check ASIC instance N (0 to 63, default 0): its\n\
                        Asic_Route rows (instance N) and its syncd's FIB\n\
   --syncd=SOCKET       syncd's unixctl socket\n\
@@ -1026,8 +1343,9 @@ Options:\n\
   --frr-json=FILE      read FRR's JSON from FILE instead of running vtysh\n\
                        (implies --frr; may be given twice, ip and ipv6)\n\
   --frr-all-protocols  count FRR's connected, kernel and local routes too\n\
-  --slice=N            Asic_Route sequence numbers, so at most rows, per\n\
-                       select (default %d): smaller keeps ovsdb-server's\n\
+  --slice=N            asking the server: Asic_Route sequence numbers,\n\
+                       so at most rows, per select (default %d):\n\
+                       smaller keeps ovsdb-server's\n\
                        transient memory smaller, but each select scans\n\
                        the whole table there\n\
   -q, --quiet          print only the summary line\n\

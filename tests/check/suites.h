@@ -15,6 +15,7 @@
     SUITE(paths) \
     SUITE(setting) \
     SUITE(ovsdb_wire) \
+    SUITE(ovsdb_file_replay) \
     SUITE(route_frame) \
     SUITE(zmq_channel) \
     SUITE(route_key) \

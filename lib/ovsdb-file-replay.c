@@ -1,0 +1,1147 @@
+/*
+ * Copyright (c) 2026 The fibsync authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#include <config.h>
+
+#include "lib/ovsdb-file-replay.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "openvswitch/dynamic-string.h"
+#include "openvswitch/hmap.h"
+#include "openvswitch/json.h"
+#include "util.h"
+#include "uuid.h"
+
+/* Where a value's JSON text is: 'len' bytes at offset 'off' of the mapped
+ * file or, with SPAN_OWNED set in 'len', the string 'owned[off]'. */
+struct span {
+    uint32_t off;               /* Offset in the file, or owned index. */
+    uint32_t len;               /* Bytes, | SPAN_OWNED for an owned one. */
+};
+#define SPAN_OWNED 0x80000000u
+
+/* A column kept. */
+struct column {
+    char *name;                 /* Its name. */
+    bool composite;             /* Up to more than one element: a
+                                 * modification may be a diff. */
+    bool map;                   /* A map (else a set or a single atom). */
+    struct span dflt;           /* Its default value (owned). */
+};
+
+/* A table kept. */
+struct table {
+    char *name;                 /* Its name. */
+    struct column *columns;     /* Columns kept, as asked. */
+    size_t n_columns;           /* Number of 'columns'. */
+    struct hmap rows;           /* "struct row"s, by uuid_hash(). */
+    struct row **order;         /* The same, in the order inserted (NULL
+                                 * where deleted): iterating them in this
+                                 * order reads the file's text in order. */
+    size_t n_order;             /* Number of 'order'. */
+    size_t allocated_order;     /* Room in 'order'. */
+};
+
+/* A row of a table kept. */
+struct row {
+    struct hmap_node node;      /* In 'table->rows'. */
+    struct uuid uuid;           /* Its UUID. */
+    size_t order_idx;           /* Its index in 'table->order'. */
+    struct span values[];       /* One per column of its table. */
+};
+
+/* A modification of a set or map column, applied at the end of its record
+ * (only then is it known whether the record holds diffs: "_is_diff" may
+ * come after the tables). */
+struct pending {
+    struct row *row;            /* The row modified. */
+    const struct column *column; /* The column. */
+    size_t idx;                 /* Its index in 'row->values'. */
+    struct span value;          /* The value or diff written. */
+};
+
+/* A replay. */
+struct ovsdb_file_replay {
+    struct table **tables;      /* Tables kept (each allocated apart: an
+                                 * hmap cannot move). */
+    size_t n_tables;            /* Number of 'tables'. */
+
+    const char *text;           /* The mapped file, NULL before a read. */
+    size_t size;                /* Its size. */
+    size_t n_records;           /* Whole records read, schema included. */
+
+    char **owned;               /* Values not in the file (defaults, diffs
+                                 * applied). */
+    size_t n_owned;             /* Number of 'owned'. */
+    size_t allocated_owned;     /* Room in 'owned'. */
+
+    struct pending *pending;    /* Diffs of the current record. */
+    size_t n_pending;           /* Number of 'pending'. */
+    size_t allocated_pending;   /* Room in 'pending'. */
+};
+
+struct ovsdb_file_replay *
+ovsdb_file_replay_create(void)
+{
+    return xzalloc(sizeof(struct ovsdb_file_replay));
+}
+
+void
+ovsdb_file_replay_destroy(struct ovsdb_file_replay *r)
+{
+    if (!r) {
+        return;
+    }
+    for (size_t i = 0; i < r->n_tables; i++) {
+        struct table *t = r->tables[i];
+
+        for (size_t j = 0; j < t->n_order; j++) {
+            free(t->order[j]);
+        }
+        free(t->order);
+        hmap_destroy(&t->rows);
+        for (size_t j = 0; j < t->n_columns; j++) {
+            free(t->columns[j].name);
+        }
+        free(t->columns);
+        free(t->name);
+        free(t);
+    }
+    free(r->tables);
+    for (size_t i = 0; i < r->n_owned; i++) {
+        free(r->owned[i]);
+    }
+    free(r->owned);
+    free(r->pending);
+    if (r->text) {
+        munmap(CONST_CAST(char *, r->text), r->size);
+    }
+    free(r);
+}
+
+/* Keeps the rows of 'table', with the 'n' columns named in 'columns'.
+ * Returns the table's index for ovsdb_file_replay_for_each().  Call before
+ * ovsdb_file_replay_read(). */
+size_t
+ovsdb_file_replay_add_table(struct ovsdb_file_replay *r, const char *table,
+                            const char *const *columns, size_t n)
+{
+    struct table *t;
+
+    r->tables = xrealloc(r->tables, (r->n_tables + 1) * sizeof *r->tables);
+    t = r->tables[r->n_tables] = xmalloc(sizeof *t);
+    t->name = xstrdup(table);
+    t->columns = xcalloc(n, sizeof *t->columns);
+    t->n_columns = n;
+    for (size_t i = 0; i < n; i++) {
+        t->columns[i].name = xstrdup(columns[i]);
+    }
+    hmap_init(&t->rows);
+    t->order = NULL;
+    t->n_order = t->allocated_order = 0;
+    return r->n_tables++;
+}
+
+size_t
+ovsdb_file_replay_n_rows(const struct ovsdb_file_replay *r, size_t table)
+{
+    return hmap_count(&r->tables[table]->rows);
+}
+
+/* Returns the number of whole records read, the schema's included. */
+size_t
+ovsdb_file_replay_n_records(const struct ovsdb_file_replay *r)
+{
+    return r->n_records;
+}
+
+/* ---- Values ------------------------------------------------------------
+ */
+
+/* Takes 's' as an owned value and returns its span. */
+static struct span
+own(struct ovsdb_file_replay *r, char *s)
+{
+    if (r->n_owned >= r->allocated_owned) {
+        r->owned = x2nrealloc(r->owned, &r->allocated_owned,
+                              sizeof *r->owned);
+    }
+    r->owned[r->n_owned] = s;
+    return (struct span) { .off = r->n_owned++, .len = SPAN_OWNED };
+}
+
+/* Returns the text of 's'. */
+static struct ovsdb_file_replay_value
+span_value(const struct ovsdb_file_replay *r, struct span s)
+{
+    if (s.len & SPAN_OWNED) {
+        const char *text = r->owned[s.off];
+
+        return (struct ovsdb_file_replay_value) { text, strlen(text) };
+    }
+    return (struct ovsdb_file_replay_value) { r->text + s.off, s.len };
+}
+
+/* Returns the span of the 'n' bytes at 'p', in the mapped file. */
+static struct span
+file_span(const struct ovsdb_file_replay *r, const char *p, size_t n)
+{
+    return (struct span) { .off = p - r->text, .len = n };
+}
+
+/* ---- The scanner -------------------------------------------------------
+ *
+ * Just enough JSON to walk a transaction record: each function takes the
+ * next byte to read and the end of the text, and returns the byte after
+ * what it read, or NULL if that is not there. */
+
+static const char *
+skip_ws(const char *p, const char *end)
+{
+    while (p < end && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')) {
+        p++;
+    }
+    return p;
+}
+
+/* 'p' is at a string's opening quote. */
+static const char *
+skip_string(const char *p, const char *end)
+{
+    const char *start = ++p;
+
+    for (;;) {
+        const char *q = memchr(p, '"', end - p);
+        const char *b;
+
+        if (!q) {
+            return NULL;
+        }
+        for (b = q; b > start && b[-1] == '\\'; b--) {
+            continue;
+        }
+        if (!((q - b) & 1)) {
+            return q + 1;       /* Not escaped: an even run of '\'s. */
+        }
+        p = q + 1;
+    }
+}
+
+/* Skips one value of any kind.  Brackets are counted, not matched. */
+static const char *
+skip_value(const char *p, const char *end)
+{
+    if (p >= end) {
+        return NULL;
+    } else if (*p == '"') {
+        return skip_string(p, end);
+    } else if (*p == '[' || *p == '{') {
+        int depth = 0;
+
+        while (p < end) {
+            char c = *p;
+
+            if (c == '"') {
+                p = skip_string(p, end);
+                if (!p) {
+                    return NULL;
+                }
+                continue;
+            } else if (c == '[' || c == '{') {
+                depth++;
+            } else if (c == ']' || c == '}') {
+                if (!--depth) {
+                    return p + 1;
+                }
+            }
+            p++;
+        }
+        return NULL;
+    } else {
+        const char *start = p;
+
+        while (p < end && *p != ',' && *p != ']' && *p != '}' && *p != ' '
+               && *p != '\n' && *p != '\t' && *p != '\r' && *p != ':') {
+            p++;
+        }
+        return p > start ? p : NULL;
+    }
+}
+
+/* A member of an object being walked. */
+struct member {
+    const char *key;            /* Its key's text, without the quotes. */
+    size_t key_len;             /* Its length. */
+    const char *value;          /* First byte of its value. */
+};
+
+/* Moves to the next member of the object whose '{' or previous member's
+ * value ends at '*pp'.  Returns 1 and fills 'm' (and '*pp' is at the
+ * value), 0 at the closing '}' ('*pp' after it), -1 on an error. */
+static int
+next_member(const char **pp, const char *end, bool first, struct member *m)
+{
+    const char *p = skip_ws(*pp, end);
+    const char *q;
+
+    if (p < end && *p == '}') {
+        *pp = p + 1;
+        return 0;
+    }
+    if (!first) {
+        if (p >= end || *p != ',') {
+            return -1;
+        }
+        p = skip_ws(p + 1, end);
+    }
+    if (p >= end || *p != '"' || !(q = skip_string(p, end))) {
+        return -1;
+    }
+    m->key = p + 1;
+    m->key_len = q - p - 2;
+    p = skip_ws(q, end);
+    if (p >= end || *p != ':') {
+        return -1;
+    }
+    *pp = m->value = skip_ws(p + 1, end);
+    return 1;
+}
+
+/* Returns true if 'm''s key is 's'. */
+static bool
+key_is(const struct member *m, const char *s)
+{
+    return strlen(s) == m->key_len && !memcmp(m->key, s, m->key_len);
+}
+
+/* Moves '*pp' to the '{' of an object.  Returns false if it is not one. */
+static bool
+open_object(const char **pp, const char *end)
+{
+    const char *p = skip_ws(*pp, end);
+
+    if (p >= end || *p != '{') {
+        return false;
+    }
+    *pp = p + 1;
+    return true;
+}
+
+/* ---- The schema --------------------------------------------------------
+ */
+
+/* Returns the default value's JSON text for a column of atomic type
+ * 'type', or NULL if 'type' is not one. */
+static const char *
+atom_default(const char *type)
+{
+    return (!strcmp(type, "string") ? "\"\""
+            : !strcmp(type, "integer") ? "0"
+            : !strcmp(type, "real") ? "0"
+            : !strcmp(type, "boolean") ? "false"
+            : !strcmp(type, "uuid")
+            ? "[\"uuid\",\"00000000-0000-0000-0000-000000000000\"]"
+            : NULL);
+}
+
+/* Returns the atomic type name of base type 'base' ("integer" or
+ * {"type": "integer", ...}), or NULL. */
+static const char *
+base_type(const struct json *base)
+{
+    if (base && base->type == JSON_STRING) {
+        return json_string(base);
+    } else if (base && base->type == JSON_OBJECT) {
+        const struct json *t = shash_find_data(json_object(base), "type");
+
+        return t && t->type == JSON_STRING ? json_string(t) : NULL;
+    }
+    return NULL;
+}
+
+/* Reads the kind and the default of column 'c' from its schema 'type'.
+ * Returns an error message or NULL. */
+static char *
+column_from_schema(struct ovsdb_file_replay *r, struct column *c,
+                   const char *table, const struct json *type)
+{
+    const struct json *key = type, *value = NULL, *min = NULL, *max = NULL;
+
+    if (type && type->type == JSON_OBJECT) {
+        key = shash_find_data(json_object(type), "key");
+        value = shash_find_data(json_object(type), "value");
+        min = shash_find_data(json_object(type), "min");
+        max = shash_find_data(json_object(type), "max");
+    }
+
+    const char *key_type = base_type(key);
+    int64_t n_min = min && min->type == JSON_INTEGER ? json_integer(min) : 1;
+    int64_t n_max = (max && max->type == JSON_STRING ? INT64_MAX
+                     : max && max->type == JSON_INTEGER ? json_integer(max)
+                     : 1);
+
+    if (!key_type || !atom_default(key_type)) {
+        return xasprintf("column %s of table %s has a type this reader "
+                         "does not know", c->name, table);
+    }
+    c->map = value != NULL;
+    c->composite = n_max > 1;
+    c->dflt = own(r, xstrdup(c->map ? "[\"map\",[]]"
+                             : c->composite || !n_min ? "[\"set\",[]]"
+                             : atom_default(key_type)));
+    return NULL;
+}
+
+/* Reads the schema record 'text' ('len' bytes).  Returns an error message
+ * or NULL. */
+static char *
+read_schema(struct ovsdb_file_replay *r, const char *text, size_t len)
+{
+    char *s = xmemdup0(text, len);
+    struct json *schema = json_from_string(s);
+    const struct json *tables = NULL;
+    char *error = NULL;
+
+    free(s);
+    if (schema->type == JSON_OBJECT) {
+        tables = shash_find_data(json_object(schema), "tables");
+    }
+    if (!tables || tables->type != JSON_OBJECT) {
+        error = xstrdup("its first record is not a database schema");
+        goto exit;
+    }
+    for (size_t i = 0; i < r->n_tables && !error; i++) {
+        struct table *t = r->tables[i];
+        const struct json *ts = shash_find_data(json_object(tables), t->name);
+        const struct json *cols = (ts && ts->type == JSON_OBJECT
+                                   ? shash_find_data(json_object(ts),
+                                                     "columns")
+                                   : NULL);
+
+        if (!cols || cols->type != JSON_OBJECT) {
+            error = xasprintf("its schema has no table %s", t->name);
+            break;
+        }
+        for (size_t j = 0; j < t->n_columns && !error; j++) {
+            struct column *c = &t->columns[j];
+            const struct json *cs = shash_find_data(json_object(cols),
+                                                    c->name);
+            const struct json *type = (cs && cs->type == JSON_OBJECT
+                                       ? shash_find_data(json_object(cs),
+                                                         "type")
+                                       : NULL);
+
+            error = (type ? column_from_schema(r, c, t->name, type)
+                     : xasprintf("its table %s has no column %s",
+                                 t->name, c->name));
+        }
+    }
+exit:
+    json_destroy(schema);
+    return error;
+}
+
+/* ---- Transactions ------------------------------------------------------
+ */
+
+/* Returns the row of 't' with 'uuid', or NULL. */
+static struct row *
+row_find(const struct table *t, const struct uuid *uuid)
+{
+    struct row *row;
+
+    HMAP_FOR_EACH_WITH_HASH (row, node, uuid_hash(uuid), &t->rows) {
+        if (uuid_equals(&row->uuid, uuid)) {
+            return row;
+        }
+    }
+    return NULL;
+}
+
+/* Returns the index of the column of 't' named by 'm''s key, or SIZE_MAX
+ * if it is not kept. */
+static size_t
+column_find(const struct table *t, const struct member *m)
+{
+    for (size_t i = 0; i < t->n_columns; i++) {
+        if (key_is(m, t->columns[i].name)) {
+            return i;
+        }
+    }
+    return SIZE_MAX;
+}
+
+
+/* The elements of a set or map value, while a diff is applied. */
+struct elems {
+    const struct json **v;      /* Atoms, or [key, value] pairs. */
+    size_t n;                   /* Number of 'v'. */
+    size_t allocated;           /* Room in 'v'. */
+};
+
+static void
+elems_push(struct elems *e, const struct json *j)
+{
+    if (e->n >= e->allocated) {
+        e->v = x2nrealloc(e->v, &e->allocated, sizeof *e->v);
+    }
+    e->v[e->n++] = j;
+}
+
+/* Returns the key of element 'e' of a value of 'c'. */
+static const struct json *
+elem_key(const struct column *c, const struct json *e)
+{
+    return c->map ? json_array(e)->elems[0] : e;
+}
+
+/* Parses 'v' as a value of set or map column 'c' and appends its elements
+ * to 'out' (a map's as [key, value] pairs).  Returns the parsed JSON,
+ * which 'out' points into, or NULL if 'v' is not such a value. */
+static struct json *
+parse_elems(const struct column *c, struct ovsdb_file_replay_value v,
+            struct elems *out)
+{
+    struct ds s = DS_EMPTY_INITIALIZER;
+
+    /* Wrapped in an array: OVS's parser takes no bare string or number. */
+    ds_put_char(&s, '[');
+    ds_put_buffer(&s, v.s, v.len);
+    ds_put_char(&s, ']');
+    struct json *outer = json_from_string(ds_cstr(&s));
+    ds_destroy(&s);
+    if (outer->type != JSON_ARRAY || json_array(outer)->n != 1) {
+        json_destroy(outer);
+        return NULL;
+    }
+
+    const struct json *j = json_array(outer)->elems[0];
+    const struct json_array *a = j->type == JSON_ARRAY ? json_array(j) : NULL;
+    const char *tag = (a && a->n == 2 && a->elems[0]->type == JSON_STRING
+                       && a->elems[1]->type == JSON_ARRAY
+                       ? json_string(a->elems[0]) : "");
+
+    if (!strcmp(tag, c->map ? "map" : "set")) {
+        const struct json_array *inner = json_array(a->elems[1]);
+
+        for (size_t i = 0; i < inner->n; i++) {
+            const struct json *e = inner->elems[i];
+
+            if (c->map && (e->type != JSON_ARRAY || json_array(e)->n != 2)) {
+                json_destroy(outer);
+                return NULL;
+            }
+            elems_push(out, e);
+        }
+    } else if (c->map) {
+        json_destroy(outer);
+        return NULL;
+    } else {
+        elems_push(out, j);     /* A set of one is written as its atom. */
+    }
+    return outer;
+}
+
+/* Applies 'diff' to the value 'old' of set or map column 'c', as OVS's
+ * ovsdb_datum_apply_diff_in_place() does: an element whose key 'old'
+ * lacks is added; one whose key it has is removed, unless 'c' is a map and
+ * the values differ, when the value is replaced.  Returns the new value's
+ * JSON text, or NULL if 'old' or 'diff' does not parse. */
+static char *
+apply_diff(const struct column *c, struct ovsdb_file_replay_value old,
+           struct ovsdb_file_replay_value diff)
+{
+    struct elems a = { .v = NULL }, d = { .v = NULL };
+    struct json *ja = parse_elems(c, old, &a);
+    struct json *jd = ja ? parse_elems(c, diff, &d) : NULL;
+    char *result = NULL;
+
+    if (jd) {
+        for (size_t i = 0; i < d.n; i++) {
+            const struct json *key = elem_key(c, d.v[i]);
+            size_t j = 0;
+
+            while (j < a.n && !json_equal(elem_key(c, a.v[j]), key)) {
+                j++;
+            }
+            if (j == a.n) {
+                elems_push(&a, d.v[i]);
+            } else if (c->map
+                       && !json_equal(json_array(a.v[j])->elems[1],
+                                      json_array(d.v[i])->elems[1])) {
+                a.v[j] = d.v[i];
+            } else {
+                a.v[j] = a.v[--a.n];
+            }
+        }
+
+        struct json *list = json_array_create_empty();
+        for (size_t i = 0; i < a.n; i++) {
+            json_array_add(list, json_clone(a.v[i]));
+        }
+        struct json *v = json_array_create_2(
+            json_string_create(c->map ? "map" : "set"), list);
+        result = json_to_string(v, 0);
+        json_destroy(v);
+    }
+    json_destroy(ja);
+    json_destroy(jd);
+    free(a.v);
+    free(d.v);
+    return result;
+}
+
+/* Returns true if 'v' is an empty set or map, as the server writes one. */
+static bool
+is_empty_composite(struct ovsdb_file_replay_value v)
+{
+    static const char set[] = "[\"set\",[]]", map[] = "[\"map\",[]]";
+
+    return ((v.len == strlen(set) && !memcmp(v.s, set, v.len))
+            || (v.len == strlen(map) && !memcmp(v.s, map, v.len)));
+}
+
+/* Replays the row of 't' with 'uuid', whose value in the record starts at
+ * 'p': null (deleted) or an object of the columns written.  Returns the
+ * byte after it, or NULL with '*error' set. */
+static const char *
+replay_row(struct ovsdb_file_replay *r, struct table *t,
+           const struct uuid *uuid, const char *p, const char *end,
+           char **error)
+{
+    struct row *row = row_find(t, uuid);
+
+    if (p < end && *p == 'n') {
+        const char *q = skip_value(p, end);
+
+        if (!q || q - p != 4 || memcmp(p, "null", 4)) {
+            *error = xasprintf("row "UUID_FMT" of table %s does not parse",
+                               UUID_ARGS(uuid), t->name);
+            return NULL;
+        } else if (!row) {
+            *error = xasprintf("deletes row "UUID_FMT" of table %s, which "
+                               "does not exist", UUID_ARGS(uuid), t->name);
+            return NULL;
+        }
+        hmap_remove(&t->rows, &row->node);
+        t->order[row->order_idx] = NULL;
+        free(row);
+        return q;
+    }
+
+    bool insert = !row;
+    if (insert) {
+        row = xmalloc(sizeof *row + t->n_columns * sizeof *row->values);
+        row->uuid = *uuid;
+        for (size_t i = 0; i < t->n_columns; i++) {
+            row->values[i] = t->columns[i].dflt;
+        }
+        hmap_insert(&t->rows, &row->node, uuid_hash(uuid));
+        if (t->n_order >= t->allocated_order) {
+            t->order = x2nrealloc(t->order, &t->allocated_order,
+                                  sizeof *t->order);
+        }
+        row->order_idx = t->n_order;
+        t->order[t->n_order++] = row;
+    }
+    if (!open_object(&p, end)) {
+        goto bad;
+    }
+    for (bool first = true; ; first = false) {
+        struct member m;
+        int k = next_member(&p, end, first, &m);
+        const char *q;
+
+        if (!k) {
+            return p;
+        } else if (k < 0 || !(q = skip_value(m.value, end))) {
+            goto bad;
+        }
+
+        size_t idx = column_find(t, &m);
+        if (idx != SIZE_MAX) {
+            struct span s = file_span(r, m.value, q - m.value);
+
+            if (!insert && t->columns[idx].composite) {
+                if (r->n_pending >= r->allocated_pending) {
+                    r->pending = x2nrealloc(r->pending, &r->allocated_pending,
+                                            sizeof *r->pending);
+                }
+                r->pending[r->n_pending++] = (struct pending) {
+                    .row = row, .column = &t->columns[idx], .idx = idx,
+                    .value = s,
+                };
+            } else {
+                row->values[idx] = s;
+            }
+        }
+        p = q;
+    }
+
+bad:
+    *error = xasprintf("row "UUID_FMT" of table %s does not parse",
+                       UUID_ARGS(uuid), t->name);
+    return NULL;
+}
+
+/* Replays the rows of table 't' whose object in the record starts at 'p'.
+ * Returns the byte after it, or NULL with '*error' set. */
+static const char *
+replay_table(struct ovsdb_file_replay *r, struct table *t, const char *p,
+             const char *end, char **error)
+{
+    if (!open_object(&p, end)) {
+        *error = xasprintf("table %s is not an object", t->name);
+        return NULL;
+    }
+    for (bool first = true; ; first = false) {
+        struct member m;
+        struct uuid uuid;
+        char s[UUID_LEN + 1];
+        int k = next_member(&p, end, first, &m);
+
+        if (!k) {
+            return p;
+        } else if (k < 0) {
+            *error = xasprintf("table %s does not parse", t->name);
+            return NULL;
+        } else if (m.key_len != UUID_LEN) {
+            goto bad_uuid;
+        }
+        memcpy(s, m.key, UUID_LEN);
+        s[UUID_LEN] = '\0';
+        if (!uuid_from_string(&uuid, s)) {
+            goto bad_uuid;
+        }
+        p = replay_row(r, t, &uuid, m.value, end, error);
+        if (!p) {
+            return NULL;
+        }
+        continue;
+
+    bad_uuid:
+        *error = xasprintf("table %s: \"%.*s\" is not a row UUID", t->name,
+                           (int) MIN(m.key_len, 64), m.key);
+        return NULL;
+    }
+}
+
+/* Returns the table kept named by 'm''s key, or NULL. */
+static struct table *
+table_find(struct ovsdb_file_replay *r, const struct member *m)
+{
+    for (size_t i = 0; i < r->n_tables; i++) {
+        if (key_is(m, r->tables[i]->name)) {
+            return r->tables[i];
+        }
+    }
+    return NULL;
+}
+
+/* Replays the transaction record of 'len' bytes at 'text'.  Returns an
+ * error message or NULL. */
+static char *
+replay_txn(struct ovsdb_file_replay *r, const char *text, size_t len)
+{
+    const char *p = text, *end = text + len;
+    bool is_diff = false;
+    char *error = NULL;
+
+    r->n_pending = 0;
+    if (!open_object(&p, end)) {
+        return xstrdup("not a JSON object");
+    }
+    for (bool first = true; ; first = false) {
+        struct member m;
+        int k = next_member(&p, end, first, &m);
+
+        if (!k) {
+            if (skip_ws(p, end) != end) {
+                return xstrdup("trailing data after the transaction");
+            }
+            break;
+        } else if (k < 0) {
+            return xstrdup("does not parse");
+        }
+
+        struct table *t = m.key_len && m.key[0] != '_' ? table_find(r, &m)
+                          : NULL;
+        if (t) {
+            p = replay_table(r, t, m.value, end, &error);
+            if (!p) {
+                return error;
+            }
+        } else {
+            p = skip_value(m.value, end);
+            if (!p) {
+                return xasprintf("member \"%.*s\" does not parse",
+                                 (int) MIN(m.key_len, 64), m.key);
+            }
+            if (key_is(&m, "_is_diff")) {
+                is_diff = p - m.value == 4 && !memcmp(m.value, "true", 4);
+            }
+        }
+    }
+
+    for (size_t i = 0; i < r->n_pending; i++) {
+        const struct pending *pd = &r->pending[i];
+        struct span *v = &pd->row->values[pd->idx];
+
+        if (!is_diff || is_empty_composite(span_value(r, *v))) {
+            *v = pd->value;
+        } else {
+            char *s = apply_diff(pd->column, span_value(r, *v),
+                                 span_value(r, pd->value));
+            if (!s) {
+                return xasprintf("a diff of column %s of row "UUID_FMT
+                                 " does not apply", pd->column->name,
+                                 UUID_ARGS(&pd->row->uuid));
+            }
+            *v = own(r, s);
+        }
+    }
+    return NULL;
+}
+
+/* The header of every record of a standalone database file, and the
+ * start of a clustered one. */
+static const char record_magic[] = "OVSDB JSON ";
+static const char cluster_magic[] = "OVSDB CLUSTER";
+
+/* A header is shorter than this: magic, length, SHA-1, newline. */
+#define MAX_HEADER 128
+
+/* Replays database file 'file' to its last whole record.  Returns NULL,
+ * or an error message that the caller frees.  Call once. */
+char *
+ovsdb_file_replay_read(struct ovsdb_file_replay *r, const char *file)
+{
+    struct stat st;
+    int fd = open(file, O_RDONLY);
+
+    ovs_assert(!r->text);
+    if (fd < 0) {
+        return xasprintf("%s: open failed (%s)", file, ovs_strerror(errno));
+    } else if (fstat(fd, &st)) {
+        int error = errno;
+
+        close(fd);
+        return xasprintf("%s: stat failed (%s)", file, ovs_strerror(error));
+    } else if (!st.st_size) {
+        close(fd);
+        return xasprintf("%s: empty file", file);
+    } else if (st.st_size >= SPAN_OWNED) {
+        close(fd);
+        return xasprintf("%s: larger than 2 GB, too large to read "
+                         "directly (ask the server)", file);
+    }
+
+    void *map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    int error = errno;
+    close(fd);
+    if (map == MAP_FAILED) {
+        return xasprintf("%s: mmap failed (%s)", file, ovs_strerror(error));
+    }
+    madvise(map, st.st_size, MADV_SEQUENTIAL);
+    r->text = map;
+    r->size = st.st_size;
+
+    const char *p = r->text, *end = r->text + r->size;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', MIN(end - p, MAX_HEADER));
+        char *msg = NULL;
+
+        if (!r->n_records && end - p >= strlen(cluster_magic)
+            && !memcmp(p, cluster_magic, strlen(cluster_magic))) {
+            return xasprintf("%s: a clustered database (its Raft log can "
+                             "only be read through the server)", file);
+        } else if (!nl) {
+            if (end - p < MAX_HEADER) {
+                break;          /* A header cut short: being written. */
+            }
+            msg = xstrdup("no record header");
+        } else if (memcmp(p, record_magic, strlen(record_magic))) {
+            msg = xstrdup(r->n_records ? "no record header"
+                          : "not an OVSDB database file");
+        } else {
+            const char *digits = p + strlen(record_magic);
+            char *e;
+            unsigned long long len = strtoull(digits, &e, 10);
+            const char *data = nl + 1;
+
+            if (e == digits || *e != ' ') {
+                msg = xstrdup("bad record header");
+            } else if (len > (size_t) (end - data)) {
+                break;          /* A record cut short: being written. */
+            } else {
+                msg = (r->n_records ? replay_txn(r, data, len)
+                       : read_schema(r, data, len));
+                p = data + len;
+            }
+        }
+        if (msg) {
+            char *s = xasprintf("%s: record %zu: %s", file, r->n_records,
+                                msg);
+            free(msg);
+            return s;
+        }
+        r->n_records++;
+    }
+    if (!r->n_records) {
+        return xasprintf("%s: no whole record", file);
+    }
+    return NULL;
+}
+
+/* Calls 'cb' for each row of table 'table' (an index that
+ * ovsdb_file_replay_add_table() returned), in the order they were
+ * inserted. */
+void
+ovsdb_file_replay_for_each(const struct ovsdb_file_replay *r, size_t table,
+                           ovsdb_file_replay_row_cb *cb, void *aux)
+{
+    const struct table *t = r->tables[table];
+    struct ovsdb_file_replay_value *values;
+    values = xmalloc(MAX(t->n_columns, 1) * sizeof *values);
+    for (size_t j = 0; j < t->n_order; j++) {
+        const struct row *row = t->order[j];
+
+        if (!row) {
+            continue;
+        }
+        for (size_t i = 0; i < t->n_columns; i++) {
+            values[i] = span_value(r, row->values[i]);
+        }
+        cb(values, aux);
+    }
+    free(values);
+}
+
+/* ---- Decoding values ---------------------------------------------------
+ */
+
+/* The slow path of ovsdb_file_replay_get_string(): a string with escapes,
+ * parsed by OVS's JSON parser. */
+static bool
+get_escaped_string(const struct ovsdb_file_replay_value *v, struct ds *out)
+{
+    struct ds s = DS_EMPTY_INITIALIZER;
+
+    ds_put_char(&s, '[');
+    ds_put_buffer(&s, v->s, v->len);
+    ds_put_char(&s, ']');
+
+    struct json *j = json_from_string(ds_cstr(&s));
+    bool ok = (j->type == JSON_ARRAY && json_array(j)->n == 1
+               && json_array(j)->elems[0]->type == JSON_STRING);
+    if (ok) {
+        ds_put_cstr(out, json_string(json_array(j)->elems[0]));
+    }
+    json_destroy(j);
+    ds_destroy(&s);
+    return ok;
+}
+
+/* A string atom: its text, unescaped, into 'out'. */
+bool
+ovsdb_file_replay_get_string(const struct ovsdb_file_replay_value *v,
+                             struct ds *out)
+{
+    ds_clear(out);
+    if (v->len < 2 || v->s[0] != '"' || v->s[v->len - 1] != '"'
+        || skip_string(v->s, v->s + v->len) != v->s + v->len) {
+        return false;
+    } else if (memchr(v->s + 1, '\\', v->len - 2)) {
+        return get_escaped_string(v, out);
+    }
+    ds_put_buffer(out, v->s + 1, v->len - 2);
+    return true;
+}
+
+/* An integer atom. */
+bool
+ovsdb_file_replay_get_integer(const struct ovsdb_file_replay_value *v,
+                              int64_t *n)
+{
+    char buf[32];
+    char *end;
+
+    if (!v->len || v->len >= sizeof buf
+        || (v->s[0] != '-' && (v->s[0] < '0' || v->s[0] > '9'))) {
+        return false;
+    }
+    memcpy(buf, v->s, v->len);
+    buf[v->len] = '\0';
+    errno = 0;
+    long long x = strtoll(buf, &end, 10);
+    if (*end || errno) {
+        return false;
+    }
+    *n = x;
+    return true;
+}
+
+/* A boolean atom. */
+bool
+ovsdb_file_replay_get_boolean(const struct ovsdb_file_replay_value *v,
+                              bool *b)
+{
+    if (v->len == 4 && !memcmp(v->s, "true", 4)) {
+        *b = true;
+    } else if (v->len == 5 && !memcmp(v->s, "false", 5)) {
+        *b = false;
+    } else {
+        return false;
+    }
+    return true;
+}
+
+/* Expects 'c' at 'p' (after blanks).  Returns the byte after it, or
+ * NULL. */
+static const char *
+expect(const char *p, const char *end, char c)
+{
+    p = skip_ws(p, end);
+    return p < end && *p == c ? p + 1 : NULL;
+}
+
+/* Expects the string "tag" at 'p' (after blanks), then a ',' and a '['.
+ * Returns the byte after the '[', or NULL. */
+static const char *
+expect_tagged(const char *p, const char *end, const char *tag)
+{
+    size_t n = strlen(tag);
+
+    p = skip_ws(p, end);
+    if ((size_t) (end - p) < n + 2 || p[0] != '"' || memcmp(p + 1, tag, n)
+        || p[n + 1] != '"') {
+        return NULL;
+    }
+    p = expect(p + n + 2, end, ',');
+    return p ? expect(p, end, '[') : NULL;
+}
+
+/* A value of an optional column (zero or one atom): '*present' says
+ * whether it has its atom, then in 'atom'. */
+bool
+ovsdb_file_replay_get_optional(const struct ovsdb_file_replay_value *v,
+                               struct ovsdb_file_replay_value *atom,
+                               bool *present)
+{
+    const char *end = v->s + v->len;
+    const char *p = expect(v->s, end, '[');
+
+    p = p ? expect_tagged(p, end, "set") : NULL;
+    if (!p) {
+        *atom = *v;             /* A bare atom (["uuid", ...] included). */
+        *present = true;
+        return v->len > 0;
+    }
+
+    const char *q = expect(p, end, ']');
+    if (q) {
+        *present = false;
+    } else {
+        p = skip_ws(p, end);
+        q = skip_value(p, end);
+        if (!q) {
+            return false;
+        }
+        *atom = (struct ovsdb_file_replay_value) { p, q - p };
+        *present = true;
+        q = expect(q, end, ']');
+    }
+    q = q ? expect(q, end, ']') : NULL;
+    return q && skip_ws(q, end) == end;
+}
+
+/* Starts walking map value 'v'.  Returns false if it is not a map. */
+bool
+ovsdb_file_replay_map_start(const struct ovsdb_file_replay_value *v,
+                            struct ovsdb_file_replay_cursor *cur)
+{
+    const char *end = v->s + v->len;
+    const char *p = expect(v->s, end, '[');
+
+    p = p ? expect_tagged(p, end, "map") : NULL;
+    *cur = (struct ovsdb_file_replay_cursor) {
+        .p = p, .end = end, .error = !p, .started = false,
+    };
+    return p != NULL;
+}
+
+/* Reads the next pair of a string-to-integer map: its key into 'key' and
+ * its value into '*value'.  Returns false at the end of the map or, with
+ * 'cur->error' set, on a pair that does not parse. */
+bool
+ovsdb_file_replay_map_next(struct ovsdb_file_replay_cursor *cur,
+                           struct ds *key, int64_t *value)
+{
+    const char *p = cur->p, *end = cur->end, *q;
+    struct ovsdb_file_replay_value kv, vv;
+
+    if (cur->error || !p) {
+        return false;
+    }
+    q = expect(p, end, ']');
+    if (q) {
+        q = expect(q, end, ']');
+        cur->error = !q || skip_ws(q, end) != end;
+        cur->p = NULL;
+        return false;
+    }
+    if (cur->started && !(p = expect(p, end, ','))) {
+        goto error;
+    }
+    if (!(p = expect(p, end, '['))) {
+        goto error;
+    }
+    p = skip_ws(p, end);
+    if (p >= end || *p != '"' || !(q = skip_string(p, end))) {
+        goto error;
+    }
+    kv = (struct ovsdb_file_replay_value) { p, q - p };
+    p = expect(q, end, ',');
+    if (!p) {
+        goto error;
+    }
+    p = skip_ws(p, end);
+    q = skip_value(p, end);
+    if (!q) {
+        goto error;
+    }
+    vv = (struct ovsdb_file_replay_value) { p, q - p };
+    if (!ovsdb_file_replay_get_string(&kv, key)
+        || !ovsdb_file_replay_get_integer(&vv, value)
+        || !(p = expect(q, end, ']'))) {
+        goto error;
+    }
+    cur->p = p;
+    cur->started = true;
+    return true;
+
+error:
+    cur->error = true;
+    return false;
+}
