@@ -23,7 +23,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -33,7 +32,7 @@
 #include "util.h"
 #include "uuid.h"
 
-/* Where a value's JSON text is: 'len' bytes at offset 'off' of the mapped
+/* Where a value's JSON text is: 'len' bytes at offset 'off' of the file's
  * file or, with SPAN_OWNED set in 'len', the string 'owned[off]'. */
 struct span {
     uint32_t off;               /* Offset in the file, or owned index. */
@@ -87,7 +86,7 @@ struct ovsdb_file_replay {
                                  * hmap cannot move). */
     size_t n_tables;            /* Number of 'tables'. */
 
-    const char *text;           /* The mapped file, NULL before a read. */
+    char *text;                 /* The file's text, NULL before a read. */
     size_t size;                /* Its size. */
     size_t n_records;           /* Whole records read, schema included. */
 
@@ -134,9 +133,7 @@ ovsdb_file_replay_destroy(struct ovsdb_file_replay *r)
     }
     free(r->owned);
     free(r->pending);
-    if (r->text) {
-        munmap(CONST_CAST(char *, r->text), r->size);
-    }
+    free(r->text);
     free(r);
 }
 
@@ -203,7 +200,7 @@ span_value(const struct ovsdb_file_replay *r, struct span s)
     return (struct ovsdb_file_replay_value) { r->text + s.off, s.len };
 }
 
-/* Returns the span of the 'n' bytes at 'p', in the mapped file. */
+/* Returns the span of the 'n' bytes at 'p', in the file's text. */
 static struct span
 file_span(const struct ovsdb_file_replay *r, const char *p, size_t n)
 {
@@ -857,15 +854,30 @@ ovsdb_file_replay_read(struct ovsdb_file_replay *r, const char *file)
                          "directly (ask the server)", file);
     }
 
-    void *map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    int error = errno;
-    close(fd);
-    if (map == MAP_FAILED) {
-        return xasprintf("%s: mmap failed (%s)", file, ovs_strerror(error));
+    /* Read, not mapped: a server that restarts after a crash truncates
+     * the torn record at the end of its file, and a mapping's pages past
+     * the new end would then fault (SIGBUS). */
+    r->text = xmalloc(st.st_size);
+    size_t got = 0;
+    while (got < (size_t) st.st_size) {
+        ssize_t n = read(fd, r->text + got, st.st_size - got);
+
+        if (n <= 0) {
+            if (n < 0 && errno == EINTR) {
+                continue;
+            } else if (n < 0) {
+                int error = errno;
+
+                close(fd);
+                return xasprintf("%s: read failed (%s)", file,
+                                 ovs_strerror(error));
+            }
+            break;              /* Shorter now: read what there is. */
+        }
+        got += n;
     }
-    madvise(map, st.st_size, MADV_SEQUENTIAL);
-    r->text = map;
-    r->size = st.st_size;
+    close(fd);
+    r->size = got;
 
     const char *p = r->text, *end = r->text + r->size;
     while (p < end) {

@@ -36,10 +36,12 @@
  * whole.  A clustered database ("OVSDB CLUSTER") is refused: its file is a
  * Raft log, and only the server knows which entries are committed.
  *
- * How: the file is mapped, not parsed into a tree.  A small scanner walks
- * each transaction record; a row kept is an entry in a hash table by UUID
- * that points, for each column kept, at the JSON text of its latest value
- * in the mapped file (a "value").  Only a modification of a set or map
+ * How: the file is read into memory whole (not mapped: a server restarted
+ * after a crash truncates its file's torn end, and a mapping would then
+ * fault), not parsed into a tree.  A small scanner walks each transaction
+ * record; a row kept is an entry in a hash table by UUID that points, for
+ * each column kept, at the JSON text of its latest value in that copy (a
+ * "value").  Only a modification of a set or map
  * column written as a diff ("_is_diff", OVS's file column diffs) is
  * parsed, applied and stored apart.  A column a row never wrote reads as
  * its type's default ("", 0, false, an empty set or map).
