@@ -102,4 +102,5 @@ EXTRA_DIST += \
 	utilities/bench-instructions.sh \
 	utilities/bench-jemalloc.sh \
 	utilities/bench-lib.sh \
+	utilities/bench-route-check.sh \
 	utilities/bench-syncd.sh
