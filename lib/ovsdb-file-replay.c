@@ -18,6 +18,7 @@
 
 #include "lib/ovsdb-file-replay.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -857,10 +858,10 @@ ovsdb_file_replay_read(struct ovsdb_file_replay *r, const char *file)
     /* Read, not mapped: a server that restarts after a crash truncates
      * the torn record at the end of its file, and a mapping's pages past
      * the new end would then fault (SIGBUS). */
-    r->text = xmalloc(st.st_size);
+    char *text = xmalloc(st.st_size);
     size_t got = 0;
     while (got < (size_t) st.st_size) {
-        ssize_t n = read(fd, r->text + got, st.st_size - got);
+        ssize_t n = read(fd, text + got, st.st_size - got);
 
         if (n <= 0) {
             if (n < 0 && errno == EINTR) {
@@ -869,6 +870,7 @@ ovsdb_file_replay_read(struct ovsdb_file_replay *r, const char *file)
                 int error = errno;
 
                 close(fd);
+                free(text);
                 return xasprintf("%s: read failed (%s)", file,
                                  ovs_strerror(error));
             }
@@ -877,14 +879,31 @@ ovsdb_file_replay_read(struct ovsdb_file_replay *r, const char *file)
         got += n;
     }
     close(fd);
-    r->size = got;
+    return ovsdb_file_replay_read_buffer(r, file, text, got);
+}
+
+/* Replays 'size' bytes of database file text at 'text', which the replay
+ * takes (it must come from malloc()), as the contents of a file named
+ * 'file' in messages.  Returns NULL or an error message that the caller
+ * frees.  Call once, instead of ovsdb_file_replay_read(). */
+char *
+ovsdb_file_replay_read_buffer(struct ovsdb_file_replay *r, const char *file,
+                              char *text, size_t size)
+{
+    ovs_assert(!r->text);
+    r->text = text;
+    r->size = size;
+    if (size >= SPAN_OWNED) {
+        return xasprintf("%s: larger than 2 GB, too large to read "
+                         "directly (ask the server)", file);
+    }
 
     const char *p = r->text, *end = r->text + r->size;
     while (p < end) {
         const char *nl = memchr(p, '\n', MIN(end - p, MAX_HEADER));
         char *msg = NULL;
 
-        if (!r->n_records && end - p >= strlen(cluster_magic)
+        if (!r->n_records && (size_t) (end - p) >= strlen(cluster_magic)
             && !memcmp(p, cluster_magic, strlen(cluster_magic))) {
             return xasprintf("%s: a clustered database (its Raft log can "
                              "only be read through the server)", file);
@@ -893,16 +912,18 @@ ovsdb_file_replay_read(struct ovsdb_file_replay *r, const char *file)
                 break;          /* A header cut short: being written. */
             }
             msg = xstrdup("no record header");
-        } else if (memcmp(p, record_magic, strlen(record_magic))) {
+        } else if (nl - p < (ptrdiff_t) strlen(record_magic)
+                   || memcmp(p, record_magic, strlen(record_magic))) {
             msg = xstrdup(r->n_records ? "no record header"
                           : "not an OVSDB database file");
         } else {
             const char *digits = p + strlen(record_magic);
-            char *e;
-            unsigned long long len = strtoull(digits, &e, 10);
+            char *e = CONST_CAST(char *, digits);
+            unsigned long long len = (isdigit((unsigned char) *digits)
+                                      ? strtoull(digits, &e, 10) : 0);
             const char *data = nl + 1;
 
-            if (e == digits || *e != ' ') {
+            if (!isdigit((unsigned char) *digits) || *e != ' ') {
                 msg = xstrdup("bad record header");
             } else if (len > (size_t) (end - data)) {
                 break;          /* A record cut short: being written. */

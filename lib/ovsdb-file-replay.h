@@ -71,6 +71,10 @@ size_t ovsdb_file_replay_add_table(struct ovsdb_file_replay *,
 
 char *ovsdb_file_replay_read(struct ovsdb_file_replay *, const char *file)
     OVS_WARN_UNUSED_RESULT;
+char *ovsdb_file_replay_read_buffer(struct ovsdb_file_replay *,
+                                    const char *file, char *text,
+                                    size_t size)
+    OVS_WARN_UNUSED_RESULT;
 
 size_t ovsdb_file_replay_n_rows(const struct ovsdb_file_replay *,
                                 size_t table);

@@ -10,14 +10,16 @@
 # beside the normal build's, and link Open vSwitch's static library
 # (FUZZ_OVS_LIBS, from configure) without jemalloc.
 
-FUZZ_NAMES = fpm route-frame prefix nexthop-key fpmsyncd-load syncd-row
+FUZZ_NAMES = fpm route-frame prefix nexthop-key fpmsyncd-load syncd-row \
+	db-file
 FUZZ_BINS = \
 	tests/fuzz/fuzz-fpm \
 	tests/fuzz/fuzz-route-frame \
 	tests/fuzz/fuzz-prefix \
 	tests/fuzz/fuzz-nexthop-key \
 	tests/fuzz/fuzz-fpmsyncd-load \
-	tests/fuzz/fuzz-syncd-row
+	tests/fuzz/fuzz-syncd-row \
+	tests/fuzz/fuzz-db-file
 
 FUZZ_CC = $(CLANG)
 FUZZ_SANITIZERS = address,undefined
@@ -38,6 +40,7 @@ SUFFIXES = .fuzzo
 FUZZ_FPM_OBJS = lib/fpm-frame.fuzzo lib/fpm-route.fuzzo
 FUZZ_ROUTE_FRAME_OBJS = lib/route-frame.fuzzo lib/fib-prefix.fuzzo
 FUZZ_PREFIX_OBJS = lib/fib-prefix.fuzzo
+FUZZ_DB_FILE_OBJS = lib/ovsdb-file-replay.fuzzo
 FUZZ_NEXTHOP_KEY_OBJS = daemons/syncd-nexthop-key.fuzzo \
 	asic-sim/sai-util.fuzzo
 FUZZ_SYNCD_ROW_OBJS = daemons/syncd-rows.fuzzo \
@@ -69,6 +72,9 @@ tests/fuzz/fuzz-syncd-row: tests/fuzz/fuzz-syncd-row.fuzzo \
 		$(FUZZ_SYNCD_ROW_OBJS)
 	$(AM_V_CCLD)$(FUZZ_LINK) tests/fuzz/fuzz-syncd-row.fuzzo \
 	    $(FUZZ_SYNCD_ROW_OBJS) $(FUZZ_LIBS)
+tests/fuzz/fuzz-db-file: tests/fuzz/fuzz-db-file.fuzzo $(FUZZ_DB_FILE_OBJS)
+	$(AM_V_CCLD)$(FUZZ_LINK) tests/fuzz/fuzz-db-file.fuzzo \
+	    $(FUZZ_DB_FILE_OBJS) $(FUZZ_LIBS)
 tests/fuzz/fuzz-fpmsyncd-load: tests/fuzz/fuzz-fpmsyncd-load.fuzzo \
 		$(FUZZ_FPMSYNCD_LOAD_OBJS)
 	$(AM_V_CCLD)$(FUZZ_LINK) tests/fuzz/fuzz-fpmsyncd-load.fuzzo \
@@ -77,7 +83,7 @@ tests/fuzz/fuzz-fpmsyncd-load: tests/fuzz/fuzz-fpmsyncd-load.fuzzo \
 # Header dependencies are not tracked for *.fuzzo: every object depends
 # on every header of the folders they come from (none is generated).
 FUZZ_ALL_OBJS = $(FUZZ_BINS:=.fuzzo) $(FUZZ_FPMSYNCD_LOAD_OBJS) \
-	$(FUZZ_SYNCD_ROW_OBJS)
+	$(FUZZ_SYNCD_ROW_OBJS) $(FUZZ_DB_FILE_OBJS)
 $(FUZZ_ALL_OBJS): $(srcdir)/lib/*.h $(srcdir)/daemons/*.h \
 	$(srcdir)/asic-sim/*.h
 
@@ -132,4 +138,5 @@ EXTRA_DIST += tests/fuzz/run-fuzzers \
 	tests/fuzz/fuzz-prefix.dict \
 	tests/fuzz/fuzz-route-frame.dict \
 	tests/fuzz/fuzz-syncd-row.dict \
+	tests/fuzz/fuzz-db-file.dict \
 	tests/fuzz/corpus
