@@ -30,11 +30,14 @@
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/hmap.h"
 #include "openvswitch/json.h"
+#include "ovsdb-data.h"
+#include "ovsdb-error.h"
+#include "ovsdb-types.h"
 #include "util.h"
 #include "uuid.h"
 
 /* Where a value's JSON text is: 'len' bytes at offset 'off' of the file's
- * file or, with SPAN_OWNED set in 'len', the string 'owned[off]'. */
+ * text or, with SPAN_OWNED set in 'len', the string 'owned[off]'. */
 struct span {
     uint32_t off;               /* Offset in the file, or owned index. */
     uint32_t len;               /* Bytes, | SPAN_OWNED for an owned one. */
@@ -44,9 +47,8 @@ struct span {
 /* A column kept. */
 struct column {
     char *name;                 /* Its name. */
-    bool composite;             /* Up to more than one element: a
-                                 * modification may be a diff. */
-    bool map;                   /* A map (else a set or a single atom). */
+    struct ovsdb_type type;     /* Its type, from the schema (void until
+                                 * the schema is read). */
     struct span dflt;           /* Its default value (owned). */
 };
 
@@ -123,6 +125,7 @@ ovsdb_file_replay_destroy(struct ovsdb_file_replay *r)
         hmap_destroy(&t->rows);
         for (size_t j = 0; j < t->n_columns; j++) {
             free(t->columns[j].name);
+            ovsdb_type_destroy(&t->columns[j].type);
         }
         free(t->columns);
         free(t->name);
@@ -154,6 +157,8 @@ ovsdb_file_replay_add_table(struct ovsdb_file_replay *r, const char *table,
     t->n_columns = n;
     for (size_t i = 0; i < n; i++) {
         t->columns[i].name = xstrdup(columns[i]);
+        t->columns[i].type = (struct ovsdb_type)
+            OVSDB_TYPE_SCALAR_INITIALIZER(OVSDB_BASE_VOID_INIT);
     }
     hmap_init(&t->rows);
     t->order = NULL;
@@ -165,13 +170,6 @@ size_t
 ovsdb_file_replay_n_rows(const struct ovsdb_file_replay *r, size_t table)
 {
     return hmap_count(&r->tables[table]->rows);
-}
-
-/* Returns the number of whole records read, the schema's included. */
-size_t
-ovsdb_file_replay_n_records(const struct ovsdb_file_replay *r)
-{
-    return r->n_records;
 }
 
 /* ---- Values ------------------------------------------------------------
@@ -349,65 +347,28 @@ open_object(const char **pp, const char *end)
 /* ---- The schema --------------------------------------------------------
  */
 
-/* Returns the default value's JSON text for a column of atomic type
- * 'type', or NULL if 'type' is not one. */
-static const char *
-atom_default(const char *type)
-{
-    return (!strcmp(type, "string") ? "\"\""
-            : !strcmp(type, "integer") ? "0"
-            : !strcmp(type, "real") ? "0"
-            : !strcmp(type, "boolean") ? "false"
-            : !strcmp(type, "uuid")
-            ? "[\"uuid\",\"00000000-0000-0000-0000-000000000000\"]"
-            : NULL);
-}
-
-/* Returns the atomic type name of base type 'base' ("integer" or
- * {"type": "integer", ...}), or NULL. */
-static const char *
-base_type(const struct json *base)
-{
-    if (base && base->type == JSON_STRING) {
-        return json_string(base);
-    } else if (base && base->type == JSON_OBJECT) {
-        const struct json *t = shash_find_data(json_object(base), "type");
-
-        return t && t->type == JSON_STRING ? json_string(t) : NULL;
-    }
-    return NULL;
-}
-
-/* Reads the kind and the default of column 'c' from its schema 'type'.
- * Returns an error message or NULL. */
+/* Reads the type of column 'c' from its schema 'type', and its default
+ * value.  Returns an error message or NULL. */
 static char *
 column_from_schema(struct ovsdb_file_replay *r, struct column *c,
                    const char *table, const struct json *type)
 {
-    const struct json *key = type, *value = NULL, *min = NULL, *max = NULL;
+    struct ovsdb_error *error = ovsdb_type_from_json(&c->type, type);
 
-    if (type && type->type == JSON_OBJECT) {
-        key = shash_find_data(json_object(type), "key");
-        value = shash_find_data(json_object(type), "value");
-        min = shash_find_data(json_object(type), "min");
-        max = shash_find_data(json_object(type), "max");
+    if (error) {
+        char *s = ovsdb_error_to_string_free(error);
+        char *msg = xasprintf("column %s of table %s: %s", c->name, table,
+                              s);
+        free(s);
+        return msg;
     }
 
-    const char *key_type = base_type(key);
-    int64_t n_min = min && min->type == JSON_INTEGER ? json_integer(min) : 1;
-    int64_t n_max = (max && max->type == JSON_STRING ? INT64_MAX
-                     : max && max->type == JSON_INTEGER ? json_integer(max)
-                     : 1);
-
-    if (!key_type || !atom_default(key_type)) {
-        return xasprintf("column %s of table %s has a type this reader "
-                         "does not know", c->name, table);
-    }
-    c->map = value != NULL;
-    c->composite = n_max > 1;
-    c->dflt = own(r, xstrdup(c->map ? "[\"map\",[]]"
-                             : c->composite || !n_min ? "[\"set\",[]]"
-                             : atom_default(key_type)));
+    struct ovsdb_datum dflt;
+    ovsdb_datum_init_default(&dflt, &c->type);
+    struct json *json = ovsdb_datum_to_json(&dflt, &c->type);
+    c->dflt = own(r, json_to_string(json, 0));
+    json_destroy(json);
+    ovsdb_datum_destroy(&dflt, &c->type);
     return NULL;
 }
 
@@ -491,37 +452,14 @@ column_find(const struct table *t, const struct member *m)
 }
 
 
-/* The elements of a set or map value, while a diff is applied. */
-struct elems {
-    const struct json **v;      /* Atoms, or [key, value] pairs. */
-    size_t n;                   /* Number of 'v'. */
-    size_t allocated;           /* Room in 'v'. */
-};
-
-static void
-elems_push(struct elems *e, const struct json *j)
-{
-    if (e->n >= e->allocated) {
-        e->v = x2nrealloc(e->v, &e->allocated, sizeof *e->v);
-    }
-    e->v[e->n++] = j;
-}
-
-/* Returns the key of element 'e' of a value of 'c'. */
-static const struct json *
-elem_key(const struct column *c, const struct json *e)
-{
-    return c->map ? json_array(e)->elems[0] : e;
-}
-
-/* Parses 'v' as a value of set or map column 'c' and appends its elements
- * to 'out' (a map's as [key, value] pairs).  Returns the parsed JSON,
- * which 'out' points into, or NULL if 'v' is not such a value. */
-static struct json *
-parse_elems(const struct column *c, struct ovsdb_file_replay_value v,
-            struct elems *out)
+/* Parses 'v' as a value of column 'c' into 'd'.  Returns an error
+ * message or NULL. */
+static char *
+parse_datum(const struct column *c, struct ovsdb_file_replay_value v,
+            struct ovsdb_datum *d)
 {
     struct ds s = DS_EMPTY_INITIALIZER;
+    char *msg = NULL;
 
     /* Wrapped in an array: OVS's parser takes no bare string or number. */
     ds_put_char(&s, '[');
@@ -530,94 +468,55 @@ parse_elems(const struct column *c, struct ovsdb_file_replay_value v,
     struct json *outer = json_from_string(ds_cstr(&s));
     ds_destroy(&s);
     if (outer->type != JSON_ARRAY || json_array(outer)->n != 1) {
-        json_destroy(outer);
-        return NULL;
-    }
-
-    const struct json *j = json_array(outer)->elems[0];
-    const struct json_array *a = j->type == JSON_ARRAY ? json_array(j) : NULL;
-    const char *tag = (a && a->n == 2 && a->elems[0]->type == JSON_STRING
-                       && a->elems[1]->type == JSON_ARRAY
-                       ? json_string(a->elems[0]) : "");
-
-    if (!strcmp(tag, c->map ? "map" : "set")) {
-        const struct json_array *inner = json_array(a->elems[1]);
-
-        for (size_t i = 0; i < inner->n; i++) {
-            const struct json *e = inner->elems[i];
-
-            if (c->map && (e->type != JSON_ARRAY || json_array(e)->n != 2)) {
-                json_destroy(outer);
-                return NULL;
-            }
-            elems_push(out, e);
-        }
-    } else if (c->map) {
-        json_destroy(outer);
-        return NULL;
+        msg = xstrdup("not JSON");
     } else {
-        elems_push(out, j);     /* A set of one is written as its atom. */
+        struct ovsdb_error *error = ovsdb_datum_from_json(
+            d, &c->type, json_array(outer)->elems[0], NULL);
+        if (error) {
+            msg = ovsdb_error_to_string_free(error);
+        }
     }
-    return outer;
+    json_destroy(outer);
+    return msg;
 }
 
-/* Applies 'diff' to the value 'old' of set or map column 'c', as OVS's
- * ovsdb_datum_apply_diff_in_place() does: an element whose key 'old'
- * lacks is added; one whose key it has is removed, unless 'c' is a map and
- * the values differ, when the value is replaced.  Returns the new value's
- * JSON text, or NULL if 'old' or 'diff' does not parse. */
+/* Writes 'diff', as the server wrote it for a set or map column 'c', over
+ * the column's value 'old', as ovsdb-server does when it reads its file
+ * (ovsdb_datum_apply_diff_in_place(), unless 'old' is the default: then
+ * 'diff' is the value).  Stores the new value in '*v'.  Returns an error
+ * message or NULL. */
 static char *
-apply_diff(const struct column *c, struct ovsdb_file_replay_value old,
-           struct ovsdb_file_replay_value diff)
+apply_diff(struct ovsdb_file_replay *r, const struct column *c,
+           struct span *v, struct span diff)
 {
-    struct elems a = { .v = NULL }, d = { .v = NULL };
-    struct json *ja = parse_elems(c, old, &a);
-    struct json *jd = ja ? parse_elems(c, diff, &d) : NULL;
-    char *result = NULL;
+    struct ovsdb_datum a, d;
+    char *msg = parse_datum(c, span_value(r, *v), &a);
 
-    if (jd) {
-        for (size_t i = 0; i < d.n; i++) {
-            const struct json *key = elem_key(c, d.v[i]);
-            size_t j = 0;
-
-            while (j < a.n && !json_equal(elem_key(c, a.v[j]), key)) {
-                j++;
-            }
-            if (j == a.n) {
-                elems_push(&a, d.v[i]);
-            } else if (c->map
-                       && !json_equal(json_array(a.v[j])->elems[1],
-                                      json_array(d.v[i])->elems[1])) {
-                a.v[j] = d.v[i];
-            } else {
-                a.v[j] = a.v[--a.n];
-            }
-        }
-
-        struct json *list = json_array_create_empty();
-        for (size_t i = 0; i < a.n; i++) {
-            json_array_add(list, json_clone(a.v[i]));
-        }
-        struct json *v = json_array_create_2(
-            json_string_create(c->map ? "map" : "set"), list);
-        result = json_to_string(v, 0);
-        json_destroy(v);
+    if (msg) {
+        return msg;
+    } else if (ovsdb_datum_is_default(&a, &c->type)) {
+        *v = diff;
+        ovsdb_datum_destroy(&a, &c->type);
+        return NULL;
     }
-    json_destroy(ja);
-    json_destroy(jd);
-    free(a.v);
-    free(d.v);
-    return result;
-}
 
-/* Returns true if 'v' is an empty set or map, as the server writes one. */
-static bool
-is_empty_composite(struct ovsdb_file_replay_value v)
-{
-    static const char set[] = "[\"set\",[]]", map[] = "[\"map\",[]]";
+    msg = parse_datum(c, span_value(r, diff), &d);
+    if (!msg) {
+        struct ovsdb_error *error = ovsdb_datum_apply_diff_in_place(
+            &a, &d, &c->type);
 
-    return ((v.len == strlen(set) && !memcmp(v.s, set, v.len))
-            || (v.len == strlen(map) && !memcmp(v.s, map, v.len)));
+        if (error) {
+            msg = ovsdb_error_to_string_free(error);
+        } else {
+            struct json *json = ovsdb_datum_to_json(&a, &c->type);
+
+            *v = own(r, json_to_string(json, 0));
+            json_destroy(json);
+        }
+        ovsdb_datum_destroy(&d, &c->type);
+    }
+    ovsdb_datum_destroy(&a, &c->type);
+    return msg;
 }
 
 /* Replays the row of 't' with 'uuid', whose value in the record starts at
@@ -681,7 +580,7 @@ replay_row(struct ovsdb_file_replay *r, struct table *t,
         if (idx != SIZE_MAX) {
             struct span s = file_span(r, m.value, q - m.value);
 
-            if (!insert && t->columns[idx].composite) {
+            if (!insert && ovsdb_type_is_composite(&t->columns[idx].type)) {
                 if (r->n_pending >= r->allocated_pending) {
                     r->pending = x2nrealloc(r->pending, &r->allocated_pending,
                                             sizeof *r->pending);
@@ -806,17 +705,19 @@ replay_txn(struct ovsdb_file_replay *r, const char *text, size_t len)
         const struct pending *pd = &r->pending[i];
         struct span *v = &pd->row->values[pd->idx];
 
-        if (!is_diff || is_empty_composite(span_value(r, *v))) {
+        if (!is_diff) {
             *v = pd->value;
         } else {
-            char *s = apply_diff(pd->column, span_value(r, *v),
-                                 span_value(r, pd->value));
-            if (!s) {
-                return xasprintf("a diff of column %s of row "UUID_FMT
-                                 " does not apply", pd->column->name,
-                                 UUID_ARGS(&pd->row->uuid));
+            char *msg = apply_diff(r, pd->column, v, pd->value);
+
+            if (msg) {
+                char *s = xasprintf("a diff of column %s of row "UUID_FMT
+                                    " does not apply (%s)",
+                                    pd->column->name,
+                                    UUID_ARGS(&pd->row->uuid), msg);
+                free(msg);
+                return s;
             }
-            *v = own(r, s);
         }
     }
     return NULL;

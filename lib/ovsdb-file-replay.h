@@ -41,10 +41,11 @@
  * fault), not parsed into a tree.  A small scanner walks each transaction
  * record; a row kept is an entry in a hash table by UUID that points, for
  * each column kept, at the JSON text of its latest value in that copy (a
- * "value").  Only a modification of a set or map
- * column written as a diff ("_is_diff", OVS's file column diffs) is
- * parsed, applied and stored apart.  A column a row never wrote reads as
- * its type's default ("", 0, false, an empty set or map).
+ * "value").  Only a modification of a set or map column written as a diff
+ * ("_is_diff", OVS's file column diffs) is parsed (OVS's ovsdb-data),
+ * applied as the server applies it (ovsdb_datum_apply_diff_in_place())
+ * and stored apart.  A column a row never wrote reads as its type's
+ * default, as OVS writes it ("", 0, false, ["set",[]], ["map",[]]).
  *
  * Thread safety: none. */
 
@@ -78,7 +79,6 @@ char *ovsdb_file_replay_read_buffer(struct ovsdb_file_replay *,
 
 size_t ovsdb_file_replay_n_rows(const struct ovsdb_file_replay *,
                                 size_t table);
-size_t ovsdb_file_replay_n_records(const struct ovsdb_file_replay *);
 
 /* Called for each row of a table: 'values' holds its columns in the order
  * ovsdb_file_replay_add_table() gave them. */
