@@ -52,10 +52,7 @@ syncd $common --pidfile="$d/syncd.pid" --log-file="$d/syncd.log" \
     --unixctl="$d/syncd.ctl"
 orchd $common --pidfile="$d/orchd.pid" --log-file="$d/orchd.log" \
     --unixctl="$d/orchd.ctl" --sai-mode=async
-port=$(python3 -c 'import socket
-s = socket.socket()
-s.bind(("127.0.0.1", 0))
-print(s.getsockname()[1])')
+port=$(bench_free_port)
 fpmsyncd $common --pidfile="$d/fpmsyncd.pid" --log-file="$d/fpmsyncd.log" \
     --unixctl="$d/fpmsyncd.ctl" --fpm-port="$port"
 sleep 1

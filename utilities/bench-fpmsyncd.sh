@@ -110,14 +110,6 @@ status_kb () {
     awk -v f="$2:" '$1 == f { print $2 }' /proc/$1/status
 }
 
-# free_port: a TCP port nothing listens on.
-free_port () {
-    python3 -c 'import socket
-s = socket.socket()
-s.bind(("127.0.0.1", 0))
-print(s.getsockname()[1])'
-}
-
 # show FIELD: a "FIELD: N" line of fpmsyncd's fpm/show.
 show () {
     ovs-appctl -t "$dir/fpmsyncd.ctl" fpm/show | sed -n "s/^$1: //p"
@@ -153,7 +145,7 @@ run=1
 while test $run -le $runs; do
     dir=`mktemp -d "$tmpdir/bench-fpmsyncd.XXXXXX"`
     trap 'stop_all; $keep || rm -rf "$dir"' 0 INT TERM
-    p=${port:-`free_port`}
+    p=${port:-`bench_free_port`}
     (
         cd "$dir" &&
         ovsdb-tool create fibsync.db "$schema" &&

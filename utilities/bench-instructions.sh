@@ -33,14 +33,14 @@ test $# -ge 1 || { echo "$0: name at least one build (use --help)" >&2;
                    exit 1; }
 command -v valgrind > /dev/null ||
     { echo "$0: needs valgrind (apt-get install valgrind)" >&2; exit 1; }
+. "$(dirname "$0")/bench-lib.sh"
 
 for build in "$@"; do
     B=$(cd "$build" && pwd)
     OVS=$(sed -n 's/^OVS_BUILDDIR = //p' "$B/Makefile")
     SRC=$(sed -n 's/^abs_top_srcdir = //p' "$B/Makefile")
     d=$(mktemp -d /dev/shm/bench-instr.XXXXXX)
-    port=$(python3 -c 'import socket; s = socket.socket();
-s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    port=$(bench_free_port)
     "$OVS/ovsdb/ovsdb-tool" create "$d/db" "$SRC/schema/fibsync.ovsschema"
     "$OVS/ovsdb/ovsdb-server" "$d/db" --detach --no-chdir \
         --pidfile="$d/ovsdb-server.pid" --log-file="$d/ovsdb-server.log" \

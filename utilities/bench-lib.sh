@@ -30,6 +30,14 @@ bench_use_build () {
     export PATH
 }
 
+# bench_free_port: a TCP port on 127.0.0.1 that nothing listens on.
+bench_free_port () {
+    python3 -c 'import socket
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])'
+}
+
 # bench_median: the median of the numbers on standard input, one a line.
 bench_median () {
     sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'

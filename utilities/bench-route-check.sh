@@ -39,10 +39,7 @@ FIBSYNC_RUNDIR=$d
 export FIBSYNC_RUNDIR
 trap 'fibsync-ctl stop >/dev/null 2>&1; rm -rf "$d"' 0
 
-port=$(python3 -c 'import socket
-s = socket.socket()
-s.bind(("127.0.0.1", 0))
-print(s.getsockname()[1])')
+port=$(bench_free_port)
 fibsync-ctl start --path zmq --fpm-port "$port" > "$d/start.log" 2>&1 || {
     cat "$d/start.log" >&2
     exit 1
