@@ -396,6 +396,15 @@ fpm_replay_pace(struct fpm_replay_conn *c, double t0, uint64_t done)
     }
 }
 
+/* Writes everything queued on 'c', then waits 'seconds', reading
+ * replies. */
+void
+fpm_replay_conn_pause(struct fpm_replay_conn *c, double seconds)
+{
+    conn_flush_all(c);
+    conn_wait_until(c, fpm_replay_now() + seconds);
+}
+
 /* Prints the session summary of 'c' (what, at what rate, and the
  * replies), for a session that started at 't0'. */
 static void

@@ -392,7 +392,8 @@ send_all_routes(struct generator *g, enum fpm_op op, double t0,
 
 /* Sends the --churn path changes, on random routes of the set.  zebra
  * sends a path change as RTM_DELROUTE then RTM_NEWROUTE, usually in one
- * frame.  'done' as for send_all_routes(). */
+ * frame; --churn-gap sends the delete alone and the add after a pause.
+ * 'done' as for send_all_routes(). */
 static void
 send_churn(struct generator *g, double t0, uint64_t *done)
 {
@@ -406,6 +407,9 @@ send_churn(struct generator *g, double t0, uint64_t *done)
 
         fpm_replay_pace(c, t0, (*done)++);
         send_route(g, r, FPM_OP_DEL);
+        if (opts->churn_gap > 0) {
+            fpm_replay_conn_pause(c, opts->churn_gap);
+        }
         if (opts->pool > 1) {
             r->start = (r->start + 1 + rng_below(g, opts->pool - 1))
                        % opts->pool;

@@ -254,6 +254,7 @@ static const struct option_spec option_specs[] = {
     {"protocol", 0, ARG, parse_uint, OFS(protocol), 0, 255},
     {"metric", 0, ARG, parse_uint, OFS(metric), 0, UINT32_MAX},
     {"churn", 0, ARG, parse_uint, OFS(churn), 0, 100000000},
+    {"churn-gap", 0, ARG, parse_seconds, OFS(churn_gap), 0, 0},
     {"delete", 0, NONE, parse_true, OFS(delete_only), 0, 0},
     {"then-delete", 0, NONE, parse_true, OFS(then_delete), 0, 0},
     {"frame-size", 0, ARG, parse_uint, OFS(frame_size), 128,
@@ -466,6 +467,10 @@ WHAT TO SEND (generate mode)\n\
   --churn N            then N path changes on random routes, each an\n\
                        RTM_DELROUTE followed by an RTM_NEWROUTE with\n\
                        another set of gateways, as zebra sends them\n\
+  --churn-gap SECONDS  send each path change's RTM_DELROUTE on its own and\n\
+                       wait this long before its RTM_NEWROUTE (default 0:\n\
+                       both in one write), as when TCP splits zebra's\n\
+                       write between them\n\
   --delete             withdraw the routes (and, with --nhg, the groups\n\
                        and gateways) that the same options and seed\n\
                        announce, without announcing them\n\

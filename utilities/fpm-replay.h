@@ -66,6 +66,8 @@ struct fpm_replay_options {
     unsigned int protocol;      /* --protocol. */
     unsigned int metric;        /* --metric. */
     unsigned int churn;         /* --churn: path changes after announce. */
+    double churn_gap;           /* --churn-gap: seconds between a path
+                                 * change's delete and its add. */
     bool delete_only;           /* --delete: withdraw instead. */
     bool then_delete;           /* --then-delete: announce, then withdraw. */
     unsigned int frame_size;    /* --frame-size: max bytes per frame. */
@@ -148,6 +150,7 @@ void fpm_replay_conn_put_msg(struct fpm_replay_conn *);
 void fpm_replay_conn_put_frame(struct fpm_replay_conn *,
                                const void *frame, size_t len);
 void fpm_replay_pace(struct fpm_replay_conn *, double t0, uint64_t done);
+void fpm_replay_conn_pause(struct fpm_replay_conn *, double seconds);
 int fpm_replay_conn_finish(struct fpm_replay_conn *, double t0,
                            const char *what, bool expect_close);
 
