@@ -391,9 +391,11 @@ send_all_routes(struct generator *g, enum fpm_op op, double t0,
 }
 
 /* Sends the --churn path changes, on random routes of the set.  zebra
- * sends a path change as RTM_DELROUTE then RTM_NEWROUTE, usually in one
- * frame; --churn-gap sends the delete alone and the add after a pause.
- * 'done' as for send_all_routes(). */
+ * sends a path change as RTM_DELROUTE then RTM_NEWROUTE in one FPM frame
+ * (tests/check/test-fpmsyncd-rib.c reads one from a capture), and so does
+ * this, unless --batch 1 allows one message a frame; --churn-gap sends the
+ * delete alone and the add after a pause.  'done' as for
+ * send_all_routes(). */
 static void
 send_churn(struct generator *g, double t0, uint64_t *done)
 {
@@ -406,15 +408,24 @@ send_churn(struct generator *g, double t0, uint64_t *done)
         struct gen_route *r = &g->routes[rng_below(g, opts->n_routes)];
 
         fpm_replay_pace(c, t0, (*done)++);
-        send_route(g, r, FPM_OP_DEL);
-        if (opts->churn_gap > 0) {
-            fpm_replay_conn_pause(c, opts->churn_gap);
-        }
         if (opts->pool > 1) {
             r->start = (r->start + 1 + rng_below(g, opts->pool - 1))
                        % opts->pool;
         }
-        send_route(g, r, FPM_OP_ADD);
+        /* The new path's next-hop objects first: zebra installs a group
+         * before a route uses it.  (A delete carries only the prefix.) */
+        ensure_nexthops(g, r);
+        if (opts->churn_gap > 0) {
+            send_route(g, r, FPM_OP_DEL);
+            fpm_replay_conn_pause(c, opts->churn_gap);
+            send_route(g, r, FPM_OP_ADD);
+        } else {
+            /* One frame of its own holds both, as zebra sends them. */
+            fpm_replay_conn_close_frame(c);
+            send_route(g, r, FPM_OP_DEL);
+            send_route(g, r, FPM_OP_ADD);
+            fpm_replay_conn_close_frame(c);
+        }
         if (c->peer_closed) {
             break;
         }

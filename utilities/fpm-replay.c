@@ -466,11 +466,12 @@ WHAT TO SEND (generate mode)\n\
   (default)            announce the routes\n\
   --churn N            then N path changes on random routes, each an\n\
                        RTM_DELROUTE followed by an RTM_NEWROUTE with\n\
-                       another set of gateways, as zebra sends them\n\
-  --churn-gap SECONDS  send each path change's RTM_DELROUTE on its own and\n\
-                       wait this long before its RTM_NEWROUTE (default 0:\n\
-                       both in one write), as when TCP splits zebra's\n\
-                       write between them\n\
+                       another set of gateways, in one frame of their\n\
+                       own, as zebra sends them\n\
+  --churn-gap SECONDS  send each path change's RTM_DELROUTE and wait this\n\
+                       long before its RTM_NEWROUTE, in another frame\n\
+                       (default 0: one frame), as a sender that splits\n\
+                       them would: fpmsyncd waits for such an add\n\
   --delete             withdraw the routes (and, with --nhg, the groups\n\
                        and gateways) that the same options and seed\n\
                        announce, without announcing them\n\
