@@ -679,13 +679,14 @@ flush_should_wait(const struct fpmd_db *db, size_t n_pending,
 }
 
 /* Returns true if the flush policy says to send a transaction of rows
- * now. */
+ * now (not while the next row is a deferred delete, fpmsyncd-rib.c). */
 static bool
 rows_due(const struct fpmd_db *db)
 {
     size_t n = fpmd_rib_n_pending(db->rib);
 
-    return n && !flush_should_wait(db, n, db->last_flush);
+    return (n && !fpmd_rib_rows_deferred(db->rib)
+            && !flush_should_wait(db, n, db->last_flush));
 }
 
 /* Returns true if the flush policy says to send a transaction of

@@ -302,6 +302,7 @@ fpm_close(struct fpmd_fpm *fpm, const char *why)
     fpm->peer = NULL;
     fpm_splitter_reset(&fpm->splitter);
     ofpbuf_clear(&fpm->out);
+    fpmd_rib_release_del(fpm->rib);
     if (fpm->reconcile_pending) {
         VLOG_INFO("reconciliation postponed until zebra reconnects (or "
                   "fpm/reconcile)");
@@ -463,6 +464,8 @@ fpm_backpressure(struct fpmd_fpm *fpm)
     if (fpm->zmq ? fpmd_zmq_backpressure(fpm->zmq)
         : (fpmd_rib_n_pending(fpm->rib)
            >= fpmd_settings_max_pending(fpm->settings))) {
+        /* No add can come while zebra is not read. */
+        fpmd_rib_release_del(fpm->rib);
         if (!fpm->paused) {
             fpm->paused = true;
             fpm->paused_since = time_msec();
@@ -622,6 +625,7 @@ fpmd_fpm_wait(struct fpmd_fpm *fpm)
         }
     }
     reconcile_wait(fpm);
+    fpmd_rib_deferred_del_wait(fpm->rib);
     perf_timer_wait(fpm->parse_timer);
 }
 

@@ -113,6 +113,13 @@ struct fpmd_rib {
                                  * has. */
     bool resolve;               /* Write the members of zebra next-hop
                                  * groups into Route.nexthops. */
+    struct fpmd_route *del_deferred; /* The route whose RTM_DELROUTE was
+                                 * the last route message from zebra,
+                                 * not written or sent yet in case its
+                                 * RTM_NEWROUTE follows; NULL if none
+                                 * (fpmsyncd-rib.c, "Deferred delete"). */
+    long long int del_deferred_until; /* When it goes out anyway (msec,
+                                 * monotonic). */
     fpmd_ifname_func *ifname;   /* Interface names. */
     struct fpmd_rib_stats stats; /* Counters, each kept by its part. */
 };

@@ -27,8 +27,10 @@
 #include "lib/ovsdb-wire.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/json.h"
+#include "openvswitch/poll-loop.h"
 #include "openvswitch/shash.h"
 #include "openvswitch/vlog.h"
+#include "timeval.h"
 #include "util.h"
 #include "uuid.h"
 
@@ -107,10 +109,15 @@ route_set_nh(struct fpmd_rib *rib, struct fpmd_route *r, struct fpmd_nh *nh)
     }
 }
 
+static void defer_end(struct fpmd_rib *, bool merged);
+
 /* Frees 'r' and unlinks it from everything. */
 static void
 route_free(struct fpmd_rib *rib, struct fpmd_route *r)
 {
+    if (r == rib->del_deferred) {
+        defer_end(rib, false);
+    }
     if (rib->zmq) {
         fpmd_zmq_route_freed(rib->zmq, r);
     }
@@ -237,6 +244,95 @@ route_add(struct fpmd_rib *rib, const struct fpm_route *fr,
     fpmd_route_refresh(rib, r);
 }
 
+/* Deferred delete.
+ *
+ * zebra sends a path change as an RTM_DELROUTE followed by an RTM_NEWROUTE
+ * of the same route, written together, but FPM frames and TCP segments can
+ * fall between the two.  If fpmsyncd wrote or sent the delete as soon as it
+ * read it, the route would leave the ASIC and come back: a drop of its
+ * traffic for a change that only replaced its next hops.  So the delete of
+ * the last route message read is deferred: the Route write-behind and the
+ * frames to orchd stop in front of it, and the add, if it comes within
+ * FPMD_DEL_DEFER_MS, turns the two into one change.  The next message for
+ * any other route, the end of the wait, a pause of the input for
+ * back-pressure and the loss of zebra all release it.  Only the last route
+ * message can be waiting for its pair, so at most one route is deferred;
+ * everything queued before it goes out meanwhile. */
+
+/* Ends the deferral of 'rib->del_deferred', if any, as merged (its add
+ * came) or not. */
+static void
+defer_end(struct fpmd_rib *rib, bool merged)
+{
+    if (rib->del_deferred) {
+        if (merged) {
+            rib->stats.del_merged++;
+        } else {
+            rib->stats.del_alone++;
+        }
+        rib->del_deferred = NULL;
+        route_batch_defer(&rib->batch, NULL);
+    }
+}
+
+/* Defers the delete of 'r', which zebra just withdrew. */
+static void
+defer_start(struct fpmd_rib *rib, struct fpmd_route *r)
+{
+    defer_end(rib, false);
+    rib->del_deferred = r;
+    rib->del_deferred_until = time_msec() + FPMD_DEL_DEFER_MS;
+    rib->stats.del_deferred++;
+    route_batch_defer(&rib->batch, &r->be);
+}
+
+/* Returns the route whose delete is deferred now, or NULL if none.  Its
+ * wait ends here once it has run out. */
+const struct fpmd_route *
+fpmd_rib_deferred_del(struct fpmd_rib *rib)
+{
+    if (rib->del_deferred && time_msec() >= rib->del_deferred_until) {
+        defer_end(rib, false);
+    }
+    return rib->del_deferred;
+}
+
+/* Returns true if 'r' is the route whose delete is deferred and its wait
+ * has not run out: writers and senders stop in front of it. */
+bool
+fpmd_rib_defers(const struct fpmd_rib *rib, const struct fpmd_route *r)
+{
+    return (r && r == rib->del_deferred
+            && time_msec() < rib->del_deferred_until);
+}
+
+/* Returns true if the next Route write-behind transaction would start with
+ * the deferred delete, whose wait has not run out: there is nothing to
+ * write until it does. */
+bool
+fpmd_rib_rows_deferred(const struct fpmd_rib *rib)
+{
+    return (fpmd_rib_defers(rib, rib->del_deferred)
+            && route_batch_front_is_deferred(&rib->batch));
+}
+
+/* Carries out the deferred delete now, if any: no add is coming (zebra's
+ * input paused or ended). */
+void
+fpmd_rib_release_del(struct fpmd_rib *rib)
+{
+    defer_end(rib, false);
+}
+
+/* Wakes the main loop when the deferred delete's wait runs out. */
+void
+fpmd_rib_deferred_del_wait(const struct fpmd_rib *rib)
+{
+    if (rib->del_deferred) {
+        poll_timer_wait_until(rib->del_deferred_until);
+    }
+}
+
 /* Handles RTM_NEWROUTE or RTM_DELROUTE 'fr'. */
 void
 fpmd_rib_route(struct fpmd_rib *rib, const struct fpm_route *fr)
@@ -250,6 +346,7 @@ fpmd_rib_route(struct fpmd_rib *rib, const struct fpm_route *fr)
     if (fr->op != FPM_OP_DEL) {
         rib->stats.route_add++;
         route_add(rib, fr, &prefix);
+        defer_end(rib, rib->del_deferred && rib->del_deferred->be.want);
         return;
     }
     rib->stats.route_del++;
@@ -257,10 +354,20 @@ fpmd_rib_route(struct fpmd_rib *rib, const struct fpm_route *fr)
     r = vrf ? fpmd_route_find(rib, vrf->idx, &prefix) : NULL;
     if (!r) {
         rib->stats.route_del_unknown++;
+        defer_end(rib, false);
         return;
     }
     r->gen = rib->gen;
     route_withdraw(rib, r);
+    /* Deferred only if a delete is to be written or sent: a route that
+     * never reached the database or orchd is cancelled, or freed. */
+    r = fpmd_route_find(rib, vrf->idx, &prefix);
+    if (r && (r->be.db != ROUTE_BATCH_DB_ABSENT
+              || r->be.flags & FPMD_F_ZMQ_SENT)) {
+        defer_start(rib, r);
+    } else {
+        defer_end(rib, false);
+    }
 }
 
 /* Chooses whether the routes that use a zebra next-hop group carry its
@@ -739,6 +846,9 @@ fpmd_rib_format(const struct fpmd_rib *rib, struct ds *s)
                   st->nh_add, st->nh_del, st->nh_del_unknown);
     ds_put_format(s, "next-hop changes: %"PRIu64" (routes refreshed %"PRIu64
                   ")\n", st->nh_changed, st->routes_rewritten);
+    ds_put_format(s, "deletes deferred: %"PRIu64" (%"PRIu64" merged with "
+                  "the add that followed, %"PRIu64" carried out alone)\n",
+                  st->del_deferred, st->del_merged, st->del_alone);
     ds_put_format(s, "generation: %"PRIu32", reconciliations: %"PRIu64
                   ", stale routes deleted: %"PRIu64", stale next hops "
                   "deleted: %"PRIu64"\n", rib->gen, st->reconciles,

@@ -92,6 +92,7 @@
 
 struct ds;
 struct fpm_route;
+struct fpmd_route;
 struct json;
 
 /* Writes the name of interface 'ifindex' into 'buf' and returns 'buf'. */
@@ -121,13 +122,28 @@ struct fpmd_rib_stats {
     uint64_t stale_nhgs;        /* Next-hop objects deleted by it. */
     uint64_t offload_sent;      /* Offload notifications asked for. */
     uint64_t txn_errors;        /* Transactions the database refused. */
+    uint64_t del_deferred;      /* Route deletes deferred, in case their
+                                 * add follows. */
+    uint64_t del_merged;        /* ...whose add came: one change. */
+    uint64_t del_alone;         /* ...carried out alone: another route's
+                                 * message came, the wait ran out, or
+                                 * zebra stopped or went. */
 };
+
+/* How long a route delete that ends zebra's input waits for an add of the
+ * same route (see fpmd_rib_route()). */
+#define FPMD_DEL_DEFER_MS 50
 
 struct fpmd_rib *fpmd_rib_create(fpmd_ifname_func *);
 void fpmd_rib_destroy(struct fpmd_rib *);
 
 /* FPM input (next hops: fpmd_nh_input()). */
 void fpmd_rib_route(struct fpmd_rib *, const struct fpm_route *);
+const struct fpmd_route *fpmd_rib_deferred_del(struct fpmd_rib *);
+bool fpmd_rib_defers(const struct fpmd_rib *, const struct fpmd_route *);
+bool fpmd_rib_rows_deferred(const struct fpmd_rib *);
+void fpmd_rib_release_del(struct fpmd_rib *);
+void fpmd_rib_deferred_del_wait(const struct fpmd_rib *);
 
 /* Next-hop groups: resolved into Route.nexthops, or by id only. */
 void fpmd_rib_set_resolve(struct fpmd_rib *, bool resolve);

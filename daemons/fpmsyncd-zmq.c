@@ -437,18 +437,22 @@ finish_frame(struct fpmd_zmq *zmq, struct ofpbuf *b, uint32_t flags)
 }
 
 /* Builds the next ROUTES frame into 'b' from the front of the queue: up to
- * 'frame_max' routes, with ROUTE_FRAME_F_SYNC_END if it ends a resync and
+ * 'frame_max' routes, stopping in front of a deferred delete
+ * (fpmsyncd-rib.c), with ROUTE_FRAME_F_SYNC_END if it ends a resync and
  * ROUTE_FRAME_F_DB_BEHIND if fpmsyncd's Route writes are behind.  Returns
  * false, with 'b' to be ignored, if there is nothing to send. */
 bool
 fpmd_zmq_take_frame(struct fpmd_zmq *zmq, struct ofpbuf *b)
 {
+    const struct fpmd_route *deferred = fpmd_rib_deferred_del(zmq->rib);
     uint32_t flags = 0;
     struct fpmd_route *r;
     size_t n = 0;
 
     route_frame_start(b, ROUTE_FRAME_ROUTES, 0, 0);
-    while (n < zmq->frame_max && (r = ptr_fifo_pop(&zmq->queue))) {
+    while (n < zmq->frame_max && (r = ptr_fifo_peek(&zmq->queue))
+           && r != deferred) {
+        ptr_fifo_pop(&zmq->queue);
         r->be.flags &= ~FPMD_F_ZMQ_QUEUED;
         n += take_route(zmq, b, r);
         fpmd_route_maybe_free(zmq->rib, r);
@@ -723,7 +727,10 @@ fpmd_zmq_wait(struct fpmd_zmq *zmq)
         zmq_channel_wait(zmq->peers[i].ch);
     }
     if (can_send(zmq)) {
-        if (ptr_fifo_len(&zmq->queue) || resync_can_end(zmq)
+        const struct fpmd_route *front = ptr_fifo_peek(&zmq->queue);
+
+        if ((front && !fpmd_rib_defers(zmq->rib, front))
+            || resync_can_end(zmq)
             || db_is_behind(zmq) != zmq->db_behind) {
             poll_immediate_wake();
         } else if (zmq->db_behind) {

@@ -66,6 +66,14 @@ ptr_fifo_push(struct ptr_fifo *f, void *p)
     f->n++;
 }
 
+/* Returns the oldest pointer in 'f', without removing it, or NULL if it is
+ * empty. */
+static inline void *
+ptr_fifo_peek(const struct ptr_fifo *f)
+{
+    return f->n ? f->slots[f->head] : NULL;
+}
+
 /* Removes and returns the oldest pointer in 'f', or NULL if it is
  * empty. */
 static inline void *

@@ -199,6 +199,14 @@ route_batch_forget(struct route_batch *b, struct route_batch_entry *e)
     check_idle(b, e);
 }
 
+/* Makes route_batch_take() stop in front of 'e', while it is queued, until
+ * the next call (NULL: stop nowhere).  'e' need not be queued. */
+void
+route_batch_defer(struct route_batch *b, const struct route_batch_entry *e)
+{
+    b->deferred = e;
+}
+
 /* Chooses the operation for 'e', just dequeued, and stores it in '*op'.
  * Returns false if none is needed or 'e' is held ('*held' true then). */
 static bool
@@ -247,9 +255,15 @@ route_batch_take(struct route_batch *b, size_t max_ops)
 
     ovs_assert(max_ops > 0);
     while (ptr_fifo_len(&b->queue) && (!txn || txn->n_ops < max_ops)) {
-        struct route_batch_entry *e = dequeue(b);
+        struct route_batch_entry *e;
         struct route_batch_op op;
         bool held;
+
+        if (route_batch_front_is_deferred(b)) {
+            b->stats.n_deferred_stops++;
+            break;
+        }
+        e = dequeue(b);
 
         if (!choose_op(b, e, &op, &held)) {
             if (held) {

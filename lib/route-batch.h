@@ -86,6 +86,17 @@
  * fpmsyncd, a route whose next-hop group zebra has not defined yet).  The
  * 'writable' callback tells the batcher so; see route_batch_writable_cb.
  *
+ * Deferred entry
+ * ==============
+ *
+ * A writer that expects one entry to change again within moments (fpmsyncd:
+ * a route whose delete may be the first half of a path change, the add
+ * still in flight from zebra) names it with route_batch_defer().
+ * route_batch_take() then stops in front of it, leaving it and the entries
+ * behind it queued, so that the change to come coalesces with it, until
+ * the writer calls route_batch_defer(NULL), which it must do before it
+ * frees the entry.
+ *
  * Thread safety: none; one batcher belongs to one thread. */
 
 #include <stdbool.h>
@@ -167,6 +178,8 @@ struct route_batch_stats {
     uint64_t n_ops_committed;   /* Operations in committed transactions. */
     uint64_t n_requeued;        /* Entries queued again after a failure
                                  * or an update that found no row. */
+    uint64_t n_deferred_stops;  /* route_batch_take() calls that stopped
+                                 * in front of the deferred entry. */
 };
 
 /* Called when 'entry' becomes idle (see above). */
@@ -190,6 +203,8 @@ struct route_batch {
     route_batch_idle_cb *idle;       /* Idle callback, may be NULL. */
     route_batch_writable_cb *writable; /* Writable callback, may be NULL. */
     void *aux;                  /* Passed to both callbacks. */
+    const struct route_batch_entry *deferred; /* route_batch_take() stops
+                                 * in front of it; NULL if none. */
     struct route_batch_stats stats;  /* Counters. */
 };
 
@@ -209,6 +224,8 @@ void route_batch_resync(struct route_batch *, struct route_batch_entry *,
                         bool present, uint32_t hash);
 void route_batch_keep(struct route_batch_entry *, uint32_t hash);
 void route_batch_forget(struct route_batch *, struct route_batch_entry *);
+void route_batch_defer(struct route_batch *,
+                       const struct route_batch_entry *);
 
 /* Number of entries queued (an upper bound on the operations the next
  * route_batch_take() calls would return). */
@@ -216,6 +233,14 @@ static inline size_t
 route_batch_n_pending(const struct route_batch *b)
 {
     return ptr_fifo_len(&b->queue);
+}
+
+/* Returns true if route_batch_take() would stop at once, in front of the
+ * deferred entry. */
+static inline bool
+route_batch_front_is_deferred(const struct route_batch *b)
+{
+    return b->deferred && ptr_fifo_peek(&b->queue) == b->deferred;
 }
 
 struct route_batch_txn *route_batch_take(struct route_batch *, size_t max_ops);

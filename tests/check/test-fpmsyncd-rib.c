@@ -399,6 +399,30 @@ n_rows(struct fake_db *db, const char *table)
     return shash_count(fake_table(db, table));
 }
 
+/* Hands 'rib' one route message: 'op' of 'dst' in the default VRF, via
+ * 'gw' on ifindex 3 for an add. */
+static void
+route_msg(struct fpmd_rib *rib, enum fpm_op op, const char *dst,
+          const char *gw)
+{
+    struct fpm_route r;
+
+    fpm_route_init(&r);
+    r.op = op;
+    r.prefix = fpm_test_prefix(dst);
+    r.protocol = 186;
+    r.metric = 20;
+    r.type = FPM_ROUTE_UNICAST;
+    if (op == FPM_OP_ADD) {
+        struct fpm_route_nh *nh = fpm_route_add_nexthop(&r);
+
+        nh->gateway = fpm_test_addr(gw);
+        nh->ifindex = 3;
+    }
+    fpmd_rib_route(rib, &r);
+    fpm_route_destroy(&r);
+}
+
 /* zebra's table replay with next-hop groups: groups arrive before their
  * members, routes are written once their groups can be resolved. */
 START_TEST(test_replay_group_first)
@@ -493,12 +517,83 @@ START_TEST(test_inline_and_replace)
     check_col(r, "nexthops",
               "[\"map\",[[\"192.168.1.2@eth3\",1],[\"192.168.1.3@eth3\",1]]]");
 
-    /* The rest, which ends by withdrawing every BGP route. */
+    /* The rest, which ends by withdrawing every BGP route.  The last
+     * delete waits for an add that may follow, until zebra's input ends
+     * (here, at once). */
     feed(rib, "zebra-no-nhg.fpm", 12, 0);
+    flush(rib, &db, 1000);
+    ck_assert_uint_eq(n_rows(&db, "Route"), 7);
+    fpmd_rib_release_del(rib);
     flush(rib, &db, 1000);
     ck_assert_uint_eq(n_rows(&db, "Route"), 6);
     ck_assert_ptr_null(find_route(&db, "default", "10.1.0.0/24"));
     ck_assert_uint_eq(fpmd_rib_n_routes(rib), 6);
+
+    fpmd_rib_destroy(rib);
+    fake_destroy(&db);
+}
+END_TEST
+
+/* A delete that ends the input is deferred: nothing is written while it
+ * waits; the add of the same route makes both one update; another route's
+ * message or a release carries it out alone; a route that never reached
+ * the database needs no wait. */
+START_TEST(test_deferred_delete)
+{
+    const struct fpmd_rib_stats *st;
+    struct fake_db db;
+    struct fpmd_rib *rib;
+    const struct json *r;
+
+    fake_init(&db);
+    rib = rib_start(&db);
+    fpmd_rib_new_generation(rib);
+    st = fpmd_rib_get_stats(rib);
+    route_msg(rib, FPM_OP_ADD, "10.0.0.0/24", "192.0.2.1");
+    route_msg(rib, FPM_OP_ADD, "10.0.1.0/24", "192.0.2.1");
+    flush(rib, &db, 1000);
+    ck_assert_uint_eq(n_rows(&db, "Route"), 2);
+
+    /* A path change split in two: the delete waits, then merges. */
+    route_msg(rib, FPM_OP_DEL, "10.0.0.0/24", NULL);
+    ck_assert(fpmd_rib_rows_deferred(rib));
+    ck_assert_ptr_nonnull(fpmd_rib_deferred_del(rib));
+    ck_assert_uint_eq(flush(rib, &db, 1000), 0);
+    ck_assert_uint_eq(n_rows(&db, "Route"), 2);
+    db.n_update = db.n_insert = db.n_delete = 0;
+    route_msg(rib, FPM_OP_ADD, "10.0.0.0/24", "192.0.2.2");
+    ck_assert_ptr_null(fpmd_rib_deferred_del(rib));
+    flush(rib, &db, 1000);
+    ck_assert_uint_eq(db.n_update, 1);
+    ck_assert_uint_eq(db.n_insert + db.n_delete, 0);
+    r = find_route(&db, "default", "10.0.0.0/24");
+    check_col(r, "nexthops", "[\"map\",[[\"192.0.2.2@eth3\",1]]]");
+    ck_assert_uint_eq(st->del_deferred, 1);
+    ck_assert_uint_eq(st->del_merged, 1);
+
+    /* A delete followed by another route's add is a withdrawal. */
+    route_msg(rib, FPM_OP_DEL, "10.0.1.0/24", NULL);
+    route_msg(rib, FPM_OP_ADD, "10.0.2.0/24", "192.0.2.1");
+    ck_assert(!fpmd_rib_rows_deferred(rib));
+    flush(rib, &db, 1000);
+    ck_assert_ptr_null(find_route(&db, "default", "10.0.1.0/24"));
+    ck_assert_ptr_nonnull(find_route(&db, "default", "10.0.2.0/24"));
+    ck_assert_uint_eq(st->del_alone, 1);
+
+    /* Released: zebra went away, or reading it paused. */
+    route_msg(rib, FPM_OP_DEL, "10.0.2.0/24", NULL);
+    ck_assert_uint_eq(flush(rib, &db, 1000), 0);
+    fpmd_rib_release_del(rib);
+    flush(rib, &db, 1000);
+    ck_assert_ptr_null(find_route(&db, "default", "10.0.2.0/24"));
+    ck_assert_uint_eq(st->del_alone, 2);
+
+    /* Added and deleted before any write: nothing to defer. */
+    route_msg(rib, FPM_OP_ADD, "10.0.3.0/24", "192.0.2.1");
+    route_msg(rib, FPM_OP_DEL, "10.0.3.0/24", NULL);
+    ck_assert_ptr_null(fpmd_rib_deferred_del(rib));
+    ck_assert_uint_eq(st->del_deferred, 3);
+    ck_assert_uint_eq(n_rows(&db, "Route"), 1);
 
     fpmd_rib_destroy(rib);
     fake_destroy(&db);
@@ -915,6 +1010,7 @@ fpmsyncd_rib_suite(void)
     tcase_add_test(tc, test_member_change);
     tcase_add_test(tc, test_reconcile_placeholder_members);
     tcase_add_test(tc, test_failure_and_vanished_row);
+    tcase_add_test(tc, test_deferred_delete);
     tcase_add_test(tc, test_load_scanner_chunks);
     tcase_add_test(tc, test_load_scanner_edges);
     suite_add_tcase(s, tc);

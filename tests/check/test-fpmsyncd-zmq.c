@@ -373,6 +373,7 @@ START_TEST(test_zmq_withdraw)
     route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
     CHECK_TAKE(fx, "SET default 10.1.0.0/24 forward 192.168.1.2@eth2*1\n");
     route_del(fx, "10.1.0.0/24");
+    fpmd_rib_release_del(fx->rib);      /* No add follows. */
 
     /* Its row never reached the database, so the write cancels; the
      * route stays until its deletion is sent. */
@@ -394,6 +395,35 @@ START_TEST(test_zmq_withdraw)
     route_del(fx, "10.4.0.0/24");
     route_add(fx, "10.4.0.0/24", 254, 0, "192.168.1.5");
     CHECK_TAKE(fx, "SET default 10.4.0.0/24 forward 192.168.1.5@eth2*1\n");
+}
+END_TEST
+
+/* A delete that may be half of a path change waits in the queue, the
+ * routes before it going out; its add makes the two one SET; another
+ * route's message sends it as a DEL. */
+START_TEST(test_zmq_deferred_delete)
+{
+    struct fixture *fx = &fx_;
+
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
+    route_add(fx, "10.2.0.0/24", 254, 0, "192.168.1.2");
+    CHECK_TAKE(fx, "SET default 10.1.0.0/24 forward 192.168.1.2@eth2*1\n"
+               "SET default 10.2.0.0/24 forward 192.168.1.2@eth2*1\n");
+
+    route_add(fx, "10.3.0.0/24", 254, 0, "192.168.1.2");
+    route_del(fx, "10.1.0.0/24");
+    CHECK_TAKE(fx, "SET default 10.3.0.0/24 forward 192.168.1.2@eth2*1\n");
+    CHECK_TAKE(fx, "none");
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.3");
+    CHECK_TAKE(fx, "SET default 10.1.0.0/24 forward 192.168.1.3@eth2*1\n");
+
+    route_del(fx, "10.2.0.0/24");
+    CHECK_TAKE(fx, "none");
+    route_add(fx, "10.4.0.0/24", 254, 0, "192.168.1.2");
+    CHECK_TAKE(fx, "DEL default 10.2.0.0/24\n"
+               "SET default 10.4.0.0/24 forward 192.168.1.2@eth2*1\n");
+    ck_assert_uint_eq(fpmd_rib_get_stats(fx->rib)->del_merged, 1);
+    ck_assert_uint_eq(fpmd_rib_get_stats(fx->rib)->del_alone, 1);
 }
 END_TEST
 
@@ -423,6 +453,7 @@ START_TEST(test_zmq_resync)
      * not restart, which hold it and do not sweep at SYNC_END. */
     fpmd_zmq_resync(fx->zmq);
     route_del(fx, "10.2.0.0/24");
+    fpmd_rib_release_del(fx->rib);      /* No add follows. */
     CHECK_TAKE_SORTED(fx,
                       "DEL default 10.2.0.0/24\n"
                       "SET default 10.1.0.0/24 forward 192.168.1.2@eth2*1\n"
@@ -774,6 +805,7 @@ START_TEST(test_zmq_status_lost_withdrawn)
     result(fx, "10.2.0.0/24", 1);
     route_del(fx, "10.2.0.0/24");
     CHECK_STATUS(fx, "none");
+    fpmd_rib_release_del(fx->rib);      /* No add follows. */
     CHECK_TAKE(fx, "DEL default 10.2.0.0/24\n");
     db_commit_all(fx);
     ck_assert_uint_eq(fpmd_rib_n_routes(fx->rib), 1);
@@ -886,6 +918,7 @@ fpmsyncd_zmq_suite(void)
     tcase_add_test(tc, test_zmq_hold_group);
     tcase_add_test(tc, test_zmq_withdraw);
     tcase_add_test(tc, test_zmq_resync);
+    tcase_add_test(tc, test_zmq_deferred_delete);
     tcase_add_test(tc, test_zmq_resync_after_restart);
     tcase_add_test(tc, test_zmq_results);
     tcase_add_test(tc, test_zmq_status);

@@ -15,7 +15,7 @@
  */
 
 /* Check suite for lib/route-batch: coalescing, operation choice,
- * pipelined transactions, failures and held entries. */
+ * pipelined transactions, failures, held and deferred entries. */
 
 #include <config.h>
 
@@ -378,6 +378,49 @@ START_TEST(test_held)
 }
 END_TEST
 
+/* A deferred entry: take stops in front of it, what comes before goes
+ * out, a change to it coalesces while it waits, and once no longer
+ * deferred it is taken with what queued behind it. */
+START_TEST(test_deferred)
+{
+    struct route_batch_txn *txn;
+
+    for (size_t i = 0; i < 3; i++) {
+        route_batch_set(&b, &rows[i].be, 10 + i);
+    }
+    route_batch_txn_commit(&b, take(10, 3), NULL);
+
+    /* rows[0] changes, rows[1]'s delete is deferred, rows[2] changes. */
+    route_batch_set(&b, &rows[0].be, 20);
+    route_batch_del(&b, &rows[1].be);
+    route_batch_defer(&b, &rows[1].be);
+    route_batch_set(&b, &rows[2].be, 22);
+    ck_assert(!route_batch_front_is_deferred(&b));
+    txn = take(10, 1);
+    check_op(txn, 0, &rows[0], ROUTE_BATCH_UPDATE, 20);
+    route_batch_txn_commit(&b, txn, (unsigned int[]) { 1 });
+    ck_assert(route_batch_front_is_deferred(&b));
+    take(10, 0);
+    ck_assert_uint_eq(b.stats.n_deferred_stops, 2);
+    ck_assert_uint_eq(route_batch_n_pending(&b), 2);
+
+    /* Its add comes: the delete and the add are one update. */
+    route_batch_set(&b, &rows[1].be, 31);
+    route_batch_defer(&b, NULL);
+    ck_assert(!route_batch_front_is_deferred(&b));
+    txn = take(10, 2);
+    check_op(txn, 0, &rows[1], ROUTE_BATCH_UPDATE, 31);
+    check_op(txn, 1, &rows[2], ROUTE_BATCH_UPDATE, 22);
+    route_batch_txn_commit(&b, txn, (unsigned int[]) { 1, 1 });
+    ck_assert_uint_eq(b.stats.n_delete, 0);
+
+    /* A deferred entry that is not queued stops nothing. */
+    route_batch_defer(&b, &rows[5].be);
+    route_batch_set(&b, &rows[3].be, 40);
+    check_op(take(10, 1), 0, &rows[3], ROUTE_BATCH_INSERT, 40);
+}
+END_TEST
+
 /* Rows read from the database: kept as they are, resynchronized, or
  * forgotten. */
 START_TEST(test_keep_resync_forget)
@@ -432,6 +475,7 @@ route_batch_suite(void)
     tcase_add_test(tc, test_failure_pipelined);
     tcase_add_test(tc, test_fail_all);
     tcase_add_test(tc, test_held);
+    tcase_add_test(tc, test_deferred);
     tcase_add_test(tc, test_keep_resync_forget);
     suite_add_tcase(s, tc);
     return s;
