@@ -358,16 +358,15 @@ fpmd_rib_route(struct fpmd_rib *rib, const struct fpm_route *fr)
         return;
     }
     r->gen = rib->gen;
-    route_withdraw(rib, r);
-    /* Deferred only if a delete is to be written or sent: a route that
-     * never reached the database or orchd is cancelled, or freed. */
-    r = fpmd_route_find(rib, vrf->idx, &prefix);
-    if (r && (r->be.db != ROUTE_BATCH_DB_ABSENT
-              || r->be.flags & FPMD_F_ZMQ_SENT)) {
+    /* Deferred only if a delete is to be written or sent, which also keeps
+     * 'r' queued, so not freed, by route_withdraw(): a route that never
+     * reached the database or orchd is cancelled, or freed. */
+    if (r->be.db != ROUTE_BATCH_DB_ABSENT || r->be.flags & FPMD_F_ZMQ_SENT) {
         defer_start(rib, r);
     } else {
         defer_end(rib, false);
     }
+    route_withdraw(rib, r);
 }
 
 /* Chooses whether the routes that use a zebra next-hop group carry its
