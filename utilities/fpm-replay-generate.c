@@ -415,17 +415,15 @@ send_churn(struct generator *g, double t0, uint64_t *done)
         /* The new path's next-hop objects first: zebra installs a group
          * before a route uses it.  (A delete carries only the prefix.) */
         ensure_nexthops(g, r);
+        /* A frame of their own holds both, as zebra sends them, unless
+         * --churn-gap ends it after the delete (the pause writes it). */
+        fpm_replay_conn_close_frame(c);
+        send_route(g, r, FPM_OP_DEL);
         if (opts->churn_gap > 0) {
-            send_route(g, r, FPM_OP_DEL);
             fpm_replay_conn_pause(c, opts->churn_gap);
-            send_route(g, r, FPM_OP_ADD);
-        } else {
-            /* One frame of its own holds both, as zebra sends them. */
-            fpm_replay_conn_close_frame(c);
-            send_route(g, r, FPM_OP_DEL);
-            send_route(g, r, FPM_OP_ADD);
-            fpm_replay_conn_close_frame(c);
         }
+        send_route(g, r, FPM_OP_ADD);
+        fpm_replay_conn_close_frame(c);
         if (c->peer_closed) {
             break;
         }
