@@ -149,6 +149,27 @@ fpm_test_addr(const char *text)
     return a;
 }
 
+/* Fills 'r', initialized, with 'op' of a BGP route to 'dst' in the main
+ * table: for an add, one path via 'gw' (may be null) dev 'ifindex'; a
+ * delete carries only the prefix. */
+void
+fpm_test_simple_route(struct fpm_route *r, enum fpm_op op, const char *dst,
+                      const char *gw, uint32_t ifindex)
+{
+    r->op = op;
+    r->prefix = fpm_test_prefix(dst);
+    r->protocol = 186;
+    r->metric = 20;
+    if (op == FPM_OP_ADD) {
+        struct fpm_route_nh *nh = fpm_route_add_nexthop(r);
+
+        if (gw) {
+            nh->gateway = fpm_test_addr(gw);
+        }
+        nh->ifindex = ifindex;
+    }
+}
+
 /* Encodes a one-path route to 'dst' via 'gw' (may be null) dev 'ifindex'
  * into 'b'. */
 void
@@ -156,17 +177,9 @@ fpm_test_encode_simple_route(struct ofpbuf *b, const char *dst,
                              const char *gw, uint32_t ifindex)
 {
     struct fpm_route r;
-    struct fpm_route_nh *nh;
 
     fpm_route_init(&r);
-    r.prefix = fpm_test_prefix(dst);
-    r.protocol = 186;
-    r.metric = 20;
-    nh = fpm_route_add_nexthop(&r);
-    if (gw) {
-        nh->gateway = fpm_test_addr(gw);
-    }
-    nh->ifindex = ifindex;
+    fpm_test_simple_route(&r, FPM_OP_ADD, dst, gw, ifindex);
     fpm_route_encode(b, &r, 1);
     fpm_route_destroy(&r);
 }

@@ -35,6 +35,9 @@ void fpm_test_load_data(const char *name, struct ofpbuf *);
 
 struct fpm_prefix fpm_test_prefix(const char *text);
 struct fpm_addr fpm_test_addr(const char *text);
+void fpm_test_simple_route(struct fpm_route *, enum fpm_op,
+                           const char *dst, const char *gw,
+                           uint32_t ifindex);
 void fpm_test_encode_simple_route(struct ofpbuf *, const char *dst,
                                   const char *gw, uint32_t ifindex);
 int fpm_test_parse_buf(const struct ofpbuf *, struct fpm_msg *);

@@ -408,17 +408,7 @@ route_msg(struct fpmd_rib *rib, enum fpm_op op, const char *dst,
     struct fpm_route r;
 
     fpm_route_init(&r);
-    r.op = op;
-    r.prefix = fpm_test_prefix(dst);
-    r.protocol = 186;
-    r.metric = 20;
-    r.type = FPM_ROUTE_UNICAST;
-    if (op == FPM_OP_ADD) {
-        struct fpm_route_nh *nh = fpm_route_add_nexthop(&r);
-
-        nh->gateway = fpm_test_addr(gw);
-        nh->ifindex = 3;
-    }
+    fpm_test_simple_route(&r, op, dst, gw, 3);
     fpmd_rib_route(rib, &r);
     fpm_route_destroy(&r);
 }
