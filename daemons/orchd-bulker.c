@@ -21,6 +21,9 @@ struct route_state {
     struct orchd_entry *written; /* Content last written, NULL if none. */
     bool unknown;               /* A write was lost: existence unknown. */
     bool failed;                /* The last acknowledged write failed. */
+    bool resent;                /* Queued by orchd_bulker_resync() with
+                                 * 'written', which was acknowledged as
+                                 * programmed (see orchd_bulk_item). */
     struct ovs_list waiting;    /* Items awaiting acknowledgement, by seq. */
     bool pending;               /* In 'pending' list. */
     struct orchd_entry *desired; /* If pending: wanted content, or NULL to
@@ -277,8 +280,10 @@ take_pending(struct orchd_bulker *b, struct orchd_bulk_item *item)
         b->stats.n_removes++;
         set_written(b, st, NULL);
     } else {
-        if (st->written && !st->unknown && !st->failed
-            && orchd_entry_same_content(st->written, desired)) {
+        bool same = (st->written
+                     && orchd_entry_same_content(st->written, desired));
+
+        if (same && !st->unknown && !st->failed) {
             b->stats.n_unchanged++;
             orchd_entry_unref(desired);
             return false;
@@ -286,6 +291,8 @@ take_pending(struct orchd_bulker *b, struct orchd_bulk_item *item)
         item->op = st->written || st->unknown ? ORCHD_BULK_SET
                                               : ORCHD_BULK_CREATE;
         item->unknown = st->unknown;
+        item->resent = same && st->resent;
+        b->stats.n_resent += item->resent;
         item->entry = orchd_entry_ref(desired);
         if (item->op == ORCHD_BULK_CREATE) {
             b->stats.n_creates++;
@@ -296,6 +303,7 @@ take_pending(struct orchd_bulker *b, struct orchd_bulk_item *item)
     }
     st->unknown = false;
     st->failed = false;
+    st->resent = false;
     item->seq = b->next_seq++;
     return true;
 }
@@ -515,6 +523,13 @@ orchd_bulker_resync(struct orchd_bulker *b)
     struct orchd_bulk *bulk;
     struct route_state *st;
 
+    /* Which routes' content was acknowledged as programmed: nothing of
+     * theirs waiting or pending, and the last outcome a success. */
+    HMAP_FOR_EACH (st, node, &b->routes) {
+        st->resent = (st->written && !st->unknown && !st->failed
+                      && !st->pending && ovs_list_is_empty(&st->waiting));
+    }
+
     LIST_FOR_EACH_POP (bulk, node, &b->outstanding) {
         for (size_t i = 0; i < bulk->n_items; i++) {
             struct orchd_bulk_item *item = &bulk->items[i];
@@ -622,6 +637,10 @@ orchd_bulker_format(const struct orchd_bulker *b, struct ds *s)
                   " failed to send\n",
                   st->n_bulks, st->n_items, st->n_creates, st->n_sets,
                   st->n_removes, st->n_send_failures);
+    if (st->n_resent) {
+        ds_put_format(s, "resent unchanged after a resync: %"PRIu64"\n",
+                      st->n_resent);
+    }
     ds_put_format(s, "acks: %"PRIu64" programmed, %"PRIu64" failed, %"
                   PRIu64" superseded, %"PRIu64" stale\n",
                   st->n_acked, st->n_failed, st->n_superseded,

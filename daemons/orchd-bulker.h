@@ -26,7 +26,10 @@
  * Resync: when the far end lost everything it was told (orchd's southbound
  * fast path, when syncd restarted), orchd_bulker_resync() forgets the
  * bulks outstanding and queues every route with written content to be
- * written again, even if unchanged.
+ * written again, even if unchanged.  A route whose content was
+ * acknowledged as programmed before the resync goes out marked 'resent',
+ * unless it changed meanwhile: its caller's record (Asic_Route, written
+ * behind) needs no new write for it.
  *
  * Thread safety: none; one thread drives a bulker.
  */
@@ -61,6 +64,11 @@ struct orchd_bulk_item {
     int64_t seq;                /* Sequence number of this write. */
     bool unknown;               /* Caller must check whether the entry
                                  * exists (a previous write was lost). */
+    bool resent;                /* Content already programmed and
+                                 * acknowledged, sent again only because
+                                 * the far end lost it (a resync): the
+                                 * caller's record of it is already
+                                 * right. */
     struct ovs_list node;       /* In its route's 'waiting' list. */
     struct orchd_bulk *bulk;    /* Bulk this item belongs to. */
     bool acked;                 /* Completed. */
@@ -111,6 +119,7 @@ struct orchd_bulker_stats {
     uint64_t n_bulks;           /* Bulks sent. */
     uint64_t n_items;           /* Writes sent. */
     uint64_t n_creates, n_sets, n_removes; /* By operation. */
+    uint64_t n_resent;          /* Writes marked 'resent'. */
     uint64_t n_acked;           /* Writes acknowledged as programmed. */
     uint64_t n_failed;          /* Writes acknowledged as failed. */
     uint64_t n_superseded;      /* Writes overtaken before their ack. */

@@ -373,6 +373,11 @@ handle_result(struct orchd_southbound *sb, const struct route_frame_route *r)
         }
         if (!item) {
             sb->stats.results_stale++;
+        } else if (ok && item->resent) {
+            /* The row already holds this content, programmed: a syncd
+             * restart (or orchd's own) changes nothing in it.  Its seq
+             * stays that of the write that programmed it. */
+            sb->stats.results_unchanged++;
         } else if (sb->wb) {
             orchd_writebehind_set(sb->wb, item->entry, r->seq, ok, error,
                                   item->op != ORCHD_BULK_CREATE);
@@ -537,9 +542,11 @@ orchd_southbound_format(const struct orchd_southbound *sb, struct ds *s)
                   " failed, %"PRIu64" removals, %"PRIu64" stale, %"PRIu64
                   " other frames\n", st->results_ok, st->results_error,
                   st->results_del, st->results_stale, st->other_frames);
-    ds_put_format(s, "  resyncs: %"PRIu64", ended %"PRIu64"%s\n",
+    ds_put_format(s, "  resyncs: %"PRIu64", ended %"PRIu64"%s; %"PRIu64
+                  " routes resent unchanged (rows left as they were)\n",
                   st->resyncs, st->sync_ends,
-                  sb->resync_pending ? ", one under way" : "");
+                  sb->resync_pending ? ", one under way" : "",
+                  st->results_unchanged);
     if (sb->wb) {
         orchd_writebehind_format(sb->wb, s);
     } else {

@@ -116,6 +116,9 @@ struct orchd_southbound_stats {
     uint64_t results_error;     /* ...or not. */
     uint64_t results_del;       /* Results of removals (rows deleted). */
     uint64_t results_stale;     /* SET results for no write waiting. */
+    uint64_t results_unchanged; /* Programmed results of writes resent
+                                 * unchanged by a resync: no row written,
+                                 * the row already says so. */
     uint64_t other_frames;      /* Data frames that were not RESULTS. */
     uint64_t resyncs;           /* Peer callbacks: full resyncs. */
     uint64_t sync_ends;         /* Resyncs ended with SYNC_END. */

@@ -497,6 +497,7 @@ START_TEST(test_resync)
     struct fake f = { .n_sent = 0 };
     struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
     struct orchd_bulker_stats st;
+    struct uuid k1 = key_of(1);
     struct uuid k3 = key_of(3);
     uint64_t mark;
 
@@ -528,10 +529,76 @@ START_TEST(test_resync)
     ck_assert_int_eq(f.sent[2]->items[0].op, ORCHD_BULK_REMOVE);
     ck_assert_int_eq(f.sent[2]->items[1].op, ORCHD_BULK_SET);
     ck_assert_int_eq(f.sent[2]->items[2].op, ORCHD_BULK_SET);
+    /* Route 1 was acknowledged as programmed before the resync: resent,
+     * its record right.  Route 2's write was lost unacknowledged. */
+    ck_assert(uuid_equals(&f.sent[2]->items[1].key, &k1)
+              || uuid_equals(&f.sent[2]->items[2].key, &k1));
+    for (size_t i = 1; i < 3; i++) {
+        const struct orchd_bulk_item *item = &f.sent[2]->items[i];
+
+        ck_assert(item->resent == uuid_equals(&item->key, &k1));
+    }
+    ck_assert(!f.sent[2]->items[0].resent);
     orchd_bulker_sent(b, f.sent[2], true);
     ack_bulk(b, f.sent[2], true);
     ck_assert(orchd_bulker_is_idle(b));
     ck_assert_uint_eq(orchd_bulker_n_written(b), 2);
+    orchd_bulker_destroy(b);
+}
+END_TEST
+
+/* After a resync, only content acknowledged as programmed and unchanged
+ * since goes out 'resent': a seeded settled route, not a seeded unsettled
+ * one, not one that failed, not one changed while the resync waited. */
+START_TEST(test_resync_resent)
+{
+    struct orchd_bulker_config cfg = { .max_bulk = 10,
+                                       .max_outstanding = 1 };
+    struct fake f = { .n_sent = 0 };
+    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+    struct orchd_bulker_stats st;
+    struct uuid k[4];
+
+    for (int i = 0; i < 4; i++) {
+        k[i] = key_of(i);
+    }
+    orchd_bulker_seed(b, make_entry(0, "1.1.1.1@e0"), true);
+    orchd_bulker_seed(b, make_entry(1, "1.1.1.1@e0"), false);
+    orchd_bulker_seed(b, make_entry(2, "1.1.1.1@e0"), true);
+    orchd_bulker_seed(b, make_entry(3, "1.1.1.1@e0"), true);
+
+    /* Route 3 fails before the resync; route 2 changes after it. */
+    orchd_bulker_set(b, make_entry(3, "2.2.2.2@e0"));
+    orchd_bulker_run(b);
+    orchd_bulker_sent(b, f.sent[0], true);
+    ack_bulk(b, f.sent[0], false);
+    ck_assert_uint_eq(f.n_done_fail, 1);
+
+    orchd_bulker_resync(b);
+    orchd_bulker_set(b, make_entry(2, "2.2.2.2@e0"));
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 2);
+    ck_assert_uint_eq(f.sent[1]->n_items, 4);
+    for (size_t i = 0; i < 4; i++) {
+        const struct orchd_bulk_item *item = &f.sent[1]->items[i];
+
+        ck_assert_int_eq(item->op, ORCHD_BULK_SET);
+        ck_assert(item->resent == uuid_equals(&item->key, &k[0]));
+    }
+    orchd_bulker_get_stats(b, &st);
+    ck_assert_uint_eq(st.n_resent, 1);
+
+    /* All four acknowledged as programmed: a second resync resends every
+     * one unchanged, route 2's new content and route 3 included. */
+    orchd_bulker_sent(b, f.sent[1], true);
+    ack_bulk(b, f.sent[1], true);
+    orchd_bulker_resync(b);
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 3);
+    for (size_t i = 0; i < f.sent[2]->n_items; i++) {
+        ck_assert(f.sent[2]->items[i].resent);
+    }
+    ck_assert_uint_eq(f.sent[2]->n_items, 4);
     orchd_bulker_destroy(b);
 }
 END_TEST
@@ -555,6 +622,7 @@ orchd_bulker_suite(void)
     tcase_add_test(tc, test_can_send_holds_bulks);
     tcase_add_test(tc, test_find_write);
     tcase_add_test(tc, test_resync);
+    tcase_add_test(tc, test_resync_resent);
     suite_add_tcase(s, tc);
     return s;
 }
