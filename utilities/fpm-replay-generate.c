@@ -390,6 +390,32 @@ send_all_routes(struct generator *g, enum fpm_op op, double t0,
     }
 }
 
+/* Picks the route of the next --churn path change and gives it another
+ * set of gateways; returns it. */
+static struct gen_route *
+churn_one(struct generator *g)
+{
+    const struct fpm_replay_options *opts = &g->opts;
+    struct gen_route *r = &g->routes[rng_below(g, opts->n_routes)];
+
+    if (opts->pool > 1) {
+        r->start = (r->start + 1 + rng_below(g, opts->pool - 1)) % opts->pool;
+    }
+    return r;
+}
+
+/* With --final: makes the --churn path changes to the set without sending
+ * them, so that the routes are sent once, as the churn leaves them. */
+static void
+apply_churn(struct generator *g)
+{
+    if (g->opts.n_routes) {
+        for (unsigned int i = 0; i < g->opts.churn; i++) {
+            churn_one(g);
+        }
+    }
+}
+
 /* Sends the --churn path changes, on random routes of the set.  zebra
  * sends a path change as RTM_DELROUTE then RTM_NEWROUTE in one FPM frame
  * (tests/check/test-fpmsyncd-rib.c reads one from a capture), and so does
@@ -405,13 +431,9 @@ send_churn(struct generator *g, double t0, uint64_t *done)
 
     for (i = 0; i < opts->churn && opts->n_routes
                 && !fpm_replay_stop_requested; i++) {
-        struct gen_route *r = &g->routes[rng_below(g, opts->n_routes)];
+        struct gen_route *r = churn_one(g);
 
         fpm_replay_pace(c, t0, (*done)++);
-        if (opts->pool > 1) {
-            r->start = (r->start + 1 + rng_below(g, opts->pool - 1))
-                       % opts->pool;
-        }
         /* The new path's next-hop objects first: zebra installs a group
          * before a route uses it.  (A delete carries only the prefix.) */
         ensure_nexthops(g, r);
@@ -498,9 +520,14 @@ fpm_replay_generate(const struct fpm_replay_options *opts)
 
     fpm_replay_conn_open(&g->conn, &g->opts);
     t0 = fpm_replay_now();
+    if (opts->final) {
+        apply_churn(g);
+    }
     if (!opts->delete_only) {
         send_all_routes(g, FPM_OP_ADD, t0, &done);
-        send_churn(g, t0, &done);
+        if (!opts->final) {
+            send_churn(g, t0, &done);
+        }
     }
     if (opts->delete_only || opts->then_delete) {
         if (opts->delete_only) {

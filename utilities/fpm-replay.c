@@ -255,6 +255,7 @@ static const struct option_spec option_specs[] = {
     {"metric", 0, ARG, parse_uint, OFS(metric), 0, UINT32_MAX},
     {"churn", 0, ARG, parse_uint, OFS(churn), 0, 100000000},
     {"churn-gap", 0, ARG, parse_seconds, OFS(churn_gap), 0, 0},
+    {"final", 0, NONE, parse_true, OFS(final), 0, 0},
     {"delete", 0, NONE, parse_true, OFS(delete_only), 0, 0},
     {"then-delete", 0, NONE, parse_true, OFS(then_delete), 0, 0},
     {"frame-size", 0, ARG, parse_uint, OFS(frame_size), 128,
@@ -328,6 +329,9 @@ validate_options(const struct fpm_replay_options *opts, int argc,
     }
     if (opts->delete_only && opts->then_delete) {
         ovs_fatal(0, "--delete and --then-delete are exclusive");
+    }
+    if (opts->final && opts->churn_gap > 0) {
+        ovs_fatal(0, "--churn-gap: --final sends no path change to pause in");
     }
     if (opts->ecmp > opts->pool) {
         ovs_fatal(0, "--ecmp %u needs --nexthops of at least %u",
@@ -472,6 +476,11 @@ WHAT TO SEND (generate mode)\n\
                        long before its RTM_NEWROUTE, in another frame\n\
                        (default 0: one frame), as a sender that splits\n\
                        them would: fpmsyncd waits for such an add\n\
+  --final              send the table as --churn leaves it instead: each\n\
+                       route once, with the gateways of its last path\n\
+                       change, and no path change, as zebra replays its\n\
+                       table when the FPM connection comes back (same\n\
+                       options and seed as the load it stands for)\n\
   --delete             withdraw the routes (and, with --nhg, the groups\n\
                        and gateways) that the same options and seed\n\
                        announce, without announcing them\n\

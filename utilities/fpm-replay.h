@@ -68,6 +68,8 @@ struct fpm_replay_options {
     unsigned int churn;         /* --churn: path changes after announce. */
     double churn_gap;           /* --churn-gap: seconds between a path
                                  * change's delete and its add. */
+    bool final;                 /* --final: send the routes as the
+                                 * churn leaves them, no path change. */
     bool delete_only;           /* --delete: withdraw instead. */
     bool then_delete;           /* --then-delete: announce, then withdraw. */
     unsigned int frame_size;    /* --frame-size: max bytes per frame. */
