@@ -223,6 +223,7 @@ struct ovsdb_slice_reader {
     ovsdb_select_row_cb *row_cb; /* Called with each row... */
     void *aux;                  /* ...and this. */
     size_t n_rows;              /* Rows handed over so far. */
+    size_t max_slice_rows;      /* Most rows in one slice ended so far. */
     enum ovsdb_select_reader_state state; /* Where it is. */
     char *error;                /* Why it failed, if it did. */
 };
@@ -570,6 +571,7 @@ ovsdb_slice_reader_run(struct ovsdb_slice_reader *r)
         case OVSDB_SELECT_READER_DONE:
             ovsdb_select_reader_destroy(s->reader);
             s->reader = NULL;
+            r->max_slice_rows = MAX(r->max_slice_rows, s->n_rows);
             ovsdb_slice_reader_plan_slice_done(&r->plan, s->lo, s->hi,
                                                s->n_rows);
             break;
@@ -665,4 +667,12 @@ size_t
 ovsdb_slice_reader_n_probes(const struct ovsdb_slice_reader *r)
 {
     return r->plan.n_probes;
+}
+
+/* Returns the most rows one slice held, of those ended so far: at most the
+ * width, but for the open-ended slice. */
+size_t
+ovsdb_slice_reader_max_slice_rows(const struct ovsdb_slice_reader *r)
+{
+    return r->max_slice_rows;
 }

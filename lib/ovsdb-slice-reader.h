@@ -100,6 +100,7 @@ const char *ovsdb_slice_reader_error(const struct ovsdb_slice_reader *);
 size_t ovsdb_slice_reader_n_rows(const struct ovsdb_slice_reader *);
 size_t ovsdb_slice_reader_n_slices(const struct ovsdb_slice_reader *);
 size_t ovsdb_slice_reader_n_probes(const struct ovsdb_slice_reader *);
+size_t ovsdb_slice_reader_max_slice_rows(const struct ovsdb_slice_reader *);
 
 /* The plan: where the slices and probes go, with no connection (the
  * reader's decisions, apart so that they can be tested alone).
