@@ -35,7 +35,7 @@ COVERAGE_DEFINE(orchd_asic_read_bad_row);
 
 /* A read in progress. */
 struct orchd_asic_read {
-    struct ovsdb_select_reader *reader; /* The select. */
+    struct ovsdb_slice_reader *reader;  /* The slices. */
     orchd_asic_read_cb *cb;             /* Called with each row... */
     void *aux;                          /* ...and this. */
     const char **keys;                  /* Next-hop keys of a row... */
@@ -89,23 +89,34 @@ read_row(int select_idx OVS_UNUSED, const struct json *row, void *r_)
 }
 
 /* Starts reading the Asic_Route rows of ASIC instance 'instance' from
- * 'remote' (one server, or a cluster's list), calling 'cb' with each. */
+ * 'remote' (one server, or a cluster's list), in slices of 'slice' seq
+ * values (so at most 'slice' rows) each, calling 'cb' with each row. */
 struct orchd_asic_read *
-orchd_asic_read_create(const char *remote, int instance,
+orchd_asic_read_create(const char *remote, int instance, int64_t slice,
                        orchd_asic_read_cb *cb, void *aux)
 {
     struct orchd_asic_read *r = xzalloc(sizeof *r);
-    char *text = xasprintf(
-        "[\"Fibsync\",{\"op\":\"select\",\"table\":\"Asic_Route\","
-        "\"where\":[[\"instance\",\"==\",%d]],"
-        "\"columns\":[\"_uuid\",\"vrf\",\"prefix\",\"packet_action\","
-        "\"nexthops\",\"seq\",\"applied_seq\",\"state\"]}]", instance);
+    struct json *where = json_array_create_1(json_array_create_3(
+        json_string_create("instance"), json_string_create("=="),
+        json_integer_create(instance)));
+    struct ovsdb_slice_reader_spec spec = {
+        .remote = remote,
+        .db = "Fibsync",
+        .table = "Asic_Route",
+        .seq_column = "seq",
+        .columns = ("_uuid vrf prefix packet_action nexthops seq "
+                    "applied_seq state"),
+        .where = where,
+        .width = slice,
+        /* One at a time: ovsdb-server then holds one slice's reply, and
+         * orchd is in no hurry (it serves nothing until it has read). */
+        .max_in_flight = 1,
+    };
 
     r->cb = cb;
     r->aux = aux;
-    r->reader = ovsdb_select_reader_create(remote, json_from_string(text),
-                                           1, read_row, r);
-    free(text);
+    r->reader = ovsdb_slice_reader_create(&spec, read_row, r);
+    json_destroy(where);
     return r;
 }
 
@@ -113,7 +124,7 @@ void
 orchd_asic_read_destroy(struct orchd_asic_read *r)
 {
     if (r) {
-        ovsdb_select_reader_destroy(r->reader);
+        ovsdb_slice_reader_destroy(r->reader);
         free(r->keys);
         free(r->weights);
         free(r);
@@ -124,27 +135,27 @@ orchd_asic_read_destroy(struct orchd_asic_read *r)
 enum ovsdb_select_reader_state
 orchd_asic_read_run(struct orchd_asic_read *r)
 {
-    return ovsdb_select_reader_run(r->reader);
+    return ovsdb_slice_reader_run(r->reader);
 }
 
 void
 orchd_asic_read_wait(struct orchd_asic_read *r)
 {
-    ovsdb_select_reader_wait(r->reader);
+    ovsdb_slice_reader_wait(r->reader);
 }
 
 /* Why the read failed (after run() said so). */
 const char *
 orchd_asic_read_error(const struct orchd_asic_read *r)
 {
-    return ovsdb_select_reader_error(r->reader);
+    return ovsdb_slice_reader_error(r->reader);
 }
 
 /* Rows read so far, the bad ones included. */
 size_t
 orchd_asic_read_n_rows(const struct orchd_asic_read *r)
 {
-    return ovsdb_select_reader_n_rows(r->reader);
+    return ovsdb_slice_reader_n_rows(r->reader);
 }
 
 /* Rows that could not be read. */
@@ -152,4 +163,25 @@ size_t
 orchd_asic_read_n_bad(const struct orchd_asic_read *r)
 {
     return r->n_bad;
+}
+
+/* Slices (selects) started so far. */
+size_t
+orchd_asic_read_n_slices(const struct orchd_asic_read *r)
+{
+    return ovsdb_slice_reader_n_slices(r->reader);
+}
+
+/* Probes (transactions of "wait"s that read no row) started so far. */
+size_t
+orchd_asic_read_n_probes(const struct orchd_asic_read *r)
+{
+    return ovsdb_slice_reader_n_probes(r->reader);
+}
+
+/* Most rows one slice held. */
+size_t
+orchd_asic_read_max_slice_rows(const struct orchd_asic_read *r)
+{
+    return ovsdb_slice_reader_max_slice_rows(r->reader);
 }

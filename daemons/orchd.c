@@ -121,6 +121,10 @@ static char *nb_endpoint;
 static bool use_route_index = true;
 static int instance;            /* --instance: the ASIC instance. */
 
+/* --asic-read-slice: seqs per select of the start-up Asic_Route read on
+ * the southbound fast path. */
+static int64_t asic_read_slice = ORCHD_ASIC_READ_SLICE;
+
 static void parse_options(int argc, char *argv[]);
 OVS_NO_RETURN static void usage(void);
 
@@ -575,11 +579,12 @@ seed_read_row(void *sc_, const struct orchd_asic_row *ar)
     }
 }
 
-/* Seeds from a streamed select of this instance's Asic_Route rows (the
- * southbound fast path, which keeps no replica), serving 'unixctl'
- * meanwhile, and adds the UUID of every row read to 'rows' if it is
- * nonnull.  A read that fails is started again after a second (seeding a
- * row twice does no harm).  Returns the rows seeded. */
+/* Seeds from this instance's Asic_Route rows, streamed from selects of
+ * seq slices (orchd-asic-read.h; the southbound fast path, which keeps no
+ * replica), serving 'unixctl' meanwhile, and adds the UUID of every row
+ * read to 'rows' if it is nonnull.  A read that fails is started again
+ * after a second (seeding a row twice does no harm).  Returns the rows
+ * seeded. */
 static size_t
 seed_from_select(struct orchd *o, struct unixctl_server *unixctl,
                  struct hmap *rows)
@@ -589,7 +594,7 @@ seed_from_select(struct orchd *o, struct unixctl_server *unixctl,
 
     while (!o->exiting) {
         struct orchd_asic_read *r = orchd_asic_read_create(
-            db_remote, instance, seed_read_row, &sc);
+            db_remote, instance, asic_read_slice, seed_read_row, &sc);
         enum ovsdb_select_reader_state state;
 
         while ((state = orchd_asic_read_run(r))
@@ -601,8 +606,13 @@ seed_from_select(struct orchd *o, struct unixctl_server *unixctl,
         }
         if (state == OVSDB_SELECT_READER_DONE) {
             VLOG_INFO("Asic_Route read: %"PRIuSIZE" rows in %lld ms "
-                      "(%"PRIuSIZE" unreadable)", orchd_asic_read_n_rows(r),
-                      time_msec() - start, orchd_asic_read_n_bad(r));
+                      "(%"PRIuSIZE" unreadable), %"PRIuSIZE" slices of "
+                      "%"PRId64" seqs (at most %"PRIuSIZE" rows in one), "
+                      "%"PRIuSIZE" probes",
+                      orchd_asic_read_n_rows(r), time_msec() - start,
+                      orchd_asic_read_n_bad(r), orchd_asic_read_n_slices(r),
+                      asic_read_slice, orchd_asic_read_max_slice_rows(r),
+                      orchd_asic_read_n_probes(r));
             orchd_asic_read_destroy(r);
             break;
         }
@@ -1177,6 +1187,7 @@ parse_options(int argc, char *argv[])
         OPT_NORTHBOUND_ZMQ,
         OPT_NORTHBOUND_ENDPOINT,
         OPT_INSTANCE,
+        OPT_ASIC_READ_SLICE,
         ORCHD_SOUTHBOUND_OPTION_ENUMS,
         FIBSYNC_ZMQ_TCP_OPTION_ENUMS,
         VLOG_OPTION_ENUMS,
@@ -1201,6 +1212,7 @@ parse_options(int argc, char *argv[])
         {"northbound-endpoint", required_argument, NULL,
          OPT_NORTHBOUND_ENDPOINT},
         {"instance", required_argument, NULL, OPT_INSTANCE},
+        {"asic-read-slice", required_argument, NULL, OPT_ASIC_READ_SLICE},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         ORCHD_SOUTHBOUND_LONG_OPTIONS,
@@ -1279,6 +1291,10 @@ parse_options(int argc, char *argv[])
         case OPT_INSTANCE:
             instance = fibsync_instance_parse("instance", optarg);
             break;
+        case OPT_ASIC_READ_SLICE:
+            asic_read_slice = option_parse_uint("asic-read-slice", optarg, 1,
+                                                INT32_MAX);
+            break;
         case 'h':
             usage();
         case 'V':
@@ -1331,6 +1347,11 @@ Database:\n\
   --db=REMOTE             database (default: the list in\n\
                           $FIBSYNC_RUNDIR/db.remotes, else\n\
                           unix:$FIBSYNC_RUNDIR/db.sock; now %s)\n\
+  --asic-read-slice=N     on the southbound fast path, read this instance's\n\
+                          Asic_Route rows at start in selects of N seq\n\
+                          values (so at most N rows) each [%d]: smaller\n\
+                          keeps ovsdb-server's transient memory smaller,\n\
+                          but each select scans the whole table there\n\
 \n\
 ASIC instance (several ASICs on one host, docs/RELIABILITY.md):\n\
   --instance=N            drive ASIC instance N, 0 to 63 [0]: write and\n\
@@ -1374,7 +1395,8 @@ unixctl commands (ovs-appctl -t $FIBSYNC_RUNDIR/orchd.ctl COMMAND):\n\
   orchd/status                   counters: updates, bulks, acks, cache\n\
   fib/show ip|ipv6 route ...     \"show ip route\" from the indexes (fibctl)\n\
   exit                           drain and exit\n",
-           program_name, program_name, fibsync_default_db());
+           program_name, program_name, fibsync_default_db(),
+           ORCHD_ASIC_READ_SLICE);
     orchd_southbound_usage();
     fibsync_instance_zmq_tcp_usage();
     daemon_usage();

@@ -9,6 +9,7 @@ lib_libfibsync_la_SOURCES = \
 	lib/setting.c lib/setting.h \
 	lib/ssl-options.c lib/ssl-options.h \
 	lib/ovsdb-select-reader.c lib/ovsdb-select-reader.h \
+	lib/ovsdb-slice-reader.c lib/ovsdb-slice-reader.h \
 	lib/ovsdb-file-replay.c lib/ovsdb-file-replay.h \
 	lib/ovsdb-select-scanner.c lib/ovsdb-select-scanner.h \
 	lib/ovsdb-wire.c lib/ovsdb-wire.h \

@@ -21,10 +21,11 @@
  * table keyed by (VRF, prefix): the database replayed from the server's
  * file by lib/ovsdb-file-replay.h when it can be, else asked of the
  * server through lib/ovsdb-select-reader.h (no reply tree, only the
- * columns compared, Asic_Route in slices of its 'seq' column so that
- * ovsdb-server builds one slice's reply at a time; Route has no column to
- * slice on), the FIB from a file syncd writes line by line ("asic/dump
- * file PATH"), FRR from vtysh's JSON. */
+ * columns compared; Asic_Route through lib/ovsdb-slice-reader.h, in
+ * slices of its 'seq' column so that ovsdb-server builds one slice's
+ * reply at a time; Route has no column to slice on), the FIB from a file
+ * syncd writes line by line ("asic/dump file PATH"), FRR from vtysh's
+ * JSON. */
 
 #include <config.h>
 
@@ -44,20 +45,17 @@
 #include "lib/frr-route-json.h"
 #include "lib/ovsdb-file-replay.h"
 #include "lib/ovsdb-select-reader.h"
+#include "lib/ovsdb-slice-reader.h"
 #include "lib/ovsdb-wire.h"
-#include "lib/ovsdb-writer.h"
 #include "lib/ssl-options.h"
 #include "lib/route-compare.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/hmap.h"
 #include "openvswitch/json.h"
 #include "openvswitch/poll-loop.h"
-#include "openvswitch/shash.h"
 #include "openvswitch/vlog.h"
 #include "hash.h"
 #include "process.h"
-#include "socket-util.h"
-#include "stream.h"
 #include "stream-ssl.h"
 #include "svec.h"
 #include "unixctl.h"
@@ -115,7 +113,6 @@ struct check {
     struct route_compare *cmp;  /* The comparison. */
     struct hmap groups;         /* "struct group"s. */
     size_t n_routes;            /* Route rows. */
-    int64_t max_seq;            /* Highest Asic_Route.seq seen so far. */
     size_t n_bad;               /* Rows or lines that could not be read. */
     const char *bad_what;       /* What the first bad one was. */
     struct route_compare_nh *nhs; /* Scratch next hops. */
@@ -398,7 +395,6 @@ asic_add(struct check *c, const char *vrf, const char *prefix,
          const char *action, size_t n, const char *state, int64_t seq,
          int64_t applied_seq, const char *error)
 {
-    c->max_seq = MAX(c->max_seq, seq);
     route_compare_asic(c->cmp, vrf, prefix,
                        route_compare_fwd(c->cmp, action, c->nhs, n, true),
                        state, seq, applied_seq, error);
@@ -468,7 +464,7 @@ asic_row(struct check *c, const struct json *row)
 
 /* Which table a select reads. */
 enum table {
-    T_GROUP, T_ROUTE, T_ASIC,
+    T_GROUP, T_ROUTE,
 };
 
 /* Most Asic_Route slices read at once. */
@@ -480,7 +476,6 @@ struct fetch {
     struct check *check;        /* Where rows go. */
     enum table table;           /* What they are. */
     const char *table_name;     /* Its name, for errors. */
-    int64_t lo;                 /* An Asic_Route slice: its first seq. */
     size_t n_rows;              /* Rows seen. */
 };
 
@@ -502,18 +497,14 @@ select_row(int select_idx OVS_UNUSED, const struct json *row, void *f_)
     case T_ROUTE:
         route_row(f->check, row);
         break;
-    case T_ASIC:
-        asic_row(f->check, row);
-        break;
     }
 }
 
-/* Starts selecting 'columns' (space-separated) of the rows of 'table_name'
- * that match 'where' (taken; NULL for every row) into 'f'. */
+/* Starts selecting 'columns' (space-separated) of every row of
+ * 'table_name' into 'f'. */
 static void
 fetch_start(struct fetch *f, const char *db, struct check *c,
-            enum table table, const char *table_name, const char *columns,
-            struct json *where)
+            enum table table, const char *table_name, const char *columns)
 {
     struct json *op = json_object_create();
     struct json *cols = json_array_create_empty();
@@ -527,7 +518,7 @@ fetch_start(struct fetch *f, const char *db, struct check *c,
     svec_destroy(&words);
     json_object_put_string(op, "op", "select");
     json_object_put_string(op, "table", table_name);
-    json_object_put(op, "where", where ? where : json_array_create_empty());
+    json_object_put(op, "where", json_array_create_empty());
     json_object_put(op, "columns", cols);
 
     memset(f, 0, sizeof *f);
@@ -560,25 +551,6 @@ fetch_run(struct fetch *f, const char *db)
         fail("database %s: %s: %s", db, f->table_name,
              ovsdb_select_reader_error(f->reader));
     }
-}
-
-/* Returns the condition "'lo' <= seq", and "seq < 'hi'" unless 'hi' is
- * INT64_MAX. */
-static struct json *
-seq_range(int64_t lo, int64_t hi)
-{
-    struct json *where = json_array_create_2(
-        instance_clause(),
-        json_array_create_3(json_string_create("seq"),
-                            json_string_create(">="),
-                            json_integer_create(lo)));
-    if (hi != INT64_MAX) {
-        json_array_add(where,
-                       json_array_create_3(json_string_create("seq"),
-                                           json_string_create("<"),
-                                           json_integer_create(hi)));
-    }
-    return where;
 }
 
 /* The FIB, asked of syncd while the database is read. */
@@ -866,150 +838,85 @@ read_file_views(const char *file, const char *ctl, struct check *c)
     free(rows.ofs);
 }
 
-/* Where the Asic_Route slices are. */
-struct slicer {
-    int64_t slice;              /* --slice: the width of a dense slice. */
-    int64_t next_lo;            /* First seq of the next slice. */
-    bool stop;                  /* No more bounded slices. */
-    bool last;                  /* The open-ended slice is started. */
-};
-
-/* Decides, once the slice 'f' is read, whether to stop slicing.
- *
- * Asic_Route.seq is orchd's write counter: each row's is unique, so a
- * slice 'slice' wide holds at most 'slice' rows.  Slicing stops once as
- * many rows were read as Route has (Route read), or once a slice past the
- * highest seq seen comes back empty; the open-ended slice then reads the
- * rest (rows past a gap, or written meanwhile). */
+/* ovsdb_select_row_cb for the Asic_Route slices. */
 static void
-slicer_done(struct slicer *sl, const struct fetch *f, const struct check *c,
-            bool routes_done)
+asic_select_row(int slice OVS_UNUSED, const struct json *row, void *c_)
 {
-    if (!f->n_rows && f->lo > c->max_seq) {
-        sl->stop = true;
+    struct check *c = c_;
+
+    if (row->type != JSON_OBJECT) {
+        note_bad(c, "row");
+        return;
     }
+    asic_row(c, row);
+}
+
+/* Starts reading --instance's Asic_Route rows in slices 'slice' seqs wide
+ * (lib/ovsdb-slice-reader.h), at most MAX_SLICES_IN_FLIGHT at a time. */
+static struct ovsdb_slice_reader *
+asic_read_start(const char *db, struct check *c, int64_t slice)
+{
+    struct json *where = json_array_create_1(instance_clause());
+    struct ovsdb_slice_reader_spec spec = {
+        .remote = db,
+        .db = "Fibsync",
+        .table = "Asic_Route",
+        .seq_column = "seq",
+        .columns = ("vrf prefix packet_action nexthops seq applied_seq "
+                    "state error"),
+        .where = where,
+        .width = slice,
+        .max_in_flight = MAX_SLICES_IN_FLIGHT,
+    };
+    struct ovsdb_slice_reader *r;
+
+    r = ovsdb_slice_reader_create(&spec, asic_select_row, c);
+    json_destroy(where);
+    poll_immediate_wake();      /* To be run before anything is awaited. */
+    return r;
+}
+
+/* Advances the Asic_Route read 'r'.  Once as many Asic_Route rows were
+ * read as Route has (Route read), the bounded slices end: one open-ended
+ * slice reads the rest (rows past a gap, or written meanwhile).  Returns
+ * true once it is done; exits if it failed. */
+static bool
+asic_read_run(struct ovsdb_slice_reader *r, const char *db,
+              const struct check *c, bool routes_done)
+{
     if (routes_done && c->n_routes
         && route_compare_n_asic(c->cmp) >= c->n_routes) {
-        sl->stop = true;
+        ovsdb_slice_reader_stop_bounded(r);
     }
-}
-
-/* Returns true if some Asic_Route row has a seq below 'x'.  A "wait" that
- * times out at once: a scan of the table in ovsdb-server, with no rows in
- * the reply.  Exits on failure. */
-static bool
-asic_seq_below(struct jsonrpc *rpc, const char *db, int64_t x)
-{
-    struct json *op = json_object_create();
-    struct jsonrpc_msg *reply;
-    const struct json *result;
-    int error;
-
-    json_object_put_string(op, "op", "wait");
-    json_object_put(op, "timeout", json_integer_create(0));
-    json_object_put_string(op, "table", "Asic_Route");
-    json_object_put(op, "where", json_array_create_2(
-                        instance_clause(),
-                        json_array_create_3(json_string_create("seq"),
-                                            json_string_create("<"),
-                                            json_integer_create(x))));
-    json_object_put(op, "columns", json_array_create_empty());
-    json_object_put_string(op, "until", "==");
-    json_object_put(op, "rows", json_array_create_empty());
-    error = jsonrpc_transact_block(
-        rpc, jsonrpc_create_request("transact", json_array_create_2(
-                                        json_string_create("Fibsync"), op),
-                                    NULL), &reply);
-    if (error) {
-        fail("database %s: %s", db, ovs_retval_to_string(error));
-    }
-    result = reply->result;
-    if (!result || result->type != JSON_ARRAY || !json_array(result)->n
-        || json_array(result)->elems[0]->type != JSON_OBJECT) {
-        fail("database %s: unexpected reply to a wait", db);
-    }
-
-    /* Without an error, the wait saw no row. */
-    bool found = shash_find(json_object(json_array(result)->elems[0]),
-                            "error") != NULL;
-    jsonrpc_msg_destroy(reply);
-    return found;
-}
-
-/* Finds where Asic_Route's seqs start, to within a factor of two, without
- * reading a row: orchd's counter may be in the millions after restarts,
- * and each slice below it would be a scan of the table for nothing. */
-static int64_t
-asic_seq_start(const char *db, int64_t slice)
-{
-    struct stream *stream = NULL;
-    struct jsonrpc *rpc;
-    int64_t x = slice;
-    int error = ENOENT;
-    struct svec remotes;
-
-    /* A list of remotes (a cluster): the first that connects. */
-    svec_init(&remotes);
-    ovsdb_writer_parse_remotes(db, &remotes);
-    for (size_t i = 0; i < remotes.n; i++) {
-        error = stream_open_block(stream_open(remotes.names[i], &stream,
-                                              DSCP_DEFAULT), -1, &stream);
-        if (!error) {
-            break;
-        }
-    }
-    svec_destroy(&remotes);
-    if (error) {
-        fail("database %s: Asic_Route: connection failed: %s", db,
-             ovs_strerror(error));
-    }
-    rpc = jsonrpc_open(stream);
-    while (x < INT64_MAX / 4 && !asic_seq_below(rpc, db, x)) {
-        x *= 2;
-    }
-    jsonrpc_close(rpc);
-    return x == slice ? 0 : x / 2;
-}
-
-/* Starts the next Asic_Route slice in 'f', if there is one to start. */
-static void
-slicer_start(struct slicer *sl, struct fetch *f, const char *db,
-             struct check *c, bool bounded_slot)
-{
-    static const char asic_cols[] = ("vrf prefix packet_action nexthops seq "
-                                     "applied_seq state error");
-
-    if (sl->last) {
-        return;
-    } else if (!sl->stop && bounded_slot) {
-        fetch_start(f, db, c, T_ASIC, "Asic_Route", asic_cols,
-                    seq_range(sl->next_lo, sl->next_lo + sl->slice));
-        f->lo = sl->next_lo;
-        sl->next_lo += sl->slice;
-    } else if (sl->stop) {
-        fetch_start(f, db, c, T_ASIC, "Asic_Route", asic_cols,
-                    seq_range(sl->next_lo, INT64_MAX));
-        f->lo = INT64_MAX;
-        sl->last = true;
+    switch (ovsdb_slice_reader_run(r)) {
+    case OVSDB_SELECT_READER_RUNNING:
+        ovsdb_slice_reader_wait(r);
+        return false;
+    case OVSDB_SELECT_READER_DONE:
+        return true;
+    case OVSDB_SELECT_READER_FAILED:
+    default:
+        fail("database %s: Asic_Route: %s", db, ovsdb_slice_reader_error(r));
     }
 }
 
 /* Reads the database and, unless 'ctl' is NULL, syncd's FIB, all at once:
  * the next-hop groups first (routes resolve through them), then Route
- * whole, Asic_Route in slices of its seq column from where its seqs start
- * (each its own transaction, at most MAX_SLICES_IN_FLIGHT at a time, so
- * that ovsdb-server holds a slice's reply at a time rather than the
- * table's; see slicer_done()) and
- * the FIB, which syncd writes meanwhile. */
+ * whole, Asic_Route in slices of its seq column (each its own
+ * transaction, at most MAX_SLICES_IN_FLIGHT at a time, so that
+ * ovsdb-server holds a slice's reply at a time rather than the table's;
+ * see asic_read_run()) once Route's reply has begun (ovsdb-server has
+ * built and serialized it by then, and freed its tree), and the FIB,
+ * which syncd writes meanwhile. */
 static void
 read_views(const char *db, const char *ctl, struct check *c, int64_t slice)
 {
-    struct fetch slices[MAX_SLICES_IN_FLIGHT + 1];
-    struct slicer sl = { .slice = slice };
     struct fib_request fr = { .rpc = NULL };
+    struct ovsdb_slice_reader *asic = NULL;
     struct fetch groups, routes;
+    bool asic_done = false;
 
-    fetch_start(&groups, db, c, T_GROUP, "Nexthop_Group", "id members", NULL);
+    fetch_start(&groups, db, c, T_GROUP, "Nexthop_Group", "id members");
     while (!fetch_run(&groups, db)) {
         poll_block();
     }
@@ -1018,31 +925,24 @@ read_views(const char *db, const char *ctl, struct check *c, int64_t slice)
         fib_request_start(&fr, ctl);
     }
     fetch_start(&routes, db, c, T_ROUTE, "Route",
-                "vrf prefix nexthops nexthop_group blackhole", NULL);
-    sl.next_lo = asic_seq_start(db, slice);
-    memset(slices, 0, sizeof slices);
+                "vrf prefix nexthops nexthop_group blackhole");
     for (;;) {
         bool routes_done = fetch_run(&routes, db);
         bool busy = !routes_done;
 
         busy |= !fib_request_run(&fr, c);
-        for (size_t i = 0; i < ARRAY_SIZE(slices); i++) {
-            struct fetch *f = &slices[i];
-
-            if (f->reader && fetch_run(f, db)) {
-                slicer_done(&sl, f, c, routes_done);
-                f->table_name = NULL;       /* Free for another slice. */
-            }
-            if (!f->table_name && (routes_done || routes.n_rows)) {
-                slicer_start(&sl, f, db, c, i < MAX_SLICES_IN_FLIGHT);
-            }
-            busy |= f->reader != NULL;
+        if (!asic && (routes_done || routes.n_rows)) {
+            asic = asic_read_start(db, c, slice);
         }
-        if (!busy && sl.last && routes_done) {
+        if (asic && !asic_done) {
+            asic_done = asic_read_run(asic, db, c, routes_done);
+        }
+        if (!busy && asic_done) {
             break;
         }
         poll_block();
     }
+    ovsdb_slice_reader_destroy(asic);
 }
 
 /* ---- The FIB ------------------------------------------------------------
@@ -1299,12 +1199,12 @@ million rows costs seconds of CPU and hundreds of MB; a clustered\n\
 database's file is a Raft log and is refused.  Otherwise, and with\n\
 --no-db-file, it asks the server: a row at a time (no reply held\n\
 whole), only the columns compared; Asic_Route in slices of its seq\n\
-column from where its seqs start (found by \"wait\" probes that read no\n\
-row), each a transaction of its own, so that ovsdb-server builds one\n\
-slice's reply at a time (Route, which has no column to slice on, in one\n\
-select).  The FIB is read from a file that syncd writes beside its\n\
-socket (\"asic/dump file PATH\"), removed once read, while the database\n\
-is read.\n\
+column from where its seqs start and past any gap (found by \"wait\"\n\
+probes that read no row), each a transaction of its own, so that\n\
+ovsdb-server builds one slice's reply at a time (Route, which has no\n\
+column to slice on, in one select).  The FIB is read from a file that\n\
+syncd writes beside its socket (\"asic/dump file PATH\"), removed once\n\
+read, while the database is read.\n\
 \n\
 Comparing with FRR (--frr, --vtysh, --frr-json):\n\
   route-check runs \"vtysh -c 'show ip route vrf all json'\" and the same\n\
