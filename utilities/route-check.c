@@ -1083,6 +1083,7 @@ read_frr(const struct options *o, struct check *c)
         char *error = read_frr_stream(c, cmd, pipe, o->frr_all);
         status = pclose(pipe);
         if (status) {
+            free(error);        /* The exit status says more. */
             fail("%s: %s", cmd, process_status_msg(status));
         } else if (error) {
             fail("%s: %s", cmd, error);
