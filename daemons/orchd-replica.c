@@ -26,18 +26,47 @@
 #include "idl/fibsync-idl.h"
 #include "ovsdb-idl.h"
 
-/* Replicates only the tables and columns orchd reads. */
+/* Replicates the Global row alone: what orchd reads to choose its paths,
+ * before it knows which of the large tables to replicate
+ * (orchd-replica.h). */
 void
-orchd_replica_register(struct ovsdb_idl *idl)
+orchd_replica_register_global(struct ovsdb_idl *idl)
 {
     ovsdb_idl_add_table(idl, &fibrec_table_global);
     for (size_t i = 0; i < FIBREC_GLOBAL_N_COLUMNS; i++) {
         ovsdb_idl_add_column(idl, &fibrec_global_columns[i]);
     }
+}
+
+static void register_routes(struct ovsdb_idl *);
+static void register_asic_routes(struct ovsdb_idl *);
+
+/* Registers the tables orchd reads, their columns tracked: Route and
+ * Nexthop_Group only if 'routes', Asic_Route only if 'asic'. */
+static void
+register_tables(struct ovsdb_idl *idl, bool routes, bool asic)
+{
+    orchd_replica_register_global(idl);
     ovsdb_idl_add_table(idl, &fibrec_table_vrf);
     ovsdb_idl_add_column(idl, &fibrec_vrf_col_name);
     ovsdb_idl_add_column(idl, &fibrec_vrf_col_table_id);
 
+    if (routes) {
+        register_routes(idl);
+    }
+    if (asic) {
+        register_asic_routes(idl);
+    }
+
+    /* This adds every column of every table it tracks, those of the tables
+     * not registered too: omit_table() takes them out again. */
+    ovsdb_idl_track_add_all(idl);
+}
+
+/* Registers Route and Nexthop_Group. */
+static void
+register_routes(struct ovsdb_idl *idl)
+{
     /* Route: never "counters" (on demand, written by syncd) nor
      * external_ids; "status" is written, not watched. */
     ovsdb_idl_add_table(idl, &fibrec_table_route);
@@ -55,7 +84,12 @@ orchd_replica_register(struct ovsdb_idl *idl)
     ovsdb_idl_add_table(idl, &fibrec_table_nexthop_group);
     ovsdb_idl_add_column(idl, &fibrec_nexthop_group_col_id);
     ovsdb_idl_add_column(idl, &fibrec_nexthop_group_col_members);
+}
 
+/* Registers Asic_Route. */
+static void
+register_asic_routes(struct ovsdb_idl *idl)
+{
     ovsdb_idl_add_table(idl, &fibrec_table_asic_route);
     ovsdb_idl_add_column(idl, &fibrec_asic_route_col_vrf);
     ovsdb_idl_add_column(idl, &fibrec_asic_route_col_prefix);
@@ -65,61 +99,44 @@ orchd_replica_register(struct ovsdb_idl *idl)
     ovsdb_idl_add_column(idl, &fibrec_asic_route_col_applied_seq);
     ovsdb_idl_add_column(idl, &fibrec_asic_route_col_state);
     ovsdb_idl_add_column(idl, &fibrec_asic_route_col_error);
-
-    ovsdb_idl_track_add_all(idl);
 }
 
-/* Sets the condition of 'table' in 'idl' to "no row". */
-static unsigned int
-hold_table(struct ovsdb_idl *idl, const struct ovsdb_idl_table_class *table)
+/* Takes every column of 'tc' out of the replica, so that the table is not
+ * monitored at all. */
+static void
+omit_table(struct ovsdb_idl *idl, const struct ovsdb_idl_table_class *tc)
 {
-    struct ovsdb_idl_condition none = OVSDB_IDL_CONDITION_INIT(&none);
-    unsigned int seqno = ovsdb_idl_set_condition(idl, table, &none);
-
-    ovsdb_idl_condition_destroy(&none);
-    return seqno;
-}
-
-/* Replicates no row of Route, Nexthop_Group and Asic_Route until
- * orchd_replica_load() says which are needed.  Call before the first
- * ovsdb_idl_run(), so that the first monitor request already asks for
- * none. */
-void
-orchd_replica_hold(struct ovsdb_idl *idl)
-{
-    hold_table(idl, &fibrec_table_route);
-    hold_table(idl, &fibrec_table_nexthop_group);
-    hold_table(idl, &fibrec_table_asic_route);
-}
-
-/* Starts replicating every row of Route and Nexthop_Group if 'routes' (the
- * northbound OVSDB path), and the Asic_Route rows of ASIC instance
- * 'instance' if 'asic' (the southbound OVSDB path; the other instances'
- * rows of the same routes are theirs to write and to acknowledge).
- * Returns the condition sequence number at which the IDL holds those rows
- * (ovsdb_idl_get_condition_seqno()). */
-unsigned int
-orchd_replica_load(struct ovsdb_idl *idl, bool routes, bool asic,
-                   int instance)
-{
-    unsigned int seqno = ovsdb_idl_get_condition_seqno(idl);
-
-    if (routes) {
-        struct ovsdb_idl_condition all = OVSDB_IDL_CONDITION_INIT(&all);
-
-        ovsdb_idl_condition_add_clause_true(&all);
-        seqno = ovsdb_idl_set_condition(idl, &fibrec_table_route, &all);
-        seqno = ovsdb_idl_set_condition(idl, &fibrec_table_nexthop_group,
-                                        &all);
-        ovsdb_idl_condition_destroy(&all);
+    for (size_t i = 0; i < tc->n_columns; i++) {
+        ovsdb_idl_omit(idl, &tc->columns[i]);
     }
+}
+
+/* Replicates the tables and columns orchd reads on the paths chosen:
+ * Global and Vrf always; every row of Route and Nexthop_Group if 'routes'
+ * (the northbound OVSDB path); the Asic_Route rows of ASIC instance
+ * 'instance' if 'asic' (the southbound OVSDB path; the other instances'
+ * rows of the same routes are theirs to write and to acknowledge).  A
+ * table not replicated is not monitored at all.  Call before the first
+ * ovsdb_idl_run(): the first monitor request then carries the conditions,
+ * and the replica holds those rows once ovsdb_idl_has_ever_connected(). */
+void
+orchd_replica_register(struct ovsdb_idl *idl, bool routes, bool asic,
+                       int instance)
+{
+    register_tables(idl, routes, asic);
+    if (!routes) {
+        omit_table(idl, &fibrec_table_route);
+        omit_table(idl, &fibrec_table_nexthop_group);
+    }
+    if (!asic) {
+        omit_table(idl, &fibrec_table_asic_route);
+    }
+
     if (asic) {
         struct ovsdb_idl_condition cond = OVSDB_IDL_CONDITION_INIT(&cond);
 
         fibrec_asic_route_add_clause_instance(&cond, OVSDB_F_EQ, instance);
-        seqno = ovsdb_idl_set_condition(idl, &fibrec_table_asic_route,
-                                        &cond);
+        ovsdb_idl_set_condition(idl, &fibrec_table_asic_route, &cond);
         ovsdb_idl_condition_destroy(&cond);
     }
-    return seqno;
 }

@@ -101,6 +101,8 @@ struct orchd {
     struct orchd_show *show;        /* fib/show, or NULL. */
     struct orchd_northbound *nb;    /* Routes over ZeroMQ, or NULL: from
                                      * the Route replica. */
+    bool nb_zmq;                    /* The northbound path chosen at
+                                     * start is ZeroMQ. */
     struct perf_timer *drain_timer; /* "DRAIN" stage. */
     bool synced;                    /* Initial reconciliation done. */
     bool exiting;                   /* "exit" received. */
@@ -629,31 +631,32 @@ seed_from_select(struct orchd *o, struct unixctl_server *unixctl,
     return sc.n_seeded;
 }
 
-/* Asks the IDL for the replicas the chosen paths need (none of Route and
- * Nexthop_Group on the northbound fast path, none of Asic_Route on the
- * southbound fast path: orchd-replica.h) and waits, serving 'unixctl',
- * until it holds them. */
+/* Reads the Global row through a replica of Global alone, serving
+ * 'unixctl' (its "exit" included) meanwhile, and fixes the paths from it
+ * and the command line: orchd's replica can then ask for the large tables
+ * those paths need and no other (orchd-replica.h). */
 static void
-load_replica(struct orchd *o, struct unixctl_server *unixctl)
+choose_paths(struct orchd *o, struct unixctl_server *unixctl)
 {
-    bool routes = !o->nb;
-    bool asic = !orchd_southbound_enabled();
-    unsigned int seqno;
+    struct ovsdb_idl *idl = ovsdb_idl_create(db_remote, &fibrec_idl_class,
+                                             false, true);
 
-    if (!routes && !asic) {
-        return;
-    }
-    seqno = orchd_replica_load(o->idl, routes, asic, instance);
-    for (;;) {
-        ovsdb_idl_run(o->idl);
+    ovsdb_idl_set_probe_interval(idl, 0);
+    orchd_replica_register_global(idl);
+    while (!o->exiting) {
+        ovsdb_idl_run(idl);
         unixctl_server_run(unixctl);
-        if (o->exiting || ovsdb_idl_get_condition_seqno(o->idl) == seqno) {
+        if (ovsdb_idl_has_ever_connected(idl)) {
             break;
         }
-        ovsdb_idl_wait(o->idl);
+        ovsdb_idl_wait(idl);
         unixctl_server_wait(unixctl);
         poll_block();
     }
+    read_global(fibrec_global_first(idl));
+    ovsdb_idl_destroy(idl);
+    o->nb_zmq = features[F_NORTHBOUND_ZMQ].value;
+    orchd_southbound_choose();
 }
 
 /* Removes the Asic_Route row 'uuid' if it is not in 'wanted'.  Returns
@@ -1071,22 +1074,25 @@ main(int argc, char *argv[])
 
     memset(&o, 0, sizeof o);
     sset_init(&o.vrfs);
+    unixctl_command_register("exit", "", 0, 0, orchd_unixctl_exit, &o);
+    choose_paths(&o, unixctl);
     o.idl = ovsdb_idl_create(db_remote, &fibrec_idl_class, false, true);
     o.status = orchd_status_create(o.idl);
     ovsdb_idl_set_probe_interval(o.idl, 0);
-    orchd_replica_register(o.idl);
-    orchd_replica_hold(o.idl);
+    orchd_replica_register(o.idl, !o.nb_zmq, !orchd_southbound_enabled(),
+                           instance);
     if (instance) {
         orchd_status_mute(o.status);
     }
-    if (features[F_NORTHBOUND_ZMQ].value) {
-        /* Decided on the command line: Route is never replicated. */
+    if (o.nb_zmq) {
+        /* Route is never replicated: there is nothing to index. */
         use_route_index = false;
+    } else {
+        o.route_by_nhg = ovsdb_idl_index_create1(
+            o.idl, &fibrec_route_col_nexthop_group);
+        o.nhg_by_id = ovsdb_idl_index_create1(o.idl,
+                                              &fibrec_nexthop_group_col_id);
     }
-    o.route_by_nhg = ovsdb_idl_index_create1(
-        o.idl, &fibrec_route_col_nexthop_group);
-    o.nhg_by_id = ovsdb_idl_index_create1(o.idl,
-                                          &fibrec_nexthop_group_col_id);
     /* "show ip route" answers from indexes over the replica; the
      * counters it shows in "detail" are fetched on demand. */
     fibrec_ondemand_init(o.idl, db_remote);
@@ -1100,7 +1106,6 @@ main(int argc, char *argv[])
     o.drain_timer = perf_timer_create("DRAIN", &popts);
     perf_timer_register_unixctl();
 
-    unixctl_command_register("exit", "", 0, 0, orchd_unixctl_exit, &o);
     orchd_show_register_cache_commands(o.cache);
     unixctl_command_register("cache/verify", "", 0, 0,
                              orchd_unixctl_cache_verify, &o);
@@ -1131,7 +1136,7 @@ main(int argc, char *argv[])
     o.worker = orchd_worker_create(db_remote, &cfg, o.cache);
     orchd_worker_set_southbound(o.worker, orchd_southbound_choose());
     orchd_worker_want_results(o.worker, features[F_FIB_SUPPRESSION].value);
-    if (features[F_NORTHBOUND_ZMQ].value) {
+    if (o.nb_zmq) {
         /* Routes come from fpmsyncd's resync, not from OVSDB: syncd must
          * not sweep until that is complete (orchd-southbound.c). */
         orchd_worker_hold_resync(o.worker);
@@ -1139,9 +1144,6 @@ main(int argc, char *argv[])
             nb_endpoint = fibsync_instance_endpoint("northbound", instance);
         }
         o.nb = orchd_northbound_create(nb_endpoint, o.worker);
-    }
-    if (!o.exiting) {
-        load_replica(&o, unixctl);
     }
     if (!o.exiting) {
         initial_sync(&o, unixctl);
