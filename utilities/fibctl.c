@@ -193,9 +193,10 @@ main(int argc, char *argv[])
         if (nl) {
             *nl = '\0';
         }
-        if (strstr(err, "Unknown command")) {
+        if (strstr(err, "is not a valid command")) {
             ovs_fatal(0, "orchd at %s keeps no route index (started with "
-                      "--no-route-index?)", ctl);
+                      "--no-route-index, or routes come over the northbound "
+                      "fast path)", ctl);
         }
         fprintf(stderr, "%s\n", err);
         exit(EXIT_FAILURE);
