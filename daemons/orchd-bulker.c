@@ -15,7 +15,7 @@
 #include "util.h"
 
 /* What the bulker knows of one route. */
-struct route_state {
+struct orchd_route_state {
     struct hmap_node node;      /* In 'routes', by hash of 'key'. */
     struct uuid key;            /* Route key. */
     struct orchd_entry *written; /* Content last written, NULL if none. */
@@ -36,7 +36,7 @@ struct orchd_bulker {
     struct orchd_bulker_config cfg;  /* Configuration. */
     struct orchd_bulker_cbs cbs;     /* Callbacks. */
     void *aux;                       /* Their argument. */
-    struct hmap routes;              /* Contains "struct route_state"s. */
+    struct hmap routes;              /* Contains "struct orchd_route_state"s. */
     struct ovs_list pending;         /* Routes with a waiting update. */
     size_t n_pending;                /* Length of 'pending'. */
     struct ovs_list outstanding;     /* Bulks sent, not yet all acked. */
@@ -56,10 +56,10 @@ key_hash(const struct uuid *key)
 }
 
 /* Returns the state of route 'key', or NULL if the bulker has none. */
-static struct route_state *
+static struct orchd_route_state *
 find_state(const struct orchd_bulker *b, const struct uuid *key)
 {
-    struct route_state *st;
+    struct orchd_route_state *st;
 
     HMAP_FOR_EACH_WITH_HASH (st, node, key_hash(key), &b->routes) {
         if (uuid_equals(&st->key, key)) {
@@ -70,10 +70,10 @@ find_state(const struct orchd_bulker *b, const struct uuid *key)
 }
 
 /* Returns the state of route 'key', created empty if there is none. */
-static struct route_state *
+static struct orchd_route_state *
 get_state(struct orchd_bulker *b, const struct uuid *key)
 {
-    struct route_state *st = find_state(b, key);
+    struct orchd_route_state *st = find_state(b, key);
 
     if (!st) {
         st = xzalloc(sizeof *st);
@@ -87,7 +87,7 @@ get_state(struct orchd_bulker *b, const struct uuid *key)
 /* Makes 'e' (taking its reference; NULL for none) what 'st' last wrote,
  * keeping the count of written routes. */
 static void
-set_written(struct orchd_bulker *b, struct route_state *st,
+set_written(struct orchd_bulker *b, struct orchd_route_state *st,
             struct orchd_entry *e)
 {
     b->n_written += (e != NULL) - (st->written != NULL);
@@ -97,7 +97,7 @@ set_written(struct orchd_bulker *b, struct route_state *st,
 
 /* Frees 'st' if nothing refers to it any more. */
 static void
-maybe_free_state(struct orchd_bulker *b, struct route_state *st)
+maybe_free_state(struct orchd_bulker *b, struct orchd_route_state *st)
 {
     if (!st->written && !st->unknown && !st->pending
         && ovs_list_is_empty(&st->waiting)) {
@@ -133,6 +133,7 @@ free_bulk(struct orchd_bulk *bulk)
         orchd_entry_unref(bulk->items[i].entry);
     }
     free(bulk->items);
+    free(bulk->by_seq);
     free(bulk);
 }
 
@@ -141,7 +142,7 @@ free_bulk(struct orchd_bulk *bulk)
 void
 orchd_bulker_destroy(struct orchd_bulker *b)
 {
-    struct route_state *st;
+    struct orchd_route_state *st;
     struct orchd_bulk *bulk;
 
     if (!b) {
@@ -186,7 +187,7 @@ void
 orchd_bulker_seed(struct orchd_bulker *b, struct orchd_entry *e,
                   bool settled)
 {
-    struct route_state *st = get_state(b, &e->asic_uuid);
+    struct orchd_route_state *st = get_state(b, &e->asic_uuid);
 
     set_written(b, st, e);
     st->failed = !settled;
@@ -201,7 +202,7 @@ orchd_bulker_set_next_seq(struct orchd_bulker *b, int64_t seq)
 
 /* Queues 'desired' (NULL to remove) for 'st'. */
 static void
-enqueue(struct orchd_bulker *b, struct route_state *st,
+enqueue(struct orchd_bulker *b, struct orchd_route_state *st,
         struct orchd_entry *desired)
 {
     if (st->pending) {
@@ -229,7 +230,7 @@ orchd_bulker_set(struct orchd_bulker *b, struct orchd_entry *e)
 void
 orchd_bulker_del(struct orchd_bulker *b, const struct uuid *key)
 {
-    struct route_state *st = find_state(b, key);
+    struct orchd_route_state *st = find_state(b, key);
 
     b->stats.n_del++;
     if (st) {
@@ -259,8 +260,8 @@ item_cmp(const void *a_, const void *b_)
 static bool
 take_pending(struct orchd_bulker *b, struct orchd_bulk_item *item)
 {
-    struct route_state *st = CONTAINER_OF(ovs_list_pop_front(&b->pending),
-                                          struct route_state, pending_node);
+    struct orchd_route_state *st = CONTAINER_OF(ovs_list_pop_front(&b->pending),
+                                          struct orchd_route_state, pending_node);
     struct orchd_entry *desired = st->desired;
 
     b->n_pending--;
@@ -305,6 +306,7 @@ take_pending(struct orchd_bulker *b, struct orchd_bulk_item *item)
     st->failed = false;
     st->resent = false;
     item->seq = b->next_seq++;
+    item->state = st;
     return true;
 }
 
@@ -328,17 +330,22 @@ orchd_bulker_run(struct orchd_bulker *b)
             free(bulk);
             continue;
         }
+        /* The writes of a bulk are numbered without a gap. */
+        bulk->first_seq = bulk->items[0].seq;
         if (b->cfg.sorted) {
             qsort(bulk->items, bulk->n_items, sizeof *bulk->items,
                   item_cmp);
+            bulk->by_seq = xmalloc(bulk->n_items * sizeof *bulk->by_seq);
+            for (size_t i = 0; i < bulk->n_items; i++) {
+                bulk->by_seq[bulk->items[i].seq - bulk->first_seq] = i;
+            }
         }
         /* Link the items only now: sorting moves them. */
         for (size_t i = 0; i < bulk->n_items; i++) {
             struct orchd_bulk_item *item = &bulk->items[i];
-            struct route_state *st = find_state(b, &item->key);
 
             item->bulk = bulk;
-            ovs_list_push_back(&st->waiting, &item->node);
+            ovs_list_push_back(&item->state->waiting, &item->node);
         }
         bulk->id = b->next_bulk_id++;
         bulk->n_waiting = bulk->n_items;
@@ -366,7 +373,7 @@ maybe_finish_bulk(struct orchd_bulker *b, struct orchd_bulk *bulk)
 
 /* Completes 'item' of route 'st'. */
 static void
-complete_item(struct orchd_bulker *b, struct route_state *st,
+complete_item(struct orchd_bulker *b, struct orchd_route_state *st,
               struct orchd_bulk_item *item)
 {
     ovs_list_remove(&item->node);
@@ -384,12 +391,11 @@ orchd_bulker_sent(struct orchd_bulker *b, struct orchd_bulk *bulk, bool ok)
 {
     for (size_t i = 0; i < bulk->n_items; i++) {
         struct orchd_bulk_item *item = &bulk->items[i];
-        struct route_state *st;
+        struct orchd_route_state *st = item->state;
 
         if (item->acked) {
             continue;
         }
-        st = find_state(b, &item->key);
         if (ok) {
             if (item->op == ORCHD_BULK_REMOVE) {
                 complete_item(b, st, item);
@@ -425,9 +431,9 @@ orchd_bulker_sent(struct orchd_bulker *b, struct orchd_bulk *bulk, bool ok)
 void
 orchd_bulker_missing(struct orchd_bulker *b, struct orchd_bulk_item *item)
 {
-    struct route_state *st = find_state(b, &item->key);
+    struct orchd_route_state *st = item->state;
 
-    if (item->acked || !st) {
+    if (item->acked) {
         return;
     }
     complete_item(b, st, item);
@@ -440,6 +446,9 @@ orchd_bulker_missing(struct orchd_bulker *b, struct orchd_bulk_item *item)
     }
 }
 
+static void ack_route(struct orchd_bulker *, struct orchd_route_state *,
+                      int64_t applied_seq, bool ok, const char *error);
+
 /* Reports that the route 'key' has had write 'applied_seq' applied, with
  * outcome 'ok' ('error' says why not).  Completes that write and any older
  * write of the same route still waiting. */
@@ -447,14 +456,36 @@ void
 orchd_bulker_ack(struct orchd_bulker *b, const struct uuid *key,
                  int64_t applied_seq, bool ok, const char *error)
 {
-    struct route_state *st = find_state(b, key);
-    struct orchd_bulk_item *item;
-    bool matched = false;
+    struct orchd_route_state *st = find_state(b, key);
 
     if (!st) {
         b->stats.n_stale_acks++;
         return;
     }
+    ack_route(b, st, applied_seq, ok, error);
+}
+
+/* Acknowledges 'item', a write still waiting (orchd_bulker_find_seq()),
+ * as orchd_bulker_ack() does its route's write numbered item->seq,
+ * without looking its route up.  'item' may be freed on return. */
+void
+orchd_bulker_ack_write(struct orchd_bulker *b, struct orchd_bulk_item *item,
+                       bool ok, const char *error)
+{
+    ovs_assert(!item->acked);
+    ack_route(b, item->state, item->seq, ok, error);
+}
+
+/* Acknowledges write 'applied_seq' of the route whose state is 'st', and
+ * any older write of it still waiting (see orchd_bulker_ack()). */
+static void
+ack_route(struct orchd_bulker *b, struct orchd_route_state *st,
+          int64_t applied_seq, bool ok, const char *error)
+{
+    const struct uuid *key = &st->key;
+    struct orchd_bulk_item *item;
+    bool matched = false;
+
     LIST_FOR_EACH_SAFE (item, node, &st->waiting) {
         struct orchd_bulk *bulk = item->bulk;
 
@@ -489,22 +520,23 @@ orchd_bulker_ack(struct orchd_bulker *b, const struct uuid *key,
     maybe_free_state(b, st);
 }
 
-/* Returns the write of route 'key' numbered 'seq' if it is still waiting
- * for its acknowledgement, or NULL. */
-const struct orchd_bulk_item *
-orchd_bulker_find_write(const struct orchd_bulker *b, const struct uuid *key,
-                        int64_t seq)
+/* Returns the write numbered 'seq' if it is still waiting for its
+ * acknowledgement, or NULL, found by its number alone: the outstanding
+ * bulks are few (at most the window), and each holds the writes numbered
+ * from its 'first_seq' without a gap. */
+struct orchd_bulk_item *
+orchd_bulker_find_seq(const struct orchd_bulker *b, int64_t seq)
 {
-    const struct route_state *st = find_state(b, key);
-    const struct orchd_bulk_item *item;
+    struct orchd_bulk *bulk;
 
-    if (st) {
-        LIST_FOR_EACH (item, node, &st->waiting) {
-            if (item->seq == seq) {
-                return item;
-            } else if (item->seq > seq) {
-                break;
-            }
+    LIST_FOR_EACH (bulk, node, &b->outstanding) {
+        if (seq >= bulk->first_seq
+            && seq - bulk->first_seq < (int64_t) bulk->n_items) {
+            size_t ofs = seq - bulk->first_seq;
+            struct orchd_bulk_item *item
+                = &bulk->items[bulk->by_seq ? bulk->by_seq[ofs] : ofs];
+
+            return item->acked ? NULL : item;
         }
     }
     return NULL;
@@ -521,7 +553,7 @@ uint64_t
 orchd_bulker_resync(struct orchd_bulker *b)
 {
     struct orchd_bulk *bulk;
-    struct route_state *st;
+    struct orchd_route_state *st;
 
     /* Which routes' content was acknowledged as programmed: nothing of
      * theirs waiting or pending, and the last outcome a success. */
@@ -571,7 +603,7 @@ const struct orchd_entry *
 orchd_bulker_get_written(const struct orchd_bulker *b,
                          const struct uuid *key)
 {
-    const struct route_state *st = find_state(b, key);
+    const struct orchd_route_state *st = find_state(b, key);
 
     return st ? st->written : NULL;
 }

@@ -47,6 +47,7 @@
 
 struct ds;
 struct orchd_entry;
+struct orchd_route_state;
 
 /* The operation of one item of a bulk. */
 enum orchd_bulk_op {
@@ -70,6 +71,9 @@ struct orchd_bulk_item {
                                  * caller's record of it is already
                                  * right. */
     struct ovs_list node;       /* In its route's 'waiting' list. */
+    struct orchd_route_state *state; /* The bulker's state of its route
+                                      * (private to the bulker; valid
+                                      * while the item waits). */
     struct orchd_bulk *bulk;    /* Bulk this item belongs to. */
     bool acked;                 /* Completed. */
 };
@@ -79,6 +83,11 @@ struct orchd_bulk {
     uint64_t id;                /* Bulk number, from 1. */
     struct orchd_bulk_item *items; /* The writes. */
     size_t n_items;             /* Number of 'items'. */
+    int64_t first_seq;          /* The items are numbered first_seq to
+                                 * first_seq + n_items - 1. */
+    size_t *by_seq;             /* If sorted: by_seq[S - first_seq] is the
+                                 * index in 'items' of write S.  NULL if
+                                 * 'items' are in that order. */
     size_t n_waiting;           /* Items not yet acknowledged. */
     bool sent;                  /* orchd_bulker_sent() reported success. */
     long long int start_usec;   /* When it was built, for latency. */
@@ -149,8 +158,10 @@ void orchd_bulker_sent(struct orchd_bulker *, struct orchd_bulk *, bool ok);
 void orchd_bulker_missing(struct orchd_bulker *, struct orchd_bulk_item *);
 void orchd_bulker_ack(struct orchd_bulker *, const struct uuid *key,
                       int64_t applied_seq, bool ok, const char *error);
-const struct orchd_bulk_item *orchd_bulker_find_write(
-    const struct orchd_bulker *, const struct uuid *key, int64_t seq);
+struct orchd_bulk_item *orchd_bulker_find_seq(const struct orchd_bulker *,
+                                              int64_t seq);
+void orchd_bulker_ack_write(struct orchd_bulker *, struct orchd_bulk_item *,
+                            bool ok, const char *error);
 uint64_t orchd_bulker_resync(struct orchd_bulker *);
 uint64_t orchd_bulker_n_taken(const struct orchd_bulker *);
 

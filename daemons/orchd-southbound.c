@@ -335,6 +335,23 @@ orchd_southbound_send(struct orchd_southbound *sb, struct orchd_bulk *bulk)
     maybe_end_resync(sb);
 }
 
+/* Returns the write that SET result 'r' of VRF 'vrf' answers if it is
+ * still waiting, or NULL.  It is found by its number alone, then checked
+ * against the route the result names: the key, a SHA-1 of the VRF and
+ * prefix, and the lookup of the route's state by it would cost more than
+ * the rest of the result's handling. */
+static struct orchd_bulk_item *
+result_write(const struct orchd_southbound *sb, const char *vrf,
+             const struct route_frame_route *r)
+{
+    struct orchd_bulk_item *item = orchd_bulker_find_seq(sb->bulker, r->seq);
+
+    return (item && item->op != ORCHD_BULK_REMOVE && item->entry
+            && !strcmp(item->entry->vrf, vrf)
+            && fib_prefix_equals(&item->entry->prefix, &r->prefix)
+            ? item : NULL);
+}
+
 /* Takes in one RESULTS entry: acknowledges its write and writes its row
  * behind. */
 static void
@@ -343,11 +360,11 @@ handle_result(struct orchd_southbound *sb, const struct route_frame_route *r)
     char vrf[UINT8_MAX + 1];
     bool ok = !r->status;
     char *error = ok ? NULL : xmemdup0(r->error, r->error_len);
+    struct orchd_bulk_item *item;
     struct uuid key;
 
     memcpy(vrf, r->vrf, r->vrf_len);
     vrf[r->vrf_len] = '\0';
-    orchd_entry_asic_uuid(vrf, &r->prefix, &key);
 
     if (r->op == ROUTE_FRAME_DEL) {
         /* Done when sent, as on the OVSDB path; only the row is left. */
@@ -360,20 +377,29 @@ handle_result(struct orchd_southbound *sb, const struct route_frame_route *r)
                          "retries it)", buf, vrf, error);
         }
         if (sb->wb) {
+            orchd_entry_asic_uuid(vrf, &r->prefix, &key);
             orchd_writebehind_delete(sb->wb, &key);
         }
-    } else {
-        const struct orchd_bulk_item *item
-            = orchd_bulker_find_write(sb->bulker, &key, r->seq);
+        free(error);
+        return;
+    }
 
-        if (ok) {
-            sb->stats.results_ok++;
-        } else {
-            sb->stats.results_error++;
-        }
-        if (!item) {
-            sb->stats.results_stale++;
-        } else if (ok && item->resent) {
+    if (ok) {
+        sb->stats.results_ok++;
+    } else {
+        sb->stats.results_error++;
+    }
+    item = result_write(sb, vrf, r);
+    if (!item) {
+        /* No such write waits: a result of an older incarnation of
+         * orchd or syncd, or of a write overtaken since.  The route, if
+         * the bulker has it, may still have older writes waiting, which
+         * this result completes. */
+        sb->stats.results_stale++;
+        orchd_entry_asic_uuid(vrf, &r->prefix, &key);
+        orchd_bulker_ack(sb->bulker, &key, r->seq, ok, error);
+    } else {
+        if (ok && item->resent) {
             /* The row already holds this content, programmed: a syncd
              * restart (or orchd's own) changes nothing in it.  Its seq
              * stays that of the write that programmed it. */
@@ -382,7 +408,8 @@ handle_result(struct orchd_southbound *sb, const struct route_frame_route *r)
             orchd_writebehind_set(sb->wb, item->entry, r->seq, ok, error,
                                   item->op != ORCHD_BULK_CREATE);
         }
-        orchd_bulker_ack(sb->bulker, &key, r->seq, ok, error);
+        /* 'item' may be freed from here on. */
+        orchd_bulker_ack_write(sb->bulker, item, ok, error);
     }
     free(error);
 }

@@ -457,15 +457,17 @@ START_TEST(test_can_send_holds_bulks)
 }
 END_TEST
 
-/* A write waiting for its ack can be found by its number. */
-START_TEST(test_find_write)
+/* A write waiting for its ack can be found by its number alone, and
+ * acknowledged through what was found: the older write of its route is
+ * completed with it, as orchd_bulker_ack() does. */
+START_TEST(test_find_seq)
 {
     struct orchd_bulker_config cfg = { .max_bulk = 1,
                                        .max_outstanding = 4 };
     struct fake f = { .n_sent = 0 };
     struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
-    struct uuid k = key_of(1);
-    const struct orchd_bulk_item *item;
+    struct orchd_bulker_stats st;
+    struct orchd_bulk_item *item;
 
     orchd_bulker_set(b, make_entry(1, "1.1.1.1@e0"));
     orchd_bulker_run(b);
@@ -476,14 +478,63 @@ START_TEST(test_find_write)
 
     int64_t seq0 = f.sent[0]->items[0].seq;
     int64_t seq1 = f.sent[1]->items[0].seq;
-    item = orchd_bulker_find_write(b, &k, seq1);
+    item = orchd_bulker_find_seq(b, seq1);
     ck_assert_ptr_eq(item, &f.sent[1]->items[0]);
     ck_assert_str_eq(item->entry->nexthops[0].key, "2.2.2.2@e0");
-    ck_assert_ptr_eq(orchd_bulker_find_write(b, &k, seq0),
-                     &f.sent[0]->items[0]);
-    ck_assert_ptr_null(orchd_bulker_find_write(b, &k, seq1 + 1));
-    orchd_bulker_ack(b, &k, seq1, true, NULL);
-    ck_assert_ptr_null(orchd_bulker_find_write(b, &k, seq1));
+    ck_assert_ptr_eq(orchd_bulker_find_seq(b, seq0), &f.sent[0]->items[0]);
+    ck_assert_ptr_null(orchd_bulker_find_seq(b, seq1 + 1));
+    ck_assert_ptr_null(orchd_bulker_find_seq(b, seq0 - 1));
+
+    orchd_bulker_ack_write(b, item, true, NULL);
+    ck_assert_ptr_null(orchd_bulker_find_seq(b, seq1));
+    ck_assert_ptr_null(orchd_bulker_find_seq(b, seq0));
+    ck_assert_uint_eq(f.n_done_ok, 1);
+    ck_assert_str_eq(f.last_nexthop, "2.2.2.2@e0");
+    orchd_bulker_get_stats(b, &st);
+    ck_assert_uint_eq(st.n_acked, 1);
+    ck_assert_uint_eq(st.n_superseded, 1);
+    ck_assert_uint_eq(orchd_bulker_n_outstanding(b), 0);
+    orchd_bulker_destroy(b);
+}
+END_TEST
+
+/* In a sorted bulk the writes are in prefix order, not in the order of
+ * their numbers: each is still found by its number. */
+START_TEST(test_find_seq_sorted)
+{
+    struct orchd_bulker_config cfg = { .max_bulk = 8, .max_outstanding = 2,
+                                       .sorted = true };
+    struct fake f = { .n_sent = 0 };
+    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+    int order[] = { 7, 3, 5, 0, 6, 1, 4, 2 };
+
+    for (size_t i = 0; i < ARRAY_SIZE(order); i++) {
+        orchd_bulker_set(b, make_entry(order[i], "1.1.1.1@e0"));
+    }
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 1);
+    orchd_bulker_sent(b, f.sent[0], true);
+
+    const struct orchd_bulk *bulk = f.sent[0];
+    int64_t first = bulk->first_seq;
+    for (size_t i = 0; i < ARRAY_SIZE(order); i++) {
+        struct orchd_bulk_item *item = orchd_bulker_find_seq(b, first + i);
+        struct uuid k = key_of(order[i]);
+
+        ck_assert_ptr_nonnull(item);
+        ck_assert_int_eq(item->seq, first + i);
+        ck_assert(uuid_equals(&item->key, &k));
+    }
+    /* Sorted: the first item is 10.0.0.0/24, queued fourth. */
+    ck_assert_int_eq(bulk->items[0].seq, first + 3);
+    /* Acknowledged out of order; the last one frees the bulk. */
+    for (size_t i = 0; i < ARRAY_SIZE(order); i++) {
+        int64_t seq = first + (i * 5) % ARRAY_SIZE(order);
+
+        orchd_bulker_ack_write(b, orchd_bulker_find_seq(b, seq), true, NULL);
+    }
+    ck_assert_uint_eq(f.n_done_ok, ARRAY_SIZE(order));
+    ck_assert_uint_eq(orchd_bulker_n_outstanding(b), 0);
     orchd_bulker_destroy(b);
 }
 END_TEST
@@ -620,7 +671,8 @@ orchd_bulker_suite(void)
     tcase_add_test(tc, test_sorted_bulk);
     tcase_add_test(tc, test_remove_names_content);
     tcase_add_test(tc, test_can_send_holds_bulks);
-    tcase_add_test(tc, test_find_write);
+    tcase_add_test(tc, test_find_seq);
+    tcase_add_test(tc, test_find_seq_sorted);
     tcase_add_test(tc, test_resync);
     tcase_add_test(tc, test_resync_resent);
     suite_add_tcase(s, tc);
