@@ -29,6 +29,11 @@ struct orchd_route_state {
     struct orchd_entry *desired; /* If pending: wanted content, or NULL to
                                   * remove. */
     struct ovs_list pending_node; /* In 'pending', oldest first. */
+
+    /* What the caller last asked (see "Generations" in orchd-bulker.h). */
+    bool named;                 /* Last asked to be present (set or seed,
+                                 * not del or swept since). */
+    uint64_t gen;               /* The generation that last named it. */
 };
 
 /* A bulker: see orchd-bulker.h. */
@@ -45,6 +50,8 @@ struct orchd_bulker {
     int64_t next_seq;                /* Next write sequence number. */
     uint64_t n_taken;                /* Routes taken off 'pending'. */
     uint64_t next_bulk_id;           /* Next bulk number. */
+    uint64_t gen;                    /* Current generation. */
+    size_t n_named;                  /* Routes with 'named'. */
     struct orchd_bulker_stats stats; /* Counters. */
 };
 
@@ -95,12 +102,30 @@ set_written(struct orchd_bulker *b, struct orchd_route_state *st,
     st->written = e;
 }
 
+/* Records that the caller named 'st' in the current generation. */
+static void
+name(struct orchd_bulker *b, struct orchd_route_state *st)
+{
+    b->n_named += !st->named;
+    st->named = true;
+    st->gen = b->gen;
+}
+
+/* Records that the caller no longer names 'st'. */
+static void
+unname(struct orchd_bulker *b, struct orchd_route_state *st)
+{
+    b->n_named -= st->named;
+    st->named = false;
+}
+
 /* Frees 'st' if nothing refers to it any more. */
 static void
 maybe_free_state(struct orchd_bulker *b, struct orchd_route_state *st)
 {
     if (!st->written && !st->unknown && !st->pending
         && ovs_list_is_empty(&st->waiting)) {
+        unname(b, st);
         hmap_remove(&b->routes, &st->node);
         free(st);
     }
@@ -191,6 +216,7 @@ orchd_bulker_seed(struct orchd_bulker *b, struct orchd_entry *e,
 
     set_written(b, st, e);
     st->failed = !settled;
+    name(b, st);
 }
 
 /* Makes the next write sequence number at least 'seq'. */
@@ -222,8 +248,11 @@ enqueue(struct orchd_bulker *b, struct orchd_route_state *st,
 void
 orchd_bulker_set(struct orchd_bulker *b, struct orchd_entry *e)
 {
+    struct orchd_route_state *st = get_state(b, &e->asic_uuid);
+
     b->stats.n_set++;
-    enqueue(b, get_state(b, &e->asic_uuid), e);
+    name(b, st);
+    enqueue(b, st, e);
 }
 
 /* Wants the route 'key' removed. */
@@ -234,8 +263,44 @@ orchd_bulker_del(struct orchd_bulker *b, const struct uuid *key)
 
     b->stats.n_del++;
     if (st) {
+        unname(b, st);
         enqueue(b, st, NULL);
     }
+}
+
+/* Starts a new generation: the routes named so far are named by an older
+ * one until orchd_bulker_set() names them again. */
+void
+orchd_bulker_new_generation(struct orchd_bulker *b)
+{
+    b->gen++;
+}
+
+/* Removes every route named, but not in the current generation, as
+ * orchd_bulker_del() would.  Returns how many. */
+size_t
+orchd_bulker_sweep(struct orchd_bulker *b)
+{
+    struct orchd_route_state *st;
+    size_t n = 0;
+
+    HMAP_FOR_EACH (st, node, &b->routes) {
+        if (st->named && st->gen != b->gen) {
+            unname(b, st);
+            enqueue(b, st, NULL);
+            b->stats.n_del++;
+            n++;
+        }
+    }
+    return n;
+}
+
+/* Returns the number of routes named (set or seeded, and neither deleted
+ * nor swept since). */
+size_t
+orchd_bulker_n_named(const struct orchd_bulker *b)
+{
+    return b->n_named;
 }
 
 /* qsort() comparator of sorted bulks: removals first; items with content

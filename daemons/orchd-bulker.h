@@ -31,6 +31,14 @@
  * unless it changed meanwhile: its caller's record (Asic_Route, written
  * behind) needs no new write for it.
  *
+ * Generations: for a caller that must, after its source restarts, remove
+ * what the source no longer names (orchd's northbound fast path, when
+ * fpmsyncd restarted), the bulker records which routes were last set (or
+ * seeded) rather than deleted, and in which generation.
+ * orchd_bulker_new_generation() starts one; orchd_bulker_sweep() deletes
+ * each route named only in an older one.  So the caller needs no table of
+ * its own: a route's state is looked up once per update.
+ *
  * Thread safety: none; one thread drives a bulker.
  */
 
@@ -152,6 +160,9 @@ void orchd_bulker_set_next_seq(struct orchd_bulker *, int64_t);
 
 void orchd_bulker_set(struct orchd_bulker *, struct orchd_entry *);
 void orchd_bulker_del(struct orchd_bulker *, const struct uuid *key);
+void orchd_bulker_new_generation(struct orchd_bulker *);
+size_t orchd_bulker_sweep(struct orchd_bulker *);
+size_t orchd_bulker_n_named(const struct orchd_bulker *);
 
 void orchd_bulker_run(struct orchd_bulker *);
 void orchd_bulker_sent(struct orchd_bulker *, struct orchd_bulk *, bool ok);

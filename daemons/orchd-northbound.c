@@ -28,7 +28,6 @@
 #include "lib/setting.h"
 #include "lib/zmq-channel.h"
 #include "openvswitch/dynamic-string.h"
-#include "openvswitch/hmap.h"
 #include "openvswitch/list.h"
 #include "openvswitch/ofpbuf.h"
 #include "openvswitch/poll-loop.h"
@@ -43,17 +42,7 @@ static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
 COVERAGE_DEFINE(orchd_nb_set);
 COVERAGE_DEFINE(orchd_nb_del);
 COVERAGE_DEFINE(orchd_nb_refused);
-COVERAGE_DEFINE(orchd_nb_swept);
 COVERAGE_DEFINE(orchd_nb_pause);
-
-/* A route fpmsyncd named, or an Asic_Route entry found at start. */
-struct nb_route {
-    struct hmap_node node;      /* In 'routes', by uuid_hash() of the
-                                 * entry's Asic_Route key. */
-    struct orchd_entry *entry;  /* The last content set (a reference). */
-    uint64_t gen;               /* The resync generation that last named
-                                 * it. */
-};
 
 /* The northbound fast path. */
 struct orchd_northbound {
@@ -61,9 +50,8 @@ struct orchd_northbound {
     char *endpoint;             /* Where. */
     struct orchd_worker *worker; /* Where routes go. */
 
-    /* Routes and resync. */
-    struct hmap routes;         /* 'struct nb_route's. */
-    uint64_t gen;               /* Current resync generation. */
+    /* Resync: the worker's bulker keeps, for each route, whether it is
+     * named and in which generation (orchd-bulker.h, "Generations"). */
     bool resyncing;             /* Between the peer callback and
                                  * SYNC_END. */
 
@@ -95,7 +83,6 @@ struct orchd_northbound {
     uint64_t n_unexpected;      /* Frames of the wrong type. */
     uint64_t n_resyncs;         /* Peer callbacks. */
     uint64_t n_sync_ends;       /* Resyncs ended. */
-    uint64_t n_swept;           /* Routes removed at a resync's end. */
     uint64_t n_pauses;          /* Times receiving stopped. */
     uint64_t n_results;         /* Result entries queued. */
     size_t n_results_waiting;   /* Of those, not handed to the channel. */
@@ -128,7 +115,6 @@ orchd_northbound_create(const char *endpoint, struct orchd_worker *worker)
     VLOG_INFO("northbound: routes come from fpmsyncd over ZeroMQ (%s)",
               nb->endpoint);
     nb->worker = worker;
-    hmap_init(&nb->routes);
     ds_init(&nb->keys);
     nb->receiving = true;
     ovs_list_init(&nb->ready);
@@ -150,71 +136,14 @@ drop_results(struct orchd_northbound *nb)
 void
 orchd_northbound_destroy(struct orchd_northbound *nb)
 {
-    struct nb_route *rec;
-
     if (!nb) {
         return;
     }
     zmq_channel_destroy(nb->ch);
-    HMAP_FOR_EACH_POP (rec, node, &nb->routes) {
-        orchd_entry_unref(rec->entry);
-        free(rec);
-    }
-    hmap_destroy(&nb->routes);
     ds_destroy(&nb->keys);
     drop_results(nb);
     free(nb->endpoint);
     free(nb);
-}
-
-/* Routes. */
-
-static struct nb_route *
-route_find(const struct orchd_northbound *nb, const struct uuid *key)
-{
-    struct nb_route *rec;
-
-    HMAP_FOR_EACH_WITH_HASH (rec, node, uuid_hash(key), &nb->routes) {
-        if (uuid_equals(&rec->entry->asic_uuid, key)) {
-            return rec;
-        }
-    }
-    return NULL;
-}
-
-/* Records 'e' (taking a reference) as the content of its route, named by
- * resync generation 'gen'. */
-static void
-route_put(struct orchd_northbound *nb, const struct orchd_entry *e,
-          uint64_t gen)
-{
-    struct nb_route *rec = route_find(nb, &e->asic_uuid);
-
-    if (rec) {
-        orchd_entry_unref(rec->entry);
-    } else {
-        rec = xmalloc(sizeof *rec);
-        hmap_insert(&nb->routes, &rec->node, uuid_hash(&e->asic_uuid));
-    }
-    rec->entry = orchd_entry_ref(e);
-    rec->gen = gen;
-}
-
-static void
-route_remove(struct orchd_northbound *nb, struct nb_route *rec)
-{
-    hmap_remove(&nb->routes, &rec->node);
-    orchd_entry_unref(rec->entry);
-    free(rec);
-}
-
-/* Records 'e', an Asic_Route entry found at start: a route that the first
- * resync must name, or it is removed. */
-void
-orchd_northbound_seed(struct orchd_northbound *nb,
-                      const struct orchd_entry *e)
-{
-    route_put(nb, e, 0);
 }
 
 /* Results. */
@@ -264,15 +193,12 @@ orchd_northbound_results(struct orchd_northbound *nb,
     struct orchd_worker_result *r;
 
     LIST_FOR_EACH_POP (r, node, results) {
-        /* On this path an entry's 'route_uuid' is its Asic_Route key (see
-         * handle_set()). */
-        const struct nb_route *rec = route_find(nb, &r->route_uuid);
-
-        if (rec && (send_ok || !r->ok)) {
-            const struct orchd_entry *e = rec->entry;
-
-            put_result(nb, ROUTE_FRAME_SET, e->vrf, strlen(e->vrf),
-                       &e->prefix, !r->ok, r->ok ? NULL
+        /* fpmsyncd checks that the result is about the content its route
+         * has now: a route changed or removed since counts as stale
+         * there. */
+        if (send_ok || !r->ok) {
+            put_result(nb, ROUTE_FRAME_SET, r->vrf, strlen(r->vrf),
+                       &r->prefix, !r->ok, r->ok ? NULL
                        : r->error ? r->error : "failed");
         } else {
             nb->n_results_dropped++;
@@ -356,10 +282,9 @@ handle_set(struct orchd_northbound *nb, const struct route_frame_route *e,
     entry = orchd_entry_create(vrf, &e->prefix, action, nb->key_ptrs,
                                nb->weights, n);
     /* No Route row is replicated on this path: the entry names its route
-     * by its Asic_Route key, which orchd_northbound_results() maps back
-     * to the VRF and prefix. */
+     * by its Asic_Route key (a result needs a nonzero one, see
+     * orchd_worker_result). */
     entry->route_uuid = entry->asic_uuid;
-    route_put(nb, entry, nb->gen);
     orchd_worker_set(nb->worker, entry);
     nb->n_sets++;
     COVERAGE_INC(orchd_nb_set);
@@ -370,14 +295,9 @@ static void
 handle_del(struct orchd_northbound *nb, const struct route_frame_route *e,
            const char *vrf)
 {
-    struct nb_route *rec;
     struct uuid key;
 
     orchd_entry_asic_uuid(vrf, &e->prefix, &key);
-    rec = route_find(nb, &key);
-    if (rec) {
-        route_remove(nb, rec);
-    }
     orchd_worker_del(nb->worker, &key);
     nb->n_dels++;
     COVERAGE_INC(orchd_nb_del);
@@ -402,28 +322,16 @@ handle_route(struct orchd_northbound *nb, const struct route_frame_route *e)
     }
 }
 
-/* Ends a resync: removes every route it did not name. */
+/* Ends a resync: removes every route it did not name (the worker logs how
+ * many). */
 static void
 sweep(struct orchd_northbound *nb)
 {
-    struct nb_route *rec;
-    size_t n = 0;
-
-    HMAP_FOR_EACH_SAFE (rec, node, &nb->routes) {
-        if (rec->gen != nb->gen) {
-            orchd_worker_del(nb->worker, &rec->entry->asic_uuid);
-            route_remove(nb, rec);
-            n++;
-        }
-    }
+    orchd_worker_sweep(nb->worker);
     nb->resyncing = false;
     nb->n_sync_ends++;
     /* orchd knows every route now: syncd may sweep what it did not say. */
     orchd_worker_release_resync(nb->worker);
-    nb->n_swept += n;
-    COVERAGE_ADD(orchd_nb_swept, n);
-    VLOG_INFO("northbound: resync complete, %"PRIuSIZE" routes, %"PRIuSIZE
-              " stale ones removed", hmap_count(&nb->routes), n);
 }
 
 /* zmq_channel_recv_cb: a frame from fpmsyncd. */
@@ -462,13 +370,13 @@ nb_peer_cb(void *nb_)
 {
     struct orchd_northbound *nb = nb_;
 
-    nb->gen++;
+    orchd_worker_new_generation(nb->worker);
     nb->resyncing = true;
     nb->db_behind = false;
     nb->n_resyncs++;
     drop_results(nb);
     VLOG_INFO("northbound: fpmsyncd (re)started: resync of %"PRIuSIZE
-              " routes", hmap_count(&nb->routes));
+              " routes", orchd_worker_n_named(nb->worker));
 }
 
 /* The main loop. */
@@ -555,13 +463,13 @@ orchd_northbound_format(const struct orchd_northbound *nb, struct ds *s)
     zmq_channel_format(nb->ch, s);
     ds_put_format(s, "routes: %"PRIuSIZE" held, %"PRIu64" frames, %"PRIu64
                   " sets, %"PRIu64" deletes, %"PRIu64" refused, %"PRIu64
-                  " unexpected frames\n", hmap_count(&nb->routes),
+                  " unexpected frames\n", orchd_worker_n_named(nb->worker),
                   nb->n_frames, nb->n_sets, nb->n_dels, nb->n_refused,
                   nb->n_unexpected);
     ds_put_format(s, "resyncs: %"PRIu64" started, %"PRIu64" complete%s, %"
                   PRIu64" stale routes removed\n", nb->n_resyncs,
                   nb->n_sync_ends, nb->resyncing ? " (one under way)" : "",
-                  nb->n_swept);
+                  orchd_worker_n_swept(nb->worker));
     ds_put_format(s, "receiving: %s, %"PRIu64" pauses (at %d routes "
                   "pending in the worker; %"PRIuSIZE" now)\n",
                   nb->receiving ? "yes" : "no (worker busy)", nb->n_pauses,

@@ -32,13 +32,16 @@
  * Resync
  * ======
  *
- * orchd keeps, for each route fpmsyncd named (and each Asic_Route entry it
- * found at start, orchd_northbound_seed()), the last entry and the resync
- * generation that last confirmed it.  When fpmsyncd (re)starts, the peer
- * callback starts a new generation; every SET or DEL confirms a route;
- * the frame with ROUTE_FRAME_F_SYNC_END removes the routes the resync did
- * not confirm.  A SET equal to what is programmed changes nothing (the
- * bulker skips it), so a resync does not remove and re-add anything.
+ * The worker's bulker records, for each route fpmsyncd named (and each
+ * Asic_Route entry found at start, orchd_worker_seed()), the resync
+ * generation that last named it (orchd-bulker.h, "Generations"): one
+ * lookup of the route's state a route, and no table here.  When fpmsyncd
+ * (re)starts, the peer callback starts a new generation
+ * (orchd_worker_new_generation()); every SET names a route and every DEL
+ * removes it; the frame with ROUTE_FRAME_F_SYNC_END removes the routes
+ * the resync did not name (orchd_worker_sweep()).  A SET equal to what is
+ * programmed changes nothing (the bulker skips it), so a resync does not
+ * remove and re-add anything.
  *
  * Results
  * =======
@@ -51,7 +54,9 @@
  * (daemons/fpmsyncd-status.h): orchd has no Route replica to write it
  * into.  An entry that decodes but cannot be used (a VRF name or next-hop
  * key with a NUL in it) is answered with an error result, counted, and
- * not programmed.
+ * not programmed.  A result names its route by VRF and prefix, taken from
+ * the entry written; fpmsyncd ignores one about a route changed or
+ * removed since.
  *
  * Back-pressure
  * =============
@@ -79,7 +84,6 @@
 #include <stddef.h>
 
 struct ds;
-struct orchd_entry;
 struct orchd_worker;
 struct ovs_list;
 struct setting;
@@ -97,9 +101,6 @@ struct setting;
 struct orchd_northbound *orchd_northbound_create(const char *endpoint,
                                                  struct orchd_worker *);
 void orchd_northbound_destroy(struct orchd_northbound *);
-
-void orchd_northbound_seed(struct orchd_northbound *,
-                           const struct orchd_entry *);
 
 void orchd_northbound_run(struct orchd_northbound *);
 void orchd_northbound_wait(struct orchd_northbound *);

@@ -38,6 +38,7 @@ COVERAGE_DEFINE(orchd_bulk_sent);
 COVERAGE_DEFINE(orchd_route_programmed);
 COVERAGE_DEFINE(orchd_route_failed);
 COVERAGE_DEFINE(orchd_route_recreated);
+COVERAGE_DEFINE(orchd_nb_swept);
 
 /* A worker: see orchd-worker.h. */
 struct orchd_worker {
@@ -51,6 +52,8 @@ struct orchd_worker {
                                                   * to be used. */
     struct perf_timer *bulk_timer OVS_GUARDED; /* "BULK" stage. */
     struct orchd_cache *cache;      /* Read cache (own locking). */
+    uint64_t n_swept OVS_GUARDED;   /* Routes orchd_worker_sweep()
+                                     * removed. */
 
     /* Status results for the main thread. */
     struct ovs_mutex results_mutex; /* Protects 'results', 'want_results'. */
@@ -83,6 +86,8 @@ enum task_type {
     TASK_CONFIG,                    /* orchd_worker_set_config(). */
     TASK_RELEASE_RESYNC,            /* orchd_worker_release_resync(). */
     TASK_YIELD_WB,                  /* orchd_worker_yield_writebehind(). */
+    TASK_NEW_GEN,                   /* orchd_worker_new_generation(). */
+    TASK_SWEEP,                     /* orchd_worker_sweep(). */
 };
 
 /* A queued route operation and its arguments. */
@@ -122,6 +127,8 @@ add_result(struct orchd_worker *w, const struct orchd_entry *entry,
     }
     r = xzalloc(sizeof *r);
     r->route_uuid = entry->route_uuid;
+    r->vrf = entry->vrf;
+    r->prefix = entry->prefix;
     r->ok = ok;
     r->error = error ? xstrdup(error) : NULL;
     ovs_list_push_back(&w->results, &r->node);
@@ -335,6 +342,19 @@ task_run(void *t_)
             orchd_southbound_yield_writebehind(w->sb, t->ok);
         }
         break;
+    case TASK_NEW_GEN:
+        orchd_bulker_new_generation(w->bulker);
+        break;
+    case TASK_SWEEP: {
+        size_t n = orchd_bulker_sweep(w->bulker);
+
+        w->n_swept += n;
+        COVERAGE_ADD(orchd_nb_swept, n);
+        VLOG_INFO("northbound: resync complete, %"PRIuSIZE" routes, %"
+                  PRIuSIZE" stale ones removed",
+                  orchd_bulker_n_named(w->bulker), n);
+        break;
+    }
     }
     free(t);
 }
@@ -494,6 +514,54 @@ orchd_worker_del(struct orchd_worker *w, const struct uuid *key)
     t->type = TASK_DEL;
     t->key = *key;
     submit(w, t);
+}
+
+/* Starts a new resync generation (orchd_bulker_new_generation()), in
+ * order with the updates queued before it. */
+void
+orchd_worker_new_generation(struct orchd_worker *w)
+{
+    struct task *t = xzalloc(sizeof *t);
+
+    t->type = TASK_NEW_GEN;
+    submit(w, t);
+}
+
+/* Removes, in order with the updates queued before it, every route not
+ * named since the last orchd_worker_new_generation()
+ * (orchd_bulker_sweep()), and logs how many. */
+void
+orchd_worker_sweep(struct orchd_worker *w)
+{
+    struct task *t = xzalloc(sizeof *t);
+
+    t->type = TASK_SWEEP;
+    submit(w, t);
+}
+
+/* Returns the number of routes named (orchd_bulker_n_named()), as of the
+ * tasks run so far. */
+size_t
+orchd_worker_n_named(struct orchd_worker *w)
+{
+    size_t n;
+
+    ovs_mutex_lock(&w->mutex);
+    n = orchd_bulker_n_named(w->bulker);
+    ovs_mutex_unlock(&w->mutex);
+    return n;
+}
+
+/* Returns the number of routes orchd_worker_sweep() removed so far. */
+uint64_t
+orchd_worker_n_swept(struct orchd_worker *w)
+{
+    uint64_t n;
+
+    ovs_mutex_lock(&w->mutex);
+    n = w->n_swept;
+    ovs_mutex_unlock(&w->mutex);
+    return n;
 }
 
 /* Passes on syncd's acknowledgement of write 'applied_seq' of route 'key':

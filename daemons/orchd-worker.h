@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "lib/fib-prefix.h"
 #include "openvswitch/list.h"
 #include "uuid.h"
 
@@ -36,6 +37,8 @@ struct orchd_southbound_options;
 struct orchd_worker_result {
     struct ovs_list node;       /* In the worker's results list. */
     struct uuid route_uuid;     /* The Route row it came from. */
+    const char *vrf;            /* Its VRF (interned: never freed). */
+    struct fib_prefix prefix;   /* Its prefix. */
     bool ok;                    /* Programmed? */
     char *error;                /* If not, why (owned). */
 };
@@ -55,6 +58,10 @@ bool orchd_worker_uses_ring(const struct orchd_worker *);
 
 void orchd_worker_set(struct orchd_worker *, struct orchd_entry *);
 void orchd_worker_del(struct orchd_worker *, const struct uuid *key);
+void orchd_worker_new_generation(struct orchd_worker *);
+void orchd_worker_sweep(struct orchd_worker *);
+size_t orchd_worker_n_named(struct orchd_worker *);
+uint64_t orchd_worker_n_swept(struct orchd_worker *);
 void orchd_worker_ack(struct orchd_worker *, const struct uuid *key,
                       int64_t applied_seq, bool ok, const char *error);
 void orchd_worker_hold_resync(struct orchd_worker *);

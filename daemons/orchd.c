@@ -505,9 +505,6 @@ seed_row(struct orchd *o, const struct orchd_asic_row *ar)
         orchd_entry_unref(e);
         return false;
     }
-    if (o->nb) {
-        orchd_northbound_seed(o->nb, e);
-    }
     orchd_worker_seed(o->worker, e,
                       ar->state && !strcmp(ar->state, "programmed")
                       && ar->applied_seq == ar->seq, ar->seq);

@@ -539,6 +539,58 @@ START_TEST(test_find_seq_sorted)
 }
 END_TEST
 
+/* Generations: a sweep removes the routes named only in an older one,
+ * and only those; deleted routes are not named, seeded ones are. */
+START_TEST(test_generations)
+{
+    struct orchd_bulker_config cfg = { .max_bulk = 100,
+                                       .max_outstanding = 4 };
+    struct fake f = { .n_sent = 0 };
+    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+    struct orchd_bulk *bulk;
+
+    orchd_bulker_seed(b, make_entry(9, "9.9.9.9@e0"), true);
+    for (int i = 0; i < 4; i++) {
+        orchd_bulker_set(b, make_entry(i, "1.1.1.1@e0"));
+    }
+    struct uuid k3 = key_of(3);
+    orchd_bulker_del(b, &k3);
+    ck_assert_uint_eq(orchd_bulker_n_named(b), 4);
+    orchd_bulker_run(b);
+    orchd_bulker_sent(b, f.sent[0], true);
+
+    /* The new generation names 0 again and changes 1; 2 and the seeded
+     * 9 are not named again. */
+    orchd_bulker_new_generation(b);
+    orchd_bulker_set(b, make_entry(0, "1.1.1.1@e0"));
+    orchd_bulker_set(b, make_entry(1, "2.2.2.2@e0"));
+    ck_assert_uint_eq(orchd_bulker_n_named(b), 4);
+    ck_assert_uint_eq(orchd_bulker_sweep(b), 2);
+    ck_assert_uint_eq(orchd_bulker_n_named(b), 2);
+    ck_assert_uint_eq(orchd_bulker_sweep(b), 0);
+
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 2);
+    bulk = f.sent[1];
+    /* 0 is unchanged (no write), 1 changes, 2 and 9 are removed. */
+    ck_assert_uint_eq(bulk->n_items, 3);
+    size_t n_removes = 0;
+    for (size_t i = 0; i < bulk->n_items; i++) {
+        struct uuid k2 = key_of(2), k9 = key_of(9), k1 = key_of(1);
+
+        if (bulk->items[i].op == ORCHD_BULK_REMOVE) {
+            ck_assert(uuid_equals(&bulk->items[i].key, &k2)
+                      || uuid_equals(&bulk->items[i].key, &k9));
+            n_removes++;
+        } else {
+            ck_assert(uuid_equals(&bulk->items[i].key, &k1));
+        }
+    }
+    ck_assert_uint_eq(n_removes, 2);
+    orchd_bulker_destroy(b);
+}
+END_TEST
+
 /* A resync forgets the bulks outstanding and writes every written route
  * again, unchanged ones too; the mark says when all went out. */
 START_TEST(test_resync)
@@ -673,6 +725,7 @@ orchd_bulker_suite(void)
     tcase_add_test(tc, test_can_send_holds_bulks);
     tcase_add_test(tc, test_find_seq);
     tcase_add_test(tc, test_find_seq_sorted);
+    tcase_add_test(tc, test_generations);
     tcase_add_test(tc, test_resync);
     tcase_add_test(tc, test_resync_resent);
     suite_add_tcase(s, tc);
