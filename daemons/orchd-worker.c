@@ -494,6 +494,16 @@ submit(struct orchd_worker *w, struct task *t)
     }
 }
 
+/* Queues a task of 'type' that takes no argument. */
+static void
+submit_new(struct orchd_worker *w, enum task_type type)
+{
+    struct task *t = xzalloc(sizeof *t);
+
+    t->type = type;
+    submit(w, t);
+}
+
 /* Wants 'e' programmed (takes ownership of one reference). */
 void
 orchd_worker_set(struct orchd_worker *w, struct orchd_entry *e)
@@ -521,10 +531,7 @@ orchd_worker_del(struct orchd_worker *w, const struct uuid *key)
 void
 orchd_worker_new_generation(struct orchd_worker *w)
 {
-    struct task *t = xzalloc(sizeof *t);
-
-    t->type = TASK_NEW_GEN;
-    submit(w, t);
+    submit_new(w, TASK_NEW_GEN);
 }
 
 /* Removes, in order with the updates queued before it, every route not
@@ -533,10 +540,7 @@ orchd_worker_new_generation(struct orchd_worker *w)
 void
 orchd_worker_sweep(struct orchd_worker *w)
 {
-    struct task *t = xzalloc(sizeof *t);
-
-    t->type = TASK_SWEEP;
-    submit(w, t);
+    submit_new(w, TASK_SWEEP);
 }
 
 /* Returns the number of routes named (orchd_bulker_n_named()), as of the
@@ -610,10 +614,7 @@ orchd_worker_hold_resync(struct orchd_worker *w)
 void
 orchd_worker_release_resync(struct orchd_worker *w)
 {
-    struct task *t = xzalloc(sizeof *t);
-
-    t->type = TASK_RELEASE_RESYNC;
-    submit(w, t);
+    submit_new(w, TASK_RELEASE_RESYNC);
 }
 
 /* Tells the Asic_Route write-behind of the southbound fast path to hold
