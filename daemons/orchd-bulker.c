@@ -41,7 +41,8 @@ struct orchd_bulker {
     struct orchd_bulker_config cfg;  /* Configuration. */
     struct orchd_bulker_cbs cbs;     /* Callbacks. */
     void *aux;                       /* Their argument. */
-    struct hmap routes;              /* Contains "struct orchd_route_state"s. */
+    struct hmap routes;              /* Contains "struct
+                                      * orchd_route_state"s. */
     struct ovs_list pending;         /* Routes with a waiting update. */
     size_t n_pending;                /* Length of 'pending'. */
     struct ovs_list outstanding;     /* Bulks sent, not yet all acked. */
@@ -325,8 +326,9 @@ item_cmp(const void *a_, const void *b_)
 static bool
 take_pending(struct orchd_bulker *b, struct orchd_bulk_item *item)
 {
-    struct orchd_route_state *st = CONTAINER_OF(ovs_list_pop_front(&b->pending),
-                                          struct orchd_route_state, pending_node);
+    struct orchd_route_state *st
+        = CONTAINER_OF(ovs_list_pop_front(&b->pending),
+                       struct orchd_route_state, pending_node);
     struct orchd_entry *desired = st->desired;
 
     b->n_pending--;

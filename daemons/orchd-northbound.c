@@ -86,8 +86,9 @@ struct orchd_northbound {
     uint64_t n_pauses;          /* Times receiving stopped. */
     uint64_t n_results;         /* Result entries queued. */
     size_t n_results_waiting;   /* Of those, not handed to the channel. */
-    uint64_t n_results_dropped; /* Results for routes gone since, or
-                                 * dropped at a peer restart. */
+    uint64_t n_results_dropped; /* Results not sent: successes while FIB
+                                 * suppression is off, or any dropped at a
+                                 * peer restart. */
 };
 
 static zmq_channel_recv_cb nb_recv_cb;
