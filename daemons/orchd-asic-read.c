@@ -108,9 +108,15 @@ orchd_asic_read_create(const char *remote, int instance, int64_t slice,
                     "applied_seq state"),
         .where = where,
         .width = slice,
-        /* One at a time: ovsdb-server then holds one slice's reply, and
-         * orchd is in no hurry (it serves nothing until it has read). */
-        .max_in_flight = 1,
+        /* Two at a time, each received ahead of orchd's scan: the
+         * server composes the next slice's reply while orchd scans this
+         * one, so the two cores overlap.  At a million rows the server
+         * spends 13.5 s of CPU composing and orchd 4.7 s scanning; one at
+         * a time, the read took their sum.  The server then holds at most
+         * two slices' replies, and orchd one and a half (a 200,000-seq
+         * slice's reply is about 40 MB). */
+        .max_in_flight = 2,
+        .read_ahead = ORCHD_ASIC_READ_AHEAD,
     };
 
     r->cb = cb;

@@ -57,6 +57,13 @@
  * for. */
 #define ORCHD_ASIC_READ_SLICE 200000
 
+/* Bytes of a slice's reply orchd receives ahead of its scan: a whole
+ * slice's (a 200,000-seq slice is about 40 MB of reply), so that the
+ * server, with two slices in flight, composes the next while orchd scans
+ * (lib/ovsdb-select-reader.h).  Two slices in flight hold up to 560 MB of
+ * reply in ovsdb-server, 1.24x its steady size at a million rows. */
+#define ORCHD_ASIC_READ_AHEAD (64 * 1024 * 1024)
+
 /* One Asic_Route row, as read.  Valid only during the callback. */
 struct orchd_asic_row {
     struct uuid uuid;           /* Row UUID. */

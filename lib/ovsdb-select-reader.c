@@ -30,8 +30,11 @@
 #include "svec.h"
 #include "util.h"
 
-/* Most reply bytes read per ovsdb_select_reader_run() call. */
+/* Most reply bytes scanned per ovsdb_select_reader_run() call. */
 #define READ_BUDGET (4 * 1024 * 1024)
+
+/* Bytes received, and scanned, at a time. */
+#define READ_CHUNK 65536
 
 struct ovsdb_select_reader {
     struct stream *stream;      /* Connection, NULL once closed. */
@@ -43,6 +46,16 @@ struct ovsdb_select_reader {
                                  * be tried any more. */
     struct ds out;              /* Request bytes not yet sent. */
     struct ovsdb_select_scanner scanner; /* Splits the reply into rows. */
+    char *in;                   /* Reply bytes received... */
+    size_t in_start;            /* ...from this offset, the first not yet
+                                 * scanned... */
+    size_t in_end;              /* ...to this one... */
+    size_t in_alloc;            /* ...in a buffer of this many bytes. */
+    size_t read_ahead;          /* Most bytes held unscanned (at least
+                                 * READ_CHUNK). */
+    int recv_error;             /* Once the connection ended: EOF, or the
+                                 * errno value it failed with (the bytes
+                                 * before it are scanned first). */
     int n_selects;              /* Selects in the request. */
     ovsdb_select_row_cb *row_cb; /* Called for each row. */
     void *aux;                  /* Its argument. */
@@ -104,6 +117,7 @@ ovsdb_select_reader_create(const char *remote, struct json *transact_params,
     r->row_cb = row_cb;
     r->aux = aux;
     r->state = OVSDB_SELECT_READER_RUNNING;
+    r->read_ahead = READ_CHUNK;
     ds_init(&r->out);
     ovsdb_select_scanner_init(&r->scanner);
 
@@ -135,6 +149,7 @@ ovsdb_select_reader_destroy(struct ovsdb_select_reader *r)
         ds_destroy(&r->request);
         ds_destroy(&r->out);
         ovsdb_select_scanner_destroy(&r->scanner);
+        free(r->in);
         free(r->error);
         free(r);
     }
@@ -157,12 +172,92 @@ send_request(struct ovsdb_select_reader *r)
     return 0;
 }
 
-/* Advances the read: connects, sends the request, and reads up to a few
- * megabytes of the reply, handing over the rows in it. */
+/* Lets 'r' receive up to 'bytes' of the reply ahead of its scanner
+ * (default, and least, one chunk of 64 kB).
+ *
+ * Why: ovsdb-server composes and sends a reply in one thread.  A reader
+ * that scans as it receives paces the server's sending at its own speed,
+ * so that a server with several selects to answer (lib/ovsdb-slice-reader
+ * with slices in flight) composes the next reply only once this one is
+ * scanned: the two never overlap.  Received ahead, the reply leaves the
+ * server at memory speed, and the server composes the next while this one
+ * is scanned.  The cost is up to 'bytes' (twice that, allocated) of memory
+ * while a reply is read. */
+void
+ovsdb_select_reader_set_read_ahead(struct ovsdb_select_reader *r,
+                                   size_t bytes)
+{
+    r->read_ahead = MAX(bytes, READ_CHUNK);
+}
+
+/* Receives what the connection holds until 'r' holds 'r->read_ahead'
+ * unscanned bytes.  Sets '*would_block' if the connection had no more for
+ * now, 'r->recv_error' if it ended. */
+static void
+receive(struct ovsdb_select_reader *r, bool *would_block)
+{
+    if (r->in_start == r->in_end) {
+        r->in_start = r->in_end = 0;
+    }
+    while (r->in_end - r->in_start < r->read_ahead) {
+        size_t held = r->in_end - r->in_start;
+        size_t room = MIN(READ_CHUNK, r->read_ahead - held);
+        int n;
+
+        if (r->in_alloc - r->in_end < room) {
+            if (r->in_start >= held) {
+                /* As many bytes scanned as held: moving the held ones down
+                 * copies no more than were scanned since the last move. */
+                memmove(r->in, r->in + r->in_start, held);
+                r->in_start = 0;
+                r->in_end = held;
+            }
+            if (r->in_alloc - r->in_end < room) {
+                r->in_alloc = MAX(2 * r->in_alloc, r->in_end + room);
+                r->in = xrealloc(r->in, r->in_alloc);
+            }
+        }
+        n = stream_recv(r->stream, r->in + r->in_end, room);
+        if (n <= 0) {
+            if (n == -EAGAIN) {
+                *would_block = true;
+            } else {
+                r->recv_error = n ? -n : EOF;
+            }
+            return;
+        }
+        r->replied = true;
+        r->in_end += n;
+    }
+}
+
+/* Advances the read as far as receiving: connects, sends the request and
+ * receives what has come, up to the read-ahead, but scans nothing (so
+ * hands over no row).  Errors wait for ovsdb_select_reader_run().  For a
+ * caller with several readers that must hand over their rows in order:
+ * it runs the first and lets the others receive meanwhile. */
+void
+ovsdb_select_reader_receive(struct ovsdb_select_reader *r)
+{
+    bool would_block = false;
+
+    if (r->state == OVSDB_SELECT_READER_RUNNING && r->stream) {
+        stream_run(r->stream);
+        if (!stream_connect(r->stream) && !send_request(r)
+            && !r->recv_error) {
+            receive(r, &would_block);
+        }
+    }
+}
+
+/* Advances the read: connects, sends the request, receives what has come
+ * (up to the read-ahead) and scans up to a few megabytes of the reply,
+ * handing over the rows in it. */
 enum ovsdb_select_reader_state
 ovsdb_select_reader_run(struct ovsdb_select_reader *r)
 {
     size_t budget = READ_BUDGET;
+    bool would_block = false;
     int error;
 
     if (r->state != OVSDB_SELECT_READER_RUNNING) {
@@ -188,26 +283,20 @@ ovsdb_select_reader_run(struct ovsdb_select_reader *r)
                                            ovs_strerror(error))));
     }
     while (budget) {
-        char buf[65536];
-        int n = stream_recv(r->stream, buf, sizeof buf);
+        size_t chunk;
         char *msg;
 
-        if (n <= 0) {
-            if (n != -EAGAIN && !r->replied
-                && r->next_remote < r->remotes.n && !open_next(r, -n)) {
-                /* Closed before a byte of reply: the next server. */
-                poll_immediate_wake();
-                return r->state;
-            }
-            return (n == -EAGAIN ? r->state
-                    : reader_fail(r, n ? xasprintf("receive failed: %s",
-                                                   ovs_strerror(-n))
-                                  : xstrdup("connection closed")));
+        if (!r->recv_error && !would_block) {
+            receive(r, &would_block);
         }
-        r->replied = true;
-        budget -= MIN(budget, n);
-        msg = ovsdb_select_scanner_feed(&r->scanner, buf, n, r->row_cb,
-                                        r->aux);
+        chunk = MIN(MIN(r->in_end - r->in_start, READ_CHUNK), budget);
+        if (!chunk) {
+            break;
+        }
+        msg = ovsdb_select_scanner_feed(&r->scanner, r->in + r->in_start,
+                                        chunk, r->row_cb, r->aux);
+        r->in_start += chunk;
+        budget -= chunk;
         if (msg) {
             return reader_fail(r, msg);
         }
@@ -222,7 +311,27 @@ ovsdb_select_reader_run(struct ovsdb_select_reader *r)
             return r->state;
         }
     }
-    poll_immediate_wake();
+    if (r->in_end > r->in_start || (!budget && !would_block
+                                      && !r->recv_error)) {
+        /* More to scan, or perhaps to receive: the budget ran out. */
+        poll_immediate_wake();
+        return r->state;
+    }
+    if (r->recv_error) {
+        int recv_error = r->recv_error;
+
+        if (!r->replied && r->next_remote < r->remotes.n
+            && !open_next(r, recv_error)) {
+            /* Closed before a byte of reply: the next server. */
+            r->recv_error = 0;
+            poll_immediate_wake();
+            return r->state;
+        }
+        return reader_fail(r, (recv_error == EOF
+                               ? xstrdup("connection closed")
+                               : xasprintf("receive failed: %s",
+                                           ovs_strerror(recv_error))));
+    }
     return r->state;
 }
 
@@ -240,7 +349,11 @@ ovsdb_select_reader_wait(struct ovsdb_select_reader *r)
             stream_connect_wait(r->stream);
         } else if (r->out.length) {
             stream_send_wait(r->stream);
-        } else {
+        } else if (r->in_end - r->in_start < r->read_ahead
+                   && !r->recv_error) {
+            /* Not with the read-ahead full: nothing to do until the
+             * scan (run(), which wakes itself while it has bytes to
+             * scan) makes room. */
             stream_recv_wait(r->stream);
         }
     }

@@ -49,8 +49,11 @@ struct ovsdb_select_reader *ovsdb_select_reader_create(
     const char *remote, struct json *transact_params, int n_selects,
     ovsdb_select_row_cb *, void *aux);
 void ovsdb_select_reader_destroy(struct ovsdb_select_reader *);
+void ovsdb_select_reader_set_read_ahead(struct ovsdb_select_reader *,
+                                        size_t bytes);
 enum ovsdb_select_reader_state ovsdb_select_reader_run(
     struct ovsdb_select_reader *);
+void ovsdb_select_reader_receive(struct ovsdb_select_reader *);
 void ovsdb_select_reader_wait(struct ovsdb_select_reader *);
 const char *ovsdb_select_reader_error(const struct ovsdb_select_reader *);
 size_t ovsdb_select_reader_n_rows(const struct ovsdb_select_reader *);

@@ -217,6 +217,7 @@ struct ovsdb_slice_reader {
     struct json *where;         /* Base conditions (a JSON array). */
     struct json *columns;       /* Columns read (a JSON array). */
     struct ovsdb_slice_reader_plan plan; /* Where the slices go. */
+    size_t read_ahead;          /* Each select's read-ahead, bytes. */
     struct slice *slices;       /* 'plan.max_in_flight' + 1 slots. */
     size_t n_slots;             /* Slots in 'slices'. */
     struct probe probe;         /* The probe under way, if any. */
@@ -264,6 +265,7 @@ ovsdb_slice_reader_create(const struct ovsdb_slice_reader_spec *spec,
     ovsdb_slice_reader_plan_init(&r->plan, spec->width,
                                  spec->max_in_flight);
     r->n_slots = spec->max_in_flight + 1;
+    r->read_ahead = spec->read_ahead;
     r->slices = xcalloc(r->n_slots, sizeof *r->slices);
     for (size_t i = 0; i < r->n_slots; i++) {
         r->slices[i].owner = r;
@@ -532,6 +534,7 @@ slice_start(struct ovsdb_slice_reader *r, int64_t lo, int64_t hi)
     s->reader = ovsdb_select_reader_create(
         r->remote, json_array_create_2(json_string_create(r->db), op), 1,
         slice_row, s);
+    ovsdb_select_reader_set_read_ahead(s->reader, r->read_ahead);
 }
 
 /* Formats slice 's' for an error message. */
@@ -559,10 +562,28 @@ ovsdb_slice_reader_run(struct ovsdb_slice_reader *r)
             return r->state;
         }
     }
+    /* The oldest slice is scanned, the others only receive: scanned in
+     * turns, the slices in flight would all end at once, and the server
+     * would be idle while they are scanned, then compose the next ones
+     * while the caller waits.  Scanned in order, the first ends, the next is
+     * started, and the server composes it while the second is scanned. */
+    struct slice *oldest = NULL;
+
+    for (size_t i = 0; i < r->n_slots; i++) {
+        struct slice *s = &r->slices[i];
+
+        if (s->reader && (!oldest || s->idx < oldest->idx)) {
+            oldest = s;
+        }
+    }
     for (size_t i = 0; i < r->n_slots; i++) {
         struct slice *s = &r->slices[i];
 
         if (!s->reader) {
+            continue;
+        }
+        if (s != oldest) {
+            ovsdb_select_reader_receive(s->reader);
             continue;
         }
         switch (ovsdb_select_reader_run(s->reader)) {
@@ -574,6 +595,9 @@ ovsdb_slice_reader_run(struct ovsdb_slice_reader *r)
             r->max_slice_rows = MAX(r->max_slice_rows, s->n_rows);
             ovsdb_slice_reader_plan_slice_done(&r->plan, s->lo, s->hi,
                                                s->n_rows);
+            /* The next oldest may hold its whole reply already, with
+             * nothing more to come to wake us. */
+            poll_immediate_wake();
             break;
         case OVSDB_SELECT_READER_FAILED:
         default: {

@@ -86,6 +86,11 @@ struct ovsdb_slice_reader_spec {
                                  * per slice), at least 1. */
     size_t max_in_flight;       /* Slices read at once, at least 1 (one
                                  * more for the open-ended slice). */
+    size_t read_ahead;          /* Bytes of a slice's reply received
+                                 * ahead of the scan (0: one chunk; see
+                                 * ovsdb_select_reader_set_read_ahead()):
+                                 * with more than one slice in flight, the
+                                 * server composes the next meanwhile. */
 };
 
 struct ovsdb_slice_reader *ovsdb_slice_reader_create(
