@@ -16,6 +16,7 @@
     SUITE(setting) \
     SUITE(ovsdb_wire) \
     SUITE(ovsdb_file_replay) \
+    SUITE(ovsdb_select_reader) \
     SUITE(ovsdb_slice_reader) \
     SUITE(route_frame) \
     SUITE(zmq_channel) \
