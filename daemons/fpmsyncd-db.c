@@ -67,8 +67,6 @@ struct fpmd_db {
 
     /* Monitors. */
     struct json *cfg_id;        /* Outstanding Global/Vrf "monitor" id. */
-    bool cfg_read;              /* The Global and Vrf rows were read once:
-                                 * the settings and the VRFs are known. */
     struct json *status_id;     /* Outstanding "monitor_cond" id. */
     bool status_monitor;        /* Route.status monitor installed. */
 
@@ -492,7 +490,6 @@ db_monitor_reply(struct fpmd_db *db, const struct jsonrpc_msg *msg)
             cfg_updates(db, msg->result, true);
             fpmd_vrf_sync_end(db->rib);
             apply_fib_suppression(db);
-            db->cfg_read = true;
         } else {
             VLOG_ERR_RL(&rl, "%s: monitor request failed", remote);
         }
@@ -540,15 +537,6 @@ db_msg_cb(void *db_, const struct jsonrpc_msg *msg)
     } else if (msg->type == JSONRPC_REPLY || msg->type == JSONRPC_ERROR) {
         db_monitor_reply(db, msg);
     }
-}
-
-/* True once the Global and Vrf rows were read: from then on zebra's input
- * can be taken in (its path decided, its table ids named), the database's
- * Route rows read or not. */
-bool
-fpmd_db_config_read(const struct fpmd_db *db)
-{
-    return db->cfg_read;
 }
 
 /* Runs the connection, the monitors and the load.  Returns true if a load

@@ -112,7 +112,6 @@ struct fpmd_db *fpmd_db_create(const char *remote, struct fpmd_rib *,
 void fpmd_db_destroy(struct fpmd_db *);
 
 bool fpmd_db_run(struct fpmd_db *);
-bool fpmd_db_config_read(const struct fpmd_db *);
 void fpmd_db_flush(struct fpmd_db *);
 void fpmd_db_wait(struct fpmd_db *);
 

@@ -772,9 +772,8 @@ fpmd_rib_load_end(struct fpmd_rib *rib)
     fpmd_nh_load_end(rib);
     rib->loaded = true;
     if (!rib->first_load_done) {
-        /* Routes found in the database, not zebra's taken in meanwhile. */
         rib->first_load_done = true;
-        rib->replay_pending = rib->stats.load_routes > 0;
+        rib->replay_pending = !hmap_is_empty(&rib->routes);
     }
 }
 

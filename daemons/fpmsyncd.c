@@ -324,18 +324,12 @@ main(int argc, char *argv[])
             memory_report_rib(&f);
         }
         unixctl_server_run(unixctl);
-        fpmd_db_run(f.db);
+        if (fpmd_db_run(f.db)) {
+            fpmd_fpm_listen(f.fpm);
+        }
         if (!f.zmq && o.settings.path == FPMD_PATH_ZMQ) {
             /* Decided on the command line, or by the first Global row. */
             zmq_start(&f);
-        }
-        if (fpmd_db_config_read(f.db)
-            && (f.zmq || o.settings.path != FPMD_PATH_ZMQ)) {
-            /* Zebra's replay is taken in while the database is still read:
-             * at a million routes ovsdb-server composes the reply to the
-             * Route select for about 14 s, and fpmsyncd would otherwise
-             * sit idle through it, then parse the replay after. */
-            fpmd_fpm_listen(f.fpm);
         }
         /* Flush right after the replies, before reading more from zebra,
          * so that ovsdb-server never waits for fpmsyncd to parse. */
@@ -645,9 +639,7 @@ DESCRIPTION\n\
   fpmsyncd watches Route.status and sends zebra an RTM_NEWROUTE with\n\
   RTM_F_OFFLOAD once a route's status has offload=true.\n\
 \n\
-  fpmsyncd starts listening for zebra once it has read the Global and Vrf\n\
-  rows, and takes in zebra's replay while it reads the Route rows; it\n\
-  writes, and reconciles, only once it has read them all.\n\
+  fpmsyncd starts listening for zebra only once it has read the database.\n\
 \n\
   With the northbound fast path on (Global:northbound_zmq or\n\
   --northbound-zmq, decided once at start), every route change also goes\n\
