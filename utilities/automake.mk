@@ -103,4 +103,5 @@ EXTRA_DIST += \
 	utilities/bench-jemalloc.sh \
 	utilities/bench-lib.sh \
 	utilities/bench-route-check.sh \
+	utilities/bench-startup-read.sh \
 	utilities/bench-syncd.sh

@@ -1,0 +1,122 @@
+#! /bin/sh
+# bench-startup-read.sh: the start-up database read of a restarted orchd
+# or fpmsyncd, timed alone on a copy of a loaded database, two builds side
+# by side.
+#
+# usage: utilities/bench-startup-read.sh -d DBFILE [-r REPS]
+#            [-p orchd|fpmsyncd] BUILD_A BUILD_B
+#
+# DBFILE is a standalone Fibsync database at the size to measure, e.g. the
+# fibsync.db that "tests/chaos --settled --keep" leaves in its run
+# directory at 1,000,000 routes.  For each of REPS rounds (default 3) and
+# each build in turn (A then B), it copies DBFILE, starts that build's
+# ovsdb-server on the copy (the OVS build of BUILD_A), waits until it
+# answers, then starts the program (-p, default orchd) on the ZeroMQ
+# paths with no peer: orchd reads its Asic_Route rows in seq slices,
+# fpmsyncd its Route and Nexthop_Group rows, and nothing else runs.  It
+# stops both once the program logs the end of its read, and prints per
+# run and as medians per build: the read's wall time as the program logs
+# it, the program's CPU seconds and peak RSS, the server's CPU seconds
+# during the read and its peak RSS, and the wall time beyond the server's
+# CPU (what the program's own work adds to the server's).
+
+dbfile=
+reps=3
+prog=orchd
+while test $# -gt 0; do
+    case $1 in
+        -d) dbfile=$2; shift ;;
+        -r) reps=$2; shift ;;
+        -p) prog=$2; shift ;;
+        -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+        -*) echo "$0: unknown option $1" >&2; exit 1 ;;
+        *) break ;;
+    esac
+    shift
+done
+if test $# != 2 || test ! -r "$dbfile"; then
+    echo "usage: $0 -d DBFILE [-r REPS] [-p orchd|fpmsyncd] BUILD_A BUILD_B" \
+         >&2
+    exit 1
+fi
+case $prog in
+    orchd) done_re='Asic_Route read: ' ;;
+    fpmsyncd) done_re='database read in ' ;;
+    *) echo "$0: -p takes orchd or fpmsyncd" >&2; exit 1 ;;
+esac
+. "$(dirname "$0")/bench-lib.sh"
+bench_use_build "$1" "daemons/$prog"
+build_a=$B
+bench_use_build "$2" "daemons/$prog"
+build_b=$B
+tmpdir=/tmp
+test -w /dev/shm && test "$(df -Pk /dev/shm | awk 'NR == 2 { print $4 }')" \
+    -gt $(( $(du -k "$dbfile" | cut -f1) * 3 )) && tmpdir=/dev/shm
+d=$(mktemp -d "$tmpdir/bench-startup-read.XXXXXX")
+trap 'for p in "$d"/*.pid; do
+          test -f "$p" && kill $(cat "$p") 2>/dev/null
+      done
+      rm -rf "$d"' 0
+hz=$(getconf CLK_TCK)
+
+# one LABEL BUILD: one run; prints its line and appends it to $d/LABEL.
+one () {
+    rm -f "$d"/*.log "$d"/*.pid "$d/fibsync.db"
+    cp "$dbfile" "$d/fibsync.db"
+    ovsdb-server --detach --no-chdir --pidfile="$d/db.pid" \
+        --unixctl="$d/db.ctl" --log-file="$d/db.log" \
+        --remote="punix:$d/db.sock" "$d/fibsync.db" 2>/dev/null || exit 1
+    until ovs-appctl -t "$d/db.ctl" version > /dev/null 2>&1; do
+        sleep 0.2
+    done
+    sleep 1
+    srv=$(cat "$d/db.pid")
+    s0=$(bench_cpu_ticks "$srv")
+    case $prog in
+        orchd) args="--northbound-zmq=on --southbound-zmq=on" ;;
+        fpmsyncd) args="--northbound-zmq=on --fpm-port=$(bench_free_port)" ;;
+    esac
+    FIBSYNC_RUNDIR=$d "$2/daemons/$prog" --detach --no-chdir \
+        --pidfile="$d/prog.pid" --log-file="$d/prog.log" \
+        --unixctl="$d/prog.ctl" --db="unix:$d/db.sock" $args 2>/dev/null ||
+        exit 1
+    until grep -q "$done_re" "$d/prog.log" 2>/dev/null; do
+        sleep 0.2
+    done
+    p=$(cat "$d/prog.pid")
+    ms=$(grep "$done_re" "$d/prog.log" |
+         sed -n 's/.* in \([0-9]*\) ms.*/\1/p' | tail -1)
+    pcpu=$(bench_cpu_ticks "$p")
+    scpu=$(( $(bench_cpu_ticks "$srv") - s0 ))
+    prss=$(awk '/VmHWM/ { print int($2 / 1024) }' "/proc/$p/status")
+    srss=$(awk '/VmHWM/ { print int($2 / 1024) }' "/proc/$srv/status")
+    kill "$p" "$srv"
+    while kill -0 "$p" 2>/dev/null || kill -0 "$srv" 2>/dev/null; do
+        sleep 0.2
+    done
+    echo "$1 $ms $pcpu $scpu $prss $srss" | awk -v hz="$hz" '{
+        printf "%-2s %8.2f %9.2f %10.2f %9d %10d %12.2f\n", $1, $2 / 1000,
+               $3 / hz, $4 / hz, $5, $6, $2 / 1000 - $4 / hz }' |
+        tee -a "$d/$1"
+}
+
+bench_machine_begin
+echo "# $prog's start-up read of $(basename "$dbfile") ($(du -m "$dbfile" |
+    cut -f1) MB), $reps rounds"
+echo "# A: $build_a"
+echo "# B: $build_b"
+echo "   read_s  prog_cpu_s  server_cpu_s  prog_mb  server_mb  beyond_srv_s"
+i=0
+while test $i -lt "$reps"; do
+    one A "$build_a"
+    one B "$build_b"
+    i=$((i + 1))
+done
+for b in A B; do
+    printf "%-2s" "$b"
+    for col in 2 3 4 5 6 7; do
+        printf " %s" "$(awk -v c=$col '{ print $c }' "$d/$b" | bench_median)"
+    done
+    echo "   (medians)"
+done
+bench_machine_end
