@@ -205,7 +205,7 @@ receive(struct ovsdb_select_reader *r, bool *would_block)
         int n;
 
         if (r->in_alloc - r->in_end < room) {
-            if (r->in_start >= held) {
+            if (r->in_start && r->in_start >= held) {
                 /* As many bytes scanned as held: moving the held ones down
                  * copies no more than were scanned since the last move. */
                 memmove(r->in, r->in + r->in_start, held);
