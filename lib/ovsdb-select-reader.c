@@ -231,6 +231,18 @@ receive(struct ovsdb_select_reader *r, bool *would_block)
     }
 }
 
+/* Runs the connection and sends what is left of the request.  Returns 0
+ * once it is all sent, EAGAIN while it is not, or another errno value. */
+static int
+connect_and_send(struct ovsdb_select_reader *r)
+{
+    int error;
+
+    stream_run(r->stream);
+    error = stream_connect(r->stream);
+    return error ? error : send_request(r);
+}
+
 /* Advances the read as far as receiving: connects, sends the request and
  * receives what has come, up to the read-ahead, but scans nothing (so
  * hands over no row).  Errors wait for ovsdb_select_reader_run().  For a
@@ -241,12 +253,9 @@ ovsdb_select_reader_receive(struct ovsdb_select_reader *r)
 {
     bool would_block = false;
 
-    if (r->state == OVSDB_SELECT_READER_RUNNING && r->stream) {
-        stream_run(r->stream);
-        if (!stream_connect(r->stream) && !send_request(r)
-            && !r->recv_error) {
-            receive(r, &would_block);
-        }
+    if (r->state == OVSDB_SELECT_READER_RUNNING && r->stream
+        && !connect_and_send(r) && !r->recv_error) {
+        receive(r, &would_block);
     }
 }
 
@@ -263,11 +272,7 @@ ovsdb_select_reader_run(struct ovsdb_select_reader *r)
     if (r->state != OVSDB_SELECT_READER_RUNNING) {
         return r->state;
     }
-    stream_run(r->stream);
-    error = stream_connect(r->stream);
-    if (!error) {
-        error = send_request(r);
-    }
+    error = connect_and_send(r);
     while (error && error != EAGAIN && !r->replied
            && r->next_remote < r->remotes.n) {
         /* This server is down: the next one. */

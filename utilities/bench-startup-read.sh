@@ -9,8 +9,8 @@
 # DBFILE is a standalone Fibsync database at the size to measure, e.g. the
 # fibsync.db that "tests/chaos --settled --keep" leaves in its run
 # directory at 1,000,000 routes.  For each of REPS rounds (default 3) and
-# each build in turn (A then B), it copies DBFILE, starts that build's
-# ovsdb-server on the copy (the OVS build of BUILD_A), waits until it
+# each build in turn (A then B), it copies DBFILE, starts ovsdb-server
+# on the copy (from the OVS build of BUILD_B, for both), waits until it
 # answers, then starts the program (-p, default orchd) on the ZeroMQ
 # paths with no peer: orchd reads its Asic_Route rows in seq slices,
 # fpmsyncd its Route and Nexthop_Group rows, and nothing else runs.  It
