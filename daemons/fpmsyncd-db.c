@@ -29,6 +29,8 @@
 #include "daemons/fpmsyncd-vrf.h"
 #include "jsonrpc.h"
 #include "lib/ovsdb-select-reader.h"
+#include "lib/ovsdb-slice-reader.h"
+#include "lib/route-key.h"
 #include "lib/ovsdb-wire.h"
 #include "lib/ovsdb-writer.h"
 #include "lib/perf-timer.h"
@@ -71,9 +73,12 @@ struct fpmd_db {
     bool status_monitor;        /* Route.status monitor installed. */
 
     /* The load. */
-    struct ovsdb_select_reader *reader; /* The load under way, if any. */
+    struct ovsdb_select_reader *nhg_reader; /* The load's Nexthop_Group
+                                             * select, while under way. */
+    struct ovsdb_slice_reader *route_reader; /* Then its Route slices. */
     long long int load_start;   /* When it started. */
     long long int last_load_ms; /* How long the last load took. */
+    size_t last_load_slices;    /* Route slices the last load read. */
 
     /* Flushing. */
     long long int retry_at;     /* After a failed transaction, no flush
@@ -93,6 +98,7 @@ struct fpmd_db {
 };
 
 static void db_msg_cb(void *db_, const struct jsonrpc_msg *);
+static void load_stop(struct fpmd_db *);
 
 /* Creates the database side of fpmsyncd for 'rib', connecting to
  * 'remote', with 'settings' (which the Global row changes). */
@@ -121,7 +127,7 @@ void
 fpmd_db_destroy(struct fpmd_db *db)
 {
     if (db) {
-        ovsdb_select_reader_destroy(db->reader);
+        load_stop(db);
         ovsdb_writer_destroy(db->writer);
         json_destroy(db->cfg_id);
         json_destroy(db->status_id);
@@ -373,28 +379,76 @@ cfg_updates(struct fpmd_db *db, const struct json *updates, bool initial)
 
 /* The load. */
 
-/* Called by the reader for each row read. */
+/* The Route rows are read in slices of 'route_read_slice' buckets, two at
+ * once, each received up to this far ahead of fpmsyncd's scan, so that
+ * ovsdb-server composes the next slice while fpmsyncd scans the last (as
+ * orchd reads Asic_Route, daemons/orchd-asic-read.h). */
+#define LOAD_ROUTE_SLICES_IN_FLIGHT 2
+#define LOAD_ROUTE_READ_AHEAD (64 * 1024 * 1024)
+
+/* Called by the Nexthop_Group select for each row read. */
 static void
-load_row_cb(int select_idx, const struct json *row, void *db_)
+load_nhg_row_cb(int select_idx OVS_UNUSED, const struct json *row,
+                void *db_)
 {
     struct fpmd_db *db = db_;
 
-    fpmd_rib_load_row(db->rib, select_idx, row);
+    fpmd_rib_load_row(db->rib, FPMD_LOAD_NHG, row);
 }
 
-/* Starts reading the database over a connection of its own. */
+/* Called by the Route slice reader for each row read. */
+static void
+load_route_row_cb(int slice_idx OVS_UNUSED, const struct json *row,
+                  void *db_)
+{
+    struct fpmd_db *db = db_;
+
+    fpmd_rib_load_row(db->rib, FPMD_LOAD_ROUTE, row);
+}
+
+/* Abandons the load under way, if any. */
+static void
+load_stop(struct fpmd_db *db)
+{
+    ovsdb_select_reader_destroy(db->nhg_reader);
+    db->nhg_reader = NULL;
+    ovsdb_slice_reader_destroy(db->route_reader);
+    db->route_reader = NULL;
+}
+
+/* Starts reading the database, over connections of its own: the
+ * Nexthop_Group rows first, in one select. */
 static void
 load_start(struct fpmd_db *db)
 {
-    ovsdb_select_reader_destroy(db->reader);
+    load_stop(db);
     fpmd_rib_load_begin(db->rib);
-    db->reader = ovsdb_select_reader_create(fpmd_db_get_remote(db),
-                                            fpmd_rib_load_params(
-                                                db->settings->path
-                                                != FPMD_PATH_OVSDB),
-                                            FPMD_LOAD_N_SELECTS,
-                                            load_row_cb, db);
+    db->nhg_reader = ovsdb_select_reader_create(fpmd_db_get_remote(db),
+                                                fpmd_rib_load_nhg_params(),
+                                                1, load_nhg_row_cb, db);
     db->load_start = time_msec();
+}
+
+/* Then the Route rows, in slices of Route.bucket. */
+static void
+load_start_routes(struct fpmd_db *db)
+{
+    struct ovsdb_slice_reader_spec spec = {
+        .remote = fpmd_db_get_remote(db),
+        .db = "Fibsync",
+        .table = "Route",
+        .seq_column = "bucket",
+        .columns = fpmd_rib_load_route_columns(db->settings->path
+                                               != FPMD_PATH_OVSDB),
+        .where = NULL,
+        .width = db->settings->route_read_slice,
+        .max_in_flight = LOAD_ROUTE_SLICES_IN_FLIGHT,
+        .read_ahead = LOAD_ROUTE_READ_AHEAD,
+        .max_value = ROUTE_KEY_N_BUCKETS - 1,
+    };
+
+    db->route_reader = ovsdb_slice_reader_create(&spec, load_route_row_cb,
+                                                 db);
 }
 
 /* Advances the load under way, if any.  Returns true if it completed. */
@@ -402,29 +456,50 @@ static bool
 load_run(struct fpmd_db *db)
 {
     const char *remote = fpmd_db_get_remote(db);
+    enum ovsdb_select_reader_state state = OVSDB_SELECT_READER_RUNNING;
+    char *error = NULL;
 
-    switch (db->reader ? ovsdb_select_reader_run(db->reader)
-            : OVSDB_SELECT_READER_RUNNING) {
+    if (db->nhg_reader) {
+        state = ovsdb_select_reader_run(db->nhg_reader);
+        if (state == OVSDB_SELECT_READER_DONE) {
+            ovsdb_select_reader_destroy(db->nhg_reader);
+            db->nhg_reader = NULL;
+            load_start_routes(db);
+        } else if (state == OVSDB_SELECT_READER_FAILED) {
+            error = xasprintf("Nexthop_Group: %s", ovsdb_select_reader_error(
+                                  db->nhg_reader));
+        }
+    }
+    if (db->route_reader) {
+        state = ovsdb_slice_reader_run(db->route_reader);
+        if (state == OVSDB_SELECT_READER_FAILED) {
+            error = xasprintf("Route: %s", ovsdb_slice_reader_error(
+                                  db->route_reader));
+        }
+    }
+
+    switch (state) {
     case OVSDB_SELECT_READER_RUNNING:
         return false;
 
     case OVSDB_SELECT_READER_FAILED:
         /* Reconnect, to try again from the start. */
-        VLOG_ERR("%s: reading the database failed: %s", remote,
-                 ovsdb_select_reader_error(db->reader));
-        ovsdb_select_reader_destroy(db->reader);
-        db->reader = NULL;
+        VLOG_ERR("%s: reading the database failed: %s", remote, error);
+        free(error);
+        load_stop(db);
         ovsdb_writer_force_reconnect(db->writer);
         return false;
 
     case OVSDB_SELECT_READER_DONE:
-        ovsdb_select_reader_destroy(db->reader);
-        db->reader = NULL;
+        db->last_load_slices = ovsdb_slice_reader_n_slices(db->route_reader);
+        load_stop(db);
         fpmd_rib_load_end(db->rib);
         db->last_load_ms = time_msec() - db->load_start;
-        VLOG_INFO("%s: database read in %lld ms: %"PRIuSIZE" routes and %"
+        VLOG_INFO("%s: database read in %lld ms (Route in %"PRIuSIZE
+                  " slices of %"PRId64" buckets): %"PRIuSIZE" routes and %"
                   PRIuSIZE" next-hop objects known, %"PRIuSIZE" rows to "
-                  "write", remote, db->last_load_ms,
+                  "write", remote, db->last_load_ms, db->last_load_slices,
+                  db->settings->route_read_slice,
                   fpmd_rib_n_routes(db->rib), fpmd_rib_n_nexthops(db->rib),
                   fpmd_rib_n_pending(db->rib));
         db->state = FPMD_DB_READY;
@@ -469,8 +544,7 @@ db_disconnected(struct fpmd_db *db)
     db->n_lost = 0;
     fpmd_rib_db_lost(db->rib);
     free_id(&db->cfg_id);
-    ovsdb_select_reader_destroy(db->reader);
-    db->reader = NULL;
+    load_stop(db);
     free_id(&db->status_id);
     db->status_monitor = false;
     db->state = FPMD_DB_DISCONNECTED;
@@ -751,8 +825,11 @@ void
 fpmd_db_wait(struct fpmd_db *db)
 {
     ovsdb_writer_wait(db->writer);
-    if (db->reader) {
-        ovsdb_select_reader_wait(db->reader);
+    if (db->nhg_reader) {
+        ovsdb_select_reader_wait(db->nhg_reader);
+    }
+    if (db->route_reader) {
+        ovsdb_slice_reader_wait(db->route_reader);
     }
     flush_wait(db);
     perf_timer_wait(db->flush_timer);
@@ -771,7 +848,8 @@ fpmd_db_format(const struct fpmd_db *db, struct ds *s)
     ds_put_format(s, "database: %s, %s", fpmd_db_get_remote(db),
                   states[db->state]);
     if (db->last_load_ms) {
-        ds_put_format(s, " (last read took %lld ms)", db->last_load_ms);
+        ds_put_format(s, " (last read took %lld ms, Route in %"PRIuSIZE
+                      " slices)", db->last_load_ms, db->last_load_slices);
     }
     ds_put_char(s, '\n');
     fpmd_rib_format(db->rib, s);

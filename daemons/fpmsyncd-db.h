@@ -83,6 +83,8 @@ struct fpmd_settings {
     int zmq_max_pending;        /* On the ZeroMQ path, stop reading zebra
                                  * at this many routes queued. */
     int zmq_frame_routes;       /* Routes in a ZeroMQ frame at most. */
+    int64_t route_read_slice;   /* Route.bucket values per select of the
+                                 * database read at start. */
 };
 
 /* Decides the path for routes to orchd from the 'northbound_zmq' setting,

@@ -579,27 +579,30 @@ fpmd_rib_is_loaded(const struct fpmd_rib *rib)
     return rib->loaded;
 }
 
-/* Returns the "transact" parameters that read what fpmsyncd needs of the
- * database: the key and content columns of Nexthop_Group and Route (not
- * counters, which are syncd's), in that order: select FPMD_LOAD_NHG, then
- * select FPMD_LOAD_ROUTE.  Route.status too if 'status': on the
- * northbound fast path fpmsyncd writes it, and needs to know what each row
- * says (daemons/fpmsyncd-status.h). */
+/* Returns the "transact" parameters of the load's first read: the key and
+ * content columns of every Nexthop_Group row (rows FPMD_LOAD_NHG).  The
+ * Route rows (FPMD_LOAD_ROUTE) follow, read in slices of Route.bucket, with
+ * the columns fpmd_rib_load_route_columns() names. */
 struct json *
-fpmd_rib_load_params(bool status)
+fpmd_rib_load_nhg_params(void)
 {
-    char *text = xasprintf(
+    return json_from_string(
         "[\"Fibsync\","
         "{\"op\":\"select\",\"table\":\"Nexthop_Group\",\"where\":[],"
-        "\"columns\":[\"_uuid\",\"id\",\"members\"]},"
-        "{\"op\":\"select\",\"table\":\"Route\",\"where\":[],"
-        "\"columns\":[\"_uuid\",\"vrf\",\"prefix\",\"protocol\",\"metric\","
-        "\"nexthop_group\",\"nexthops\",\"blackhole\"%s]}]",
-        status ? ",\"status\"" : "");
-    struct json *params = json_from_string(text);
+        "\"columns\":[\"_uuid\",\"id\",\"members\"]}]");
+}
 
-    free(text);
-    return params;
+/* Returns the Route columns the load reads, space-separated: the key and
+ * content columns (not counters, which are syncd's), and status too if
+ * 'status': on the northbound fast path fpmsyncd writes it, and needs to
+ * know what each row says (daemons/fpmsyncd-status.h). */
+const char *
+fpmd_rib_load_route_columns(bool status)
+{
+#define ROUTE_COLUMNS \
+    "_uuid vrf prefix protocol metric nexthop_group nexthops blackhole"
+    return status ? ROUTE_COLUMNS " status" : ROUTE_COLUMNS;
+#undef ROUTE_COLUMNS
 }
 
 /* Records that the load found the row of 'e', with content hash 'hash'
@@ -725,8 +728,8 @@ load_route(struct fpmd_rib *rib, const struct json *row)
     rib->stats.load_routes++;
 }
 
-/* Starts reading the database state, the reply to fpmd_rib_load_params(),
- * row by row with fpmd_rib_load_row(), until fpmd_rib_load_end().  No
+/* Starts reading the database state, the rows of fpmd_rib_load_nhg_params()
+ * and then of fpmd_rib_load_route_columns(), row by row with fpmd_rib_load_row(), until fpmd_rib_load_end().  No
  * transaction may be in flight. */
 void
 fpmd_rib_load_begin(struct fpmd_rib *rib)

@@ -157,13 +157,13 @@ void fpmd_rib_reconcile(struct fpmd_rib *, size_t *n_routes,
 void fpmd_rib_db_lost(struct fpmd_rib *);
 bool fpmd_rib_is_loaded(const struct fpmd_rib *);
 bool fpmd_rib_replay_pending(const struct fpmd_rib *);
-struct json *fpmd_rib_load_params(bool status);
+struct json *fpmd_rib_load_nhg_params(void);
+const char *fpmd_rib_load_route_columns(bool status);
 
-/* The selects of fpmd_rib_load_params(), in order. */
+/* The rows fpmd_rib_load_row() takes, in the order the load reads them. */
 enum {
     FPMD_LOAD_NHG,              /* Nexthop_Group rows. */
     FPMD_LOAD_ROUTE,            /* Route rows. */
-    FPMD_LOAD_N_SELECTS
 };
 
 void fpmd_rib_load_begin(struct fpmd_rib *);

@@ -77,11 +77,12 @@ put_members(struct ds *s, const char *column, const struct fpmd_nhset *set,
     ds_put_cstr(s, "]]");
 }
 
-/* Appends the row object of 'r': every column for an insert, the content
- * columns (with their empty values) for an update. */
+/* Appends the row object of 'r', whose row has UUID 'u': every column for
+ * an insert (its bucket from 'u', lib/route-key.h), the content columns
+ * (with their empty values) for an update. */
 static void
 put_route_row(struct ds *s, const struct fpmd_rib *rib,
-              const struct fpmd_route *r, bool insert)
+              const struct fpmd_route *r, const struct uuid *u, bool insert)
 {
     char buf[ROUTE_KEY_PROTO_NAMELEN];
     bool blackhole = fpmd_route_is_blackhole(r);
@@ -96,7 +97,7 @@ put_route_row(struct ds *s, const struct fpmd_rib *rib,
         ds_put_cstr(s, fpmd_vrf_get(&rib->vrfs, r->vrf)->name_json);
         ds_put_cstr(s, ",\"prefix\":\"");
         ds_put_buffer(s, prefix, len);
-        ds_put_cstr(s, "\",");
+        ds_put_format(s, "\",\"bucket\":%"PRIu32",", route_key_bucket(u));
     }
     ds_put_cstr(s, "\"protocol\":");
     json_string_escape(fpmd_route_protocol(r, buf), s);
@@ -145,7 +146,7 @@ put_op(struct ds *s, const struct fpmd_rib *rib,
     ds_put_cstr(s, ",\"row\":");
     switch ((enum fpmd_kind) e->tag) {
     case FPMD_ROUTE:
-        put_route_row(s, rib, CONTAINER_OF(e, struct fpmd_route, be),
+        put_route_row(s, rib, CONTAINER_OF(e, struct fpmd_route, be), &u,
                       insert);
         break;
     case FPMD_NH:

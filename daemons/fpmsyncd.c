@@ -53,6 +53,7 @@
 #include "lib/option-parse.h"
 #include "lib/ssl-options.h"
 #include "lib/perf-timer.h"
+#include "lib/route-key.h"
 #include "lib/setting.h"
 #include "memory.h"
 #include "openvswitch/dynamic-string.h"
@@ -77,6 +78,7 @@ VLOG_DEFINE_THIS_MODULE(fpmsyncd);
 #define DEFAULT_MAX_INFLIGHT 8          /* Transactions pipelined. */
 #define DEFAULT_ZMQ_MAX_PENDING 100000  /* Routes queued for orchd. */
 #define DEFAULT_ZMQ_FRAME_ROUTES 1000   /* Routes in a frame to orchd. */
+#define DEFAULT_ROUTE_READ_SLICE 16384  /* Route.bucket values a select. */
 
 /* What the command line says. */
 struct fpmd_options {
@@ -386,6 +388,7 @@ options_init(struct fpmd_options *o)
     setting_init(&st->northbound_zmq, "northbound_zmq", 0);
     st->zmq_max_pending = DEFAULT_ZMQ_MAX_PENDING;
     st->zmq_frame_routes = DEFAULT_ZMQ_FRAME_ROUTES;
+    st->route_read_slice = DEFAULT_ROUTE_READ_SLICE;
     st->flush_threshold = DEFAULT_FLUSH_THRESHOLD;
     st->flush_interval = DEFAULT_FLUSH_INTERVAL;
     st->max_inflight = DEFAULT_MAX_INFLIGHT;
@@ -445,6 +448,7 @@ parse_options(int argc, char *argv[], struct fpmd_options *o)
         OPT_INSTANCES,
         OPT_ZMQ_MAX_PENDING,
         OPT_ZMQ_FRAME_ROUTES,
+        OPT_ROUTE_READ_SLICE,
         FIBSYNC_ZMQ_TCP_OPTION_ENUMS,
         VLOG_OPTION_ENUMS,
         DAEMON_OPTION_ENUMS,
@@ -471,6 +475,7 @@ parse_options(int argc, char *argv[], struct fpmd_options *o)
         FIBSYNC_ZMQ_TCP_LONG_OPTIONS,
         {"zmq-max-pending", required_argument, NULL, OPT_ZMQ_MAX_PENDING},
         {"zmq-frame-routes", required_argument, NULL, OPT_ZMQ_FRAME_ROUTES},
+        {"route-read-slice", required_argument, NULL, OPT_ROUTE_READ_SLICE},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         DAEMON_LONG_OPTIONS,
@@ -538,6 +543,11 @@ parse_options(int argc, char *argv[], struct fpmd_options *o)
         case OPT_MAX_INFLIGHT:
             st->max_inflight = option_parse_uint("max-inflight", optarg, 1,
                                                  64);
+            break;
+        case OPT_ROUTE_READ_SLICE:
+            st->route_read_slice = option_parse_uint("route-read-slice",
+                                                     optarg, 1,
+                                                     ROUTE_KEY_N_BUCKETS);
             break;
         case OPT_MAX_PENDING:
             st->max_pending = option_parse_uint("max-pending", optarg, 1,
@@ -677,6 +687,11 @@ OPTIONS\n\
   --max-inflight=N       transactions in flight at once (default %d)\n\
   --max-pending=N        stop reading zebra at N pending updates (default:\n\
                          max(20000, batch size * (max-inflight + 1)))\n\
+  --route-read-slice=N   read the Route table at start in selects of N\n\
+                         of its 65536 buckets (Route.bucket), 1 to 65536\n\
+                         (default %d: four selects, two at once); fewer\n\
+                         buckets hold ovsdb-server's reply smaller, and\n\
+                         each select scans the whole table in the server\n\
   --northbound-zmq=on|off  routes to orchd over ZeroMQ; overrides\n\
                          Global:northbound_zmq (default off)\n\
   --instances=N          send routes to the orchd of each of N ASIC\n\
@@ -715,8 +730,8 @@ MULTIPLE ASIC INSTANCES\n\
            program_name, program_name, fibsync_default_db(),
            FIBSYNC_FPM_PORT, DEFAULT_BATCH_SIZE, DEFAULT_RECONCILE_TIMER,
            DEFAULT_FLUSH_THRESHOLD, DEFAULT_FLUSH_INTERVAL,
-           DEFAULT_MAX_INFLIGHT, DEFAULT_ZMQ_MAX_PENDING,
-           DEFAULT_ZMQ_FRAME_ROUTES);
+           DEFAULT_MAX_INFLIGHT, DEFAULT_ROUTE_READ_SLICE,
+           DEFAULT_ZMQ_MAX_PENDING, DEFAULT_ZMQ_FRAME_ROUTES);
     daemon_usage();
     ssl_options_usage();
     vlog_usage();

@@ -47,7 +47,20 @@ ovsdb_slice_reader_plan_init(struct ovsdb_slice_reader_plan *p,
     p->width = width;
     p->max_in_flight = max_in_flight;
     p->max_seq = -1;
+    p->max_value = INT64_MAX;
     p->need_probe = true;
+}
+
+/* Tells the plan that every value lies in [0, 'max_value']: it then makes
+ * no probe, and ends once its slices cover 'max_value'.  Call before the
+ * first ovsdb_slice_reader_plan_next(). */
+void
+ovsdb_slice_reader_plan_set_max(struct ovsdb_slice_reader_plan *p,
+                                int64_t max_value)
+{
+    ovs_assert(max_value >= 0 && !p->n_slices && !p->n_probes);
+    p->max_value = max_value;
+    p->need_probe = false;
 }
 
 /* Says what to start next: a probe from '*lo', a slice [*lo, *hi) ('*hi'
@@ -59,6 +72,11 @@ ovsdb_slice_reader_plan_next(struct ovsdb_slice_reader_plan *p,
                              int64_t *lo, int64_t *hi)
 {
     if (p->exhausted || p->open_started || p->probing) {
+        return OVSDB_SLICE_READER_NONE;
+    }
+    if (p->next_lo > p->max_value) {
+        /* The slices cover every value a row may hold. */
+        p->exhausted = true;
         return OVSDB_SLICE_READER_NONE;
     }
     *lo = p->next_lo;
@@ -81,7 +99,8 @@ ovsdb_slice_reader_plan_next(struct ovsdb_slice_reader_plan *p,
     if (p->n_in_flight >= p->max_in_flight) {
         return OVSDB_SLICE_READER_NONE;
     }
-    *hi = p->next_lo + p->width;
+    *hi = (p->max_value - p->next_lo < p->width ? p->max_value + 1
+           : p->next_lo + p->width);
     p->next_lo = *hi;
     p->n_in_flight++;
     p->n_slices++;
@@ -161,7 +180,7 @@ ovsdb_slice_reader_plan_slice_done(struct ovsdb_slice_reader_plan *p,
     ovs_assert(p->n_in_flight > 0);
     p->n_in_flight--;
     if (!n_rows && lo > p->max_seq && lo >= p->probe_lo
-        && !p->stop && !p->exhausted) {
+        && !p->stop && !p->exhausted && p->max_value == INT64_MAX) {
         p->need_probe = true;
     }
 }
@@ -258,12 +277,16 @@ ovsdb_slice_reader_create(const struct ovsdb_slice_reader_spec *spec,
         json_array_add(r->columns, json_string_create(words.names[i]));
     }
     svec_destroy(&words);
-    if (!has_seq) {
+    if (!has_seq && spec->max_value <= 0) {
+        /* The plan needs each row's value to know where the rows end. */
         json_array_add(r->columns, json_string_create(spec->seq_column));
     }
 
     ovsdb_slice_reader_plan_init(&r->plan, spec->width,
                                  spec->max_in_flight);
+    if (spec->max_value > 0) {
+        ovsdb_slice_reader_plan_set_max(&r->plan, spec->max_value);
+    }
     r->n_slots = spec->max_in_flight + 1;
     r->read_ahead = spec->read_ahead;
     r->slices = xcalloc(r->n_slots, sizeof *r->slices);
@@ -331,8 +354,10 @@ clause(const char *column, const char *function, int64_t value)
                                json_integer_create(value));
 }
 
-/* Returns the base conditions of 'r' and "lo <= seq", and "seq < hi"
- * unless 'hi' is INT64_MAX. */
+/* Returns the base conditions of 'r' and "lo <= seq", and "seq <= hi - 1"
+ * unless 'hi' is INT64_MAX (not "seq < hi": ovsdb-server refuses a value
+ * beyond the column's "maxInteger" even in a condition, and 'hi' may be
+ * one past it). */
 static struct json *
 range_where(const struct ovsdb_slice_reader *r, int64_t lo, int64_t hi)
 {
@@ -346,7 +371,7 @@ range_where(const struct ovsdb_slice_reader *r, int64_t lo, int64_t hi)
     }
     json_array_add(where, clause(r->seq_column, ">=", lo));
     if (hi != INT64_MAX) {
-        json_array_add(where, clause(r->seq_column, "<", hi));
+        json_array_add(where, clause(r->seq_column, "<=", hi - 1));
     }
     return where;
 }

@@ -48,6 +48,11 @@
  * start either skips the gap (a range of rows rewritten since with higher
  * values) or finds no row left, which ends the read.
  *
+ * A column whose values all lie in a known range [0, max] (a hash bucket
+ * such as Route.bucket, lib/route-key.h) needs no probe and need not be
+ * unique: the slices cover [0, max] and the read ends there
+ * ('max_value'); a slice then holds about 'width' / (max + 1) of the rows.
+ *
  * The caller may also end the bounded slices (say, once it has read as
  * many rows as it expects, as route-check does): one open-ended slice,
  * [lo, infinity), then reads whatever is left.
@@ -79,7 +84,8 @@ struct ovsdb_slice_reader_spec {
     const char *seq_column;     /* Integer column, unique and not negative
                                  * in every row: what is sliced. */
     const char *columns;        /* Columns to read, space-separated; the
-                                 * seq column is read in any case. */
+                                 * seq column too, unless 'max_value' is
+                                 * set. */
     const struct json *where;   /* JSON array of the conditions every row
                                  * read meets (copied), NULL for none. */
     int64_t width;              /* Seq values per slice (so at most rows
@@ -91,6 +97,12 @@ struct ovsdb_slice_reader_spec {
                                  * ovsdb_select_reader_set_read_ahead()):
                                  * with more than one slice in flight, the
                                  * server composes the next meanwhile. */
+    int64_t max_value;          /* If positive, no row's value exceeds it
+                                 * (the column's "maxInteger", as for
+                                 * Route.bucket): the values need not be
+                                 * unique, no probe is made, and the read
+                                 * ends with the slice that covers it.
+                                 * 0: unknown. */
 };
 
 struct ovsdb_slice_reader *ovsdb_slice_reader_create(
@@ -135,6 +147,8 @@ struct ovsdb_slice_reader_plan {
     int64_t next_lo;            /* Where the next slice or probe starts:
                                  * every value below it is covered. */
     int64_t max_seq;            /* Highest value seen, -1 if none. */
+    int64_t max_value;          /* Highest value a row may hold, or
+                                 * INT64_MAX if unknown. */
     int64_t probe_lo;           /* Where the last probe started: a slice
                                  * started before it, below it, tells
                                  * nothing new when it comes back empty. */
@@ -154,6 +168,8 @@ struct ovsdb_slice_reader_plan {
 
 void ovsdb_slice_reader_plan_init(struct ovsdb_slice_reader_plan *,
                                   int64_t width, size_t max_in_flight);
+void ovsdb_slice_reader_plan_set_max(struct ovsdb_slice_reader_plan *,
+                                     int64_t max_value);
 enum ovsdb_slice_reader_step ovsdb_slice_reader_plan_next(
     struct ovsdb_slice_reader_plan *, int64_t *lo, int64_t *hi);
 size_t ovsdb_slice_reader_plan_probe_spans(

@@ -133,6 +133,14 @@ route_key_vrf_uuid(const char *vrf, struct uuid *u)
     route_key_uuid_v5(&vrf_ns, vrf, strlen(vrf), u);
 }
 
+/* Returns the Route.bucket of the row with UUID 'u': its first 16 bits,
+ * which SHA-1 spreads evenly over [0, ROUTE_KEY_N_BUCKETS). */
+uint32_t
+route_key_bucket(const struct uuid *u)
+{
+    return u->parts[0] >> 16;
+}
+
 /* Routing protocol numbers (rtm_protocol) and their names.  Numbers 186
  * and up are FRR's (zebra/rt_netlink.h); the others are the kernel's
  * (linux/rtnetlink.h).  zebra sends its connected routes with 2

@@ -41,6 +41,17 @@
  * A row someone else inserted without these UUIDs is still a valid row:
  * fpmsyncd finds it by its key when it reads the table at startup.
  *
+ * Buckets
+ * =======
+ *
+ * Route.bucket, written once at insert, is the first 16 bits of the row's
+ * UUID (route_key_bucket()): a value in [0, ROUTE_KEY_N_BUCKETS) that
+ * spreads the rows evenly, so that a reader can select the table in
+ * slices of buckets ("where bucket >= LO and bucket < HI", OVSDB orders
+ * integers but not strings or UUIDs) and ovsdb-server never composes a
+ * reply of the whole table (lib/ovsdb-slice-reader.h).  A row inserted
+ * without a bucket has bucket 0: it is read with the first slice.
+ *
  * Names
  * =====
  *
@@ -71,6 +82,9 @@ struct fib_prefix;
 /* Buffer size for route_key_protocol_name(), with the null. */
 #define ROUTE_KEY_PROTO_NAMELEN 16
 
+/* Route.bucket values: [0, ROUTE_KEY_N_BUCKETS). */
+#define ROUTE_KEY_N_BUCKETS 65536
+
 /* Row UUIDs. */
 void route_key_route_uuid(const char *vrf, const struct fib_prefix *,
                           struct uuid *);
@@ -78,6 +92,7 @@ void route_key_route_uuid_text(const char *vrf, const char *prefix,
                                struct uuid *);
 void route_key_nhg_uuid(uint32_t id, struct uuid *);
 void route_key_vrf_uuid(const char *vrf, struct uuid *);
+uint32_t route_key_bucket(const struct uuid *);
 void route_key_uuid_v5(const struct uuid *namespace,
                        const void *name, size_t len, struct uuid *);
 

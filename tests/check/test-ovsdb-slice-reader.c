@@ -82,8 +82,9 @@ answer_probe(const struct ovsdb_slice_reader_plan *p, const int64_t *seqs,
  * If 'stop_after' is not SIZE_MAX, stops the bounded slices once that many
  * rows were read.  Checks that each row was read exactly once. */
 static struct sim_result
-simulate(const int64_t *seqs, size_t n, int64_t width, size_t max_in_flight,
-         bool lifo, size_t stop_after)
+simulate_bounded(const int64_t *seqs, size_t n, int64_t width,
+                 size_t max_in_flight, bool lifo, size_t stop_after,
+                 int64_t max_value)
 {
     struct ovsdb_slice_reader_plan p;
     struct sim_slice *flight = xcalloc(max_in_flight + 1, sizeof *flight);
@@ -93,6 +94,9 @@ simulate(const int64_t *seqs, size_t n, int64_t width, size_t max_in_flight,
     int guard = 0;
 
     ovsdb_slice_reader_plan_init(&p, width, max_in_flight);
+    if (max_value >= 0) {
+        ovsdb_slice_reader_plan_set_max(&p, max_value);
+    }
     while (!ovsdb_slice_reader_plan_done(&p)) {
         enum ovsdb_slice_reader_step step;
         int64_t lo, hi;
@@ -109,6 +113,11 @@ simulate(const int64_t *seqs, size_t n, int64_t width, size_t max_in_flight,
         } else if (step == OVSDB_SLICE_READER_SLICE) {
             ck_assert_uint_le(n_flight, max_in_flight);
             ck_assert_int_lt(lo, hi);
+            if (max_value >= 0) {
+                /* Every bound is a value the column may hold. */
+                ck_assert_int_le(lo, max_value);
+                ck_assert_int_le(hi - 1, max_value);
+            }
             flight[n_flight].lo = lo;
             flight[n_flight].hi = hi;
             n_flight++;
@@ -154,6 +163,15 @@ simulate(const int64_t *seqs, size_t n, int64_t width, size_t max_in_flight,
     return res;
 }
 
+/* simulate_bounded() with no known maximum. */
+static struct sim_result
+simulate(const int64_t *seqs, size_t n, int64_t width, size_t max_in_flight,
+         bool lifo, size_t stop_after)
+{
+    return simulate_bounded(seqs, n, width, max_in_flight, lifo, stop_after,
+                            -1);
+}
+
 /* Returns 'n' seqs: first, first + step, ... */
 static int64_t *
 seq_run(size_t n, int64_t first, int64_t step)
@@ -165,6 +183,44 @@ seq_run(size_t n, int64_t first, int64_t step)
     }
     return seqs;
 }
+
+/* Values in a known range [0, 65535], not unique (hash buckets, as
+ * Route.bucket): no probe, slices that cover the range and end at its
+ * top, each row read once, with no bound past 65535. */
+START_TEST(test_slice_plan_bounded)
+{
+    size_t n = 5000;
+    int64_t *seqs = xmalloc(n * sizeof *seqs);
+    struct sim_result r;
+
+    for (size_t i = 0; i < n; i++) {
+        seqs[i] = (int64_t) ((i * 2654435761u) % 65536);
+    }
+    r = simulate_bounded(seqs, n, 16384, 2, false, SIZE_MAX, 65535);
+    ck_assert_uint_eq(r.n_read, n);
+    ck_assert_uint_eq(r.n_slices, 4);
+    ck_assert_uint_eq(r.n_probes, 0);
+    ck_assert_uint_eq(r.n_open, 0);
+
+    /* A width that does not divide the range: the last slice is cut. */
+    r = simulate_bounded(seqs, n, 10000, 2, true, SIZE_MAX, 65535);
+    ck_assert_uint_eq(r.n_read, n);
+    ck_assert_uint_eq(r.n_slices, 7);
+    ck_assert_uint_eq(r.n_probes, 0);
+
+    /* No row at all: the same slices, all empty, and no probe. */
+    r = simulate_bounded(NULL, 0, 16384, 1, false, SIZE_MAX, 65535);
+    ck_assert_uint_eq(r.n_read, 0);
+    ck_assert_uint_eq(r.n_slices, 4);
+    ck_assert_uint_eq(r.n_probes, 0);
+
+    /* One slice for the whole range. */
+    r = simulate_bounded(seqs, n, 65536, 1, false, SIZE_MAX, 65535);
+    ck_assert_uint_eq(r.n_read, n);
+    ck_assert_uint_eq(r.n_slices, 1);
+    free(seqs);
+}
+END_TEST
 
 /* No row: one probe, no select. */
 START_TEST(test_slice_plan_empty)
@@ -360,6 +416,7 @@ ovsdb_slice_reader_suite(void)
     tcase_add_test(tc, test_slice_plan_stop);
     tcase_add_test(tc, test_slice_plan_limits);
     tcase_add_test(tc, test_slice_plan_random);
+    tcase_add_test(tc, test_slice_plan_bounded);
     suite_add_tcase(s, tc);
     return s;
 }
