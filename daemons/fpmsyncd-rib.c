@@ -586,10 +586,9 @@ fpmd_rib_is_loaded(const struct fpmd_rib *rib)
 struct json *
 fpmd_rib_load_nhg_params(void)
 {
-    return json_from_string(
-        "[\"Fibsync\","
-        "{\"op\":\"select\",\"table\":\"Nexthop_Group\",\"where\":[],"
-        "\"columns\":[\"_uuid\",\"id\",\"members\"]}]");
+    return json_array_create_2(json_string_create("Fibsync"),
+                               ovsdb_wire_op_select("Nexthop_Group", NULL,
+                                                    "_uuid id members"));
 }
 
 /* Returns the Route columns the load reads, space-separated: the key and

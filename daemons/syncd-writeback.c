@@ -361,14 +361,14 @@ read_row(int select_idx OVS_UNUSED, const struct json *row, void *wb_)
 static void
 read_start(struct syncd_writeback *wb)
 {
-    char *text = xasprintf(
-        "[\""DB_NAME"\",{\"op\":\"select\",\"table\":\""TABLE"\","
-        "\"where\":[[\"state\",\"==\",\"programmed\"],"
-        "[\"instance\",\"==\",%d]],"
-        "\"columns\":[\"_uuid\",\"applied_seq\"]}]", wb->instance);
-    struct json *params = json_from_string(text);
+    char *where = xasprintf("[[\"state\",\"==\",\"programmed\"],"
+                            "[\"instance\",\"==\",%d]]", wb->instance);
+    struct json *params = json_array_create_2(
+        json_string_create(DB_NAME),
+        ovsdb_wire_op_select(TABLE, json_from_string(where),
+                             "_uuid applied_seq"));
 
-    free(text);
+    free(where);
 
     applied_clear(wb);
     wb->n_read = 0;

@@ -234,7 +234,7 @@ struct ovsdb_slice_reader {
     char *table;                /* Table name. */
     char *seq_column;           /* Column sliced on. */
     struct json *where;         /* Base conditions (a JSON array). */
-    struct json *columns;       /* Columns read (a JSON array). */
+    char *columns;              /* Columns read, space-separated. */
     struct ovsdb_slice_reader_plan plan; /* Where the slices go. */
     size_t read_ahead;          /* Each select's read-ahead, bytes. */
     struct slice *slices;       /* 'plan.max_in_flight' + 1 slots. */
@@ -269,18 +269,17 @@ ovsdb_slice_reader_create(const struct ovsdb_slice_reader_spec *spec,
     r->where = (spec->where ? json_deep_clone(spec->where)
                 : json_array_create_empty());
 
-    r->columns = json_array_create_empty();
     svec_init(&words);
     svec_parse_words(&words, spec->columns);
     for (size_t i = 0; i < words.n; i++) {
         has_seq = has_seq || !strcmp(words.names[i], spec->seq_column);
-        json_array_add(r->columns, json_string_create(words.names[i]));
     }
     svec_destroy(&words);
-    if (!has_seq && spec->max_value <= 0) {
-        /* The plan needs each row's value to know where the rows end. */
-        json_array_add(r->columns, json_string_create(spec->seq_column));
-    }
+    r->columns = (has_seq || spec->max_value > 0
+                  ? xstrdup(spec->columns)
+                  /* The plan needs each row's value to know where the rows
+                   * end. */
+                  : xasprintf("%s %s", spec->columns, spec->seq_column));
 
     ovsdb_slice_reader_plan_init(&r->plan, spec->width,
                                  spec->max_in_flight);
@@ -324,7 +323,7 @@ ovsdb_slice_reader_destroy(struct ovsdb_slice_reader *r)
         free(r->table);
         free(r->seq_column);
         json_destroy(r->where);
-        json_destroy(r->columns);
+        free(r->columns);
         free(r->error);
         free(r);
     }
@@ -537,8 +536,8 @@ slice_row(int select_idx OVS_UNUSED, const struct json *row, void *s_)
 static void
 slice_start(struct ovsdb_slice_reader *r, int64_t lo, int64_t hi)
 {
-    struct json *op = json_object_create();
     struct slice *s = NULL;
+    struct json *op;
 
     for (size_t i = 0; i < r->n_slots; i++) {
         if (!r->slices[i].reader) {
@@ -548,10 +547,7 @@ slice_start(struct ovsdb_slice_reader *r, int64_t lo, int64_t hi)
     }
     ovs_assert(s);              /* The plan never starts more. */
 
-    json_object_put_string(op, "op", "select");
-    json_object_put_string(op, "table", r->table);
-    json_object_put(op, "where", range_where(r, lo, hi));
-    json_object_put(op, "columns", json_clone(r->columns));
+    op = ovsdb_wire_op_select(r->table, range_where(r, lo, hi), r->columns);
     s->lo = lo;
     s->hi = hi;
     s->idx = r->plan.n_slices - 1;

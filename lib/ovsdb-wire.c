@@ -22,6 +22,7 @@
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/json.h"
 #include "openvswitch/shash.h"
+#include "svec.h"
 #include "util.h"
 #include "uuid.h"
 
@@ -121,6 +122,29 @@ ovsdb_wire_op_delete(const char *table, const struct uuid *row_uuid)
     struct json *j = op_new("delete", table);
 
     json_object_put(j, "where", ovsdb_wire_where_uuid(row_uuid));
+    return j;
+}
+
+struct json *
+ovsdb_wire_op_select(const char *table, struct json *where,
+                     const char *columns)
+{
+    struct json *j = op_new("select", table);
+
+    json_object_put(j, "where", where ? where : json_array_create_empty());
+    if (columns) {
+        struct json *array = json_array_create_empty();
+        struct svec words;
+
+        svec_init(&words);
+        svec_parse_words(&words, columns);
+        for (size_t i = 0; i < words.n; i++) {
+            json_array_add(array, json_string_create(words.names[i]));
+        }
+        svec_destroy(&words);
+        json_object_put(j, "columns", array);
+    }
+    json_object_put(j, "sort", json_array_create_empty());
     return j;
 }
 

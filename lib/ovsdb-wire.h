@@ -66,6 +66,17 @@ struct json *ovsdb_wire_op_mutate(const char *table,
                                   const struct uuid *row_uuid,
                                   struct json *mutations);
 
+/* A "select" of 'columns' (space-separated names, NULL for every column)
+ * of the rows of 'table' that match 'where' (a JSON array of conditions,
+ * passed to the operation; NULL for every row), in no particular order.
+ *
+ * It says so with an empty "sort": ovsdb-server (ovsdb/execution.c, OVS
+ * 3.1) takes a missing "sort" for "sort by every column" and quicksorts
+ * the rows it selects before it composes the reply, about a fifth of its
+ * CPU for a large select (docs/PERFORMANCE.md). */
+struct json *ovsdb_wire_op_select(const char *table, struct json *where,
+                                  const char *columns);
+
 /* Operations as text.  ovsdb_wire_put_op_start() appends the beginning of
  * an operation object, up to and including its "where" (or, for an
  * insert, its "uuid"), so that the caller appends ,"row":{...} or

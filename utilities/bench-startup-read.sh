@@ -17,8 +17,11 @@
 # stops both once the program logs the end of its read, and prints per
 # run and as medians per build: the read's wall time as the program logs
 # it, the program's CPU seconds and peak RSS, the server's CPU seconds
-# during the read and its peak RSS, and the wall time beyond the server's
-# CPU (what the program's own work adds to the server's).
+# during the read and its peak RSS, the wall time beyond the server's
+# CPU (what the program's own work adds to the server's), the server's
+# RSS with the database loaded before the read (srv_base_mb), and its
+# peak during the read over that (peak_x; the high-water mark is reset
+# before the program starts, so the server's own start does not count).
 
 dbfile=
 reps=3
@@ -71,6 +74,10 @@ one () {
     done
     sleep 1
     srv=$(cat "$d/db.pid")
+    # The server's size with the database loaded, and its high-water mark
+    # reset (as tests/chaos does), so that the peak is the read's own.
+    sbase=$(awk '/VmRSS/ { print int($2 / 1024) }' "/proc/$srv/status")
+    echo 5 > "/proc/$srv/clear_refs" 2>/dev/null || true
     s0=$(bench_cpu_ticks "$srv")
     case $prog in
         orchd) args="--northbound-zmq=on --southbound-zmq=on" ;;
@@ -94,9 +101,10 @@ one () {
     while kill -0 "$p" 2>/dev/null || kill -0 "$srv" 2>/dev/null; do
         sleep 0.2
     done
-    echo "$1 $ms $pcpu $scpu $prss $srss" | awk -v hz="$hz" '{
-        printf "%-2s %8.2f %9.2f %10.2f %9d %10d %12.2f\n", $1, $2 / 1000,
-               $3 / hz, $4 / hz, $5, $6, $2 / 1000 - $4 / hz }' |
+    echo "$1 $ms $pcpu $scpu $prss $srss $sbase" | awk -v hz="$hz" '{
+        printf "%-2s %8.2f %9.2f %10.2f %9d %10d %12.2f %9d %6.2f\n", $1,
+               $2 / 1000, $3 / hz, $4 / hz, $5, $6, $2 / 1000 - $4 / hz,
+               $7, $6 / $7 }' |
         tee -a "$d/$1"
 }
 
@@ -105,7 +113,7 @@ echo "# $prog's start-up read of $(basename "$dbfile") ($(du -m "$dbfile" |
     cut -f1) MB), $reps rounds"
 echo "# A: $build_a"
 echo "# B: $build_b"
-echo "   read_s  prog_cpu_s  server_cpu_s  prog_mb  server_mb  beyond_srv_s"
+echo "   read_s  prog_cpu_s  server_cpu_s  prog_mb  server_mb  beyond_srv_s  srv_base_mb  peak_x"
 i=0
 while test $i -lt "$reps"; do
     one A "$build_a"
@@ -114,7 +122,7 @@ while test $i -lt "$reps"; do
 done
 for b in A B; do
     printf "%-2s" "$b"
-    for col in 2 3 4 5 6 7; do
+    for col in 2 3 4 5 6 7 8 9; do
         printf " %s" "$(awk -v c=$col '{ print $c }' "$d/$b" | bench_median)"
     done
     echo "   (medians)"

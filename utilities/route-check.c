@@ -506,20 +506,7 @@ static void
 fetch_start(struct fetch *f, const char *db, struct check *c,
             enum table table, const char *table_name, const char *columns)
 {
-    struct json *op = json_object_create();
-    struct json *cols = json_array_create_empty();
-    struct svec words;
-
-    svec_init(&words);
-    svec_parse_words(&words, columns);
-    for (size_t i = 0; i < words.n; i++) {
-        json_array_add(cols, json_string_create(words.names[i]));
-    }
-    svec_destroy(&words);
-    json_object_put_string(op, "op", "select");
-    json_object_put_string(op, "table", table_name);
-    json_object_put(op, "where", json_array_create_empty());
-    json_object_put(op, "columns", cols);
+    struct json *op = ovsdb_wire_op_select(table_name, NULL, columns);
 
     memset(f, 0, sizeof *f);
     f->check = c;

@@ -102,6 +102,26 @@ START_TEST(test_wire_text_matches_tree)
 }
 END_TEST
 
+/* A select asks for no order (an empty "sort"), names the columns asked
+ * for, and matches every row unless told otherwise. */
+START_TEST(test_wire_op_select)
+{
+    char *a = text_of(ovsdb_wire_op_select("Route", NULL,
+                                           " _uuid  vrf prefix "));
+    ck_assert_str_eq(a, "{\"columns\":[\"_uuid\",\"vrf\",\"prefix\"],"
+                     "\"op\":\"select\",\"sort\":[],\"table\":\"Route\","
+                     "\"where\":[]}");
+    free(a);
+
+    a = text_of(ovsdb_wire_op_select(
+                    "Asic_Route", json_from_string("[[\"seq\",\">=\",5]]"),
+                    NULL));
+    ck_assert_str_eq(a, "{\"op\":\"select\",\"sort\":[],"
+                     "\"table\":\"Asic_Route\",\"where\":[[\"seq\",\">=\",5]]}");
+    free(a);
+}
+END_TEST
+
 START_TEST(test_wire_decode)
 {
     struct json *j;
@@ -246,6 +266,7 @@ ovsdb_wire_suite(void)
 
     tcase_add_test(tc, test_wire_text_matches_tree);
     tcase_add_test(tc, test_wire_decode);
+    tcase_add_test(tc, test_wire_op_select);
     tcase_add_test(tc, test_wire_reply_error);
     suite_add_tcase(s, tc);
     return s;
