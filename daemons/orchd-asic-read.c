@@ -113,8 +113,8 @@ orchd_asic_read_create(const char *remote, int instance, int64_t slice,
          * one, so the two cores overlap.  At a million rows the server
          * spends 13.5 s of CPU composing and orchd 4.7 s scanning; one at
          * a time, the read took their sum.  The server then holds at most
-         * two slices' replies, and orchd one and a half (a 200,000-seq
-         * slice's reply is about 40 MB). */
+         * two slices' replies, and orchd up to its read-ahead beyond
+         * the slice it scans. */
         .max_in_flight = 2,
         .read_ahead = ORCHD_ASIC_READ_AHEAD,
     };

@@ -47,21 +47,22 @@
 #include "openvswitch/uuid.h"
 
 /* Seq values (so at most rows) per select of the read, by default
- * (orchd's --asic-read-slice).  The whole select of a million rows cost
- * ovsdb-server 1,407 MB over steady, about 1.4 kB a row: a slice of
- * 200,000 is about 280 MB, 12% of its steady 2,340 MB, well inside the
- * 1.5x target.  Each select is also a scan of the whole table in
- * ovsdb-server (seq has no index), 0.28 s of its CPU at a million rows
- * even when it matches none: 50,000 (route-check's --slice) made orchd's
- * read of a million rows 26 scans and 22-24 s, which a restart waits
- * for. */
-#define ORCHD_ASIC_READ_SLICE 200000
+ * (orchd's --asic-read-slice).  Each select is a scan of the whole table
+ * in ovsdb-server (seq has no index), 0.3-0.8 s of its CPU at a million
+ * rows even when it matches none: 50,000 (route-check's --slice) made
+ * orchd's read of a million rows 26 scans and 22-24 s, which a restart
+ * waits for.  After a settled million-route load the seqs span about
+ * 1.7 million values: 200,000 made 9 slices, 400,000 makes 5, and cut
+ * the server's CPU for the read from 15.4 to 13.2 s (medians of 3, side
+ * by side) while its peak rose from 1.13x to 1.25x its steady size, a
+ * slice's reply being about 1.4 kB a row until it is sent
+ * (docs/PERFORMANCE.md). */
+#define ORCHD_ASIC_READ_SLICE 400000
 
-/* Bytes of a slice's reply orchd receives ahead of its scan: a whole
- * slice's (a 200,000-seq slice is about 40 MB of reply), so that the
- * server, with two slices in flight, composes the next while orchd scans
- * (lib/ovsdb-select-reader.h).  Two slices in flight hold up to 560 MB of
- * reply in ovsdb-server, 1.24x its steady size at a million rows. */
+/* Bytes of a slice's reply orchd receives ahead of its scan (a slice of
+ * 200,000 rows is about 40 MB of reply), so that the server, with two
+ * slices in flight, composes the next while orchd scans
+ * (lib/ovsdb-select-reader.h). */
 #define ORCHD_ASIC_READ_AHEAD (64 * 1024 * 1024)
 
 /* One Asic_Route row, as read.  Valid only during the callback. */

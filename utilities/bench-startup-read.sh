@@ -4,7 +4,7 @@
 # by side.
 #
 # usage: utilities/bench-startup-read.sh -d DBFILE [-r REPS]
-#            [-p orchd|fpmsyncd] BUILD_A BUILD_B
+#            [-p orchd|fpmsyncd] [-A ARGS] [-B ARGS] BUILD_A BUILD_B
 #
 # DBFILE is a standalone Fibsync database at the size to measure, e.g. the
 # fibsync.db that "tests/chaos --settled --keep" leaves in its run
@@ -22,24 +22,30 @@
 # RSS with the database loaded before the read (srv_base_mb), and its
 # peak during the read over that (peak_x; the high-water mark is reset
 # before the program starts, so the server's own start does not count).
+# -A and -B give BUILD_A's and BUILD_B's program more options (one build
+# twice with two settings: -A --asic-read-slice=200000 -B ...).
 
 dbfile=
 reps=3
 prog=orchd
+args_a=
+args_b=
 while test $# -gt 0; do
     case $1 in
         -d) dbfile=$2; shift ;;
         -r) reps=$2; shift ;;
         -p) prog=$2; shift ;;
-        -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+        -A) args_a=$2; shift ;;
+        -B) args_b=$2; shift ;;
+        -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
         -*) echo "$0: unknown option $1" >&2; exit 1 ;;
         *) break ;;
     esac
     shift
 done
 if test $# != 2 || test ! -r "$dbfile"; then
-    echo "usage: $0 -d DBFILE [-r REPS] [-p orchd|fpmsyncd] BUILD_A BUILD_B" \
-         >&2
+    echo "usage: $0 -d DBFILE [-r REPS] [-p orchd|fpmsyncd] [-A ARGS]" \
+         "[-B ARGS] BUILD_A BUILD_B" >&2
     exit 1
 fi
 case $prog in
@@ -62,7 +68,8 @@ trap 'for p in "$d"/*.pid; do
       rm -rf "$d"' 0
 hz=$(getconf CLK_TCK)
 
-# one LABEL BUILD: one run; prints its line and appends it to $d/LABEL.
+# one LABEL BUILD ARGS: one run; prints its line and appends it to
+# $d/LABEL.
 one () {
     rm -f "$d"/*.log "$d"/*.pid "$d/fibsync.db"
     cp "$dbfile" "$d/fibsync.db"
@@ -85,7 +92,8 @@ one () {
     esac
     FIBSYNC_RUNDIR=$d "$2/daemons/$prog" --detach --no-chdir \
         --pidfile="$d/prog.pid" --log-file="$d/prog.log" \
-        --unixctl="$d/prog.ctl" --db="unix:$d/db.sock" $args 2>/dev/null ||
+        --unixctl="$d/prog.ctl" --db="unix:$d/db.sock" $args $3 \
+        2>/dev/null ||
         exit 1
     until grep -q "$done_re" "$d/prog.log" 2>/dev/null; do
         sleep 0.2
@@ -111,13 +119,13 @@ one () {
 bench_machine_begin
 echo "# $prog's start-up read of $(basename "$dbfile") ($(du -m "$dbfile" |
     cut -f1) MB), $reps rounds"
-echo "# A: $build_a"
-echo "# B: $build_b"
+echo "# A: $build_a $args_a"
+echo "# B: $build_b $args_b"
 echo "   read_s  prog_cpu_s  server_cpu_s  prog_mb  server_mb  beyond_srv_s  srv_base_mb  peak_x"
 i=0
 while test $i -lt "$reps"; do
-    one A "$build_a"
-    one B "$build_b"
+    one A "$build_a" "$args_a"
+    one B "$build_b" "$args_b"
     i=$((i + 1))
 done
 for b in A B; do
