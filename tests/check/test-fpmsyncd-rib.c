@@ -257,7 +257,8 @@ flush(struct fpmd_rib *rib, struct fake_db *db, size_t max)
     }
 }
 
-/* Returns the reply to fpmd_rib_load_params() from 'db': every row, with
+/* Returns the load's rows from 'db', as one reply of two selects
+ * (Nexthop_Group, Route): every row, with
  * "_uuid" and the default value of each column it lacks. */
 static struct json *
 fake_load(struct fake_db *db)
@@ -322,7 +323,7 @@ select_rows(const struct json *r)
     return rows && rows->type == JSON_ARRAY ? json_array(rows) : NULL;
 }
 
-/* Loads 'result', the whole parsed reply to fpmd_rib_load_params(), into
+/* Loads 'result', fake_load()'s whole parsed reply, into
  * 'rib', row by row as fpmsyncd-db.c's reader does.  Returns NULL on
  * success, otherwise an error message. */
 static char *

@@ -16,8 +16,10 @@
 
 /* fuzz-fpmsyncd-load: the database read fpmsyncd does at start.
  *
- * The input is the text of the reply to fpmd_rib_load_params()' select
- * of Nexthop_Group and Route rows, as ovsdb-server sends it:
+ * fpmsyncd reads the Nexthop_Group rows in one select
+ * (fpmd_rib_load_nhg_params()) and then the Route rows in slices of
+ * Route.bucket, each slice a select of its own.  The input stands for both
+ * in one reply of two selects, as ovsdb-server would send it:
  *
  *   {"id":0,"result":[{"rows":[NHG,...]},{"rows":[ROUTE,...]}],
  *    "error":null}
@@ -60,12 +62,16 @@ test_ifname(uint32_t ifindex, char *buf, size_t size)
     return buf;
 }
 
+/* The input's selects: its Nexthop_Group rows, then its Route rows. */
+enum { SELECT_NHG, SELECT_ROUTE, N_SELECTS };
+
 /* The scanner's callback: one row into the rib, as fpmsyncd-db.c's
- * load_row_cb() does. */
+ * load_nhg_row_cb() and load_route_row_cb() do. */
 static void
 row_cb(int select_idx, const struct json *row, void *rib)
 {
-    fpmd_rib_load_row(rib, select_idx, row);
+    fpmd_rib_load_row(rib, (select_idx == SELECT_NHG ? FPMD_LOAD_NHG
+                            : FPMD_LOAD_ROUTE), row);
 }
 
 /* Loads the reply in 'data' into a new rib, in reads of 1 to 4,093 bytes
@@ -88,7 +94,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                           row_cb, rib);
     }
     if (!error) {
-        error = ovsdb_select_scanner_finish(&scanner, FPMD_LOAD_N_SELECTS);
+        error = ovsdb_select_scanner_finish(&scanner, N_SELECTS);
     }
     if (!error) {
         fpmd_rib_load_end(rib);
