@@ -379,13 +379,6 @@ cfg_updates(struct fpmd_db *db, const struct json *updates, bool initial)
 
 /* The load. */
 
-/* The Route rows are read in slices of 'route_read_slice' buckets, two at
- * once, each received up to this far ahead of fpmsyncd's scan, so that
- * ovsdb-server composes the next slice while fpmsyncd scans the last (as
- * orchd reads Asic_Route, daemons/orchd-asic-read.h). */
-#define LOAD_ROUTE_SLICES_IN_FLIGHT 2
-#define LOAD_ROUTE_READ_AHEAD (64 * 1024 * 1024)
-
 /* Called by the Nexthop_Group select for each row read. */
 static void
 load_nhg_row_cb(int select_idx OVS_UNUSED, const struct json *row,
@@ -442,8 +435,10 @@ load_start_routes(struct fpmd_db *db)
                                                != FPMD_PATH_OVSDB),
         .where = NULL,
         .width = db->settings->route_read_slice,
-        .max_in_flight = LOAD_ROUTE_SLICES_IN_FLIGHT,
-        .read_ahead = LOAD_ROUTE_READ_AHEAD,
+        /* ovsdb-server composes the next slice while fpmsyncd scans the
+         * last, as orchd reads Asic_Route. */
+        .max_in_flight = OVSDB_SLICE_READER_OVERLAP_IN_FLIGHT,
+        .read_ahead = OVSDB_SLICE_READER_OVERLAP_READ_AHEAD,
         .max_value = ROUTE_KEY_N_BUCKETS - 1,
     };
 

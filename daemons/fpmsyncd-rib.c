@@ -728,8 +728,9 @@ load_route(struct fpmd_rib *rib, const struct json *row)
 }
 
 /* Starts reading the database state, the rows of fpmd_rib_load_nhg_params()
- * and then of fpmd_rib_load_route_columns(), row by row with fpmd_rib_load_row(), until fpmd_rib_load_end().  No
- * transaction may be in flight. */
+ * and then of fpmd_rib_load_route_columns(), row by row with
+ * fpmd_rib_load_row(), until fpmd_rib_load_end().  No transaction may be
+ * in flight. */
 void
 fpmd_rib_load_begin(struct fpmd_rib *rib)
 {

@@ -115,8 +115,8 @@ orchd_asic_read_create(const char *remote, int instance, int64_t slice,
          * a time, the read took their sum.  The server then holds at most
          * two slices' replies, and orchd up to its read-ahead beyond
          * the slice it scans. */
-        .max_in_flight = 2,
-        .read_ahead = ORCHD_ASIC_READ_AHEAD,
+        .max_in_flight = OVSDB_SLICE_READER_OVERLAP_IN_FLIGHT,
+        .read_ahead = OVSDB_SLICE_READER_OVERLAP_READ_AHEAD,
     };
 
     r->cb = cb;

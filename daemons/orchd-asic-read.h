@@ -59,12 +59,6 @@
  * (docs/PERFORMANCE.md). */
 #define ORCHD_ASIC_READ_SLICE 400000
 
-/* Bytes of a slice's reply orchd receives ahead of its scan (a slice of
- * 200,000 rows is about 40 MB of reply), so that the server, with two
- * slices in flight, composes the next while orchd scans
- * (lib/ovsdb-select-reader.h). */
-#define ORCHD_ASIC_READ_AHEAD (64 * 1024 * 1024)
-
 /* One Asic_Route row, as read.  Valid only during the callback. */
 struct orchd_asic_row {
     struct uuid uuid;           /* Row UUID. */

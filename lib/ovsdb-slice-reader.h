@@ -74,6 +74,15 @@
 
 struct json;
 
+/* How a reader that wants its scan and the server's compose to overlap
+ * reads (orchd's Asic_Route, fpmsyncd's Route at start): two slices in
+ * flight, each received up to 64 MB ahead of the scan, so that
+ * ovsdb-server composes the next slice's reply while the caller scans the
+ * last (a slice of 200,000 rows is about 40 MB of reply).  The server then
+ * holds at most two slices' replies. */
+#define OVSDB_SLICE_READER_OVERLAP_IN_FLIGHT 2
+#define OVSDB_SLICE_READER_OVERLAP_READ_AHEAD (64 * 1024 * 1024)
+
 /* What a slice reader reads, and how. */
 struct ovsdb_slice_reader_spec {
     const char *remote;         /* Server, or a comma-separated list of

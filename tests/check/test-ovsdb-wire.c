@@ -117,7 +117,8 @@ START_TEST(test_wire_op_select)
                     "Asic_Route", json_from_string("[[\"seq\",\">=\",5]]"),
                     NULL));
     ck_assert_str_eq(a, "{\"op\":\"select\",\"sort\":[],"
-                     "\"table\":\"Asic_Route\",\"where\":[[\"seq\",\">=\",5]]}");
+                     "\"table\":\"Asic_Route\","
+                     "\"where\":[[\"seq\",\">=\",5]]}");
     free(a);
 }
 END_TEST
