@@ -107,6 +107,11 @@ ovsdb_writer_create(const char *remote, const char *db_name)
     /* A large transaction can keep the server busy for a while; probing
      * would only add spurious disconnections. */
     jsonrpc_session_set_probe_interval(w->session, 0);
+    /* A writer's queue waits for the server: after a server restart it
+     * should be back within a second of the server, not after the 8 s
+     * that reconnect's default backoff reaches.  A refused connection
+     * costs next to nothing to retry. */
+    jsonrpc_session_set_max_backoff(w->session, OVSDB_WRITER_MAX_BACKOFF);
     w->remote = xstrdup(remote);
     w->db_name = xstrdup(db_name);
     w->session_seqno = jsonrpc_session_get_seqno(w->session);

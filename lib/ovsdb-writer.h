@@ -59,7 +59,9 @@
  * connection is back.  Then the caller's message callback is called with
  * NULL, so that it can redo what belongs to a connection (monitors).  All
  * of that happens inside ovsdb_writer_run(), before any message of the new
- * connection is handled.
+ * connection is handled.  Connection attempts back off up to
+ * OVSDB_WRITER_MAX_BACKOFF apart, so that a restarted server hears from
+ * its writers within about a second of answering.
  *
  * A Raft cluster
  * ==============
@@ -96,6 +98,10 @@ struct ds;
 struct json;
 struct jsonrpc_msg;
 struct svec;
+
+/* The longest wait between two connection attempts, in milliseconds
+ * (OVS's reconnect module defaults to 8000). */
+#define OVSDB_WRITER_MAX_BACKOFF 1000
 
 /* How a transaction ended. */
 enum ovsdb_writer_result {
