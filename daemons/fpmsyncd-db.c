@@ -31,6 +31,7 @@
 #include "lib/ovsdb-select-reader.h"
 #include "lib/ovsdb-slice-reader.h"
 #include "lib/ovsdb-wire.h"
+#include "lib/ovsdb-write-mark.h"
 #include "lib/ovsdb-writer.h"
 #include "lib/perf-timer.h"
 #include "lib/route-batch.h"
@@ -47,6 +48,8 @@
 VLOG_DEFINE_THIS_MODULE(fpmsyncd_db);
 
 COVERAGE_DEFINE(db_reconnect);
+COVERAGE_DEFINE(db_read_kept);
+COVERAGE_DEFINE(db_read_again);
 COVERAGE_DEFINE(db_txn);
 COVERAGE_DEFINE(db_txn_ops);
 COVERAGE_DEFINE(db_txn_committed);
@@ -55,6 +58,7 @@ COVERAGE_DEFINE(db_txn_failed);
 /* The state of the database connection. */
 enum fpmd_db_state {
     FPMD_DB_DISCONNECTED,       /* Not connected (or not yet). */
+    FPMD_DB_CHECKING,           /* Connected again, reading the mark. */
     FPMD_DB_LOADING,            /* Connected, reading the database. */
     FPMD_DB_READY,              /* Writing. */
 };
@@ -71,6 +75,17 @@ struct fpmd_db {
     struct json *cfg_id;        /* Outstanding Global/Vrf "monitor" id. */
     struct json *status_id;     /* Outstanding "monitor_cond" id. */
     bool status_monitor;        /* Route.status monitor installed. */
+
+    /* The mark (lib/ovsdb-write-mark.h): after a reconnection, whether
+     * the database still holds what fpmsyncd committed, so that it need
+     * not be read again. */
+    struct ovsdb_write_mark mark;
+    struct json *mark_id;       /* Outstanding select of the mark. */
+    bool kept;                  /* The check passed; fpmd_db_run() has yet
+                                 * to say so. */
+    uint64_t n_kept;            /* Reconnections that kept what fpmsyncd
+                                 * knew... */
+    uint64_t n_read_again;      /* ...and that read the database again. */
 
     /* The load. */
     struct ovsdb_select_reader *nhg_reader; /* The load's Nexthop_Group
@@ -114,6 +129,7 @@ fpmd_db_create(const char *remote, struct fpmd_rib *rib,
     ovsdb_writer_set_msg_cb(db->writer, db_msg_cb, db);
     db->rib = rib;
     db->settings = settings;
+    ovsdb_write_mark_init(&db->mark, "fpmsyncd");
 
     perf_timer_options_init(&popts);
     popts.module = &this_module;
@@ -131,6 +147,8 @@ fpmd_db_destroy(struct fpmd_db *db)
         ovsdb_writer_destroy(db->writer);
         json_destroy(db->cfg_id);
         json_destroy(db->status_id);
+        json_destroy(db->mark_id);
+        ovsdb_write_mark_destroy(&db->mark);
         perf_timer_flush(db->flush_timer);
         perf_timer_destroy(db->flush_timer);
         free(db);
@@ -446,6 +464,72 @@ load_start_routes(struct fpmd_db *db)
                                                  db);
 }
 
+/* The mark. */
+
+/* The writer's completion callback of the transaction that starts an
+ * epoch of the mark. */
+static void
+mark_epoch_done(void *db_, const struct ovsdb_writer_reply *reply)
+{
+    struct fpmd_db *db = db_;
+    bool committed = reply->result == OVSDB_WRITER_SUCCESS;
+
+    ovsdb_write_mark_epoch_done(&db->mark, committed);
+    if (reply->result == OVSDB_WRITER_ERROR) {
+        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
+
+        VLOG_WARN_RL(&rl, "%s: Write_Mark refused (%s): the database will "
+                     "be read again after each reconnection",
+                     fpmd_db_get_remote(db), reply->error);
+    }
+}
+
+/* fpmsyncd has just read the database: starts a new epoch of the mark,
+ * whose transaction goes before any write. */
+static void
+mark_start_epoch(struct fpmd_db *db)
+{
+    struct uuid epoch;
+
+    uuid_generate(&epoch);
+    ovsdb_writer_commit(db->writer,
+                        ovsdb_write_mark_start_epoch(&db->mark, &epoch),
+                        mark_epoch_done, db);
+}
+
+/* Takes the reply 'msg' to the select of the mark: carries on with what
+ * fpmsyncd knows if the database holds every transaction that committed,
+ * and otherwise reads it again. */
+static void
+mark_checked(struct fpmd_db *db, const struct jsonrpc_msg *msg)
+{
+    const char *remote = fpmd_db_get_remote(db);
+    struct ds why = DS_EMPTY_INITIALIZER;
+
+    if (db->state != FPMD_DB_CHECKING) {
+        return;
+    }
+    if (ovsdb_write_mark_check(&db->mark, (msg->type == JSONRPC_REPLY
+                                           ? msg->result : NULL), &why)) {
+        VLOG_INFO("%s: the database holds all %"PRIu64" transactions "
+                  "committed since it was read: not read again", remote,
+                  db->mark.committed);
+        COVERAGE_INC(db_read_kept);
+        db->n_kept++;
+        fpmd_rib_db_kept(db->rib);
+        db->state = FPMD_DB_READY;
+        db->kept = true;
+    } else {
+        VLOG_INFO("%s: reading the database again: %s", remote,
+                  ds_cstr(&why));
+        COVERAGE_INC(db_read_again);
+        db->n_read_again++;
+        db->state = FPMD_DB_LOADING;
+        load_start(db);
+    }
+    ds_destroy(&why);
+}
+
 /* Advances the load under way, if any.  Returns true if it completed. */
 static bool
 load_run(struct fpmd_db *db)
@@ -498,6 +582,7 @@ load_run(struct fpmd_db *db)
                   fpmd_rib_n_routes(db->rib), fpmd_rib_n_nexthops(db->rib),
                   fpmd_rib_n_pending(db->rib));
         db->state = FPMD_DB_READY;
+        mark_start_epoch(db);
         return true;
     }
     OVS_NOT_REACHED();
@@ -516,11 +601,21 @@ db_connected(struct fpmd_db *db)
         "\"northbound_zmq\"]},"
         "\"Vrf\":{\"columns\":[\"name\",\"table_id\"]}}]");
 
-    VLOG_INFO("%s: connected, reading the database",
-              fpmd_db_get_remote(db));
-    db->state = FPMD_DB_LOADING;
     db->cfg_id = ovsdb_writer_send_request(db->writer, "monitor", cfg);
-    load_start(db);
+    if (uuid_is_zero(&db->mark.epoch)) {
+        VLOG_INFO("%s: connected, reading the database",
+                  fpmd_db_get_remote(db));
+        db->state = FPMD_DB_LOADING;
+        load_start(db);
+    } else {
+        /* Connected again: the database may not need reading. */
+        VLOG_INFO("%s: connected again, reading the mark",
+                  fpmd_db_get_remote(db));
+        db->state = FPMD_DB_CHECKING;
+        db->mark_id = ovsdb_writer_send_request(
+            db->writer, "transact",
+            ovsdb_write_mark_read_params(&db->mark, "Fibsync"));
+    }
     db->backoff = 0;
     db->retry_at = 0;
 }
@@ -539,6 +634,8 @@ db_disconnected(struct fpmd_db *db)
     db->n_lost = 0;
     fpmd_rib_db_lost(db->rib);
     free_id(&db->cfg_id);
+    free_id(&db->mark_id);
+    db->kept = false;
     load_stop(db);
     free_id(&db->status_id);
     db->status_monitor = false;
@@ -552,7 +649,10 @@ db_monitor_reply(struct fpmd_db *db, const struct jsonrpc_msg *msg)
     static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
     const char *remote = fpmd_db_get_remote(db);
 
-    if (db->cfg_id && json_equal(msg->id, db->cfg_id)) {
+    if (db->mark_id && json_equal(msg->id, db->mark_id)) {
+        free_id(&db->mark_id);
+        mark_checked(db, msg);
+    } else if (db->cfg_id && json_equal(msg->id, db->cfg_id)) {
         free_id(&db->cfg_id);
         if (msg->type == JSONRPC_REPLY) {
             fpmd_vrf_sync_begin(db->rib);
@@ -609,13 +709,21 @@ db_msg_cb(void *db_, const struct jsonrpc_msg *msg)
 }
 
 /* Runs the connection, the monitors and the load.  Returns true if a load
- * of the database completed. */
+ * of the database completed, or a reconnection found that none was
+ * needed. */
 bool
 fpmd_db_run(struct fpmd_db *db)
 {
+    bool done;
+
     ovsdb_writer_run(db->writer);
     perf_timer_run(db->flush_timer);
-    return load_run(db);
+    done = load_run(db);
+    if (db->kept) {
+        db->kept = false;
+        done = true;
+    }
+    return done;
 }
 
 /* Flushing. */
@@ -677,6 +785,49 @@ db_status_txn_done(void *db_, const struct ovsdb_writer_reply *reply)
     ds_destroy(&errors);
 }
 
+/* Ends a transaction that was sent with the mark's operation last:
+ * reports its end to the mark, then to 'cb' as a transaction of its own
+ * operations. */
+static void
+db_marked_txn_done(struct fpmd_db *db, const struct ovsdb_writer_reply *reply,
+                   ovsdb_writer_cb *cb)
+{
+    struct ovsdb_writer_reply r = *reply;
+
+    ovsdb_write_mark_done(&db->mark, reply->result == OVSDB_WRITER_SUCCESS);
+    r.n_ops--;
+    if (r.failed_op >= r.n_ops) {
+        r.failed_op = SIZE_MAX;
+    }
+    cb(db, &r);
+}
+
+static void
+db_txn_done_marked(void *db, const struct ovsdb_writer_reply *reply)
+{
+    db_marked_txn_done(db, reply, db_txn_done);
+}
+
+static void
+db_status_txn_done_marked(void *db, const struct ovsdb_writer_reply *reply)
+{
+    db_marked_txn_done(db, reply, db_status_txn_done);
+}
+
+/* Sends 'ops', the text of a transaction of 'n' operations of fpmsyncd's
+ * own, with the mark's operation appended if marking is on: completed by
+ * 'marked_cb' then, otherwise by 'cb'. */
+static void
+db_commit(struct fpmd_db *db, struct ds *ops, size_t n, ovsdb_writer_cb *cb,
+          ovsdb_writer_cb *marked_cb)
+{
+    if (ovsdb_write_mark_put(&db->mark, ops)) {
+        ovsdb_writer_commit_ds(db->writer, ops, n + 1, marked_cb, db);
+    } else {
+        ovsdb_writer_commit_ds(db->writer, ops, n, cb, db);
+    }
+}
+
 /* Sends one transaction of up to 'batch_size' operations, if any.
  * Returns true if it sent one. */
 static bool
@@ -695,7 +846,7 @@ flush_one(struct fpmd_db *db)
         return false;
     }
     n = txn->n_ops;
-    ovsdb_writer_commit_ds(db->writer, &ops, n, db_txn_done, db);
+    db_commit(db, &ops, n, db_txn_done, db_txn_done_marked);
     perf_timer_inc(db->flush_timer, n);
     perf_timer_pause(db->flush_timer);
 
@@ -725,7 +876,7 @@ flush_status_one(struct fpmd_db *db)
         ds_destroy(&ops);
         return false;
     }
-    ovsdb_writer_commit_ds(db->writer, &ops, n, db_status_txn_done, db);
+    db_commit(db, &ops, n, db_status_txn_done, db_status_txn_done_marked);
     COVERAGE_INC(db_txn);
     COVERAGE_ADD(db_txn_ops, n);
     db->last_status_flush = time_msec();
@@ -835,7 +986,8 @@ fpmd_db_wait(struct fpmd_db *db)
 void
 fpmd_db_format(const struct fpmd_db *db, struct ds *s)
 {
-    static const char *states[] = { "disconnected", "loading", "ready" };
+    static const char *states[] = { "disconnected", "checking", "loading",
+                                    "ready" };
     long long int now = time_msec();
     struct ovsdb_writer_stats ws;
 
@@ -847,6 +999,11 @@ fpmd_db_format(const struct fpmd_db *db, struct ds *s)
                       " slices)", db->last_load_ms, db->last_load_slices);
     }
     ds_put_char(s, '\n');
+    ds_put_format(s, "reconnections: %"PRIu64" found every committed "
+                  "transaction, %"PRIu64" read the database again (mark "
+                  "%s, transaction %"PRIu64" committed)\n", db->n_kept,
+                  db->n_read_again, db->mark.enabled ? "on" : "off",
+                  db->mark.committed);
     fpmd_rib_format(db->rib, s);
     ds_put_format(s, "flushes: %"PRIu64" (%"PRIu64" operations; size min %"
                   PRIuSIZE" max %"PRIuSIZE"; 1-9: %"PRIu64", 10-99: %"PRIu64

@@ -573,6 +573,17 @@ fpmd_rib_db_lost(struct fpmd_rib *rib)
     rib->loaded = false;
 }
 
+/* Notes that the database connection is back and the database holds all
+ * the rib believes but for the transactions that were in flight, which
+ * were already queued again as unknown (lib/route-batch.h): writing may go
+ * on without a load. */
+void
+fpmd_rib_db_kept(struct fpmd_rib *rib)
+{
+    ovs_assert(rib->first_load_done);
+    rib->loaded = true;
+}
+
 bool
 fpmd_rib_is_loaded(const struct fpmd_rib *rib)
 {

@@ -155,6 +155,7 @@ void fpmd_rib_reconcile(struct fpmd_rib *, size_t *n_routes,
 
 /* The database load. */
 void fpmd_rib_db_lost(struct fpmd_rib *);
+void fpmd_rib_db_kept(struct fpmd_rib *);
 bool fpmd_rib_is_loaded(const struct fpmd_rib *);
 bool fpmd_rib_replay_pending(const struct fpmd_rib *);
 struct json *fpmd_rib_load_nhg_params(void);

@@ -638,11 +638,14 @@ DESCRIPTION\n\
   it stops reading from zebra.  A failed transaction is retried: no\n\
   update is lost.\n\
 \n\
-  At startup, and after each reconnection to the database, fpmsyncd reads\n\
-  the Route and Nexthop_Group rows it owns, so a restart never empties the\n\
-  database.  When zebra connects it replays its table; routes that it\n\
-  does not replay within the reconcile timer are deleted, and unchanged\n\
-  routes are not rewritten.  FRR 8.4 sends no end-of-replay marker;\n\
+  At startup fpmsyncd reads the Route and Nexthop_Group rows it owns, so\n\
+  a restart never empties the database.  After a reconnection it reads\n\
+  them again only if the database lacks a transaction it saw committed\n\
+  (its Write_Mark row says which; a restarted ovsdb-server has them all),\n\
+  and otherwise redoes only what was in flight.  When zebra connects it\n\
+  replays its table; routes that it does not replay within the reconcile\n\
+  timer are deleted, and unchanged routes are not rewritten.  FRR 8.4\n\
+  sends no end-of-replay marker;\n\
   \"ovs-appctl fpm/reconcile\" ends the window early.\n\
 \n\
   With FIB suppression on (Global:fib_suppression or --fib-suppression),\n\

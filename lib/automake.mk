@@ -13,6 +13,7 @@ lib_libfibsync_la_SOURCES = \
 	lib/ovsdb-file-replay.c lib/ovsdb-file-replay.h \
 	lib/ovsdb-select-scanner.c lib/ovsdb-select-scanner.h \
 	lib/ovsdb-wire.c lib/ovsdb-wire.h \
+	lib/ovsdb-write-mark.c lib/ovsdb-write-mark.h \
 	lib/ovsdb-writer.c lib/ovsdb-writer.h
 
 # Binary prefixes and their sort, the SPSC task ring, the perf timer.

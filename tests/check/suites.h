@@ -15,6 +15,7 @@
     SUITE(paths) \
     SUITE(setting) \
     SUITE(ovsdb_wire) \
+    SUITE(ovsdb_write_mark) \
     SUITE(ovsdb_file_replay) \
     SUITE(ovsdb_select_reader) \
     SUITE(ovsdb_slice_reader) \
