@@ -83,6 +83,14 @@ fpmd_offload_reset(struct fpmd_rib *rib)
         rec->route->be.flags &= ~FPMD_F_OFFLOADED;
         free(rec);
     }
+    if (rib->offload.n_unrecorded) {
+        struct fpmd_route *r;
+
+        HMAP_FOR_EACH (r, node, &rib->routes) {
+            r->be.flags &= ~FPMD_F_OFFLOADED;
+        }
+        rib->offload.n_unrecorded = 0;
+    }
 }
 
 static struct fpmd_offloaded *
@@ -136,11 +144,20 @@ fpmd_offload_clear(struct fpmd_rib *rib, struct fpmd_route *r)
         return;
     }
     r->be.flags &= ~FPMD_F_OFFLOADED;
+    if (hmap_is_empty(&rib->offload.offloaded)) {
+        /* Flagged by fpmd_offload_route_set(), without a record. */
+        ovs_assert(rib->offload.n_unrecorded);
+        rib->offload.n_unrecorded--;
+        return;
+    }
     fpmd_rib_entry_uuid(rib, &r->be, &u);
     rec = offloaded_find(rib, &u);
     if (rec && rec->route == r) {
         hmap_remove(&rib->offload.offloaded, &rec->node);
         free(rec);
+    } else {
+        ovs_assert(rib->offload.n_unrecorded);
+        rib->offload.n_unrecorded--;
     }
 }
 
@@ -163,14 +180,18 @@ offload_set(struct fpmd_rib *rib, struct fpmd_route *r, const struct uuid *u)
 }
 
 /* Records that 'r' is offloaded, as orchd answered on the fast path
- * (daemons/fpmsyncd-zmq.h), and tells zebra, if zebra announced it. */
+ * (daemons/fpmsyncd-zmq.h) or its row said at a load there, and tells
+ * zebra, if zebra announced it.  Only the route's flag records it: on
+ * that path nothing names a route by its row's UUID, and a record a
+ * route was 64 MB at a million routes. */
 void
 fpmd_offload_route_set(struct fpmd_rib *rib, struct fpmd_route *r)
 {
-    struct uuid u;
-
-    fpmd_rib_entry_uuid(rib, &r->be, &u);
-    offload_set(rib, r, &u);
+    if (!(r->be.flags & FPMD_F_OFFLOADED)) {
+        r->be.flags |= FPMD_F_OFFLOADED;
+        rib->offload.n_unrecorded++;
+    }
+    fpmd_offload_notify(rib, r);
 }
 
 /* Records that Route row 'u' ('vrf', 'prefix') has offload=true in its

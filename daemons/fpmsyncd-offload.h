@@ -45,7 +45,11 @@ typedef void fpmd_offload_func(const struct fpm_route *r, void *aux);
 
 /* The rib's FIB suppression state. */
 struct fpmd_offload {
-    struct hmap offloaded;      /* 'struct fpmd_offloaded's, by UUID. */
+    struct hmap offloaded;      /* 'struct fpmd_offloaded's, by UUID: the
+                                 * offloaded routes the Route.status
+                                 * monitor reported (the OVSDB path). */
+    size_t n_unrecorded;        /* Offloaded routes with no record (the
+                                 * fast path's, fpmd_offload_route_set()). */
     bool enabled;               /* FIB suppression on. */
     fpmd_offload_func *cb;      /* How to notify zebra, or NULL. */
     void *aux;                  /* Passed to 'cb'. */

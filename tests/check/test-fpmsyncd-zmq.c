@@ -28,6 +28,7 @@
 
 #include "daemons/fpmsyncd-nexthop.h"
 #include "daemons/fpmsyncd-offload.h"
+#include "daemons/fpmsyncd-private.h"
 #include "daemons/fpmsyncd-rib.h"
 #include "daemons/fpmsyncd-status.h"
 #include "daemons/fpmsyncd-txn.h"
@@ -571,6 +572,24 @@ START_TEST(test_zmq_results)
     route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
     ck_assert_uint_eq(fx->n_offloads, 3);
     CHECK_TAKE(fx, "none");
+
+    /* On this path only each route's flag says it is offloaded: no
+     * record by row UUID, as the Route.status monitor keeps. */
+    ck_assert(hmap_is_empty(&fx->rib->offload.offloaded));
+    ck_assert_uint_eq(fx->rib->offload.n_unrecorded, 2);
+    route_add(fx, "10.2.0.0/24", 254, 0, "192.168.1.4");  /* Changed. */
+    ck_assert_uint_eq(fx->rib->offload.n_unrecorded, 1);
+
+    /* FIB suppression off: no route is offloaded any more, so once it is
+     * on again, zebra's unchanged replay is not answered "offloaded"
+     * until orchd says so. */
+    fpmd_offload_enable(fx->rib, false);
+    ck_assert_uint_eq(fx->rib->offload.n_unrecorded, 0);
+    fpmd_offload_enable(fx->rib, true);
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
+    ck_assert_uint_eq(fx->n_offloads, 3);
+    result(fx, "10.1.0.0/24", 0);
+    ck_assert_uint_eq(fx->n_offloads, 4);
 }
 END_TEST
 
