@@ -40,16 +40,30 @@ enum wb_type {
     WB_DELETE,                  /* Delete it. */
 };
 
-/* One row write. */
+/* One row write.  A million of them wait in the ring while the write-
+ * behind yields to fpmsyncd, so it is kept to 40 bytes: the row's UUID is
+ * the entry's, and only a delete, which has no entry, holds one of its
+ * own. */
 struct wb_op {
-    struct uuid key;            /* The row. */
-    struct orchd_entry *entry;  /* Content (a reference); NULL to delete. */
+    union {
+        struct orchd_entry *entry; /* Content (a reference), unless... */
+        struct uuid *del_key;   /* ...WB_DELETE: the row (owned). */
+    };
     char *error;                /* Why not programmed, or NULL. */
     int64_t seq;                /* The write's number: seq, applied_seq. */
     long long int queued_ms;    /* When it was queued. */
     enum wb_type type;          /* What to do. */
     bool ok;                    /* Programmed? */
 };
+
+BUILD_ASSERT_DECL(sizeof(struct wb_op) <= 40);
+
+/* Returns the row that 'op' writes. */
+static const struct uuid *
+op_key(const struct wb_op *op)
+{
+    return op->type == WB_DELETE ? op->del_key : &op->entry->asic_uuid;
+}
 
 /* A row write in a transaction. */
 struct wb_slot {
@@ -92,6 +106,9 @@ struct orchd_writebehind {
 };
 
 /* ---- The queue ---------------------------------------------------------- */
+
+/* The largest ring kept while empty, in slots. */
+#define RING_KEEP 4096
 
 /* Makes room for one more write in the ring. */
 static void
@@ -138,19 +155,31 @@ front(struct orchd_writebehind *wb)
     return &wb->ring[wb->head];
 }
 
-/* Drops the oldest write queued (its owner took its references). */
+/* Drops the oldest write queued (its owner took its references).  An
+ * emptied ring larger than RING_KEEP slots is freed: after a million-route
+ * load it would hold 40 to 80 MB of nothing. */
 static void
 pop_front(struct orchd_writebehind *wb)
 {
     wb->head = (wb->head + 1) & (wb->allocated - 1);
     wb->n--;
+    if (!wb->n && wb->allocated > RING_KEEP) {
+        free(wb->ring);
+        wb->ring = NULL;
+        wb->allocated = 0;
+        wb->head = 0;
+    }
 }
 
 /* Frees what 'op' owns. */
 static void
 op_uninit(struct wb_op *op)
 {
-    orchd_entry_unref(op->entry);
+    if (op->type == WB_DELETE) {
+        free(op->del_key);
+    } else {
+        orchd_entry_unref(op->entry);
+    }
     free(op->error);
 }
 
@@ -163,7 +192,6 @@ orchd_writebehind_set(struct orchd_writebehind *wb,
                       const char *error, bool row_exists)
 {
     struct wb_op op = {
-        .key = e->asic_uuid,
         .entry = orchd_entry_ref(e),
         .error = ok ? NULL : xstrdup(error ? error : "failed"),
         .seq = seq,
@@ -182,7 +210,7 @@ orchd_writebehind_delete(struct orchd_writebehind *wb,
                          const struct uuid *key)
 {
     struct wb_op op = {
-        .key = *key,
+        .del_key = xmemdup(key, sizeof *key),
         .queued_ms = time_msec(),
         .type = WB_DELETE,
     };
@@ -225,12 +253,12 @@ put_op(struct ds *s, const struct wb_op *op)
 {
     ds_put_char(s, ',');
     if (op->type == WB_DELETE) {
-        ovsdb_wire_put_op_start(s, "delete", TABLE, &op->key);
+        ovsdb_wire_put_op_start(s, "delete", TABLE, op->del_key);
         ds_put_char(s, '}');
         return;
     }
     ovsdb_wire_put_op_start(s, op->type == WB_INSERT ? "insert" : "update",
-                            TABLE, &op->key);
+                            TABLE, op_key(op));
     ds_put_cstr(s, ",\"row\":{");
     put_content(s, op->entry);
     ds_put_cstr(s, ",\"seq\":");
@@ -256,7 +284,7 @@ txn_has_key(const struct hmap *keys, const struct uuid *key)
     const struct wb_slot *slot;
 
     HMAP_FOR_EACH_WITH_HASH (slot, node, uuid_hash(key), keys) {
-        if (uuid_equals(&slot->op.key, key)) {
+        if (uuid_equals(op_key(&slot->op), key)) {
             return true;
         }
     }
@@ -387,12 +415,12 @@ send_txn(struct orchd_writebehind *wb)
     perf_timer_start(wb->timer);
     ovsdb_writer_txn_start(wb->writer, &ops);
     while (wb->n && txn->n < wb->batch
-           && !txn_has_key(&keys, &front(wb)->key)) {
+           && !txn_has_key(&keys, op_key(front(wb)))) {
         struct wb_slot *slot = &txn->slots[txn->n++];
 
         slot->op = *front(wb);
         pop_front(wb);
-        hmap_insert(&keys, &slot->node, uuid_hash(&slot->op.key));
+        hmap_insert(&keys, &slot->node, uuid_hash(op_key(&slot->op)));
         txn->oldest_ms = MIN(txn->oldest_ms, slot->op.queued_ms);
         put_op(&ops, &slot->op);
     }
