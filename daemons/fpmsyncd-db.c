@@ -432,6 +432,7 @@ load_stop(struct fpmd_db *db)
 static void
 load_start(struct fpmd_db *db)
 {
+    db->state = FPMD_DB_LOADING;
     load_stop(db);
     fpmd_rib_load_begin(db->rib);
     db->nhg_reader = ovsdb_select_reader_create(fpmd_db_get_remote(db),
@@ -506,9 +507,6 @@ mark_checked(struct fpmd_db *db, const struct jsonrpc_msg *msg)
     const char *remote = fpmd_db_get_remote(db);
     struct ds why = DS_EMPTY_INITIALIZER;
 
-    if (db->state != FPMD_DB_CHECKING) {
-        return;
-    }
     if (ovsdb_write_mark_check(&db->mark, (msg->type == JSONRPC_REPLY
                                            ? msg->result : NULL), &why)) {
         VLOG_INFO("%s: the database holds all %"PRIu64" transactions "
@@ -524,7 +522,6 @@ mark_checked(struct fpmd_db *db, const struct jsonrpc_msg *msg)
                   ds_cstr(&why));
         COVERAGE_INC(db_read_again);
         db->n_read_again++;
-        db->state = FPMD_DB_LOADING;
         load_start(db);
     }
     ds_destroy(&why);
@@ -605,7 +602,6 @@ db_connected(struct fpmd_db *db)
     if (uuid_is_zero(&db->mark.epoch)) {
         VLOG_INFO("%s: connected, reading the database",
                   fpmd_db_get_remote(db));
-        db->state = FPMD_DB_LOADING;
         load_start(db);
     } else {
         /* Connected again: the database may not need reading. */

@@ -144,21 +144,19 @@ fpmd_offload_clear(struct fpmd_rib *rib, struct fpmd_route *r)
         return;
     }
     r->be.flags &= ~FPMD_F_OFFLOADED;
-    if (hmap_is_empty(&rib->offload.offloaded)) {
-        /* Flagged by fpmd_offload_route_set(), without a record. */
-        ovs_assert(rib->offload.n_unrecorded);
-        rib->offload.n_unrecorded--;
-        return;
+    if (!hmap_is_empty(&rib->offload.offloaded)) {
+        /* Only then is the row's UUID worth computing. */
+        fpmd_rib_entry_uuid(rib, &r->be, &u);
+        rec = offloaded_find(rib, &u);
+        if (rec && rec->route == r) {
+            hmap_remove(&rib->offload.offloaded, &rec->node);
+            free(rec);
+            return;
+        }
     }
-    fpmd_rib_entry_uuid(rib, &r->be, &u);
-    rec = offloaded_find(rib, &u);
-    if (rec && rec->route == r) {
-        hmap_remove(&rib->offload.offloaded, &rec->node);
-        free(rec);
-    } else {
-        ovs_assert(rib->offload.n_unrecorded);
-        rib->offload.n_unrecorded--;
-    }
+    /* Flagged by fpmd_offload_route_set(), without a record. */
+    ovs_assert(rib->offload.n_unrecorded);
+    rib->offload.n_unrecorded--;
 }
 
 /* Records that route 'r', whose Route row is 'u', is offloaded, and tells
