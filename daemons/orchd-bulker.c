@@ -24,6 +24,8 @@ struct orchd_route_state {
     bool resent;                /* Queued by orchd_bulker_resync() with
                                  * 'written', which was acknowledged as
                                  * programmed (see orchd_bulk_item). */
+    uint32_t tag;               /* The caller's (orchd_bulker_item_tag()),
+                                 * 0 when created; fills padding. */
     struct ovs_list waiting;    /* Items awaiting acknowledgement, by seq. */
     bool pending;               /* In 'pending' list. */
     struct orchd_entry *desired; /* If pending: wanted content, or NULL to
@@ -673,6 +675,25 @@ orchd_bulker_get_written(const struct orchd_bulker *b,
     const struct orchd_route_state *st = find_state(b, key);
 
     return st ? st->written : NULL;
+}
+
+/* Returns the caller's tag of the route that 'item', which must still
+ * wait, writes: a word of the route's state that the bulker never reads,
+ * 0 when the state is created, found here without a lookup by key. */
+uint32_t *
+orchd_bulker_item_tag(struct orchd_bulk_item *item)
+{
+    return &item->state->tag;
+}
+
+/* Returns the caller's tag of route 'key' (see orchd_bulker_item_tag()),
+ * or NULL if the bulker has no state for it. */
+uint32_t *
+orchd_bulker_find_tag(struct orchd_bulker *b, const struct uuid *key)
+{
+    struct orchd_route_state *st = find_state(b, key);
+
+    return st ? &st->tag : NULL;
 }
 
 /* Returns the number of routes with an update waiting for a bulk. */

@@ -39,6 +39,13 @@
  * each route named only in an older one.  So the caller needs no table of
  * its own: a route's state is looked up once per update.
  *
+ * Tags: each route's state holds one 32-bit word for the caller
+ * (orchd_bulker_item_tag(), orchd_bulker_find_tag()), which the bulker
+ * never reads, so that a caller can keep per-route bookkeeping of its own
+ * (orchd's write-behind: where the route's row write waits) without a
+ * table of its own either.  The tag is 0 in a new state, and is freed
+ * with it.
+ *
  * Thread safety: none; one thread drives a bulker.
  */
 
@@ -176,6 +183,9 @@ void orchd_bulker_ack_write(struct orchd_bulker *, struct orchd_bulk_item *,
 uint64_t orchd_bulker_resync(struct orchd_bulker *);
 uint64_t orchd_bulker_n_taken(const struct orchd_bulker *);
 
+uint32_t *orchd_bulker_item_tag(struct orchd_bulk_item *);
+uint32_t *orchd_bulker_find_tag(struct orchd_bulker *,
+                                const struct uuid *key);
 const struct orchd_entry *orchd_bulker_get_written(
     const struct orchd_bulker *, const struct uuid *key);
 size_t orchd_bulker_n_pending(const struct orchd_bulker *);

@@ -378,7 +378,9 @@ handle_result(struct orchd_southbound *sb, const struct route_frame_route *r)
         }
         if (sb->wb) {
             orchd_entry_asic_uuid(vrf, &r->prefix, &key);
-            orchd_writebehind_delete(sb->wb, &key);
+            orchd_writebehind_delete(sb->wb, &key,
+                                     orchd_bulker_find_tag(sb->bulker,
+                                                           &key));
         }
         free(error);
         return;
@@ -406,7 +408,8 @@ handle_result(struct orchd_southbound *sb, const struct route_frame_route *r)
             sb->stats.results_unchanged++;
         } else if (sb->wb) {
             orchd_writebehind_set(sb->wb, item->entry, r->seq, ok, error,
-                                  item->op != ORCHD_BULK_CREATE);
+                                  item->op != ORCHD_BULK_CREATE,
+                                  orchd_bulker_item_tag(item));
         }
         /* 'item' may be freed from here on. */
         orchd_bulker_ack_write(sb->bulker, item, ok, error);

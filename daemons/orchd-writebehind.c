@@ -91,6 +91,11 @@ struct orchd_writebehind {
     size_t allocated;               /* Capacity of 'ring'. */
     size_t head;                    /* Index of the oldest. */
     size_t n;                       /* Writes in 'ring'. */
+    uint32_t head_pos;              /* Position of the oldest: the write
+                                     * K places behind it is at position
+                                     * head_pos + K (mod 2**32), which
+                                     * only requeue() changes, and which
+                                     * a route's tag names plus 1. */
 
     struct wb_txn *in_flight;       /* The transaction sent, or NULL. */
 
@@ -130,12 +135,22 @@ ring_reserve(struct orchd_writebehind *wb)
     wb->head = 0;
 }
 
-/* Queues 'op' behind every write queued. */
-static void
+/* Returns the write queued 'k' places behind the oldest. */
+static struct wb_op *
+ring_at(const struct orchd_writebehind *wb, size_t k)
+{
+    return &wb->ring[(wb->head + k) & (wb->allocated - 1)];
+}
+
+/* Queues 'op' behind every write queued; returns its position. */
+static uint32_t
 push_back(struct orchd_writebehind *wb, const struct wb_op *op)
 {
+    uint32_t pos = wb->head_pos + wb->n;
+
     ring_reserve(wb);
-    wb->ring[(wb->head + wb->n++) & (wb->allocated - 1)] = *op;
+    *ring_at(wb, wb->n++) = *op;
+    return pos;
 }
 
 /* Queues 'op' in front of every write queued. */
@@ -146,6 +161,7 @@ push_front(struct orchd_writebehind *wb, const struct wb_op *op)
     wb->head = (wb->head - 1) & (wb->allocated - 1);
     wb->ring[wb->head] = *op;
     wb->n++;
+    wb->head_pos--;
 }
 
 /* Returns the oldest write queued, which must exist. */
@@ -163,6 +179,7 @@ pop_front(struct orchd_writebehind *wb)
 {
     wb->head = (wb->head + 1) & (wb->allocated - 1);
     wb->n--;
+    wb->head_pos++;
     if (!wb->n && wb->allocated > RING_KEEP) {
         free(wb->ring);
         wb->ring = NULL;
@@ -183,32 +200,83 @@ op_uninit(struct wb_op *op)
     free(op->error);
 }
 
+/* Returns the write that 'tag' names (see orchd_writebehind_set()) if it
+ * is still queued, not sent, and writes the content of row 'key'; else
+ * NULL. */
+static struct wb_op *
+tagged_op(const struct orchd_writebehind *wb, uint32_t tag,
+          const struct uuid *key)
+{
+    uint32_t k = tag - 1 - wb->head_pos;
+    struct wb_op *op;
+
+    if (!tag || k >= wb->n) {
+        return NULL;
+    }
+    op = ring_at(wb, k);
+    return (op->type != WB_DELETE && uuid_equals(&op->entry->asic_uuid, key)
+            ? op : NULL);
+}
+
 /* Queues the write of route 'e''s row: its content and the outcome 'ok'
  * ('error' says why not) of its write number 'seq'.  If 'row_exists' is
- * false, the row is inserted, else updated. */
+ * false, the row is inserted, else updated.
+ *
+ * '*tag', if 'tag' is nonnull, is the route's word for the write-behind
+ * (orchd_bulker_item_tag()): 0, or where the route's newest write was
+ * queued.  If that write still waits to be sent, this one takes its place
+ * and its content, as fpmsyncd's batcher does with Route rows: the row is
+ * written once, not once for each change that came while the write-behind
+ * yielded or was behind.  The write keeps its type (whether it inserts),
+ * since the database holds what it held before the write it replaces.
+ * Else the write is queued behind the rest, and '*tag' names it. */
 void
 orchd_writebehind_set(struct orchd_writebehind *wb,
                       const struct orchd_entry *e, int64_t seq, bool ok,
-                      const char *error, bool row_exists)
+                      const char *error, bool row_exists, uint32_t *tag)
 {
+    struct wb_op *queued = tag ? tagged_op(wb, *tag, &e->asic_uuid) : NULL;
+    char *error_copy = ok ? NULL : xstrdup(error ? error : "failed");
+
+    wb->stats.queued++;
+    if (queued) {
+        orchd_entry_unref(queued->entry);
+        free(queued->error);
+        queued->entry = orchd_entry_ref(e);
+        queued->error = error_copy;
+        queued->seq = seq;
+        queued->ok = ok;
+        wb->stats.coalesced++;
+        return;
+    }
+
     struct wb_op op = {
         .entry = orchd_entry_ref(e),
-        .error = ok ? NULL : xstrdup(error ? error : "failed"),
+        .error = error_copy,
         .seq = seq,
         .queued_ms = time_msec(),
         .type = row_exists ? WB_UPDATE : WB_INSERT,
         .ok = ok,
     };
+    uint32_t pos = push_back(wb, &op);
 
-    push_back(wb, &op);
-    wb->stats.queued++;
+    if (tag) {
+        *tag = pos + 1;
+    }
 }
 
-/* Queues the deletion of row 'key'. */
+/* Queues the deletion of row 'key'.  '*tag', if 'tag' is nonnull, is the
+ * route's word (see orchd_writebehind_set()): it is cleared, since no
+ * later write of the row may take the place of one queued before this
+ * deletion. */
 void
 orchd_writebehind_delete(struct orchd_writebehind *wb,
-                         const struct uuid *key)
+                         const struct uuid *key, uint32_t *tag)
 {
+    if (tag) {
+        *tag = 0;
+    }
+
     struct wb_op op = {
         .del_key = xmemdup(key, sizeof *key),
         .queued_ms = time_msec(),
@@ -511,8 +579,9 @@ is_holding(const struct orchd_writebehind *wb)
 /* While 'yield' is true, sends no new transaction (the one in flight
  * completes), for the options' 'max_yield_ms' at most; then it writes
  * again, so that a Route writer that never catches up cannot hold
- * Asic_Route back forever.  Writes are queued meanwhile, and coalesce
- * only as they always do (one row once per transaction). */
+ * Asic_Route back forever.  Writes are queued meanwhile, and a row's
+ * newer write takes the place of its older one (orchd_writebehind_set()).
+ */
 void
 orchd_writebehind_yield(struct orchd_writebehind *wb, bool yield)
 {
@@ -608,9 +677,10 @@ orchd_writebehind_format(const struct orchd_writebehind *wb, struct ds *s)
                   "flight %"PRIuSIZE", committed %"PRIu64", %.1f s behind"
                   "\n", wb->n, orchd_writebehind_n_in_flight(wb),
                   st->committed, orchd_writebehind_lag_ms(wb) / 1000.0);
-    ds_put_format(s, "  transactions %"PRIu64", updates that became "
-                  "inserts %"PRIu64", retried transactions %"PRIu64
-                  ", rows dropped %"PRIu64"\n", st->txns, st->late_inserts,
+    ds_put_format(s, "  transactions %"PRIu64", writes that replaced one "
+                  "queued %"PRIu64", updates that became inserts %"PRIu64
+                  ", retried transactions %"PRIu64", rows dropped %"PRIu64
+                  "\n", st->txns, st->coalesced, st->late_inserts,
                   st->retried_txns, st->dropped);
     ds_put_format(s, "  yielding to fpmsyncd's Route writes: %s, %"PRIu64
                   " times, %.1f s in all\n",

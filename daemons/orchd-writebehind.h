@@ -10,6 +10,11 @@
  * applied_seq = seq; and deletes it once a removal came back.  Nothing on
  * the fast path ever waits for these writes.
  *
+ * A row's write that waits to be sent takes the content of the row's next
+ * write in its place, so that a row changed many times while the write-
+ * behind was behind is written once (the route's tag in the bulker says
+ * where its write waits: orchd_writebehind_set()).
+ *
  * Writes are queued in the order the results came and sent through the
  * worker's lib/ovsdb-writer.h writer, in transactions of up to 'batch'
  * rows, one transaction at a time, so that a refused or lost transaction
@@ -78,6 +83,8 @@ struct orchd_writebehind_options {
 /* Counters. */
 struct orchd_writebehind_stats {
     uint64_t queued;            /* Row writes queued, ever. */
+    uint64_t coalesced;         /* Of them, writes that took the place of
+                                 * the row's write queued before. */
     uint64_t committed;         /* Row writes committed. */
     uint64_t txns;              /* Transactions sent. */
     uint64_t late_inserts;      /* Updates that found no row: inserted. */
@@ -92,9 +99,10 @@ void orchd_writebehind_destroy(struct orchd_writebehind *);
 
 void orchd_writebehind_set(struct orchd_writebehind *,
                            const struct orchd_entry *, int64_t seq,
-                           bool ok, const char *error, bool row_exists);
+                           bool ok, const char *error, bool row_exists,
+                           uint32_t *tag);
 void orchd_writebehind_delete(struct orchd_writebehind *,
-                              const struct uuid *key);
+                              const struct uuid *key, uint32_t *tag);
 
 void orchd_writebehind_yield(struct orchd_writebehind *, bool yield);
 void orchd_writebehind_run(struct orchd_writebehind *);

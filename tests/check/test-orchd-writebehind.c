@@ -129,7 +129,7 @@ queue_rows(struct orchd_writebehind *wb, int n)
     for (int i = 0; i < n; i++) {
         struct orchd_entry *e = make_entry(i);
 
-        orchd_writebehind_set(wb, e, 10 + i, true, NULL, false);
+        orchd_writebehind_set(wb, e, 10 + i, true, NULL, false, NULL);
         orchd_entry_unref(e);
     }
 }
@@ -169,7 +169,7 @@ START_TEST(test_batches)
         struct orchd_entry *e = make_entry(i);
 
         orchd_writebehind_set(wb, e, 10 + i, i != 1, "SAI_STATUS_FAILURE",
-                              false);
+                              false, NULL);
         orchd_entry_unref(e);
     }
     orchd_writebehind_run(wb);
@@ -261,8 +261,8 @@ START_TEST(test_one_row_once_per_txn)
     struct orchd_writebehind *wb = create(&t, &writer, 100);
     struct orchd_entry *e = make_entry(1);
 
-    orchd_writebehind_delete(wb, &e->asic_uuid);
-    orchd_writebehind_set(wb, e, 5, true, NULL, false);
+    orchd_writebehind_delete(wb, &e->asic_uuid, NULL);
+    orchd_writebehind_set(wb, e, 5, true, NULL, false, NULL);
     orchd_writebehind_run(wb);
     ck_assert_uint_eq(t.n_ops, 1);
     ck_assert_int_eq(count(&t, "\"op\":\"delete\""), 1);
@@ -286,11 +286,11 @@ START_TEST(test_update_without_row)
     struct orchd_entry *e1 = make_entry(1), *e2 = make_entry(2);
     struct orchd_writebehind_stats st;
 
-    orchd_writebehind_set(wb, e1, 1, true, NULL, true);
+    orchd_writebehind_set(wb, e1, 1, true, NULL, true, NULL);
     orchd_writebehind_run(wb);
     ck_assert_int_eq(count(&t, "\"op\":\"update\""), 1);
     ck_assert_int_eq(count(&t, "\"error\":[\"set\",[]]"), 1);
-    orchd_writebehind_set(wb, e2, 2, true, NULL, false);
+    orchd_writebehind_set(wb, e2, 2, true, NULL, false, NULL);
     finish(&t, OVSDB_WRITER_SUCCESS, (int[]) { 0 }, SIZE_MAX);
     orchd_writebehind_run(wb);
     ck_assert_uint_eq(t.n_ops, 2);
@@ -317,8 +317,8 @@ START_TEST(test_refused_and_lost)
     struct orchd_entry *e1 = make_entry(1), *e2 = make_entry(2);
     struct orchd_writebehind_stats st;
 
-    orchd_writebehind_set(wb, e1, 1, true, NULL, false);
-    orchd_writebehind_set(wb, e2, 2, true, NULL, true);
+    orchd_writebehind_set(wb, e1, 1, true, NULL, false, NULL);
+    orchd_writebehind_set(wb, e2, 2, true, NULL, true, NULL);
     orchd_writebehind_run(wb);
     finish(&t, OVSDB_WRITER_ERROR, NULL, 0);
     orchd_writebehind_run(wb);
@@ -347,6 +347,141 @@ START_TEST(test_refused_and_lost)
 }
 END_TEST
 
+/* A row's write not sent yet takes the next one's content in its place,
+ * and keeps its type; one in flight does not. */
+START_TEST(test_coalesce)
+{
+    struct fake_txn t;
+    struct ovsdb_writer *writer;
+    struct orchd_writebehind *wb = create(&t, &writer, 100);
+    struct orchd_entry *e1 = make_entry(1), *e2 = make_entry(2);
+    struct orchd_writebehind_stats st;
+    uint32_t tag1 = 0, tag2 = 0;
+
+    orchd_writebehind_set(wb, e1, 1, true, NULL, false, &tag1);
+    ck_assert_uint_ne(tag1, 0);
+    orchd_writebehind_set(wb, e2, 2, true, NULL, true, &tag2);
+    orchd_writebehind_set(wb, e1, 3, false, "SAI_STATUS_FAILURE", true,
+                          &tag1);
+    orchd_writebehind_set(wb, e1, 4, true, NULL, true, &tag1);
+    ck_assert_uint_eq(orchd_writebehind_n_queued(wb), 2);
+
+    orchd_writebehind_run(wb);
+    ck_assert_uint_eq(t.n_ops, 2);
+    ck_assert_int_eq(count(&t, "\"op\":\"insert\""), 1);
+    ck_assert_int_eq(count(&t, "\"op\":\"update\""), 1);
+    ck_assert_int_eq(count(&t, "\"seq\":4,\"applied_seq\":4"), 1);
+    ck_assert_int_eq(count(&t, "SAI_STATUS_FAILURE"), 0);
+    ck_assert(strstr(t.text, "10.0.1.0/24") < strstr(t.text, "10.0.2.0/24"));
+
+    /* In flight: row 1's next write is queued behind, and the one after
+     * takes its place. */
+    orchd_writebehind_set(wb, e1, 6, true, NULL, true, &tag1);
+    orchd_writebehind_set(wb, e1, 7, true, NULL, true, &tag1);
+    ck_assert_uint_eq(orchd_writebehind_n_queued(wb), 1);
+    finish(&t, OVSDB_WRITER_SUCCESS, NULL, SIZE_MAX);
+    orchd_writebehind_run(wb);
+    ck_assert_uint_eq(t.n_ops, 1);
+    ck_assert_int_eq(count(&t, "\"seq\":7,\"applied_seq\":7"), 1);
+    finish(&t, OVSDB_WRITER_SUCCESS, NULL, SIZE_MAX);
+    ck_assert(orchd_writebehind_is_idle(wb));
+
+    /* A tag that names another row's write takes nothing. */
+    orchd_writebehind_set(wb, e1, 8, true, NULL, true, &tag1);
+    uint32_t wrong = tag1;
+    orchd_writebehind_set(wb, e2, 9, true, NULL, true, &wrong);
+    ck_assert_uint_eq(orchd_writebehind_n_queued(wb), 2);
+    ck_assert_uint_ne(wrong, tag1);
+    orchd_writebehind_run(wb);
+    ck_assert_uint_eq(t.n_ops, 2);
+    finish(&t, OVSDB_WRITER_SUCCESS, NULL, SIZE_MAX);
+
+    orchd_writebehind_get_stats(wb, &st);
+    ck_assert_uint_eq(st.queued, 8);
+    ck_assert_uint_eq(st.coalesced, 3);
+    ck_assert_uint_eq(st.committed, 5);
+    orchd_entry_unref(e1);
+    orchd_entry_unref(e2);
+    destroy(wb, writer);
+}
+END_TEST
+
+/* No write takes the place of one queued before a deletion of its row. */
+START_TEST(test_coalesce_not_across_delete)
+{
+    struct fake_txn t;
+    struct ovsdb_writer *writer;
+    struct orchd_writebehind *wb = create(&t, &writer, 100);
+    struct orchd_entry *e = make_entry(1);
+    uint32_t tag = 0;
+
+    orchd_writebehind_set(wb, e, 1, true, NULL, false, &tag);
+    orchd_writebehind_delete(wb, &e->asic_uuid, &tag);
+    ck_assert_uint_eq(tag, 0);
+    orchd_writebehind_set(wb, e, 2, true, NULL, false, &tag);
+    ck_assert_uint_eq(orchd_writebehind_n_queued(wb), 3);
+
+    static const char *const ops[] = { "insert", "delete", "insert" };
+    for (size_t i = 0; i < ARRAY_SIZE(ops); i++) {
+        char op[32];
+
+        orchd_writebehind_run(wb);
+        ck_assert_uint_eq(t.n_ops, 1);
+        snprintf(op, sizeof op, "\"op\":\"%s\"", ops[i]);
+        ck_assert_int_eq(count(&t, op), 1);
+        finish(&t, OVSDB_WRITER_SUCCESS, NULL, SIZE_MAX);
+    }
+    ck_assert(orchd_writebehind_is_idle(wb));
+    orchd_entry_unref(e);
+    destroy(wb, writer);
+}
+END_TEST
+
+/* A refused transaction goes back in front, one write fewer: the tags of
+ * its rows may name other places now, and take only their own row's
+ * write. */
+START_TEST(test_coalesce_after_requeue)
+{
+    struct fake_txn t;
+    struct ovsdb_writer *writer;
+    struct orchd_writebehind *wb = create(&t, &writer, 100);
+    struct orchd_entry *e[3];
+    uint32_t tags[3] = { 0, 0, 0 };
+
+    for (int i = 0; i < 3; i++) {
+        e[i] = make_entry(i);
+        orchd_writebehind_set(wb, e[i], i + 1, true, NULL, true, &tags[i]);
+    }
+    orchd_writebehind_run(wb);
+    ck_assert_uint_eq(t.n_ops, 3);
+    finish(&t, OVSDB_WRITER_ERROR, NULL, 1);    /* Drops row 1's. */
+    ck_assert_uint_eq(orchd_writebehind_n_queued(wb), 2);
+
+    /* Row 0's write moved to where row 1's was; row 2's stayed. */
+    orchd_writebehind_set(wb, e[0], 10, true, NULL, true, &tags[0]);
+    orchd_writebehind_set(wb, e[1], 11, true, NULL, true, &tags[1]);
+    orchd_writebehind_set(wb, e[2], 12, true, NULL, true, &tags[2]);
+    ck_assert_uint_eq(orchd_writebehind_n_queued(wb), 4);
+
+    /* Row 0's first write, row 2's newest; then, since a transaction
+     * names a row once, row 0's newest and row 1's. */
+    orchd_writebehind_run(wb);
+    ck_assert_uint_eq(t.n_ops, 2);
+    ck_assert_int_eq(count(&t, "\"seq\":1,"), 1);
+    ck_assert_int_eq(count(&t, "\"seq\":12,"), 1);
+    finish(&t, OVSDB_WRITER_SUCCESS, NULL, SIZE_MAX);
+    orchd_writebehind_run(wb);
+    ck_assert_uint_eq(t.n_ops, 2);
+    ck_assert(strstr(t.text, "\"seq\":10,") < strstr(t.text, "\"seq\":11,"));
+    finish(&t, OVSDB_WRITER_SUCCESS, NULL, SIZE_MAX);
+    ck_assert(orchd_writebehind_is_idle(wb));
+    for (int i = 0; i < 3; i++) {
+        orchd_entry_unref(e[i]);
+    }
+    destroy(wb, writer);
+}
+END_TEST
+
 /* A transaction still in flight when the write-behind goes ends without
  * it. */
 START_TEST(test_destroy_in_flight)
@@ -356,8 +491,8 @@ START_TEST(test_destroy_in_flight)
     struct orchd_writebehind *wb = create(&t, &writer, 100);
     struct orchd_entry *e = make_entry(1);
 
-    orchd_writebehind_set(wb, e, 1, true, NULL, false);
-    orchd_writebehind_set(wb, e, 2, true, NULL, true);
+    orchd_writebehind_set(wb, e, 1, true, NULL, false, NULL);
+    orchd_writebehind_set(wb, e, 2, true, NULL, true, NULL);
     orchd_writebehind_run(wb);
     orchd_writebehind_destroy(wb);
     finish(&t, OVSDB_WRITER_LOST, NULL, SIZE_MAX);
@@ -377,6 +512,9 @@ orchd_writebehind_suite(void)
     tcase_add_test(tc, test_update_without_row);
     tcase_add_test(tc, test_refused_and_lost);
     tcase_add_test(tc, test_destroy_in_flight);
+    tcase_add_test(tc, test_coalesce);
+    tcase_add_test(tc, test_coalesce_not_across_delete);
+    tcase_add_test(tc, test_coalesce_after_requeue);
     tcase_add_test(tc, test_yield);
     tcase_add_test(tc, test_yield_too_long);
     suite_add_tcase(s, tc);
