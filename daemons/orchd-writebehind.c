@@ -40,29 +40,46 @@ enum wb_type {
     WB_DELETE,                  /* Delete it. */
 };
 
-/* One row write.  A million of them wait in the ring while the write-
- * behind yields to fpmsyncd, so it is kept to 40 bytes: the row's UUID is
- * the entry's, and only a delete, which has no entry, holds one of its
- * own. */
-struct wb_op {
-    union {
-        struct orchd_entry *entry; /* Content (a reference), unless... */
-        struct uuid *del_key;   /* ...WB_DELETE: the row (owned). */
-    };
-    char *error;                /* Why not programmed, or NULL. */
-    int64_t seq;                /* The write's number: seq, applied_seq. */
-    long long int queued_ms;    /* When it was queued. */
-    enum wb_type type;          /* What to do. */
-    bool ok;                    /* Programmed? */
+/* The content of a write whose route was not programmed, and why. */
+struct wb_failure {
+    struct orchd_entry *entry;  /* Content (a reference). */
+    char *error;                /* Why not programmed. */
 };
 
-BUILD_ASSERT_DECL(sizeof(struct wb_op) <= 40);
+/* One row write.  A million of them wait in the ring while the write-
+ * behind yields to fpmsyncd, so it is kept to 24 bytes: the row's UUID is
+ * the entry's, and only what is rare takes memory of its own: a delete's
+ * row, which has no entry, and a failure's error. */
+struct wb_op {
+    union {
+        struct orchd_entry *entry; /* Programmed ('ok'): content (a
+                                    * reference). */
+        struct wb_failure *failure; /* Not programmed: content, why
+                                     * (owned). */
+        struct uuid *del_key;   /* WB_DELETE: the row (owned). */
+    };
+    int64_t seq;                /* The write's number: seq, applied_seq. */
+    uint32_t queued_ds;         /* When it was queued, in tenths of a second
+                                 * since the write-behind's 'start_ms' (13
+                                 * years). */
+    uint8_t type;               /* What to do: an enum wb_type. */
+    bool ok;                    /* Programmed?  (Not for WB_DELETE.) */
+};
+
+BUILD_ASSERT_DECL(sizeof(struct wb_op) <= 24);
+
+/* Returns the content that 'op', which is no WB_DELETE, writes. */
+static const struct orchd_entry *
+op_entry(const struct wb_op *op)
+{
+    return op->ok ? op->entry : op->failure->entry;
+}
 
 /* Returns the row that 'op' writes. */
 static const struct uuid *
 op_key(const struct wb_op *op)
 {
-    return op->type == WB_DELETE ? op->del_key : &op->entry->asic_uuid;
+    return op->type == WB_DELETE ? op->del_key : &op_entry(op)->asic_uuid;
 }
 
 /* A row write in a transaction. */
@@ -75,7 +92,8 @@ struct wb_slot {
 struct wb_txn {
     struct orchd_writebehind *wb; /* Owner, NULL once it is destroyed. */
     size_t n;                   /* Writes in 'slots'. */
-    long long int oldest_ms;    /* Earliest 'queued_ms' of its writes. */
+    long long int oldest_ms;    /* When the oldest of its writes was
+                                 * queued, in ms. */
     struct wb_slot slots[];     /* The writes, in order. */
 };
 
@@ -98,6 +116,8 @@ struct orchd_writebehind {
                                      * a route's tag names plus 1. */
 
     struct wb_txn *in_flight;       /* The transaction sent, or NULL. */
+    long long int start_ms;         /* When it was created: the origin of
+                                     * the writes' 'queued_ds'. */
 
     /* Yielding to fpmsyncd's Route writes (orchd_writebehind_yield()). */
     bool yielding;                  /* Asked to hold back. */
@@ -188,16 +208,49 @@ pop_front(struct orchd_writebehind *wb)
     }
 }
 
+/* Returns the time now as a write's 'queued_ds'. */
+static uint32_t
+now_ds(const struct orchd_writebehind *wb)
+{
+    return (time_msec() - wb->start_ms) / 100;
+}
+
+/* Returns when a write with 'queued_ds' was queued, in ms. */
+static long long int
+queued_ms(const struct orchd_writebehind *wb, const struct wb_op *op)
+{
+    return wb->start_ms + op->queued_ds * 100LL;
+}
+
+/* Makes 'op' (its content unset) write route 'e' with the outcome 'ok',
+ * and 'error' if not. */
+static void
+op_set_content(struct wb_op *op, const struct orchd_entry *e, bool ok,
+               const char *error)
+{
+    op->ok = ok;
+    if (ok) {
+        op->entry = orchd_entry_ref(e);
+    } else {
+        op->failure = xmalloc(sizeof *op->failure);
+        op->failure->entry = orchd_entry_ref(e);
+        op->failure->error = xstrdup(error ? error : "failed");
+    }
+}
+
 /* Frees what 'op' owns. */
 static void
 op_uninit(struct wb_op *op)
 {
     if (op->type == WB_DELETE) {
         free(op->del_key);
-    } else {
+    } else if (op->ok) {
         orchd_entry_unref(op->entry);
+    } else {
+        orchd_entry_unref(op->failure->entry);
+        free(op->failure->error);
+        free(op->failure);
     }
-    free(op->error);
 }
 
 /* Returns the write that 'tag' names (see orchd_writebehind_set()) if it
@@ -214,7 +267,7 @@ tagged_op(const struct orchd_writebehind *wb, uint32_t tag,
         return NULL;
     }
     op = ring_at(wb, k);
-    return (op->type != WB_DELETE && uuid_equals(&op->entry->asic_uuid, key)
+    return (op->type != WB_DELETE && uuid_equals(op_key(op), key)
             ? op : NULL);
 }
 
@@ -236,28 +289,25 @@ orchd_writebehind_set(struct orchd_writebehind *wb,
                       const char *error, bool row_exists, uint32_t *tag)
 {
     struct wb_op *queued = tag ? tagged_op(wb, *tag, &e->asic_uuid) : NULL;
-    char *error_copy = ok ? NULL : xstrdup(error ? error : "failed");
 
     wb->stats.queued++;
     if (queued) {
-        orchd_entry_unref(queued->entry);
-        free(queued->error);
-        queued->entry = orchd_entry_ref(e);
-        queued->error = error_copy;
+        uint8_t type = queued->type;
+
+        op_uninit(queued);
+        op_set_content(queued, e, ok, error);
+        queued->type = type;
         queued->seq = seq;
-        queued->ok = ok;
         wb->stats.coalesced++;
         return;
     }
 
     struct wb_op op = {
-        .entry = orchd_entry_ref(e),
-        .error = error_copy,
         .seq = seq,
-        .queued_ms = time_msec(),
+        .queued_ds = now_ds(wb),
         .type = row_exists ? WB_UPDATE : WB_INSERT,
-        .ok = ok,
     };
+    op_set_content(&op, e, ok, error);
     uint32_t pos = push_back(wb, &op);
 
     if (tag) {
@@ -279,7 +329,7 @@ orchd_writebehind_delete(struct orchd_writebehind *wb,
 
     struct wb_op op = {
         .del_key = xmemdup(key, sizeof *key),
-        .queued_ms = time_msec(),
+        .queued_ds = now_ds(wb),
         .type = WB_DELETE,
     };
 
@@ -328,7 +378,7 @@ put_op(struct ds *s, const struct wb_op *op)
     ovsdb_wire_put_op_start(s, op->type == WB_INSERT ? "insert" : "update",
                             TABLE, op_key(op));
     ds_put_cstr(s, ",\"row\":{");
-    put_content(s, op->entry);
+    put_content(s, op_entry(op));
     ds_put_cstr(s, ",\"seq\":");
     ovsdb_wire_put_uint(s, MAX(op->seq, 0));
     ds_put_cstr(s, ",\"applied_seq\":");
@@ -340,7 +390,7 @@ put_op(struct ds *s, const struct wb_op *op)
         }
     } else {
         ds_put_cstr(s, ",\"state\":\"error\",\"error\":");
-        json_string_escape(op->error, s);
+        json_string_escape(op->failure->error, s);
     }
     ds_put_cstr(s, "}}");
 }
@@ -489,7 +539,7 @@ send_txn(struct orchd_writebehind *wb)
         slot->op = *front(wb);
         pop_front(wb);
         hmap_insert(&keys, &slot->node, uuid_hash(op_key(&slot->op)));
-        txn->oldest_ms = MIN(txn->oldest_ms, slot->op.queued_ms);
+        txn->oldest_ms = MIN(txn->oldest_ms, queued_ms(wb, &slot->op));
         put_op(&ops, &slot->op);
     }
     hmap_destroy(&keys);
@@ -518,6 +568,7 @@ orchd_writebehind_create(struct ovsdb_writer *writer,
     struct perf_timer_options popts;
 
     wb->writer = writer;
+    wb->start_ms = time_msec();
     wb->batch = options && options->batch ? options->batch : 100;
     wb->commit = options ? options->commit : NULL;
     wb->commit_aux = options ? options->commit_aux : NULL;
@@ -655,7 +706,7 @@ orchd_writebehind_lag_ms(const struct orchd_writebehind *wb)
         oldest = wb->in_flight->oldest_ms;
     }
     if (wb->n) {
-        oldest = MIN(oldest, wb->ring[wb->head].queued_ms);
+        oldest = MIN(oldest, queued_ms(wb, &wb->ring[wb->head]));
     }
     return oldest == LLONG_MAX ? 0 : MAX(time_msec() - oldest, 0);
 }
