@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/ovsdb-file-text.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/hmap.h"
 #include "openvswitch/json.h"
@@ -206,144 +207,6 @@ file_span(const struct ovsdb_file_replay *r, const char *p, size_t n)
     return (struct span) { .off = p - r->text, .len = n };
 }
 
-/* ---- The scanner -------------------------------------------------------
- *
- * Just enough JSON to walk a transaction record: each function takes the
- * next byte to read and the end of the text, and returns the byte after
- * what it read, or NULL if that is not there. */
-
-static const char *
-skip_ws(const char *p, const char *end)
-{
-    while (p < end && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')) {
-        p++;
-    }
-    return p;
-}
-
-/* 'p' is at a string's opening quote. */
-static const char *
-skip_string(const char *p, const char *end)
-{
-    const char *start = ++p;
-
-    for (;;) {
-        const char *q = memchr(p, '"', end - p);
-        const char *b;
-
-        if (!q) {
-            return NULL;
-        }
-        for (b = q; b > start && b[-1] == '\\'; b--) {
-            continue;
-        }
-        if (!((q - b) & 1)) {
-            return q + 1;       /* Not escaped: an even run of '\'s. */
-        }
-        p = q + 1;
-    }
-}
-
-/* Skips one value of any kind.  Brackets are counted, not matched. */
-static const char *
-skip_value(const char *p, const char *end)
-{
-    if (p >= end) {
-        return NULL;
-    } else if (*p == '"') {
-        return skip_string(p, end);
-    } else if (*p == '[' || *p == '{') {
-        int depth = 0;
-
-        while (p < end) {
-            char c = *p;
-
-            if (c == '"') {
-                p = skip_string(p, end);
-                if (!p) {
-                    return NULL;
-                }
-                continue;
-            } else if (c == '[' || c == '{') {
-                depth++;
-            } else if (c == ']' || c == '}') {
-                if (!--depth) {
-                    return p + 1;
-                }
-            }
-            p++;
-        }
-        return NULL;
-    } else {
-        const char *start = p;
-
-        while (p < end && *p != ',' && *p != ']' && *p != '}' && *p != ' '
-               && *p != '\n' && *p != '\t' && *p != '\r' && *p != ':') {
-            p++;
-        }
-        return p > start ? p : NULL;
-    }
-}
-
-/* A member of an object being walked. */
-struct member {
-    const char *key;            /* Its key's text, without the quotes. */
-    size_t key_len;             /* Its length. */
-    const char *value;          /* First byte of its value. */
-};
-
-/* Moves to the next member of the object whose '{' or previous member's
- * value ends at '*pp'.  Returns 1 and fills 'm' (and '*pp' is at the
- * value), 0 at the closing '}' ('*pp' after it), -1 on an error. */
-static int
-next_member(const char **pp, const char *end, bool first, struct member *m)
-{
-    const char *p = skip_ws(*pp, end);
-    const char *q;
-
-    if (p < end && *p == '}') {
-        *pp = p + 1;
-        return 0;
-    }
-    if (!first) {
-        if (p >= end || *p != ',') {
-            return -1;
-        }
-        p = skip_ws(p + 1, end);
-    }
-    if (p >= end || *p != '"' || !(q = skip_string(p, end))) {
-        return -1;
-    }
-    m->key = p + 1;
-    m->key_len = q - p - 2;
-    p = skip_ws(q, end);
-    if (p >= end || *p != ':') {
-        return -1;
-    }
-    *pp = m->value = skip_ws(p + 1, end);
-    return 1;
-}
-
-/* Returns true if 'm''s key is 's'. */
-static bool
-key_is(const struct member *m, const char *s)
-{
-    return strlen(s) == m->key_len && !memcmp(m->key, s, m->key_len);
-}
-
-/* Moves '*pp' to the '{' of an object.  Returns false if it is not one. */
-static bool
-open_object(const char **pp, const char *end)
-{
-    const char *p = skip_ws(*pp, end);
-
-    if (p >= end || *p != '{') {
-        return false;
-    }
-    *pp = p + 1;
-    return true;
-}
-
 /* ---- The schema --------------------------------------------------------
  */
 
@@ -441,10 +304,10 @@ row_find(const struct table *t, const struct uuid *uuid)
 /* Returns the index of the column of 't' named by 'm''s key, or SIZE_MAX
  * if it is not kept. */
 static size_t
-column_find(const struct table *t, const struct member *m)
+column_find(const struct table *t, const struct ovsdb_file_text_member *m)
 {
     for (size_t i = 0; i < t->n_columns; i++) {
-        if (key_is(m, t->columns[i].name)) {
+        if (ovsdb_file_text_key_is(m, t->columns[i].name)) {
             return i;
         }
     }
@@ -530,7 +393,7 @@ replay_row(struct ovsdb_file_replay *r, struct table *t,
     struct row *row = row_find(t, uuid);
 
     if (p < end && *p == 'n') {
-        const char *q = skip_value(p, end);
+        const char *q = ovsdb_file_text_skip_value(p, end);
 
         if (!q || q - p != 4 || memcmp(p, "null", 4)) {
             *error = xasprintf("row "UUID_FMT" of table %s does not parse",
@@ -562,17 +425,17 @@ replay_row(struct ovsdb_file_replay *r, struct table *t,
         row->order_idx = t->n_order;
         t->order[t->n_order++] = row;
     }
-    if (!open_object(&p, end)) {
+    if (!ovsdb_file_text_open_object(&p, end)) {
         goto bad;
     }
     for (bool first = true; ; first = false) {
-        struct member m;
-        int k = next_member(&p, end, first, &m);
+        struct ovsdb_file_text_member m;
+        int k = ovsdb_file_text_next_member(&p, end, first, &m);
         const char *q;
 
         if (!k) {
             return p;
-        } else if (k < 0 || !(q = skip_value(m.value, end))) {
+        } else if (k < 0 || !(q = ovsdb_file_text_skip_value(m.value, end))) {
             goto bad;
         }
 
@@ -608,15 +471,15 @@ static const char *
 replay_table(struct ovsdb_file_replay *r, struct table *t, const char *p,
              const char *end, char **error)
 {
-    if (!open_object(&p, end)) {
+    if (!ovsdb_file_text_open_object(&p, end)) {
         *error = xasprintf("table %s is not an object", t->name);
         return NULL;
     }
     for (bool first = true; ; first = false) {
-        struct member m;
+        struct ovsdb_file_text_member m;
         struct uuid uuid;
         char s[UUID_LEN + 1];
-        int k = next_member(&p, end, first, &m);
+        int k = ovsdb_file_text_next_member(&p, end, first, &m);
 
         if (!k) {
             return p;
@@ -646,10 +509,10 @@ replay_table(struct ovsdb_file_replay *r, struct table *t, const char *p,
 
 /* Returns the table kept named by 'm''s key, or NULL. */
 static struct table *
-table_find(struct ovsdb_file_replay *r, const struct member *m)
+table_find(struct ovsdb_file_replay *r, const struct ovsdb_file_text_member *m)
 {
     for (size_t i = 0; i < r->n_tables; i++) {
-        if (key_is(m, r->tables[i]->name)) {
+        if (ovsdb_file_text_key_is(m, r->tables[i]->name)) {
             return r->tables[i];
         }
     }
@@ -666,15 +529,15 @@ replay_txn(struct ovsdb_file_replay *r, const char *text, size_t len)
     char *error = NULL;
 
     r->n_pending = 0;
-    if (!open_object(&p, end)) {
+    if (!ovsdb_file_text_open_object(&p, end)) {
         return xstrdup("not a JSON object");
     }
     for (bool first = true; ; first = false) {
-        struct member m;
-        int k = next_member(&p, end, first, &m);
+        struct ovsdb_file_text_member m;
+        int k = ovsdb_file_text_next_member(&p, end, first, &m);
 
         if (!k) {
-            if (skip_ws(p, end) != end) {
+            if (ovsdb_file_text_skip_ws(p, end) != end) {
                 return xstrdup("trailing data after the transaction");
             }
             break;
@@ -690,12 +553,12 @@ replay_txn(struct ovsdb_file_replay *r, const char *text, size_t len)
                 return error;
             }
         } else {
-            p = skip_value(m.value, end);
+            p = ovsdb_file_text_skip_value(m.value, end);
             if (!p) {
                 return xasprintf("member \"%.*s\" does not parse",
                                  (int) MIN(m.key_len, 64), m.key);
             }
-            if (key_is(&m, "_is_diff")) {
+            if (ovsdb_file_text_key_is(&m, "_is_diff")) {
                 is_diff = p - m.value == 4 && !memcmp(m.value, "true", 4);
             }
         }
@@ -722,14 +585,6 @@ replay_txn(struct ovsdb_file_replay *r, const char *text, size_t len)
     }
     return NULL;
 }
-
-/* The header of every record of a standalone database file, and the
- * start of a clustered one. */
-static const char record_magic[] = "OVSDB JSON ";
-static const char cluster_magic[] = "OVSDB CLUSTER";
-
-/* A header is shorter than this: magic, length, SHA-1, newline. */
-#define MAX_HEADER 128
 
 /* Replays database file 'file' to its last whole record.  Returns NULL,
  * or an error message that the caller frees.  Call once. */
@@ -799,40 +654,28 @@ ovsdb_file_replay_read_buffer(struct ovsdb_file_replay *r, const char *file,
                          "directly (ask the server)", file);
     }
 
+    static const char cluster_magic[] = OVSDB_FILE_TEXT_CLUSTER_MAGIC;
     const char *p = r->text, *end = r->text + r->size;
-    while (p < end) {
-        const char *nl = memchr(p, '\n', MIN(end - p, MAX_HEADER));
+    for (;;) {
+        struct ovsdb_file_text_record rec;
+        enum ovsdb_file_text_next next;
+        const char *error = NULL;
         char *msg = NULL;
 
         if (!r->n_records && (size_t) (end - p) >= strlen(cluster_magic)
             && !memcmp(p, cluster_magic, strlen(cluster_magic))) {
             return xasprintf("%s: a clustered database (its Raft log can "
                              "only be read through the server)", file);
-        } else if (!nl) {
-            if (end - p < MAX_HEADER) {
-                break;          /* A header cut short: being written. */
-            }
-            msg = xstrdup("no record header");
-        } else if (nl - p < (ptrdiff_t) strlen(record_magic)
-                   || memcmp(p, record_magic, strlen(record_magic))) {
-            msg = xstrdup(r->n_records ? "no record header"
-                          : "not an OVSDB database file");
+        }
+        next = ovsdb_file_text_next_record(&p, end, !r->n_records, &rec,
+                                           &error);
+        if (next == OVSDB_FILE_TEXT_END) {
+            break;
+        } else if (next == OVSDB_FILE_TEXT_ERROR) {
+            msg = xstrdup(error);
         } else {
-            const char *digits = p + strlen(record_magic);
-            char *e = CONST_CAST(char *, digits);
-            unsigned long long len = (isdigit((unsigned char) *digits)
-                                      ? strtoull(digits, &e, 10) : 0);
-            const char *data = nl + 1;
-
-            if (!isdigit((unsigned char) *digits) || *e != ' ') {
-                msg = xstrdup("bad record header");
-            } else if (len > (size_t) (end - data)) {
-                break;          /* A record cut short: being written. */
-            } else {
-                msg = (r->n_records ? replay_txn(r, data, len)
-                       : read_schema(r, data, len));
-                p = data + len;
-            }
+            msg = (r->n_records ? replay_txn(r, rec.data, rec.len)
+                   : read_schema(r, rec.data, rec.len));
         }
         if (msg) {
             char *s = xasprintf("%s: record %zu: %s", file, r->n_records,
@@ -904,7 +747,7 @@ ovsdb_file_replay_get_string(const struct ovsdb_file_replay_value *v,
 {
     ds_clear(out);
     if (v->len < 2 || v->s[0] != '"' || v->s[v->len - 1] != '"'
-        || skip_string(v->s, v->s + v->len) != v->s + v->len) {
+        || ovsdb_file_text_skip_string(v->s, v->s + v->len) != v->s + v->len) {
         return false;
     } else if (memchr(v->s + 1, '\\', v->len - 2)) {
         return get_escaped_string(v, out);
@@ -956,7 +799,7 @@ ovsdb_file_replay_get_boolean(const struct ovsdb_file_replay_value *v,
 static const char *
 expect(const char *p, const char *end, char c)
 {
-    p = skip_ws(p, end);
+    p = ovsdb_file_text_skip_ws(p, end);
     return p < end && *p == c ? p + 1 : NULL;
 }
 
@@ -967,7 +810,7 @@ expect_tagged(const char *p, const char *end, const char *tag)
 {
     size_t n = strlen(tag);
 
-    p = skip_ws(p, end);
+    p = ovsdb_file_text_skip_ws(p, end);
     if ((size_t) (end - p) < n + 2 || p[0] != '"' || memcmp(p + 1, tag, n)
         || p[n + 1] != '"') {
         return NULL;
@@ -997,8 +840,8 @@ ovsdb_file_replay_get_optional(const struct ovsdb_file_replay_value *v,
     if (q) {
         *present = false;
     } else {
-        p = skip_ws(p, end);
-        q = skip_value(p, end);
+        p = ovsdb_file_text_skip_ws(p, end);
+        q = ovsdb_file_text_skip_value(p, end);
         if (!q) {
             return false;
         }
@@ -1007,7 +850,7 @@ ovsdb_file_replay_get_optional(const struct ovsdb_file_replay_value *v,
         q = expect(q, end, ']');
     }
     q = q ? expect(q, end, ']') : NULL;
-    return q && skip_ws(q, end) == end;
+    return q && ovsdb_file_text_skip_ws(q, end) == end;
 }
 
 /* Starts walking map value 'v'.  Returns false if it is not a map. */
@@ -1041,7 +884,7 @@ ovsdb_file_replay_map_next(struct ovsdb_file_replay_cursor *cur,
     q = expect(p, end, ']');
     if (q) {
         q = expect(q, end, ']');
-        cur->error = !q || skip_ws(q, end) != end;
+        cur->error = !q || ovsdb_file_text_skip_ws(q, end) != end;
         cur->p = NULL;
         return false;
     }
@@ -1051,8 +894,8 @@ ovsdb_file_replay_map_next(struct ovsdb_file_replay_cursor *cur,
     if (!(p = expect(p, end, '['))) {
         goto error;
     }
-    p = skip_ws(p, end);
-    if (p >= end || *p != '"' || !(q = skip_string(p, end))) {
+    p = ovsdb_file_text_skip_ws(p, end);
+    if (p >= end || *p != '"' || !(q = ovsdb_file_text_skip_string(p, end))) {
         goto error;
     }
     kv = (struct ovsdb_file_replay_value) { p, q - p };
@@ -1060,8 +903,8 @@ ovsdb_file_replay_map_next(struct ovsdb_file_replay_cursor *cur,
     if (!p) {
         goto error;
     }
-    p = skip_ws(p, end);
-    q = skip_value(p, end);
+    p = ovsdb_file_text_skip_ws(p, end);
+    q = ovsdb_file_text_skip_value(p, end);
     if (!q) {
         goto error;
     }
