@@ -9,6 +9,7 @@ tests_check_fibsync_SOURCES = tests/check/main.c tests/check/suites.h \
 	tests/check/test-setting.c tests/check/test-ovsdb-wire.c \
 	tests/check/test-ovsdb-write-mark.c \
 	tests/check/test-ovsdb-file-replay.c \
+	tests/check/test-ovsdb-file-split.c \
 	tests/check/test-ovsdb-select-reader.c \
 	tests/check/test-ovsdb-slice-reader.c \
 	tests/check/test-route-frame.c tests/check/test-zmq-channel.c

@@ -9,6 +9,13 @@ utilities/fibsync-ctl: utilities/fibsync-ctl.in Makefile
 	$(SUBST_SCRIPT) $(srcdir)/utilities/fibsync-ctl.in > $@.tmp && \
 	chmod +x $@.tmp && mv $@.tmp $@
 
+# fibsync-db-split: a compacted database's snapshot split before
+# ovsdb-server reads it (lib/ovsdb-file-split.h).
+bin_PROGRAMS += utilities/fibsync-db-split
+utilities_fibsync_db_split_SOURCES = utilities/fibsync-db-split.c
+utilities_fibsync_db_split_LDADD = lib/libfibsync.la $(OVS_LIBS) \
+	$(JEMALLOC_LIBS)
+
 bin_PROGRAMS += utilities/route-check
 utilities_route_check_SOURCES = utilities/route-check.c
 utilities_route_check_LDADD = lib/libfibsync.la $(OVS_LIBS) $(JEMALLOC_LIBS)

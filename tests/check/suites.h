@@ -17,6 +17,7 @@
     SUITE(ovsdb_wire) \
     SUITE(ovsdb_write_mark) \
     SUITE(ovsdb_file_replay) \
+    SUITE(ovsdb_file_split) \
     SUITE(ovsdb_select_reader) \
     SUITE(ovsdb_slice_reader) \
     SUITE(route_frame) \
