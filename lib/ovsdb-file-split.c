@@ -123,7 +123,7 @@ walk_table(const char *p, const char *end, struct chunker *c)
 
         if (!k) {
             break;
-        } else if (k < 0 || *m.value != '{'
+        } else if (k < 0 || m.value >= end || *m.value != '{'
                    || !(q = ovsdb_file_text_skip_value(m.value, end))) {
             return "a row is not an object";
         }
