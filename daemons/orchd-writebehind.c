@@ -110,10 +110,13 @@ struct orchd_writebehind {
     size_t head;                    /* Index of the oldest. */
     size_t n;                       /* Writes in 'ring'. */
     uint32_t head_pos;              /* Position of the oldest: the write
-                                     * K places behind it is at position
-                                     * head_pos + K (mod 2**32), which
-                                     * only requeue() changes, and which
-                                     * a route's tag names plus 1. */
+                                     * K places behind it has position
+                                     * head_pos + K (mod 2**32).  A write
+                                     * keeps its position while it waits;
+                                     * only requeue() and a late insert
+                                     * give writes new ones.  A route's
+                                     * tag is its newest write's position
+                                     * plus 1. */
 
     struct wb_txn *in_flight;       /* The transaction sent, or NULL. */
     long long int start_ms;         /* When it was created: the origin of
