@@ -11,7 +11,7 @@
 # (FUZZ_OVS_LIBS, from configure) without jemalloc.
 
 FUZZ_NAMES = fpm route-frame prefix nexthop-key fpmsyncd-load syncd-row \
-	db-file
+	db-file db-split
 FUZZ_BINS = \
 	tests/fuzz/fuzz-fpm \
 	tests/fuzz/fuzz-route-frame \
@@ -19,7 +19,8 @@ FUZZ_BINS = \
 	tests/fuzz/fuzz-nexthop-key \
 	tests/fuzz/fuzz-fpmsyncd-load \
 	tests/fuzz/fuzz-syncd-row \
-	tests/fuzz/fuzz-db-file
+	tests/fuzz/fuzz-db-file \
+	tests/fuzz/fuzz-db-split
 
 FUZZ_CC = $(CLANG)
 FUZZ_SANITIZERS = address,undefined
@@ -40,7 +41,8 @@ SUFFIXES = .fuzzo
 FUZZ_FPM_OBJS = lib/fpm-frame.fuzzo lib/fpm-route.fuzzo
 FUZZ_ROUTE_FRAME_OBJS = lib/route-frame.fuzzo lib/fib-prefix.fuzzo
 FUZZ_PREFIX_OBJS = lib/fib-prefix.fuzzo
-FUZZ_DB_FILE_OBJS = lib/ovsdb-file-replay.fuzzo
+FUZZ_DB_FILE_OBJS = lib/ovsdb-file-replay.fuzzo lib/ovsdb-file-text.fuzzo
+FUZZ_DB_SPLIT_OBJS = lib/ovsdb-file-split.fuzzo lib/ovsdb-file-text.fuzzo
 FUZZ_NEXTHOP_KEY_OBJS = daemons/syncd-nexthop-key.fuzzo \
 	asic-sim/sai-util.fuzzo
 FUZZ_SYNCD_ROW_OBJS = daemons/syncd-rows.fuzzo \
@@ -75,6 +77,9 @@ tests/fuzz/fuzz-syncd-row: tests/fuzz/fuzz-syncd-row.fuzzo \
 tests/fuzz/fuzz-db-file: tests/fuzz/fuzz-db-file.fuzzo $(FUZZ_DB_FILE_OBJS)
 	$(AM_V_CCLD)$(FUZZ_LINK) tests/fuzz/fuzz-db-file.fuzzo \
 	    $(FUZZ_DB_FILE_OBJS) $(FUZZ_LIBS)
+tests/fuzz/fuzz-db-split: tests/fuzz/fuzz-db-split.fuzzo $(FUZZ_DB_SPLIT_OBJS)
+	$(AM_V_CCLD)$(FUZZ_LINK) tests/fuzz/fuzz-db-split.fuzzo \
+	    $(FUZZ_DB_SPLIT_OBJS) $(FUZZ_LIBS)
 tests/fuzz/fuzz-fpmsyncd-load: tests/fuzz/fuzz-fpmsyncd-load.fuzzo \
 		$(FUZZ_FPMSYNCD_LOAD_OBJS)
 	$(AM_V_CCLD)$(FUZZ_LINK) tests/fuzz/fuzz-fpmsyncd-load.fuzzo \
@@ -83,7 +88,7 @@ tests/fuzz/fuzz-fpmsyncd-load: tests/fuzz/fuzz-fpmsyncd-load.fuzzo \
 # Header dependencies are not tracked for *.fuzzo: every object depends
 # on every header of the folders they come from (none is generated).
 FUZZ_ALL_OBJS = $(FUZZ_BINS:=.fuzzo) $(FUZZ_FPMSYNCD_LOAD_OBJS) \
-	$(FUZZ_SYNCD_ROW_OBJS) $(FUZZ_DB_FILE_OBJS)
+	$(FUZZ_SYNCD_ROW_OBJS) $(FUZZ_DB_FILE_OBJS) $(FUZZ_DB_SPLIT_OBJS)
 $(FUZZ_ALL_OBJS): $(srcdir)/lib/*.h $(srcdir)/daemons/*.h \
 	$(srcdir)/asic-sim/*.h
 
