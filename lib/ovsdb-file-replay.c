@@ -611,30 +611,14 @@ ovsdb_file_replay_read(struct ovsdb_file_replay *r, const char *file)
                          "directly (ask the server)", file);
     }
 
-    /* Read, not mapped: a server that restarts after a crash truncates
-     * the torn record at the end of its file, and a mapping's pages past
-     * the new end would then fault (SIGBUS). */
-    char *text = xmalloc(st.st_size);
-    size_t got = 0;
-    while (got < (size_t) st.st_size) {
-        ssize_t n = read(fd, text + got, st.st_size - got);
+    char *text;
+    size_t got;
+    int error = ovsdb_file_text_read_fd(fd, st.st_size, &text, &got);
 
-        if (n <= 0) {
-            if (n < 0 && errno == EINTR) {
-                continue;
-            } else if (n < 0) {
-                int error = errno;
-
-                close(fd);
-                free(text);
-                return xasprintf("%s: read failed (%s)", file,
-                                 ovs_strerror(error));
-            }
-            break;              /* Shorter now: read what there is. */
-        }
-        got += n;
-    }
     close(fd);
+    if (error) {
+        return xasprintf("%s: read failed (%s)", file, ovs_strerror(error));
+    }
     return ovsdb_file_replay_read_buffer(r, file, text, got);
 }
 

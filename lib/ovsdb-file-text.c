@@ -19,9 +19,12 @@
 #include "lib/ovsdb-file-text.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <unistd.h>
 
 #include "sha1.h"
 #include "util.h"
@@ -220,4 +223,38 @@ ovsdb_file_text_record_sha1_ok(const struct ovsdb_file_text_record *rec)
     }
     sha1_bytes(rec->data, rec->len, got);
     return !memcmp(want, got, sizeof want);
+}
+
+/* Reads up to 'size' bytes (the file's size when it was opened) from 'fd'
+ * into a new buffer, '*textp' (freed by the caller), and sets '*sizep' to
+ * the bytes read, fewer if the file got shorter meanwhile.  Returns 0, or
+ * an errno and no buffer.
+ *
+ * A database file is read, not mapped: a server that restarts after a
+ * crash truncates the torn record at the end of its file, and a
+ * mapping's pages past the new end would then fault (SIGBUS). */
+int
+ovsdb_file_text_read_fd(int fd, size_t size, char **textp, size_t *sizep)
+{
+    char *text = xmalloc(MAX(size, 1));
+    size_t got = 0;
+
+    while (got < size) {
+        ssize_t n = read(fd, text + got, size - got);
+
+        if (n < 0 && errno == EINTR) {
+            continue;
+        } else if (n < 0) {
+            int error = errno;
+
+            free(text);
+            return error;
+        } else if (!n) {
+            break;              /* Shorter now: read what there is. */
+        }
+        got += n;
+    }
+    *textp = text;
+    *sizep = got;
+    return 0;
 }

@@ -86,4 +86,7 @@ enum ovsdb_file_text_next ovsdb_file_text_next_record(
     struct ovsdb_file_text_record *, const char **error);
 bool ovsdb_file_text_record_sha1_ok(const struct ovsdb_file_text_record *);
 
+int ovsdb_file_text_read_fd(int fd, size_t size, char **textp,
+                            size_t *sizep);
+
 #endif /* lib/ovsdb-file-text.h */

@@ -34,6 +34,7 @@
 
 #include "lib/option-parse.h"
 #include "lib/ovsdb-file-split.h"
+#include "lib/ovsdb-file-text.h"
 #include "lockfile.h"
 #include "timeval.h"
 #include "util.h"
@@ -62,34 +63,6 @@ output_write(void *out_, const void *data, size_t size)
     if (!out->error && size && fwrite(data, 1, size, out->file) != size) {
         out->error = errno ? errno : EIO;
     }
-}
-
-/* Reads the whole of 'fd' into a new buffer: '*textp', '*sizep'.  Returns
- * 0 or an errno. */
-static int
-read_all(int fd, off_t size, char **textp, size_t *sizep)
-{
-    char *text = xmalloc(MAX(size, 1));
-    size_t got = 0;
-
-    while (got < (size_t) size) {
-        ssize_t n = read(fd, text + got, size - got);
-
-        if (n < 0 && errno == EINTR) {
-            continue;
-        } else if (n < 0) {
-            int error = errno;
-
-            free(text);
-            return error;
-        } else if (!n) {
-            break;
-        }
-        got += n;
-    }
-    *textp = text;
-    *sizep = got;
-    return 0;
 }
 
 /* Syncs the directory that holds 'file', so that a rename in it lasts. */
@@ -224,7 +197,7 @@ main(int argc, char *argv[])
                 ovs_strerror(errno));
         exit(EXIT_SPLIT_FAILED);
     }
-    error = read_all(fd, st.st_size, &text, &size);
+    error = ovsdb_file_text_read_fd(fd, st.st_size, &text, &size);
     close(fd);
     if (error) {
         fprintf(stderr, "%s: %s: read failed (%s)\n", program_name, db,
