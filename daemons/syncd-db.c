@@ -28,6 +28,7 @@
 #include "daemons/syncd-rows.h"
 #include "daemons/syncd-writeback.h"
 #include "lib/fib-prefix.h"
+#include "lib/ovsdb-slice-reader.h"
 #include "lib/ovsdb-wire.h"
 #include "lib/setting.h"
 #include "openvswitch/dynamic-string.h"
@@ -44,6 +45,7 @@
 #include "timeval.h"
 #include "util.h"
 #include "uuid.h"
+#include "uuidset.h"
 
 VLOG_DEFINE_THIS_MODULE(syncd_db);
 
@@ -54,6 +56,8 @@ COVERAGE_DEFINE(syncd_db_row_delete);
 COVERAGE_DEFINE(syncd_db_bad_row);
 COVERAGE_DEFINE(syncd_db_wb_skipped);
 COVERAGE_DEFINE(syncd_db_other_instance);
+COVERAGE_DEFINE(syncd_db_read_row);
+COVERAGE_DEFINE(syncd_db_read_skipped);
 
 static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
 
@@ -78,6 +82,7 @@ struct syncd_db {
     struct syncd_apply *apply;  /* Where operations go. */
     char *remote;               /* Database remote. */
     uint32_t budget;            /* Row updates processed per run. */
+    int64_t read_slice;         /* Seq values per select of a read. */
     struct setting *max_bulk;   /* Bulk size, or NULL (see
                                  * syncd_db_options). */
     struct setting *southbound_zmq; /* Global.southbound_zmq, or NULL. */
@@ -90,7 +95,16 @@ struct syncd_db {
     struct ovs_list events;     /* "struct sdb_event"s to process. */
     size_t backlog;             /* Row updates in 'events' unprocessed. */
     struct syncd_row_parsed parsed; /* The row being parsed. */
-    bool initial_done;          /* First monitor contents processed? */
+    bool initial_done;          /* First read of Asic_Route done? */
+
+    /* The read of Asic_Route that each (re)start of the monitor begins
+     * (see "Reading" in syncd-db.h). */
+    struct ovsdb_slice_reader *reader; /* The read, if one is running. */
+    struct uuidset gone;        /* Rows the monitor deleted since it
+                                 * began: a slice may still hold them. */
+    long long int read_started; /* When it began (msec). */
+    long long int read_retry;   /* If nonzero, when to start it again
+                                 * after a failure (msec). */
 
     struct syncd_rows rows;     /* The rows known. */
     struct smap vrfs;           /* Vrf rows: UUID (as text) to name. */
@@ -250,12 +264,15 @@ process_row_phase0(struct syncd_db *db, struct sdb_event *ev,
         if (row) {
             row_destroy(db, row);
         }
+        if (db->reader) {
+            uuidset_insert(&db->gone, &ru->row_uuid);
+        }
         return true;
     }
     if (!row) {
         return false;
     }
-    if (ev->clear) {
+    if (ev->clear || db->reader) {
         row->flags |= SYNCD_ROW_SEEN;
     }
     if (row->flags & SYNCD_ROW_NO_ROUTE) {
@@ -287,8 +304,8 @@ process_row_phase1(struct syncd_db *db, struct sdb_event *ev,
 
     struct syncd_row *row = syncd_rows_find(&db->rows, &ru->row_uuid);
     if (!row) {
-        /* A row inserted by orchd has no error; one in the monitor's
-         * initial contents may have. */
+        /* A row inserted by orchd has no error; one read at start may
+         * have. */
         row = syncd_rows_add(&db->rows, &ru->row_uuid,
                              SYNCD_ROW_NO_ROUTE
                              | (ev->clear ? SYNCD_ROW_ERROR_SET : 0));
@@ -298,7 +315,7 @@ process_row_phase1(struct syncd_db *db, struct sdb_event *ev,
         db->stats.row_modifies++;
         COVERAGE_INC(syncd_db_row_modify);
     }
-    if (ev->clear) {
+    if (ev->clear || db->reader) {
         row->flags |= SYNCD_ROW_SEEN;
     }
 
@@ -325,9 +342,15 @@ process_row_phase1(struct syncd_db *db, struct sdb_event *ev,
         return;
     }
 
-    /* After a restart: does the database already say this is done? */
+    /* Read at start: does the database already say this is done?  (The
+     * monitor never carries the columns syncd writes.) */
+    const char *state = ovsdb_wire_get_string(shash_find_data(ru->columns,
+                                                              "state"));
     int64_t applied_seq;
-    if (syncd_writeback_take_applied(db->wb, &row->uuid, &applied_seq)) {
+    if (state && !strcmp(state, "programmed")
+        && ovsdb_wire_get_integer(shash_find_data(ru->columns,
+                                                  "applied_seq"),
+                                  &applied_seq)) {
         /* Programmed: syncd cleared its error. */
         row->flags &= ~SYNCD_ROW_ERROR_SET;
         if (applied_seq == row->seq) {
@@ -436,6 +459,142 @@ process_vrfs(struct syncd_db *db, const struct sdb_event *ev)
     sset_destroy(&added);
 }
 
+/* ---- Reading Asic_Route ------------------------------------------------ */
+
+/* Hands over row 'json' of the read, as if the monitor had inserted it,
+ * unless the monitor has said more recent things of it since the read
+ * began: deleted it, or inserted or modified it (the monitor's version is
+ * as new as the slice's or newer, and a newer one follows in the
+ * monitor). */
+static void
+read_row(int select_idx OVS_UNUSED, const struct json *json, void *db_)
+{
+    struct syncd_db *db = db_;
+    struct uuid uuid;
+
+    if (!ovsdb_wire_get_uuid(ovsdb_wire_col(json, "_uuid"), &uuid)) {
+        return;
+    }
+
+    const struct syncd_row *row = syncd_rows_find(&db->rows, &uuid);
+    if ((row && row->flags & SYNCD_ROW_SEEN)
+        || uuidset_find(&db->gone, &uuid)) {
+        db->stats.read_skipped++;
+        COVERAGE_INC(syncd_db_read_skipped);
+        return;
+    }
+
+    struct sdb_event ev = { .clear = true };
+    struct ovsdb_cs_row_update ru = {
+        .row_uuid = uuid,
+        .type = OVSDB_CS_ROW_UPDATE,
+        .columns = json_object(json),
+    };
+
+    db->stats.read_rows++;
+    COVERAGE_INC(syncd_db_read_row);
+    process_row_phase0(db, &ev, &ru);
+    process_row_phase1(db, &ev, &ru);
+}
+
+/* Ends a read, if one is running. */
+static void
+read_stop(struct syncd_db *db)
+{
+    ovsdb_slice_reader_destroy(db->reader);
+    db->reader = NULL;
+    uuidset_clear(&db->gone);
+}
+
+/* Starts reading the rows of syncd's instance, in slices of their seq
+ * column, after marking every row known unseen: the monitor has just
+ * (re)started, and from now on tells of every change. */
+static void
+read_start(struct syncd_db *db)
+{
+    struct json *where = json_array_create_1(json_array_create_3(
+        json_string_create("instance"), json_string_create("=="),
+        json_integer_create(db->instance)));
+    struct ovsdb_slice_reader_spec spec = {
+        .remote = db->remote,
+        .db = DB_NAME,
+        .table = TABLE,
+        .seq_column = "seq",
+        .columns = ("_uuid vrf prefix packet_action nexthops seq "
+                    "applied_seq state"),
+        .where = where,
+        .width = db->read_slice,
+        /* The server composes the next slice while syncd scans one. */
+        .max_in_flight = OVSDB_SLICE_READER_OVERLAP_IN_FLIGHT,
+        .read_ahead = OVSDB_SLICE_READER_OVERLAP_READ_AHEAD,
+    };
+    struct syncd_row *row;
+
+    read_stop(db);
+    HMAP_FOR_EACH (row, node, &db->rows.rows) {
+        row->flags &= ~SYNCD_ROW_SEEN;
+    }
+    db->reader = ovsdb_slice_reader_create(&spec, read_row, db);
+    db->read_started = time_msec();
+    db->read_retry = 0;
+    db->stats.reads++;
+    json_destroy(where);
+}
+
+/* Ends a read that handed over every row: the rows neither it nor the
+ * monitor saw are gone. */
+static void
+read_done(struct syncd_db *db)
+{
+    size_t n_rows = ovsdb_slice_reader_n_rows(db->reader);
+    size_t n_slices = ovsdb_slice_reader_n_slices(db->reader);
+    size_t n_gone = 0;
+    struct syncd_row *row;
+
+    read_stop(db);
+    HMAP_FOR_EACH_SAFE (row, node, &db->rows.rows) {
+        if (!(row->flags & SYNCD_ROW_SEEN)) {
+            db->stats.row_deletes++;
+            row_destroy(db, row);
+            n_gone++;
+        }
+    }
+    db->stats.read_msec = time_msec() - db->read_started;
+    VLOG_INFO("Asic_Route read: %"PRIuSIZE" rows in %"PRIuSIZE" slices "
+              "in %lld ms; %"PRIuSIZE" rows known before are gone",
+              n_rows, n_slices, db->stats.read_msec, n_gone);
+    db->initial_done = true;
+}
+
+/* Advances the read, if one is running, or starts it again a second after
+ * a failure while the monitor stays up (if the monitor goes, its restart
+ * starts a new read). */
+static void
+read_run(struct syncd_db *db)
+{
+    if (!db->reader) {
+        if (db->read_retry && time_msec() >= db->read_retry) {
+            read_start(db);
+        }
+        return;
+    }
+    switch (ovsdb_slice_reader_run(db->reader)) {
+    case OVSDB_SELECT_READER_RUNNING:
+        break;
+    case OVSDB_SELECT_READER_DONE:
+        read_done(db);
+        break;
+    case OVSDB_SELECT_READER_FAILED:
+    default:
+        db->stats.read_failures++;
+        VLOG_WARN("reading Asic_Route failed (trying again): %s",
+                  ovsdb_slice_reader_error(db->reader));
+        read_stop(db);
+        db->read_retry = time_msec() + 1000;
+        break;
+    }
+}
+
 /* Processes up to 'db->budget' row updates of the queued events. */
 static void
 process_events(struct syncd_db *db)
@@ -450,13 +609,6 @@ process_events(struct syncd_db *db)
         if (!ev->started) {
             ev->started = true;
             process_vrfs(db, ev);
-            if (ev->clear) {
-                struct syncd_row *row;
-
-                HMAP_FOR_EACH (row, node, &db->rows.rows) {
-                    row->flags &= ~SYNCD_ROW_SEEN;
-                }
-            }
         }
 
         if (ev->phase == 0) {
@@ -469,17 +621,6 @@ process_events(struct syncd_db *db)
             }
             if (ev->cursor < n) {
                 break;
-            }
-            if (ev->clear) {
-                /* Rows the new contents lack are gone. */
-                struct syncd_row *row;
-
-                HMAP_FOR_EACH_SAFE (row, node, &db->rows.rows) {
-                    if (!(row->flags & SYNCD_ROW_SEEN)) {
-                        db->stats.row_deletes++;
-                        row_destroy(db, row);
-                    }
-                }
             }
             ev->phase = 1;
             ev->cursor = 0;
@@ -495,15 +636,11 @@ process_events(struct syncd_db *db)
             break;
         }
 
-        if (ev->clear) {
-            VLOG_INFO("monitor contents: %"PRIuSIZE" rows processed in "
-                      "%lld ms", n, time_msec() - ev->received);
-            if (!db->initial_done) {
-                /* What the start-up read found for rows the monitor
-                 * lacks is of no use. */
-                db->initial_done = true;
-                syncd_writeback_forget_applied(db->wb);
-            }
+        if (ev->clear && !db->global_only) {
+            /* The monitor (re)started: what Asic_Route holds now is
+             * read, and what the read and the monitor leave unseen
+             * goes. */
+            read_start(db);
         }
         ovs_list_remove(&ev->node);
         event_destroy(ev);
@@ -648,7 +785,8 @@ queue_update(struct syncd_db *db, struct ovsdb_cs_event *event)
 
 /* The monitor request: the Asic_Route columns syncd reads, never those it
  * writes, the Vrf names it checks them against, and the Global columns it
- * follows. */
+ * follows.  Asic_Route's rows are read in slices instead of coming as the
+ * monitor's first contents (see "Reading" in syncd-db.h). */
 static struct json *
 compose_monitor_requests(const struct json *schema OVS_UNUSED, void *db_)
 {
@@ -659,7 +797,8 @@ compose_monitor_requests(const struct json *schema OVS_UNUSED, void *db_)
         ? "{\"Global\":[{\"columns\":[\"max_bulk_size\","
           "\"southbound_zmq\"]}]}"
         : "{\""TABLE"\":[{\"columns\":[\"instance\",\"vrf\",\"prefix\","
-          "\"packet_action\",\"nexthops\",\"seq\"]}],"
+          "\"packet_action\",\"nexthops\",\"seq\"],"
+          "\"select\":{\"initial\":false}}],"
           "\"Vrf\":[{\"columns\":[\"name\"]}],"
           "\"Global\":[{\"columns\":[\"max_bulk_size\","
           "\"southbound_zmq\"]}]}");
@@ -715,6 +854,8 @@ syncd_db_create(const struct syncd_db_options *options,
     db->apply = apply;
     db->remote = xstrdup(options->remote);
     db->budget = options->budget ? options->budget : 20000;
+    db->read_slice = (options->read_slice ? options->read_slice
+                      : SYNCD_DB_READ_SLICE);
     db->max_bulk = options->max_bulk;
     db->southbound_zmq = options->southbound_zmq;
     db->global_only = options->global_only;
@@ -725,6 +866,7 @@ syncd_db_create(const struct syncd_db_options *options,
     smap_init(&db->vrfs);
     sset_init(&db->vrf_names);
     hmap_init(&db->held);
+    uuidset_init(&db->gone);
 
     struct syncd_writeback_options wbo = {
         .remote = db->remote,
@@ -762,23 +904,22 @@ syncd_db_destroy(struct syncd_db *db)
         held_destroy(h);
     }
     hmap_destroy(&db->held);
+    read_stop(db);
+    uuidset_destroy(&db->gone);
     ovsdb_cs_destroy(db->cs);
     free(db->remote);
     free(db);
 }
 
-/* Reads the monitor, processes a bounded number of row changes (applying
- * them), and writes outcomes back. */
+/* Reads the monitor and the read of Asic_Route, processes a bounded
+ * number of row changes (applying them), and writes outcomes back. */
 void
 syncd_db_run(struct syncd_db *db)
 {
-    /* The monitor starts once the start-up read of applied_seq is done:
-     * with a big table, both replies in memory at once would double the
-     * peak. */
-    if (syncd_writeback_is_ready(db->wb)) {
-        monitor_run(db);
-    }
+    monitor_run(db);
     process_events(db);
+    read_run(db);
+    syncd_apply_flush(db->apply);
     syncd_writeback_run(db->wb);
 }
 
@@ -788,8 +929,13 @@ syncd_db_wait(struct syncd_db *db)
     if (db->backlog) {
         poll_immediate_wake();
     }
-    if (db->backlog < db->budget && syncd_writeback_is_ready(db->wb)) {
+    if (db->backlog < db->budget) {
         ovsdb_cs_wait(db->cs);
+    }
+    if (db->reader) {
+        ovsdb_slice_reader_wait(db->reader);
+    } else if (db->read_retry) {
+        poll_timer_wait_until(db->read_retry);
     }
     syncd_writeback_wait(db->wb);
 }
@@ -821,6 +967,7 @@ syncd_db_get_stats(const struct syncd_db *db, struct syncd_db_stats *stats)
     stats->bad_rows = db->rows.n_bad;
     stats->held = hmap_count(&db->held);
     stats->vrfs = sset_count(&db->vrf_names);
+    stats->reading = db->reader != NULL;
     stats->backlog = db->backlog;
     stats->wb_pending = db->rows.n_wb_pending;
     stats->wb_inflight_rows = ws.inflight_rows;

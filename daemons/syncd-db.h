@@ -34,6 +34,23 @@
  * syncd_db_run() call, and the monitor is not read while a backlog is
  * queued, so the server coalesces further changes.
  *
+ * The monitor asks for no initial contents of Asic_Route: at a million
+ * rows, the one reply that would carry them made ovsdb-server peak at
+ * 1.56x its steady size and syncd at 1.6 GB, and syncd's FIB came back
+ * 28 s after a restart.  Instead, each time the monitor (re)starts, the
+ * rows of syncd's instance are read in slices of their seq column
+ * (lib/ovsdb-slice-reader.h, as orchd reads them on the fast path), a row
+ * at a time, with the columns syncd writes: a row the database already
+ * says is programmed at its seq is not written back again.  The monitor
+ * tells of every change from its start on, so the read and the monitor
+ * together miss nothing; where they overlap, the monitor wins: a slice
+ * row is skipped if the monitor has deleted it (the uuids it deleted are
+ * kept while the read runs) or written it (its version is as new, or a
+ * newer one is on its way) since the read began.  When the read ends,
+ * the rows known before that neither it nor the monitor saw are gone, and
+ * their routes are removed.  A read that fails starts again a second
+ * later.
+ *
  * Within one update, deletions (and the old half of a row whose VRF or
  * prefix changed) are submitted before insertions and modifications, so a
  * transaction that replaces the row of a prefix by another works.
@@ -50,12 +67,15 @@
  * Writing back
  * ============
  *
- * See daemons/syncd-writeback.h.  The monitor starts only once the
- * write-back has read what the database already holds (so that after a
- * restart rows already programmed at their seq are not written again). */
+ * See daemons/syncd-writeback.h. */
 
 #include <stdbool.h>
 #include <stdint.h>
+
+/* Asic_Route.seq values (so at most rows) per select of the read, by
+ * default: as orchd's read of the same table on the fast path
+ * (daemons/orchd-asic-read.h, which says why). */
+#define SYNCD_DB_READ_SLICE 400000
 
 struct ds;
 struct setting;
@@ -71,6 +91,9 @@ struct syncd_db_options {
                                  * for the default, 2). */
     uint32_t budget;            /* Rows processed per run (0 for the
                                  * default, 20000). */
+    uint32_t read_slice;        /* Asic_Route seq values per select of the
+                                 * read (0 for the default,
+                                 * SYNCD_DB_READ_SLICE). */
     bool no_write_back;         /* Never write outcomes back (only to
                                  * measure what writing back costs). */
     struct setting *max_bulk;   /* If nonnull, the bulk size: the module
@@ -117,6 +140,13 @@ struct syncd_db_stats {
                                  * already said so (restart). */
     uint64_t results_ok;        /* Route results: programmed... */
     uint64_t results_error;     /* ...or error. */
+    bool reading;               /* Is a read of Asic_Route running? */
+    uint64_t reads;             /* Reads of Asic_Route begun... */
+    uint64_t read_failures;     /* ...that failed (and began again)... */
+    uint64_t read_rows;         /* ...rows they handed over... */
+    uint64_t read_skipped;      /* ...rows they read that the monitor had
+                                 * already deleted or written since. */
+    long long int read_msec;    /* How long the last one that ended took. */
 };
 
 struct syncd_db *syncd_db_create(const struct syncd_db_options *,

@@ -25,7 +25,6 @@
 #include "coverage.h"
 #include "daemons/syncd-rows.h"
 #include "daemons/syncd-status.h"
-#include "lib/ovsdb-select-reader.h"
 #include "lib/ovsdb-wire.h"
 #include "lib/ovsdb-writer.h"
 #include "openvswitch/dynamic-string.h"
@@ -64,20 +63,6 @@ struct wb_txn {
     struct wb_entry entries[];  /* Its rows, in operation order. */
 };
 
-/* An applied_seq read from the database at start. */
-struct wb_applied {
-    struct hmap_node node;      /* In 'wb->applied', by uuid_hash(). */
-    struct uuid uuid;           /* The row. */
-    int64_t applied_seq;        /* Its applied_seq (state programmed). */
-};
-
-/* State of the start-up read of applied_seq. */
-enum wb_read_state {
-    WB_READ_NONE,               /* Not started yet. */
-    WB_READ_RUNNING,            /* Reading. */
-    WB_READ_DONE,               /* Read (or failed for good). */
-};
-
 struct syncd_writeback {
     struct syncd_rows *rows;    /* The rows whose outcomes are written. */
     struct ovsdb_writer *writer; /* The write-back connection. */
@@ -94,13 +79,6 @@ struct syncd_writeback {
     size_t head;                /* First unconsumed entry. */
     size_t n;                   /* Entries, consumed ones included. */
     size_t allocated;           /* Capacity. */
-
-    /* Start-up read of applied_seq. */
-    enum wb_read_state read_state; /* Where it is. */
-    struct ovsdb_select_reader *reader; /* The read, if running. */
-    unsigned int read_seqno;    /* The writer's seqno when it started. */
-    size_t n_read;              /* Rows read. */
-    struct hmap applied;        /* "struct wb_applied"s not yet taken. */
 
     struct syncd_writeback_stats stats; /* Counters (some computed on
                                          * demand). */
@@ -324,147 +302,6 @@ send_txn(struct syncd_writeback *wb)
     return true;
 }
 
-/* ---- Start-up read of applied_seq --------------------------------------- */
-
-static void
-applied_clear(struct syncd_writeback *wb)
-{
-    struct wb_applied *a;
-
-    HMAP_FOR_EACH_POP (a, node, &wb->applied) {
-        free(a);
-    }
-}
-
-/* Takes in one row of the read, {"_uuid": ..., "applied_seq": N}. */
-static void
-read_row(int select_idx OVS_UNUSED, const struct json *row, void *wb_)
-{
-    struct syncd_writeback *wb = wb_;
-    int64_t applied_seq;
-    struct uuid uuid;
-
-    if (!ovsdb_wire_get_uuid(ovsdb_wire_col(row, "_uuid"), &uuid)
-        || !ovsdb_wire_get_integer(ovsdb_wire_col(row, "applied_seq"),
-                                   &applied_seq)) {
-        return;
-    }
-
-    struct wb_applied *a = xmalloc(sizeof *a);
-    a->uuid = uuid;
-    a->applied_seq = applied_seq;
-    hmap_insert(&wb->applied, &a->node, uuid_hash(&uuid));
-    wb->n_read++;
-}
-
-/* Starts reading (uuid, applied_seq) of the programmed rows. */
-static void
-read_start(struct syncd_writeback *wb)
-{
-    char *where = xasprintf("[[\"state\",\"==\",\"programmed\"],"
-                            "[\"instance\",\"==\",%d]]", wb->instance);
-    struct json *params = json_array_create_2(
-        json_string_create(DB_NAME),
-        ovsdb_wire_op_select(TABLE, json_from_string(where),
-                             "_uuid applied_seq"));
-
-    free(where);
-
-    applied_clear(wb);
-    wb->n_read = 0;
-    wb->reader = ovsdb_select_reader_create(wb->remote, params, 1,
-                                            read_row, wb);
-    wb->read_seqno = ovsdb_writer_get_seqno(wb->writer);
-    wb->read_state = WB_READ_RUNNING;
-}
-
-/* Ends the read, going to 'state': WB_READ_NONE to read again once
- * connected, WB_READ_DONE to let the monitor start. */
-static void
-read_end(struct syncd_writeback *wb, enum wb_read_state state)
-{
-    ovsdb_select_reader_destroy(wb->reader);
-    wb->reader = NULL;
-    wb->read_state = state;
-    if (state == WB_READ_DONE) {
-        poll_immediate_wake();  /* The monitor may start now. */
-    }
-}
-
-/* Starts the read once connected and advances it. */
-static void
-read_run(struct syncd_writeback *wb)
-{
-    if (wb->read_state == WB_READ_NONE
-        && ovsdb_writer_is_connected(wb->writer)) {
-        read_start(wb);
-    }
-    if (wb->read_state != WB_READ_RUNNING) {
-        return;
-    }
-
-    switch (ovsdb_select_reader_run(wb->reader)) {
-    case OVSDB_SELECT_READER_RUNNING:
-        break;
-    case OVSDB_SELECT_READER_DONE:
-        VLOG_INFO("database holds %"PRIuSIZE" programmed rows", wb->n_read);
-        read_end(wb, WB_READ_DONE);
-        break;
-    case OVSDB_SELECT_READER_FAILED:
-    default:
-        applied_clear(wb);
-        if (!ovsdb_writer_is_connected(wb->writer)
-            || ovsdb_writer_get_seqno(wb->writer) != wb->read_seqno) {
-            /* The server went away: read again once it is back. */
-            read_end(wb, WB_READ_NONE);
-        } else {
-            VLOG_WARN("reading applied_seq failed (every row will be "
-                      "written back): %s",
-                      ovsdb_select_reader_error(wb->reader));
-            read_end(wb, WB_READ_DONE);
-        }
-        break;
-    }
-}
-
-/* Is the start-up read of applied_seq done, so that the monitor may
- * start? */
-bool
-syncd_writeback_is_ready(const struct syncd_writeback *wb)
-{
-    return wb->read_state == WB_READ_DONE;
-}
-
-/* If the start-up read found row 'uuid' programmed, stores its
- * applied_seq in '*applied_seq', forgets it and returns true. */
-bool
-syncd_writeback_take_applied(struct syncd_writeback *wb,
-                             const struct uuid *uuid, int64_t *applied_seq)
-{
-    struct wb_applied *a;
-
-    if (hmap_is_empty(&wb->applied)) {
-        return false;
-    }
-    HMAP_FOR_EACH_WITH_HASH (a, node, uuid_hash(uuid), &wb->applied) {
-        if (uuid_equals(&a->uuid, uuid)) {
-            *applied_seq = a->applied_seq;
-            hmap_remove(&wb->applied, &a->node);
-            free(a);
-            return true;
-        }
-    }
-    return false;
-}
-
-/* Forgets what the start-up read found and no row took: rows that the
- * monitor's first contents lacked. */
-void
-syncd_writeback_forget_applied(struct syncd_writeback *wb)
-{
-    applied_clear(wb);
-}
-
 /* ---- Public interface --------------------------------------------------- */
 
 /* Creates the write-back of the outcomes of 'rows', which must outlive
@@ -480,8 +317,6 @@ syncd_writeback_create(const struct syncd_writeback_options *options,
     wb->instance = options->instance;
     wb->batch = options->batch ? options->batch : 5000;
     wb->disabled = options->disabled;
-    wb->read_state = wb->disabled ? WB_READ_DONE : WB_READ_NONE;
-    hmap_init(&wb->applied);
     wb->writer = ovsdb_writer_create(wb->remote, DB_NAME);
     ovsdb_writer_set_max_in_flight(wb->writer,
                                    options->inflight ? options->inflight : 2);
@@ -496,25 +331,19 @@ syncd_writeback_destroy(struct syncd_writeback *wb)
     }
     wb->destroying = true;
     ovsdb_writer_destroy(wb->writer);
-    ovsdb_select_reader_destroy(wb->reader);
-    applied_clear(wb);
-    hmap_destroy(&wb->applied);
     free(wb->fifo);
     free(wb->remote);
     free(wb);
 }
 
-/* Runs the connection (ending transactions), the start-up read, and
- * sends transactions while the writer has room, once the read is done. */
+/* Runs the connection (ending transactions) and sends transactions while
+ * the writer has room. */
 void
 syncd_writeback_run(struct syncd_writeback *wb)
 {
     ovsdb_writer_run(wb->writer);
-    read_run(wb);
-    if (wb->read_state == WB_READ_DONE) {
-        while (ovsdb_writer_has_room(wb->writer) && send_txn(wb)) {
-            continue;
-        }
+    while (ovsdb_writer_has_room(wb->writer) && send_txn(wb)) {
+        continue;
     }
 }
 
@@ -522,9 +351,6 @@ void
 syncd_writeback_wait(struct syncd_writeback *wb)
 {
     ovsdb_writer_wait(wb->writer);
-    if (wb->reader) {
-        ovsdb_select_reader_wait(wb->reader);
-    }
 }
 
 void

@@ -37,17 +37,9 @@
  * since).  A refused transaction is counted and logged, not retried.  A
  * lost one (the connection dropped) puts its rows back in the queue.
  *
- * Reading what the database already holds
- * =======================================
- *
- * On start, once connected, the module reads (uuid, applied_seq) of the
- * rows in state "programmed", once, with lib/ovsdb-select-reader.h (a row
- * at a time, never the whole reply in memory).  syncd_db does not start
- * its monitor before that read is done (syncd_writeback_is_ready()), and
- * then asks, row by row, what applied_seq the database held, so that
- * after a restart rows already programmed at their seq are not written
- * again.  If the server goes away during the read, it starts again on
- * reconnection; if the server refuses it, every row is written back.
+ * What the database already holds after a restart is read by syncd_db
+ * with the rows themselves (their state and applied_seq), so that rows
+ * already programmed at their seq are not written again.
  *
  * Thread safety: none; syncd's main thread owns it. */
 
@@ -56,7 +48,6 @@
 
 struct syncd_row;
 struct syncd_rows;
-struct uuid;
 
 /* Options for syncd_writeback_create(). */
 struct syncd_writeback_options {
@@ -89,10 +80,6 @@ void syncd_writeback_wait(struct syncd_writeback *);
 void syncd_writeback_mark(struct syncd_writeback *, struct syncd_row *,
                           uint8_t code);
 
-bool syncd_writeback_is_ready(const struct syncd_writeback *);
-bool syncd_writeback_take_applied(struct syncd_writeback *,
-                                  const struct uuid *, int64_t *applied_seq);
-void syncd_writeback_forget_applied(struct syncd_writeback *);
 
 void syncd_writeback_get_stats(const struct syncd_writeback *,
                                struct syncd_writeback_stats *);

@@ -455,6 +455,7 @@ enum {
     OPT_FAULT_PREFIX,
     OPT_WB_BATCH,
     OPT_WB_INFLIGHT,
+    OPT_DB_READ_SLICE,
     OPT_BATCH,
     OPT_NO_WRITE_BACK,
     OPT_COUNTERS_INTERVAL,
@@ -485,6 +486,7 @@ static const struct option long_options[] = {
     {"fault-prefix", required_argument, NULL, OPT_FAULT_PREFIX},
     {"write-back-batch", required_argument, NULL, OPT_WB_BATCH},
     {"write-back-inflight", required_argument, NULL, OPT_WB_INFLIGHT},
+    {"db-read-slice", required_argument, NULL, OPT_DB_READ_SLICE},
     {"batch", required_argument, NULL, OPT_BATCH},
     {"no-write-back", no_argument, NULL, OPT_NO_WRITE_BACK},
     {"counters-interval", required_argument, NULL,
@@ -542,6 +544,8 @@ static const struct uint_option uint_options[] = {
                 dbo.wb_batch),
     UINT_OPTION(OPT_WB_INFLIGHT, "write-back-inflight", 1, 1024,
                 dbo.wb_inflight),
+    UINT_OPTION(OPT_DB_READ_SLICE, "db-read-slice", 1, INT32_MAX,
+                dbo.read_slice),
     UINT_OPTION(OPT_BATCH, "batch", 1, 10000000, dbo.budget),
     UINT_OPTION(OPT_COUNTERS_INTERVAL, "counters-interval", 0, 3600000,
                 co.interval_msec),
@@ -739,6 +743,11 @@ Database:\n\
                           (default 20000)\n\
   --write-back-batch=N    rows per write-back transaction (default 5000)\n\
   --write-back-inflight=N write-back transactions outstanding (default 2)\n\
+  --db-read-slice=N       on the OVSDB path, read Asic_Route at start (and\n\
+                          after the database comes back) in selects of N\n\
+                          seq values each (default 400000): fewer rows\n\
+                          per select hold ovsdb-server's memory lower,\n\
+                          each select costs it a scan of the table\n\
   --no-write-back         never write outcomes back (breaks the contract\n\
                           with orchd: only to measure write-back's cost)\n\
   --counters-interval=MS  write the hit counters of routes hit since the\n\
@@ -1299,6 +1308,11 @@ cmd_stats(struct unixctl_conn *conn, int argc OVS_UNUSED,
     ds_put_format(&s, "db rows: inserted %"PRIu64" modified %"PRIu64
                   " deleted %"PRIu64"\n",
                   ds.row_inserts, ds.row_modifies, ds.row_deletes);
+    ds_put_format(&s, "db read: %s, reads %"PRIu64" failed %"PRIu64
+                  " rows %"PRIu64" skipped %"PRIu64" last %lld ms\n",
+                  ds.reading ? "reading" : "idle", ds.reads,
+                  ds.read_failures, ds.read_rows, ds.read_skipped,
+                  ds.read_msec);
     ds_put_format(&s, "db VRFs: %"PRIu64" with a Vrf row; rows waiting for "
                   "one %"PRIu64" (ever %"PRIu64")\n",
                   ds.vrfs, ds.held, ds.held_total);
