@@ -27,6 +27,7 @@ daemons_fpmsyncd_LDADD = daemons/libfpmsyncd.la lib/libfibsync.la \
 
 noinst_LTLIBRARIES += daemons/liborchd.la
 daemons_liborchd_la_SOURCES = \
+	daemons/orchd-asic-acks.c daemons/orchd-asic-acks.h \
 	daemons/orchd-asic-read.c daemons/orchd-asic-read.h \
 	daemons/orchd-bulker.c daemons/orchd-bulker.h \
 	daemons/orchd-cache.c daemons/orchd-cache.h \

@@ -85,6 +85,7 @@ read_row(int select_idx OVS_UNUSED, const struct json *row, void *r_)
     ar.nh_weights = r->weights;
     ar.n_nexthops = pairs->n;
     ar.state = ovsdb_wire_get_string(ovsdb_wire_col(row, "state"));
+    ar.error = ovsdb_wire_get_string(ovsdb_wire_col(row, "error"));
     r->cb(r->aux, &ar);
 }
 
@@ -105,7 +106,7 @@ orchd_asic_read_create(const char *remote, int instance, int64_t slice,
         .table = "Asic_Route",
         .seq_column = "seq",
         .columns = ("_uuid vrf prefix packet_action nexthops seq "
-                    "applied_seq state"),
+                    "applied_seq state error"),
         .where = where,
         .width = slice,
         /* Two at a time, each received ahead of orchd's scan: the

@@ -71,6 +71,7 @@ struct orchd_asic_row {
     int64_t seq;                /* "seq". */
     int64_t applied_seq;        /* "applied_seq". */
     const char *state;          /* "state", or NULL if unset. */
+    const char *error;          /* "error", or NULL if unset. */
 };
 
 /* Called with each row of the read. */

@@ -39,12 +39,11 @@ orchd_replica_register_global(struct ovsdb_idl *idl)
 }
 
 static void register_routes(struct ovsdb_idl *);
-static void register_asic_routes(struct ovsdb_idl *);
 
 /* Registers the tables orchd reads, their columns tracked: Route and
- * Nexthop_Group only if 'routes', Asic_Route only if 'asic'. */
+ * Nexthop_Group only if 'routes'. */
 static void
-register_tables(struct ovsdb_idl *idl, bool routes, bool asic)
+register_tables(struct ovsdb_idl *idl, bool routes)
 {
     orchd_replica_register_global(idl);
     ovsdb_idl_add_table(idl, &fibrec_table_vrf);
@@ -53,9 +52,6 @@ register_tables(struct ovsdb_idl *idl, bool routes, bool asic)
 
     if (routes) {
         register_routes(idl);
-    }
-    if (asic) {
-        register_asic_routes(idl);
     }
 
     /* This adds every column of every table it tracks, those of the tables
@@ -86,21 +82,6 @@ register_routes(struct ovsdb_idl *idl)
     ovsdb_idl_add_column(idl, &fibrec_nexthop_group_col_members);
 }
 
-/* Registers Asic_Route. */
-static void
-register_asic_routes(struct ovsdb_idl *idl)
-{
-    ovsdb_idl_add_table(idl, &fibrec_table_asic_route);
-    ovsdb_idl_add_column(idl, &fibrec_asic_route_col_vrf);
-    ovsdb_idl_add_column(idl, &fibrec_asic_route_col_prefix);
-    ovsdb_idl_add_column(idl, &fibrec_asic_route_col_packet_action);
-    ovsdb_idl_add_column(idl, &fibrec_asic_route_col_nexthops);
-    ovsdb_idl_add_column(idl, &fibrec_asic_route_col_seq);
-    ovsdb_idl_add_column(idl, &fibrec_asic_route_col_applied_seq);
-    ovsdb_idl_add_column(idl, &fibrec_asic_route_col_state);
-    ovsdb_idl_add_column(idl, &fibrec_asic_route_col_error);
-}
-
 /* Takes every column of 'tc' out of the replica, so that the table is not
  * monitored at all. */
 static void
@@ -113,30 +94,16 @@ omit_table(struct ovsdb_idl *idl, const struct ovsdb_idl_table_class *tc)
 
 /* Replicates the tables and columns orchd reads on the paths chosen:
  * Global and Vrf always; every row of Route and Nexthop_Group if 'routes'
- * (the northbound OVSDB path); the Asic_Route rows of ASIC instance
- * 'instance' if 'asic' (the southbound OVSDB path; the other instances'
- * rows of the same routes are theirs to write and to acknowledge).  A
+ * (the northbound OVSDB path).  Asic_Route never (orchd-replica.h).  A
  * table not replicated is not monitored at all.  Call before the first
- * ovsdb_idl_run(): the first monitor request then carries the conditions,
- * and the replica holds those rows once ovsdb_idl_has_ever_connected(). */
+ * ovsdb_idl_run(). */
 void
-orchd_replica_register(struct ovsdb_idl *idl, bool routes, bool asic,
-                       int instance)
+orchd_replica_register(struct ovsdb_idl *idl, bool routes)
 {
-    register_tables(idl, routes, asic);
+    register_tables(idl, routes);
     if (!routes) {
         omit_table(idl, &fibrec_table_route);
         omit_table(idl, &fibrec_table_nexthop_group);
     }
-    if (!asic) {
-        omit_table(idl, &fibrec_table_asic_route);
-    }
-
-    if (asic) {
-        struct ovsdb_idl_condition cond = OVSDB_IDL_CONDITION_INIT(&cond);
-
-        fibrec_asic_route_add_clause_instance(&cond, OVSDB_F_EQ, instance);
-        ovsdb_idl_set_condition(idl, &fibrec_table_asic_route, &cond);
-        ovsdb_idl_condition_destroy(&cond);
-    }
+    omit_table(idl, &fibrec_table_asic_route);
 }

@@ -20,14 +20,16 @@
  * replicas it drops on the fast path.
  *
  * On the OVSDB path orchd's IDL replicates Global, Vrf, Route (without
- * its on-demand "counters" and its "external_ids"), Nexthop_Group and
- * Asic_Route.  On the northbound fast path routes come from fpmsyncd, so
- * there is no Route or Nexthop_Group replica (orchd-northbound.h); on the
- * southbound fast path orchd only writes Asic_Route, so there is no
- * Asic_Route replica either: it would only echo each of orchd's own
- * writes back, a monitor update and a row of memory a route (orchd reads
- * the rows once at start instead, orchd-asic-read.h).  Of Asic_Route,
- * orchd only ever sees its own ASIC instance's rows.
+ * its on-demand "counters" and its "external_ids") and Nexthop_Group.  On
+ * the northbound fast path routes come from fpmsyncd, so there is no
+ * Route or Nexthop_Group replica (orchd-northbound.h).  Asic_Route is
+ * never replicated: orchd writes it, so a replica would only echo each of
+ * orchd's own writes back, a monitor update and a row of memory a route,
+ * and its first reply at a million rows made most of a 95 s orchd
+ * restart and raised ovsdb-server to 2.2x its size.  orchd reads the rows
+ * once at start instead (orchd-asic-read.h) and, on the southbound OVSDB
+ * path, hears of syncd's acknowledgements through a monitor of their
+ * changes alone (orchd-asic-acks.h).
  *
  * Which path each hop takes is known only once Global is read, so orchd
  * first reads Global through a replica of Global alone
@@ -50,7 +52,6 @@ struct ovsdb_idl;
 #include <stdbool.h>
 
 void orchd_replica_register_global(struct ovsdb_idl *);
-void orchd_replica_register(struct ovsdb_idl *, bool routes, bool asic,
-                            int instance);
+void orchd_replica_register(struct ovsdb_idl *, bool routes);
 
 #endif /* daemons/orchd-replica.h */

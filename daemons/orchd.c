@@ -21,6 +21,7 @@
 #include "command-line.h"
 #include "coverage.h"
 #include "daemon.h"
+#include "daemons/orchd-asic-acks.h"
 #include "daemons/orchd-asic-read.h"
 #include "daemons/orchd-bulker.h"
 #include "daemons/orchd-cache.h"
@@ -109,6 +110,8 @@ struct orchd {
     struct sset vrfs;               /* Names of the Vrf rows. */
     struct orchd_status *status;    /* Route.status write-back (unused on
                                      * the northbound fast path). */
+    struct orchd_asic_acks *acks;   /* syncd's acknowledgements on the
+                                     * southbound OVSDB path, or NULL. */
 
     /* Counters. */
     uint64_t n_updates;             /* Route rows processed. */
@@ -123,8 +126,9 @@ static char *nb_endpoint;
 static bool use_route_index = true;
 static int instance;            /* --instance: the ASIC instance. */
 
-/* --asic-read-slice: seqs per select of the start-up Asic_Route read on
- * the southbound fast path. */
+/* --asic-read-slice: seqs per select of the Asic_Route reads (at start,
+ * and on the southbound OVSDB path after the acknowledgements' monitor
+ * began again). */
 static int64_t asic_read_slice = ORCHD_ASIC_READ_SLICE;
 
 static void parse_options(int argc, char *argv[]);
@@ -393,8 +397,21 @@ process_vrfs(struct orchd *o)
     sset_destroy(&changed);
 }
 
+/* orchd_asic_ack_cb: passes syncd's acknowledgement on to the worker
+ * (which ignores a stale one). */
+static void
+asic_ack(void *o_, const struct uuid *uuid, int64_t applied_seq, bool ok,
+         const char *error)
+{
+    struct orchd *o = o_;
+
+    if (o->worker) {
+        orchd_worker_ack(o->worker, uuid, applied_seq, ok, error);
+    }
+}
+
 /* Sends the worker what changed in the replica since the last call:
- * acknowledgements, then route updates and deletions, then the routes of
+ * route updates and deletions, then the routes of
  * the next-hop groups that changed (none of those on the northbound fast
  * path, where routes come from fpmsyncd: what the replica of Route and
  * Nexthop_Group reports then is only its being dropped). */
@@ -402,31 +419,10 @@ static void
 process_changes(struct orchd *o)
 {
     const struct fibrec_nexthop_group *nhg;
-    const struct fibrec_asic_route *ar;
     const struct fibrec_route *route;
     size_t n = 0;
 
     perf_timer_start(o->drain_timer);
-
-    /* Acknowledgements first: they free room in the window.  (On the
-     * southbound fast path they come from syncd over ZeroMQ.) */
-    FIBREC_ASIC_ROUTE_FOR_EACH_TRACKED (ar, o->idl) {
-        if (fibrec_asic_route_is_deleted(ar) || !ar->applied_seq
-            || orchd_southbound_enabled()) {
-            continue;
-        }
-        if (fibrec_asic_route_is_new(ar)
-            || fibrec_asic_route_is_updated(
-                   ar, FIBREC_ASIC_ROUTE_COL_APPLIED_SEQ)
-            || fibrec_asic_route_is_updated(ar, FIBREC_ASIC_ROUTE_COL_STATE)) {
-            bool ok = ar->state && !strcmp(ar->state, "programmed");
-
-            orchd_worker_ack(o->worker, &ar->header_.uuid, ar->applied_seq,
-                             ok, ok ? NULL : ar->error ? ar->error
-                                                       : ar->state);
-            n++;
-        }
-    }
 
     /* VRFs before the routes of the same transaction. */
     process_vrfs(o);
@@ -511,33 +507,6 @@ seed_row(struct orchd *o, const struct orchd_asic_row *ar)
     return true;
 }
 
-/* Seeds from the IDL's replica of Asic_Route (the southbound OVSDB path).
- * Returns the rows seeded. */
-static size_t
-seed_from_replica(struct orchd *o)
-{
-    const struct fibrec_asic_route *ar;
-    size_t n = 0;
-
-    FIBREC_ASIC_ROUTE_FOR_EACH (ar, o->idl) {
-        struct orchd_asic_row row = {
-            .uuid = ar->header_.uuid,
-            .vrf = ar->vrf,
-            .prefix = ar->prefix,
-            .packet_action = ar->packet_action,
-            .nh_keys = (const char **) ar->key_nexthops,
-            .nh_weights = ar->value_nexthops,
-            .n_nexthops = ar->n_nexthops,
-            .seq = ar->seq,
-            .applied_seq = ar->applied_seq,
-            .state = ar->state,
-        };
-
-        n += seed_row(o, &row);
-    }
-    return n;
-}
-
 /* Adds 'u' to 'set' of struct uuid_node. */
 static void
 uuid_set_add(struct hmap *set, const struct uuid *u)
@@ -579,8 +548,8 @@ seed_read_row(void *sc_, const struct orchd_asic_row *ar)
 }
 
 /* Seeds from this instance's Asic_Route rows, streamed from selects of
- * seq slices (orchd-asic-read.h; the southbound fast path, which keeps no
- * replica), serving 'unixctl' meanwhile, and adds the UUID of every row
+ * seq slices (orchd-asic-read.h; orchd keeps no replica of them),
+ * serving 'unixctl' meanwhile, and adds the UUID of every row
  * read to 'rows' if it is nonnull.  A read that fails is started again
  * after a second (seeding a row twice does no harm).  Returns the rows
  * seeded. */
@@ -676,19 +645,15 @@ remove_unwanted(struct orchd *o, const struct hmap *wanted,
 static void
 initial_sync(struct orchd *o, struct unixctl_server *unixctl)
 {
-    const struct fibrec_asic_route *ar;
     const struct fibrec_route *route;
     struct hmap wanted = HMAP_INITIALIZER(&wanted);
     struct hmap found = HMAP_INITIALIZER(&found);
-    bool replica = !orchd_southbound_enabled();
     struct uuid_node *un;
     size_t n_seeded, n_orphans = 0;
 
-    /* Without a replica, the rows' UUIDs are kept for the orphan check
-     * below, which the northbound OVSDB path makes. */
-    n_seeded = (replica
-                ? seed_from_replica(o)
-                : seed_from_select(o, unixctl, o->nb ? NULL : &found));
+    /* The rows' UUIDs are kept for the orphan check below, which the
+     * northbound OVSDB path makes. */
+    n_seeded = seed_from_select(o, unixctl, o->nb ? NULL : &found);
 
     process_vrfs(o);
     FIBREC_ROUTE_FOR_EACH (route, o->idl) {
@@ -708,13 +673,7 @@ initial_sync(struct orchd *o, struct unixctl_server *unixctl)
         }
     }
 
-    /* Rows that no route wants are stale: those of the replica, or those
-     * the streamed read found. */
-    if (replica && !o->nb) {
-        FIBREC_ASIC_ROUTE_FOR_EACH (ar, o->idl) {
-            n_orphans += remove_unwanted(o, &wanted, &ar->header_.uuid);
-        }
-    }
+    /* Rows that no route wants are stale. */
     HMAP_FOR_EACH (un, node, &found) {
         n_orphans += remove_unwanted(o, &wanted, &un->uuid);
     }
@@ -775,24 +734,20 @@ orchd_ready(struct orchd *o, struct unixctl_conn *conn)
     return true;
 }
 
-/* Compares the read cache, OVSDB Route (resolved as orchd would) and
- * OVSDB Asic_Route (not on the southbound fast path, where orchd keeps no
- * replica of it), and reports every difference. */
+/* Compares the read cache with OVSDB Route (resolved as orchd would), and
+ * reports every difference.  (orchd keeps no replica of Asic_Route:
+ * route-check compares it.) */
 static void
 orchd_unixctl_cache_verify(struct unixctl_conn *conn, int argc OVS_UNUSED,
                            const char *argv[] OVS_UNUSED, void *o_)
 {
     struct orchd *o = o_;
     struct ds s = DS_EMPTY_INITIALIZER;
-    const struct fibrec_asic_route *ar;
     const struct fibrec_route *route;
     struct hmap wanted = HMAP_INITIALIZER(&wanted);
     size_t n_routes = 0, n_diffs = 0, n_cached;
     struct orchd_entry **v;
     struct uuid_node *un;
-    /* On the southbound fast path the replica was dropped after the
-     * initial sync, which orchd_ready() waits for. */
-    bool asic_replica = !orchd_southbound_enabled();
 
     if (!orchd_ready(o, conn)) {
         return;
@@ -836,34 +791,6 @@ orchd_unixctl_cache_verify(struct unixctl_conn *conn, int argc OVS_UNUSED,
         }
         orchd_entry_unref(have);
 
-        ar = (asic_replica
-              ? fibrec_asic_route_get_for_uuid(o->idl, &want->asic_uuid)
-              : NULL);
-        if (!asic_replica) {
-            /* route-check compares Asic_Route. */
-        } else if (!ar) {
-            DIFF("missing from Asic_Route: %s vrf %s\n", want->prefix_text,
-                 want->vrf);
-        } else {
-            struct orchd_entry *asic;
-            enum orchd_action action = ORCHD_ACTION_TRAP;
-
-            orchd_action_from_string(ar->packet_action, &action);
-            asic = orchd_entry_create(ar->vrf, &want->prefix, action,
-                                      (const char **) ar->key_nexthops,
-                                      ar->value_nexthops, ar->n_nexthops);
-            if (!orchd_entry_same_content(asic, want)) {
-                DIFF("different in Asic_Route: %s vrf %s\n",
-                     want->prefix_text, want->vrf);
-            } else if (!ar->state || strcmp(ar->state, "programmed")
-                       || ar->applied_seq != ar->seq) {
-                DIFF("not programmed in Asic_Route: %s vrf %s: state %s%s%s"
-                     "\n", want->prefix_text, want->vrf,
-                     ar->state ? ar->state : "none",
-                     ar->error ? ", error " : "", ar->error ? ar->error : "");
-            }
-            orchd_entry_unref(asic);
-        }
         orchd_entry_unref(want);
     }
 
@@ -875,11 +802,6 @@ orchd_unixctl_cache_verify(struct unixctl_conn *conn, int argc OVS_UNUSED,
         }
     }
     orchd_cache_snapshot_free(v, n_cached);
-    FIBREC_ASIC_ROUTE_FOR_EACH (ar, o->idl) {
-        if (!uuid_set_contains(&wanted, &ar->header_.uuid)) {
-            DIFF("extra in Asic_Route: %s vrf %s\n", ar->prefix, ar->vrf);
-        }
-    }
 #undef DIFF
     HMAP_FOR_EACH_POP (un, node, &wanted) {
         free(un);
@@ -986,6 +908,15 @@ orchd_unixctl_status(struct unixctl_conn *conn, int argc OVS_UNUSED,
                   ", malformed: %"PRIu64", waiting for a group: %"PRIu64
                   "\n", o->n_updates, o->n_deletes, o->n_bad,
                   o->n_unresolved);
+    if (o->acks) {
+        struct orchd_asic_acks_stats as;
+
+        orchd_asic_acks_get_stats(o->acks, &as);
+        ds_put_format(&s, "syncd acks: %"PRIu64" (%"PRIu64" read again), "
+                      "other instances' %"PRIu64", monitor restarts %"
+                      PRIu64"\n", as.acks, as.reread_acks,
+                      as.other_instance, as.restarts);
+    }
     orchd_status_format(o->status, &s);
     orchd_worker_format(o->worker, &s);
     unixctl_command_reply(conn, ds_cstr(&s));
@@ -1014,6 +945,10 @@ run(struct orchd *o, struct unixctl_server *unixctl,
                                       features[F_FIB_SUPPRESSION].value);
             process_changes(o);
         }
+        if (o->acks) {
+            /* Acknowledgements first: they free room in the window. */
+            orchd_asic_acks_run(o->acks);
+        }
         orchd_worker_run(o->worker);
         if (o->nb) {
             orchd_northbound_run(o->nb);
@@ -1027,6 +962,9 @@ run(struct orchd *o, struct unixctl_server *unixctl,
         perf_timer_run(o->drain_timer);
 
         ovsdb_idl_wait(o->idl);
+        if (o->acks) {
+            orchd_asic_acks_wait(o->acks);
+        }
         orchd_worker_wait(o->worker);
         if (o->nb) {
             orchd_northbound_wait(o->nb);
@@ -1076,8 +1014,11 @@ main(int argc, char *argv[])
     o.idl = ovsdb_idl_create(db_remote, &fibrec_idl_class, false, true);
     o.status = orchd_status_create(o.idl);
     ovsdb_idl_set_probe_interval(o.idl, 0);
-    orchd_replica_register(o.idl, !o.nb_zmq, !orchd_southbound_enabled(),
-                           instance);
+    orchd_replica_register(o.idl, !o.nb_zmq);
+    if (!orchd_southbound_enabled()) {
+        o.acks = orchd_asic_acks_create(db_remote, instance, asic_read_slice,
+                                        asic_ack, &o);
+    }
     if (instance) {
         orchd_status_mute(o.status);
     }
@@ -1116,14 +1057,24 @@ main(int argc, char *argv[])
                              orchd_unixctl_status, &o);
 
     /* Wait for the first copy of the database: the worker's configuration
-     * (ring or not) comes from the Global row. */
+     * (ring or not) comes from the Global row.  The acknowledgements'
+     * monitor must have begun before Asic_Route is read (orchd-asic-acks.h);
+     * none that it passes on before the worker exists can be for a write
+     * the worker would wait for. */
     while (!o.exiting) {
         ovsdb_idl_run(o.idl);
+        if (o.acks) {
+            orchd_asic_acks_run(o.acks);
+        }
         unixctl_server_run(unixctl);
-        if (ovsdb_idl_has_ever_connected(o.idl)) {
+        if (ovsdb_idl_has_ever_connected(o.idl)
+            && (!o.acks || orchd_asic_acks_is_ready(o.acks))) {
             break;
         }
         ovsdb_idl_wait(o.idl);
+        if (o.acks) {
+            orchd_asic_acks_wait(o.acks);
+        }
         unixctl_server_wait(unixctl);
         poll_block();
     }
@@ -1153,6 +1104,7 @@ main(int argc, char *argv[])
     /* Drain before exit: every queued task runs. */
     orchd_northbound_destroy(o.nb);
     orchd_worker_destroy(o.worker);
+    orchd_asic_acks_destroy(o.acks);
     orchd_status_destroy(o.status);
     sset_destroy(&o.vrfs);
     perf_timer_destroy(o.drain_timer);
