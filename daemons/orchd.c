@@ -1338,7 +1338,7 @@ Tuning (each overrides the matching Global column; default in brackets):\n\
 unixctl commands (ovs-appctl -t $FIBSYNC_RUNDIR/orchd.ctl COMMAND):\n\
   route/show [vrf NAME] PREFIX   the programmed entry, from the read cache\n\
   route/dump [json]              every programmed entry, in prefix order\n\
-  cache/verify                   compare cache, Route and Asic_Route\n\
+  cache/verify                   compare the read cache with Route\n\
   features/show                  each optimization, its value and source\n\
   perf/show                      last per-stage performance lines\n\
   ring/show                      task ring statistics\n\
