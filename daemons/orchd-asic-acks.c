@@ -283,4 +283,5 @@ orchd_asic_acks_get_stats(const struct orchd_asic_acks *a,
                           struct orchd_asic_acks_stats *stats)
 {
     *stats = a->stats;
+    stats->rereading = a->read || a->read_retry;
 }

@@ -71,6 +71,7 @@ struct orchd_asic_acks_stats {
     uint64_t restarts;          /* Restarts of the monitor (not the
                                  * first start). */
     uint64_t rereads;           /* Reads begun after a restart. */
+    bool rereading;             /* Is one running (or to begin again)? */
 };
 
 struct orchd_asic_acks *orchd_asic_acks_create(const char *remote,

@@ -914,8 +914,9 @@ orchd_unixctl_status(struct unixctl_conn *conn, int argc OVS_UNUSED,
         orchd_asic_acks_get_stats(o->acks, &as);
         ds_put_format(&s, "syncd acks: %"PRIu64" (%"PRIu64" read again), "
                       "other instances' %"PRIu64", monitor restarts %"
-                      PRIu64"\n", as.acks, as.reread_acks,
-                      as.other_instance, as.restarts);
+                      PRIu64"%s\n", as.acks, as.reread_acks,
+                      as.other_instance, as.restarts,
+                      as.rereading ? ", reading Asic_Route again" : "");
     }
     orchd_status_format(o->status, &s);
     orchd_worker_format(o->worker, &s);
