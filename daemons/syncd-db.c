@@ -75,7 +75,6 @@ struct sdb_event {
     bool started;               /* Processing begun? */
     int phase;                  /* 0: removals, 1: the rest. */
     size_t cursor;              /* Next row update of 'tu' in 'phase'. */
-    long long int received;     /* When it was received (msec). */
 };
 
 struct syncd_db {
@@ -776,7 +775,6 @@ queue_update(struct syncd_db *db, struct ovsdb_cs_event *event)
     ev->tu = ovsdb_cs_db_update_find_table(du, TABLE);
     ev->vrf_tu = ovsdb_cs_db_update_find_table(du, "Vrf");
     ev->clear = u->clear;
-    ev->received = time_msec();
     ovs_list_push_back(&db->events, &ev->node);
     db->backlog += ev->tu ? ev->tu->n : 0;
     db->stats.updates++;
