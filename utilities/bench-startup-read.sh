@@ -4,7 +4,8 @@
 # by side.
 #
 # usage: utilities/bench-startup-read.sh -d DBFILE [-r REPS]
-#            [-p orchd|fpmsyncd] [-A ARGS] [-B ARGS] BUILD_A BUILD_B
+#            [-p orchd|orchd-ovsdb|fpmsyncd] [-A ARGS] [-B ARGS]
+#            BUILD_A BUILD_B
 #
 # DBFILE is a standalone Fibsync database at the size to measure, e.g. the
 # fibsync.db that "tests/chaos --settled --keep" leaves in its run
@@ -13,10 +14,14 @@
 # on the copy (from the OVS build of BUILD_B, for both), waits until it
 # answers, then starts the program (-p, default orchd) on the ZeroMQ
 # paths with no peer: orchd reads its Asic_Route rows in seq slices,
-# fpmsyncd its Route and Nexthop_Group rows, and nothing else runs.  It
-# stops both once the program logs the end of its read, and prints per
-# run and as medians per build: the read's wall time as the program logs
-# it, the program's CPU seconds and peak RSS, the server's CPU seconds
+# fpmsyncd its Route and Nexthop_Group rows, and nothing else runs.
+# "-p orchd-ovsdb" starts orchd on the OVSDB paths instead: its IDL
+# replica of Route and Nexthop_Group, its Asic_Route read and its
+# reconciliation, until it logs "initial sync" (nothing differs, so it
+# writes nothing).  It stops both once the program logs the end of its
+# read, and prints per run and as medians per build: the read's wall time
+# as the program logs it (orchd-ovsdb: from its first log line to
+# "initial sync"), the program's CPU seconds and peak RSS, the server's CPU seconds
 # during the read and its peak RSS, the wall time beyond the server's
 # CPU (what the program's own work adds to the server's), the server's
 # RSS with the database loaded before the read (srv_base_mb), and its
@@ -37,26 +42,29 @@ while test $# -gt 0; do
         -p) prog=$2; shift ;;
         -A) args_a=$2; shift ;;
         -B) args_b=$2; shift ;;
-        -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,33p' "$0"; exit 0 ;;
         -*) echo "$0: unknown option $1" >&2; exit 1 ;;
         *) break ;;
     esac
     shift
 done
 if test $# != 2 || test ! -r "$dbfile"; then
-    echo "usage: $0 -d DBFILE [-r REPS] [-p orchd|fpmsyncd] [-A ARGS]" \
+    echo "usage: $0 -d DBFILE [-r REPS] [-p orchd|orchd-ovsdb|fpmsyncd]" \
+         "[-A ARGS]" \
          "[-B ARGS] BUILD_A BUILD_B" >&2
     exit 1
 fi
 case $prog in
     orchd) done_re='Asic_Route read: ' ;;
+    orchd-ovsdb) done_re='initial sync: ' ;;
     fpmsyncd) done_re='database read in ' ;;
-    *) echo "$0: -p takes orchd or fpmsyncd" >&2; exit 1 ;;
+    *) echo "$0: -p takes orchd, orchd-ovsdb or fpmsyncd" >&2; exit 1 ;;
 esac
+bin=${prog%-ovsdb}
 . "$(dirname "$0")/bench-lib.sh"
-bench_use_build "$1" "daemons/$prog"
+bench_use_build "$1" "daemons/$bin"
 build_a=$B
-bench_use_build "$2" "daemons/$prog"
+bench_use_build "$2" "daemons/$bin"
 build_b=$B
 tmpdir=/tmp
 test -w /dev/shm && test "$(df -Pk /dev/shm | awk 'NR == 2 { print $4 }')" \
@@ -88,9 +96,10 @@ one () {
     s0=$(bench_cpu_ticks "$srv")
     case $prog in
         orchd) args="--northbound-zmq=on --southbound-zmq=on" ;;
+        orchd-ovsdb) args="--northbound-zmq=off --southbound-zmq=off" ;;
         fpmsyncd) args="--northbound-zmq=on --fpm-port=$(bench_free_port)" ;;
     esac
-    FIBSYNC_RUNDIR=$d "$2/daemons/$prog" --detach --no-chdir \
+    FIBSYNC_RUNDIR=$d "$2/daemons/$bin" --detach --no-chdir \
         --pidfile="$d/prog.pid" --log-file="$d/prog.log" \
         --unixctl="$d/prog.ctl" --db="unix:$d/db.sock" $args $3 \
         2>/dev/null ||
@@ -99,8 +108,16 @@ one () {
         sleep 0.2
     done
     p=$(cat "$d/prog.pid")
-    ms=$(grep "$done_re" "$d/prog.log" |
-         sed -n 's/.* in \([0-9]*\) ms.*/\1/p' | tail -1)
+    if test "$prog" = orchd-ovsdb; then
+        # The log's timestamps: its first line to the end of the sync.
+        ms=$(sed -n "1p; /$done_re/p" "$d/prog.log" |
+             sed 's/^[0-9-]*T\([0-9:.]*\)Z.*/\1/' |
+             awk -F: '{ t = ($1 * 60 + $2) * 60 + $3 }
+                      NR == 1 { t0 = t } END { printf "%d", (t - t0) * 1000 }')
+    else
+        ms=$(grep "$done_re" "$d/prog.log" |
+             sed -n 's/.* in \([0-9]*\) ms.*/\1/p' | tail -1)
+    fi
     pcpu=$(bench_cpu_ticks "$p")
     scpu=$(( $(bench_cpu_ticks "$srv") - s0 ))
     prss=$(awk '/VmHWM/ { print int($2 / 1024) }' "/proc/$p/status")
