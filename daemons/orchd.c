@@ -94,11 +94,10 @@ static struct setting features[N_FEATURES] = {
 /* The daemon's state. */
 struct orchd {
     struct ovsdb_idl *idl;          /* Replica of the database. */
-    struct ovsdb_idl_index *route_by_nhg; /* Route by nexthop_group. */
     struct ovsdb_idl_index *nhg_by_id;    /* Nexthop_Group by id. */
     struct orchd_cache *cache;      /* Programmed routes. */
     struct orchd_worker *worker;    /* Bulks and writes. */
-    struct route_index *ri;         /* Indexes for fib/show, or NULL. */
+    struct route_index *ri;         /* Route index: group users, fib/show. */
     struct orchd_show *show;        /* fib/show, or NULL. */
     struct orchd_northbound *nb;    /* Routes over ZeroMQ, or NULL: from
                                      * the Route replica. */
@@ -321,19 +320,20 @@ process_route(struct orchd *o, const struct fibrec_route *route,
     }
 }
 
-/* Re-resolves the routes that use next-hop group 'id'. */
+/* Re-resolves the routes that use next-hop group 'id', except those
+ * deleted (processed as such). */
 static void
 process_nhg_users(struct orchd *o, int64_t id)
 {
-    const struct fibrec_route *route;
-    struct fibrec_route *target;
+    const struct fibrec_route *const *users;
+    size_t n;
 
-    target = fibrec_route_index_init_row(o->route_by_nhg);
-    fibrec_route_index_set_nexthop_group(target, &id, 1);
-    FIBREC_ROUTE_FOR_EACH_EQUAL (route, target, o->route_by_nhg) {
-        process_route(o, route, NULL);
+    users = route_index_nhg_users(o->ri, id, &n);
+    for (size_t i = 0; i < n; i++) {
+        if (users[i]->header_.old_datum) {
+            process_route(o, users[i], NULL);
+        }
     }
-    fibrec_route_index_destroy_row(target);
 }
 
 /* ---- Changes from the database -----------------------------------------*/
@@ -1027,8 +1027,11 @@ main(int argc, char *argv[])
         /* Route is never replicated: there is nothing to index. */
         use_route_index = false;
     } else {
-        o.route_by_nhg = ovsdb_idl_index_create1(
-            o.idl, &fibrec_route_col_nexthop_group);
+        /* The route index always keeps each next-hop group's users; its
+         * ordered indexes serve "show ip route" unless --no-route-index. */
+        o.ri = route_index_create_cmp(o.idl, (use_route_index
+                                              ? ROUTE_INDEX_CMP_BINARY
+                                              : ROUTE_INDEX_CMP_NONE));
         o.nhg_by_id = ovsdb_idl_index_create1(o.idl,
                                               &fibrec_nexthop_group_col_id);
     }
@@ -1037,7 +1040,6 @@ main(int argc, char *argv[])
     fibrec_ondemand_init(o.idl, db_remote);
     o.cache = orchd_cache_create();
     if (use_route_index) {
-        o.ri = route_index_create(o.idl);
         o.show = orchd_show_create(o.idl, o.ri, o.cache, show_resolve, &o);
     }
     perf_timer_options_init(&popts);

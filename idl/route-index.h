@@ -32,7 +32,9 @@
  *     prefixes within a prefix, "longer-prefixes"
  *     (route_index_first_longer()); one protocol, optionally in one VRF
  *     (route_index_first_protocol()); the routes through one next hop
- *     (route_index_first_nexthop()).
+ *     (route_index_first_nexthop());
+ *   - the routes that use one next-hop group, in no order:
+ *     route_index_nhg_users().
  *
  * The indexes
  * ===========
@@ -59,12 +61,13 @@
  * prefix (and its interned VRF and protocol) in a trailer it appends to
  * every Route row: route_index_init() grows the Route table class's
  * allocation size and hooks the parse and unparse functions of the vrf,
- * prefix, protocol and nexthops columns, so the binary form is computed
- * once each time the IDL parses a row, never in a comparison.  The same
- * hooks keep the next-hop structure and a per-VRF count of routes by
- * prefix length up to date.  route-index.c explains what this relies on
- * inside the IDL.  ROUTE_INDEX_CMP_TEXT builds the same indexes with
- * comparators that parse text on every comparison, for measurements.
+ * prefix, protocol, nexthops and nexthop_group columns, so the binary form
+ * is computed once each time the IDL parses a row, never in a comparison.
+ * The same hooks keep the next-hop structure, the next-hop group users
+ * and a per-VRF count of routes by prefix length up to date.
+ * route-index.c explains what this relies on inside the IDL.
+ * ROUTE_INDEX_CMP_TEXT builds the same indexes with comparators that parse
+ * text on every comparison, for measurements.
  *
  * Longest-prefix match
  * ====================
@@ -109,7 +112,9 @@ struct simap;
 /* How the OVS indexes compare prefixes. */
 enum route_index_cmp {
     ROUTE_INDEX_CMP_BINARY,     /* Binary form kept in each row (default). */
-    ROUTE_INDEX_CMP_TEXT        /* fib_prefix_compare_text() each time. */
+    ROUTE_INDEX_CMP_TEXT,       /* fib_prefix_compare_text() each time. */
+    ROUTE_INDEX_CMP_NONE        /* No lookups and no walks: only next-hop
+                                 * group users (orchd without "show"). */
 };
 
 void route_index_init(void);
@@ -198,6 +203,14 @@ const struct fibrec_route *route_index_next(struct route_index_cursor *);
 #define ROUTE_INDEX_FOR_EACH_NEXTHOP(ROUTE, CURSOR, INDEX, NEXTHOP)      \
     for ((ROUTE) = route_index_first_nexthop(INDEX, CURSOR, NEXTHOP);   \
          (ROUTE); (ROUTE) = route_index_next(CURSOR))
+
+/* The routes that use next-hop group 'id' (Route.nexthop_group), in no
+ * order: a route joins or leaves in O(1), as its column is parsed or
+ * unparsed.  Rows deleted but kept by change tracking (NULL
+ * 'header_.old_datum') are included until the IDL frees them.  Valid
+ * until the next ovsdb_idl_run(). */
+const struct fibrec_route *const *route_index_nhg_users(
+    const struct route_index *, int64_t id, size_t *n);
 
 /* Statistics. */
 size_t route_index_count(const struct route_index *);

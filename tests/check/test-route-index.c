@@ -257,6 +257,7 @@ struct ref_route {
     const char *protocol;       /* One of 'protocols'. */
     const char *nexthops[2];    /* One or two of 'nexthops', or none. */
     size_t n_nexthops;          /* How many. */
+    int64_t nhg;                /* Next-hop group 1...3, or 0 for none. */
     bool deleted;               /* Deleted from the database. */
 };
 
@@ -377,6 +378,7 @@ make_routes(size_t n)
         for (size_t j = 0; j < r->n_nexthops; j++) {
             r->nexthops[j] = nexthops[(i + j) % ARRAY_SIZE(nexthops)];
         }
+        r->nhg = random_range(4);
         i++;
     }
     hmap_destroy(&seen);
@@ -403,6 +405,7 @@ insert_routes(struct env *env, const struct ref_route *refs, size_t n)
         fibrec_route_set_blackhole(route, !r->n_nexthops);
         fibrec_route_set_nexthops(route, (const char **) r->nexthops,
                                   weights, r->n_nexthops);
+        fibrec_route_set_nexthop_group(route, &r->nhg, r->nhg != 0);
     }
     env_commit(env, txn);
 }
@@ -435,6 +438,29 @@ assert_same(const struct fibrec_route *route, const struct ref_route *ref,
     }
 }
 
+/* Compares each next-hop group's users with brute force over 'refs'. */
+static void
+check_nhg_users(struct env *env, const struct ref_route *refs, size_t n)
+{
+    for (int64_t g = 0; g <= 4; g++) {
+        const struct fibrec_route *const *users;
+        size_t want = 0, got = 0, n_users;
+
+        for (size_t i = 0; i < n; i++) {
+            want += !refs[i].deleted && refs[i].nhg && refs[i].nhg == g;
+        }
+        users = route_index_nhg_users(env->ri, g, &n_users);
+        for (size_t i = 0; i < n_users; i++) {
+            if (users[i]->header_.old_datum) {
+                ck_assert_uint_eq(users[i]->n_nexthop_group, 1);
+                ck_assert_int_eq(users[i]->nexthop_group[0], g);
+                got++;
+            }
+        }
+        ck_assert_uint_eq(got, want);
+    }
+}
+
 /* Compares every query the index answers with brute force over 'refs'. */
 static void
 check_against_reference(struct env *env, const struct ref_route *refs,
@@ -457,6 +483,7 @@ check_against_reference(struct env *env, const struct ref_route *refs,
         }
     }
     ck_assert_uint_eq(route_index_count(env->ri), n_live);
+    check_nhg_users(env, refs, n);
 
     /* Longest-prefix match, with and without skipping lengths. */
     for (size_t i = 0; i < n_queries; i++) {
@@ -648,6 +675,9 @@ START_TEST(test_index_vs_brute_force)
             refs[i].nexthops[0] = nexthops[3];
             fibrec_route_set_nexthops(route, (const char **) refs[i].nexthops,
                                       &weight, 1);
+            refs[i].nhg = (refs[i].nhg + 1) % 4;
+            fibrec_route_set_nexthop_group(route, &refs[i].nhg,
+                                           refs[i].nhg != 0);
         }
     }
     env_commit(&env, txn);
@@ -668,6 +698,59 @@ START_TEST(test_index_vs_brute_force)
         env_run_and_block(&env);
     }
     check_against_reference(&env, refs, n, 5000);
+
+    free(refs);
+    env_destroy(&env);
+}
+END_TEST
+
+/* Without ordered indexes (ROUTE_INDEX_CMP_NONE), the route index still
+ * follows each next-hop group's users, through deletions and changes, and
+ * keeps no next-hop structure. */
+START_TEST(test_index_nhg_users_only)
+{
+    const size_t n = 500;
+    const struct fibrec_route *route;
+    struct ref_route *refs;
+    struct env env;
+    size_t n_live = n;
+
+    random_set_seed(0x9e1);
+    env_init(&env, ROUTE_INDEX_CMP_NONE);
+    refs = make_routes(n);
+    insert_routes(&env, refs, n);
+    env_sync(&env, n);
+    check_nhg_users(&env, refs, n);
+    ck_assert_uint_eq(route_index_n_nexthops(env.ri), 0);
+
+    /* Delete every third route, move every other one to the next group.
+     * Without lookups, the test finds its routes by scanning. */
+    struct ovsdb_idl_txn *txn = ovsdb_idl_txn_create(env.idl);
+    FIBREC_ROUTE_FOR_EACH (route, env.idl) {
+        struct fib_prefix p;
+        size_t i;
+
+        ck_assert(!fib_prefix_parse(route->prefix, &p));
+        for (i = 0; i < n; i++) {
+            if (!strcmp(refs[i].vrf, route->vrf)
+                && fib_prefix_equals(&refs[i].prefix, &p)) {
+                break;
+            }
+        }
+        ck_assert_uint_lt(i, n);
+        if (i % 3 == 0) {
+            fibrec_route_delete(route);
+            refs[i].deleted = true;
+            n_live--;
+        } else if (i % 2) {
+            refs[i].nhg = (refs[i].nhg + 1) % 4;
+            fibrec_route_set_nexthop_group(route, &refs[i].nhg,
+                                           refs[i].nhg != 0);
+        }
+    }
+    env_commit(&env, txn);
+    env_sync(&env, n_live);
+    check_nhg_users(&env, refs, n);
 
     free(refs);
     env_destroy(&env);
@@ -716,6 +799,7 @@ route_index_suite(void)
     /* Loop 0: binary comparators; loop 1: text comparators. */
     tcase_add_loop_test(tc, test_index_order, 0, 2);
     tcase_add_loop_test(tc, test_index_vs_brute_force, 0, 2);
+    tcase_add_test(tc, test_index_nhg_users_only);
     tcase_add_test(tc, test_index_lifetimes);
     suite_add_tcase(s, tc);
     return s;
