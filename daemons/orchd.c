@@ -1327,10 +1327,10 @@ Tuning (each overrides the matching Global column; default in brackets):\n\
                           write Route.status back [off]\n\
   --sorted-bulks, --no-sorted-bulks\n\
                           sort each bulk by prefix [off]\n\
-  --no-route-index        keep no (vrf, prefix), (nexthop, prefix) and\n\
-                          (protocol, vrf, prefix) indexes over the\n\
-                          replica: saves about 170 bytes a route and the\n\
-                          CPU to maintain them, but disables fib/show\n\
+  --no-route-index        keep no (vrf, prefix) and (nexthop, prefix)\n\
+                          indexes over the replica: saves their memory\n\
+                          and the CPU to maintain them, but disables\n\
+                          fib/show\n\
   --northbound-zmq=on|off take routes from fpmsyncd over ZeroMQ, already\n\
                           resolved, instead of replicating Route and\n\
                           Nexthop_Group (no route index then) [off]\n\

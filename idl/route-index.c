@@ -163,11 +163,12 @@ struct ri_trailer {
 /* Where the trailer starts in a row: at a cache-line boundary, so that
  * what a comparison reads (prefix, flags, VRF, protocol: the first 40
  * bytes) is one cache line whenever the allocator aligns rows to 64 bytes.
- * jemalloc does for Route rows: 416 bytes, with the trailer 464 unaligned
- * or 496 aligned, are both in its 512-byte size class, whose regions are
- * 512-byte aligned; so the alignment costs no memory.  (It saves a cache
- * miss per comparison in the protocol index; measured, a few percent of
- * the CPU time of building the indexes, within this machine's noise.) */
+ * jemalloc does for Route rows: 416 bytes, with the 64-byte trailer 480
+ * unaligned or 512 aligned, are both in its 512-byte size class, whose
+ * regions are 512-byte aligned; so the alignment costs no memory.  (It
+ * saved a cache miss per comparison in a protocol index there was;
+ * measured, a few percent of the CPU time of building the indexes, within
+ * this machine's noise.) */
 #define RI_TRAILER_OFS ROUND_UP(sizeof(struct fibrec_route), 64)
 
 /* A route index. */
@@ -176,8 +177,7 @@ struct route_index {
     struct ovsdb_idl *idl;      /* The indexed IDL. */
     enum route_index_cmp cmp;   /* Comparator flavour. */
     struct ovsdb_idl_index *by_vrf;   /* (vrf, prefix). */
-    struct ovsdb_idl_index *by_proto; /* (protocol, vrf, prefix). */
-    struct fibrec_route *search;      /* Search row for both. */
+    struct fibrec_route *search;      /* Its search row. */
     char search_text[FIB_PREFIX_STRLEN]; /* ROUTE_INDEX_CMP_TEXT: prefix. */
     struct hmap vrfs;           /* "struct ri_name"s. */
     struct hmap protocols;      /* "struct ri_name"s. */
@@ -351,14 +351,6 @@ ri_cmp_prefix_text(const void *a_, const void *b_)
     const struct fibrec_route *a = a_, *b = b_;
 
     return fib_prefix_compare_text(a->prefix, b->prefix);
-}
-
-static int
-ri_cmp_protocol_text(const void *a_, const void *b_)
-{
-    const struct fibrec_route *a = a_, *b = b_;
-
-    return strcmp(a->protocol, b->protocol);
 }
 
 /* Orders the references in a next hop's skiplist: by prefix, VRF, then
@@ -810,14 +802,7 @@ route_index_create_cmp(struct ovsdb_idl *idl, enum route_index_cmp cmp)
                                            : route_index_cmp_vrf;
     column_comparator_func *prefix_cmp = text ? ri_cmp_prefix_text
                                               : route_index_cmp_prefix;
-    column_comparator_func *proto_cmp = text ? ri_cmp_protocol_text
-                                             : route_index_cmp_protocol;
     const struct ovsdb_idl_index_column by_vrf[] = {
-        { .column = &fibrec_route_col_vrf, .comparer = vrf_cmp },
-        { .column = &fibrec_route_col_prefix, .comparer = prefix_cmp },
-    };
-    const struct ovsdb_idl_index_column by_proto[] = {
-        { .column = &fibrec_route_col_protocol, .comparer = proto_cmp },
         { .column = &fibrec_route_col_vrf, .comparer = vrf_cmp },
         { .column = &fibrec_route_col_prefix, .comparer = prefix_cmp },
     };
@@ -834,8 +819,6 @@ route_index_create_cmp(struct ovsdb_idl *idl, enum route_index_cmp cmp)
     if (cmp != ROUTE_INDEX_CMP_NONE) {
         ri->by_vrf = ovsdb_idl_index_create(idl, by_vrf,
                                             ARRAY_SIZE(by_vrf));
-        ri->by_proto = ovsdb_idl_index_create(idl, by_proto,
-                                              ARRAY_SIZE(by_proto));
     }
     /* The search row.  Not from fibrec_route_index_init_row(): freeing
      * that needs the IDL's table, which may be gone by the time
@@ -912,19 +895,16 @@ route_index_destroy(struct route_index *ri)
 /* Lookups. */
 
 /* Points the search row at ('vrf_name', 'p').  'vrf' is the interned VRF
- * or NULL, 'protocol' the protocol name or NULL (only for 'by_proto'). */
+ * or NULL. */
 static void
 ri_set_search(struct route_index *ri, const char *vrf_name,
-              struct ri_name *vrf, const char *protocol,
-              struct ri_name *proto, const struct fib_prefix *p)
+              struct ri_name *vrf, const struct fib_prefix *p)
 {
     struct fibrec_route *s = ri->search;
     struct ri_trailer *t = ri_trailer(s);
 
     s->vrf = CONST_CAST(char *, vrf_name);
-    s->protocol = CONST_CAST(char *, protocol ? protocol : "");
     t->vrf = vrf;
-    t->protocol = proto;
     t->prefix = *p;
     t->flags = RI_F_PREFIX | RI_F_PREFIX_OK;
     if (ri->cmp == ROUTE_INDEX_CMP_TEXT) {
@@ -948,7 +928,7 @@ route_index_find(struct route_index *ri, const char *vrf,
         /* Every route's VRF is interned, so there is none in 'vrf'. */
         return NULL;
     }
-    ri_set_search(ri, vrf, v, NULL, NULL, p);
+    ri_set_search(ri, vrf, v, p);
     return fibrec_route_index_find(ri->by_vrf, ri->search);
 }
 
@@ -974,7 +954,7 @@ ri_lpm(struct route_index *ri, const char *vrf,
         }
         p = *addr;
         fib_prefix_truncate(&p, len);
-        ri_set_search(ri, vrf, v, NULL, NULL, &p);
+        ri_set_search(ri, vrf, v, &p);
         route = fibrec_route_index_find(ri->by_vrf, ri->search);
         if (route) {
             return route;
@@ -1067,13 +1047,18 @@ ri_cursor_current(struct route_index_cursor *c)
         break;
     }
     case ROUTE_INDEX_WALK_PROTOCOL: {
+        /* The (vrf, prefix) index, filtered (route-index.h). */
         const struct ri_name *proto = c->protocol;
 
-        if ((c->index->cmp == ROUTE_INDEX_CMP_BINARY
-             ? ri_trailer(route)->protocol == proto
-             : proto && !strcmp(route->protocol, proto->name))
-            && (!c->vrf || ri_in_vrf(route, c->vrf, c))) {
-            return route;
+        for (; route; route = fibrec_route_cursor_data(&c->ovs)) {
+            if (c->vrf && !ri_in_vrf(route, c->vrf, c)) {
+                break;
+            } else if (c->index->cmp == ROUTE_INDEX_CMP_BINARY
+                       ? ri_trailer(route)->protocol == proto
+                       : !strcmp(route->protocol, proto->name)) {
+                return route;
+            }
+            ovsdb_idl_cursor_next(&c->ovs);
         }
         break;
     }
@@ -1116,7 +1101,7 @@ route_index_first_vrf(struct route_index *ri, struct route_index_cursor *c,
         return NULL;
     }
     c->vrf = v;
-    ri_set_search(ri, vrf, v, NULL, NULL, &ri_min_prefix);
+    ri_set_search(ri, vrf, v, &ri_min_prefix);
     c->ovs = fibrec_route_cursor_first_ge(ri->by_vrf, ri->search);
     return ri_cursor_current(c);
 }
@@ -1136,7 +1121,7 @@ route_index_first_longer(struct route_index *ri,
     }
     c->vrf = v;
     c->within = *p;
-    ri_set_search(ri, vrf, v, NULL, NULL, p);
+    ri_set_search(ri, vrf, v, p);
     c->ovs = fibrec_route_cursor_first_ge(ri->by_vrf, ri->search);
     return ri_cursor_current(c);
 }
@@ -1157,8 +1142,12 @@ route_index_first_protocol(struct route_index *ri,
     }
     c->protocol = proto;
     c->vrf = v;
-    ri_set_search(ri, vrf ? vrf : "", v, protocol, proto, &ri_min_prefix);
-    c->ovs = fibrec_route_cursor_first_ge(ri->by_proto, ri->search);
+    if (v) {
+        ri_set_search(ri, vrf, v, &ri_min_prefix);
+        c->ovs = fibrec_route_cursor_first_ge(ri->by_vrf, ri->search);
+    } else {
+        c->ovs = fibrec_route_cursor_first(ri->by_vrf);
+    }
     return ri_cursor_current(c);
 }
 

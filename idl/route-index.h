@@ -31,7 +31,8 @@
  *     (route_index_first()); one VRF (route_index_first_vrf()); the
  *     prefixes within a prefix, "longer-prefixes"
  *     (route_index_first_longer()); one protocol, optionally in one VRF
- *     (route_index_first_protocol()); the routes through one next hop
+ *     (route_index_first_protocol(), which scans: see below); the routes
+ *     through one next hop
  *     (route_index_first_nexthop());
  *   - the routes that use one next-hop group, in no order:
  *     route_index_nhg_users().
@@ -39,9 +40,13 @@
  * The indexes
  * ===========
  *
- * (vrf, prefix) and (protocol, vrf, prefix) are OVS IDL compound indexes
- * (ovsdb_idl_index_create(), skiplists) whose column comparators compare
- * prefixes as numbers.  (nexthop, prefix) cannot be one: an OVS index
+ * (vrf, prefix) is an OVS IDL compound index (ovsdb_idl_index_create(), a
+ * skiplist) whose column comparators compare prefixes as numbers.  A
+ * protocol's walk is that index's walk (of one VRF, or of all), with the
+ * other protocols' routes skipped: no one walks by protocol on a hot path,
+ * and a (protocol, vrf, prefix) index of its own cost a fifth of the CPU
+ * of loading a million routes into orchd's replica.  (nexthop, prefix)
+ * cannot be an OVS index: an OVS index
  * holds each row once, under the whole value of each indexed column, and
  * Route.nexthops is a map (one route, several next hops).  So the route
  * index keeps its own structure for it: a hash table of next-hop keys
