@@ -528,73 +528,110 @@ uuid_set_clear(struct hmap *set)
     }
 }
 
-/* What seed_from_select() keeps. */
-struct seed_count {
+/* orchd's start-up read of its instance's Asic_Route rows, streamed
+ * from selects of seq slices (orchd-asic-read.h; orchd keeps no replica
+ * of them), each row seeding the worker.  It runs beside the IDL's wait
+ * for its first copy of the database: ovsdb-server composes the slices
+ * while orchd takes in the replica.  A read that fails is started again
+ * after a second (seeding a row twice does no harm). */
+struct seed {
     struct orchd *o;            /* Whose worker. */
+    struct orchd_asic_read *read; /* The read under way, or NULL. */
     size_t n_seeded;            /* Rows seeded. */
-    struct hmap *rows;          /* UUIDs of every row read, or NULL. */
+    bool keep_rows;             /* Keep the UUIDs of the rows read? */
+    struct hmap rows;           /* If 'keep_rows', "struct uuid_node"s. */
+    long long int start;        /* When the first read began, or 0. */
+    long long int retry_at;     /* When to start again after a failure. */
+    bool done;                  /* Finished? */
 };
 
 /* orchd_asic_read_cb. */
 static void
-seed_read_row(void *sc_, const struct orchd_asic_row *ar)
+seed_read_row(void *seed_, const struct orchd_asic_row *ar)
 {
-    struct seed_count *sc = sc_;
+    struct seed *seed = seed_;
 
-    sc->n_seeded += seed_row(sc->o, ar);
-    if (sc->rows) {
-        uuid_set_add(sc->rows, &ar->uuid);
+    seed->n_seeded += seed_row(seed->o, ar);
+    if (seed->keep_rows) {
+        uuid_set_add(&seed->rows, &ar->uuid);
     }
 }
 
-/* Seeds from this instance's Asic_Route rows, streamed from selects of
- * seq slices (orchd-asic-read.h; orchd keeps no replica of them),
- * serving 'unixctl' meanwhile, and adds the UUID of every row
- * read to 'rows' if it is nonnull.  A read that fails is started again
- * after a second (seeding a row twice does no harm).  Returns the rows
- * seeded. */
-static size_t
-seed_from_select(struct orchd *o, struct unixctl_server *unixctl,
-                 struct hmap *rows)
+/* Initializes 'seed' for 'o', keeping the UUIDs of the rows read if
+ * 'keep_rows' (for the orphan check that the northbound OVSDB path
+ * makes).  Reading begins at the first seed_run(). */
+static void
+seed_init(struct seed *seed, struct orchd *o, bool keep_rows)
 {
-    struct seed_count sc = { .o = o, .rows = rows };
-    long long int start = time_msec();
+    memset(seed, 0, sizeof *seed);
+    seed->o = o;
+    seed->keep_rows = keep_rows;
+    hmap_init(&seed->rows);
+}
 
-    while (!o->exiting) {
-        struct orchd_asic_read *r = orchd_asic_read_create(
-            db_remote, instance, asic_read_slice, seed_read_row, &sc);
-        enum ovsdb_select_reader_state state;
+/* Reads on; returns true once every row has been read. */
+static bool
+seed_run(struct seed *seed)
+{
+    enum ovsdb_select_reader_state state;
+    struct orchd_asic_read *r;
 
-        while ((state = orchd_asic_read_run(r))
-               == OVSDB_SELECT_READER_RUNNING && !o->exiting) {
-            unixctl_server_run(unixctl);
-            orchd_asic_read_wait(r);
-            unixctl_server_wait(unixctl);
-            poll_block();
-        }
-        if (state == OVSDB_SELECT_READER_DONE) {
-            VLOG_INFO("Asic_Route read: %"PRIuSIZE" rows in %lld ms "
-                      "(%"PRIuSIZE" unreadable), %"PRIuSIZE" slices of "
-                      "%"PRId64" seqs (at most %"PRIuSIZE" rows in one), "
-                      "%"PRIuSIZE" probes",
-                      orchd_asic_read_n_rows(r), time_msec() - start,
-                      orchd_asic_read_n_bad(r), orchd_asic_read_n_slices(r),
-                      asic_read_slice, orchd_asic_read_max_slice_rows(r),
-                      orchd_asic_read_n_probes(r));
-            orchd_asic_read_destroy(r);
-            break;
-        }
-        if (state == OVSDB_SELECT_READER_FAILED) {
-            VLOG_WARN("%s: reading Asic_Route failed (%s); trying again",
-                      db_remote, orchd_asic_read_error(r));
-            if (rows) {
-                uuid_set_clear(rows);
-            }
-            xsleep(1);
-        }
-        orchd_asic_read_destroy(r);
+    if (seed->done) {
+        return true;
     }
-    return sc.n_seeded;
+    if (!seed->read) {
+        if (time_msec() < seed->retry_at) {
+            return false;
+        }
+        if (!seed->start) {
+            seed->start = time_msec();
+        }
+        seed->read = orchd_asic_read_create(db_remote, instance,
+                                            asic_read_slice, seed_read_row,
+                                            seed);
+    }
+    r = seed->read;
+    state = orchd_asic_read_run(r);
+    if (state == OVSDB_SELECT_READER_DONE) {
+        VLOG_INFO("Asic_Route read: %"PRIuSIZE" rows in %lld ms "
+                  "(%"PRIuSIZE" unreadable), %"PRIuSIZE" slices of "
+                  "%"PRId64" seqs (at most %"PRIuSIZE" rows in one), "
+                  "%"PRIuSIZE" probes",
+                  orchd_asic_read_n_rows(r), time_msec() - seed->start,
+                  orchd_asic_read_n_bad(r), orchd_asic_read_n_slices(r),
+                  asic_read_slice, orchd_asic_read_max_slice_rows(r),
+                  orchd_asic_read_n_probes(r));
+        seed->done = true;
+    } else if (state == OVSDB_SELECT_READER_FAILED) {
+        VLOG_WARN("%s: reading Asic_Route failed (%s); trying again",
+                  db_remote, orchd_asic_read_error(r));
+        uuid_set_clear(&seed->rows);
+        seed->retry_at = time_msec() + 1000;
+    } else {
+        return false;
+    }
+    orchd_asic_read_destroy(r);
+    seed->read = NULL;
+    return seed->done;
+}
+
+static void
+seed_wait(const struct seed *seed)
+{
+    if (seed->read) {
+        orchd_asic_read_wait(seed->read);
+    } else if (!seed->done) {
+        poll_timer_wait_until(seed->retry_at);
+    }
+}
+
+/* Frees what 'seed' holds. */
+static void
+seed_destroy(struct seed *seed)
+{
+    orchd_asic_read_destroy(seed->read);
+    uuid_set_clear(&seed->rows);
+    hmap_destroy(&seed->rows);
 }
 
 /* Reads the Global row through a replica of Global alone, serving
@@ -643,17 +680,22 @@ remove_unwanted(struct orchd *o, const struct hmap *wanted,
  * a route that is already right.  (On the northbound fast path, fpmsyncd's
  * resync says what differs and what is stale.) */
 static void
-initial_sync(struct orchd *o, struct unixctl_server *unixctl)
+initial_sync(struct orchd *o, struct unixctl_server *unixctl,
+             struct seed *seed)
 {
     const struct fibrec_route *route;
     struct hmap wanted = HMAP_INITIALIZER(&wanted);
-    struct hmap found = HMAP_INITIALIZER(&found);
     struct uuid_node *un;
-    size_t n_seeded, n_orphans = 0;
+    size_t n_orphans = 0;
 
-    /* The rows' UUIDs are kept for the orphan check below, which the
-     * northbound OVSDB path makes. */
-    n_seeded = seed_from_select(o, unixctl, o->nb ? NULL : &found);
+    /* The read of Asic_Route began beside the IDL's first copy; finish
+     * it, serving 'unixctl' meanwhile. */
+    while (!seed_run(seed) && !o->exiting) {
+        unixctl_server_run(unixctl);
+        seed_wait(seed);
+        unixctl_server_wait(unixctl);
+        poll_block();
+    }
 
     process_vrfs(o);
     FIBREC_ROUTE_FOR_EACH (route, o->idl) {
@@ -673,18 +715,17 @@ initial_sync(struct orchd *o, struct unixctl_server *unixctl)
         }
     }
 
-    /* Rows that no route wants are stale. */
-    HMAP_FOR_EACH (un, node, &found) {
+    /* Rows that no route wants are stale (the read kept their UUIDs on
+     * the northbound OVSDB path only). */
+    HMAP_FOR_EACH (un, node, &seed->rows) {
         n_orphans += remove_unwanted(o, &wanted, &un->uuid);
     }
     uuid_set_clear(&wanted);
-    uuid_set_clear(&found);
     hmap_destroy(&wanted);
-    hmap_destroy(&found);
     ovsdb_idl_track_clear(o->idl);
     VLOG_INFO("initial sync: %"PRIuSIZE" entries already in Asic_Route, "
               "%"PRIu64" routes, %"PRIuSIZE" stale entries to remove",
-              n_seeded, o->n_updates, n_orphans);
+              seed->n_seeded, o->n_updates, n_orphans);
     o->synced = true;
 }
 
@@ -989,6 +1030,7 @@ main(int argc, char *argv[])
     struct unixctl_server *unixctl;
     struct orchd_bulker_config cfg;
     struct perf_timer_options popts;
+    struct seed seed;
     struct orchd o;
     unsigned int global_seqno = 0;
     int retval;
@@ -1059,30 +1101,9 @@ main(int argc, char *argv[])
     unixctl_command_register("orchd/status", "", 0, 0,
                              orchd_unixctl_status, &o);
 
-    /* Wait for the first copy of the database: the worker's configuration
-     * (ring or not) comes from the Global row.  The acknowledgements'
-     * monitor must have begun before Asic_Route is read (orchd-asic-acks.h);
-     * none that it passes on before the worker exists can be for a write
-     * the worker would wait for. */
-    while (!o.exiting) {
-        ovsdb_idl_run(o.idl);
-        if (o.acks) {
-            orchd_asic_acks_run(o.acks);
-        }
-        unixctl_server_run(unixctl);
-        if (ovsdb_idl_has_ever_connected(o.idl)
-            && (!o.acks || orchd_asic_acks_is_ready(o.acks))) {
-            break;
-        }
-        ovsdb_idl_wait(o.idl);
-        if (o.acks) {
-            orchd_asic_acks_wait(o.acks);
-        }
-        unixctl_server_wait(unixctl);
-        poll_block();
-    }
-    read_global(fibrec_global_first(o.idl));
-    global_seqno = ovsdb_idl_get_seqno(o.idl);
+    /* The worker, configured from the Global row that choose_paths()
+     * read (again below from the replica's, which may be newer): it must
+     * exist before the Asic_Route read seeds it. */
     bulker_config(&cfg);
     o.worker = orchd_worker_create(db_remote, &cfg, o.cache);
     orchd_worker_set_southbound(o.worker, orchd_southbound_choose());
@@ -1096,9 +1117,48 @@ main(int argc, char *argv[])
         }
         o.nb = orchd_northbound_create(nb_endpoint, o.worker);
     }
-    if (!o.exiting) {
-        initial_sync(&o, unixctl);
+
+    /* Wait for the first copy of the database, reading Asic_Route
+     * meanwhile (struct seed): at a million routes ovsdb-server composes
+     * the read's slices while orchd takes in its Route replica.  The
+     * acknowledgements' monitor must have begun before Asic_Route is read
+     * (orchd-asic-acks.h); none that it passes on before the worker
+     * starts can be for a write the worker would wait for. */
+    seed_init(&seed, &o, !o.nb_zmq);
+    while (!o.exiting) {
+        bool acks_ready;
+
+        ovsdb_idl_run(o.idl);
+        if (o.acks) {
+            orchd_asic_acks_run(o.acks);
+        }
+        acks_ready = !o.acks || orchd_asic_acks_is_ready(o.acks);
+        if (acks_ready) {
+            seed_run(&seed);
+        }
+        unixctl_server_run(unixctl);
+        if (ovsdb_idl_has_ever_connected(o.idl) && acks_ready) {
+            break;
+        }
+        ovsdb_idl_wait(o.idl);
+        if (o.acks) {
+            orchd_asic_acks_wait(o.acks);
+        }
+        if (acks_ready) {
+            seed_wait(&seed);
+        }
+        unixctl_server_wait(unixctl);
+        poll_block();
     }
+    read_global(fibrec_global_first(o.idl));
+    global_seqno = ovsdb_idl_get_seqno(o.idl);
+    bulker_config(&cfg);
+    orchd_worker_set_config(o.worker, &cfg);
+    orchd_worker_want_results(o.worker, features[F_FIB_SUPPRESSION].value);
+    if (!o.exiting) {
+        initial_sync(&o, unixctl, &seed);
+    }
+    seed_destroy(&seed);
     orchd_worker_start(o.worker, features[F_RING].value,
                        features[F_BATCH].value * 64);
 
