@@ -44,6 +44,9 @@
  * The caller reads its Asic_Route rows only once the monitor is ready
  * (orchd_asic_acks_is_ready()): an acknowledgement written after the
  * monitor began comes through it, one written before is in the rows read.
+ * It runs the monitor again (orchd_asic_acks_run()) only once the read is
+ * over: an acknowledgement passed on before the read has seeded its row
+ * would be dropped as stale, and the row seeded as unacknowledged.
  * If the monitor has to start again (the server restarted, say), what
  * syncd wrote meanwhile was never seen: every row of the instance is read
  * again (orchd-asic-read.h, in seq slices) and each acknowledged one is

@@ -615,6 +615,7 @@ seed_run(struct seed *seed)
     return seed->done;
 }
 
+/* Arranges for poll_block() to wake when seed_run() has work to do. */
 static void
 seed_wait(const struct seed *seed)
 {
@@ -1121,18 +1122,21 @@ main(int argc, char *argv[])
     /* Wait for the first copy of the database, reading Asic_Route
      * meanwhile (struct seed): at a million routes ovsdb-server composes
      * the read's slices while orchd takes in its Route replica.  The
-     * acknowledgements' monitor must have begun before Asic_Route is read
-     * (orchd-asic-acks.h); none that it passes on before the worker
-     * starts can be for a write the worker would wait for. */
+     * acknowledgements' monitor must have begun before Asic_Route is
+     * read, and is run again only once the read is over
+     * (orchd-asic-acks.h). */
     seed_init(&seed, &o, !o.nb_zmq);
     while (!o.exiting) {
-        bool acks_ready;
+        bool acks_ready = !o.acks || orchd_asic_acks_is_ready(o.acks);
 
         ovsdb_idl_run(o.idl);
-        if (o.acks) {
+        if (!acks_ready) {
+            /* Once the monitor is ready, what it hears waits until the
+             * read is over (run() takes it in): an acknowledgement passed
+             * on before the read has seeded its row would be lost. */
             orchd_asic_acks_run(o.acks);
+            acks_ready = orchd_asic_acks_is_ready(o.acks);
         }
-        acks_ready = !o.acks || orchd_asic_acks_is_ready(o.acks);
         if (acks_ready) {
             seed_run(&seed);
         }
@@ -1141,10 +1145,9 @@ main(int argc, char *argv[])
             break;
         }
         ovsdb_idl_wait(o.idl);
-        if (o.acks) {
+        if (!acks_ready) {
             orchd_asic_acks_wait(o.acks);
-        }
-        if (acks_ready) {
+        } else {
             seed_wait(&seed);
         }
         unixctl_server_wait(unixctl);
