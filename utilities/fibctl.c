@@ -232,10 +232,10 @@ C - connected, K - kernel, O - OSPF, ...), '>' marks the selected route,\n\
 '*' a route the ASIC has acknowledged, 'q' one still queued.\n\
 \n\
 How it answers: orchd holds a replica of the Route table with compound\n\
-indexes over it ((vrf, prefix), (nexthop, prefix), (protocol, vrf,\n\
-prefix), prefixes compared as numbers).  fibctl sends the command to\n\
-orchd's unixctl socket (\"fib/show\") and prints the answer: an exact\n\
-prefix is one index lookup, an address a few (longest prefix first).\n\
+indexes over it ((vrf, prefix) and (nexthop, prefix), prefixes compared\n\
+as numbers).  fibctl sends the command to orchd's unixctl socket\n\
+(\"fib/show\") and prints the answer: an exact prefix is one index\n\
+lookup, an address a few (longest prefix first).\n\
 \n\
 Options:\n\
   --db=REMOTE       the stack's database, unix:DIR/db.sock; orchd's socket\n\
