@@ -105,9 +105,9 @@ struct ri_name {
  * walk or a count of that next hop asks for them (ri_nh_settle()), sorted
  * first, so that they go into the skiplist in order.  Inserting each into
  * the skiplist as its row was parsed cost a cache miss a comparison, and
- * made the largest share of a replica's load at a million routes (a
- * quarter of orchd's CPU restarting on the OVSDB path); most next hops are
- * never walked. */
+ * made the largest share of a replica's load at a million routes (a fifth
+ * of orchd's CPU restarting on the OVSDB path); most next hops are never
+ * walked. */
 struct ri_nh {
     struct hmap_node node;      /* In 'nexthops', by hash of 'key'. */
     char *key;                  /* The map key, "GATEWAY@IFNAME". */
@@ -163,7 +163,7 @@ struct ri_trailer {
 /* Where the trailer starts in a row: at a cache-line boundary, so that
  * what a comparison reads (prefix, flags, VRF, protocol: the first 40
  * bytes) is one cache line whenever the allocator aligns rows to 64 bytes.
- * jemalloc does for Route rows: 416 bytes, with the 64-byte trailer 480
+ * jemalloc does for Route rows: 424 bytes, with the 64-byte trailer 488
  * unaligned or 512 aligned, are both in its 512-byte size class, whose
  * regions are 512-byte aligned; so the alignment costs no memory.  (It
  * saved a cache miss per comparison in a protocol index there was;
@@ -376,6 +376,34 @@ ri_ref_cmp(const void *a_, const void *b_, const void *conf OVS_UNUSED)
                                          &b->route->header_.uuid);
 }
 
+/* Returns the next hop 'key' of 'ri', or NULL. */
+static struct ri_nh *
+ri_nh_find(const struct route_index *ri, const char *key)
+{
+    struct ri_nh *nh;
+
+    HMAP_FOR_EACH_WITH_HASH (nh, node, hash_string(key, 0), &ri->nexthops) {
+        if (!strcmp(nh->key, key)) {
+            return nh;
+        }
+    }
+    return NULL;
+}
+
+/* Returns the users of next-hop group 'id' in 'ri', or NULL. */
+static struct ri_nhg *
+ri_nhg_find(const struct route_index *ri, int64_t id)
+{
+    struct ri_nhg *g;
+
+    HMAP_FOR_EACH_WITH_HASH (g, node, hash_uint64(id), &ri->nhgs) {
+        if (g->id == id) {
+            return g;
+        }
+    }
+    return NULL;
+}
+
 /* qsort() comparator of "struct ri_nh_ref *"s, as ri_ref_cmp(). */
 static int
 ri_ref_ptr_cmp(const void *a_, const void *b_)
@@ -431,23 +459,16 @@ ri_link(struct route_index *ri, struct fibrec_route *route)
     t->refs = t->n_refs ? xmalloc(t->n_refs * sizeof *t->refs) : NULL;
     for (size_t i = 0; i < t->n_refs; i++) {
         const char *key = route->key_nexthops[i];
-        uint32_t hash = hash_string(key, 0);
         struct ri_nh_ref *ref = &t->refs[i];
-        struct ri_nh *nh = NULL, *n;
+        struct ri_nh *nh = ri_nh_find(ri, key);
 
-        HMAP_FOR_EACH_WITH_HASH (n, node, hash, &ri->nexthops) {
-            if (!strcmp(n->key, key)) {
-                nh = n;
-                break;
-            }
-        }
         if (!nh) {
             nh = xmalloc(sizeof *nh);
             nh->key = xstrdup(key);
             nh->routes = skiplist_create(ri_ref_cmp, NULL);
             ovs_list_init(&nh->pending);
             nh->n_pending = 0;
-            hmap_insert(&ri->nexthops, &nh->node, hash);
+            hmap_insert(&ri->nexthops, &nh->node, hash_string(key, 0));
         }
         ref->nh = nh;
         ref->route = route;
@@ -509,25 +530,18 @@ static void
 ri_nhg_link(struct route_index *ri, struct fibrec_route *route)
 {
     struct ri_trailer *t = ri_trailer(route);
-    struct ri_nhg *g = NULL, *n;
-    uint32_t hash;
+    struct ri_nhg *g;
     int64_t id;
 
     if (!route->n_nexthop_group || !route->header_.old_datum) {
         return;
     }
     id = route->nexthop_group[0];
-    hash = hash_uint64(id);
-    HMAP_FOR_EACH_WITH_HASH (n, node, hash, &ri->nhgs) {
-        if (n->id == id) {
-            g = n;
-            break;
-        }
-    }
+    g = ri_nhg_find(ri, id);
     if (!g) {
         g = xzalloc(sizeof *g);
         g->id = id;
-        hmap_insert(&ri->nhgs, &g->node, hash);
+        hmap_insert(&ri->nhgs, &g->node, hash_uint64(id));
     }
     if (g->n >= g->allocated) {
         g->routes = x2nrealloc(g->routes, &g->allocated, sizeof *g->routes);
@@ -1157,18 +1171,15 @@ const struct fibrec_route *
 route_index_first_nexthop(struct route_index *ri,
                           struct route_index_cursor *c, const char *nexthop)
 {
-    struct ri_nh *nh;
+    struct ri_nh *nh = ri_nh_find(ri, nexthop);
 
     ri_cursor_init(ri, c, ROUTE_INDEX_WALK_NEXTHOP);
-    HMAP_FOR_EACH_WITH_HASH (nh, node, hash_string(nexthop, 0),
-                             &ri->nexthops) {
-        if (!strcmp(nh->key, nexthop)) {
-            ri_nh_settle(nh);
-            c->node = skiplist_first(nh->routes);
-            return ri_cursor_current(c);
-        }
+    if (!nh) {
+        return NULL;
     }
-    return NULL;
+    ri_nh_settle(nh);
+    c->node = skiplist_first(nh->routes);
+    return ri_cursor_current(c);
 }
 
 /* Advances 'c' and returns the next route of its walk, or NULL at the
@@ -1207,16 +1218,10 @@ route_index_count(const struct route_index *ri)
 const struct fibrec_route *const *
 route_index_nhg_users(const struct route_index *ri, int64_t id, size_t *n)
 {
-    struct ri_nhg *g;
+    const struct ri_nhg *g = ri_nhg_find(ri, id);
 
-    HMAP_FOR_EACH_WITH_HASH (g, node, hash_uint64(id), &ri->nhgs) {
-        if (g->id == id) {
-            *n = g->n;
-            return g->routes;
-        }
-    }
-    *n = 0;
-    return NULL;
+    *n = g ? g->n : 0;
+    return g ? g->routes : NULL;
 }
 
 /* Returns the number of distinct next hops. */
@@ -1231,15 +1236,9 @@ route_index_n_nexthops(const struct route_index *ri)
 size_t
 route_index_count_nexthop(const struct route_index *ri, const char *nexthop)
 {
-    struct ri_nh *nh;
+    const struct ri_nh *nh = ri_nh_find(ri, nexthop);
 
-    HMAP_FOR_EACH_WITH_HASH (nh, node, hash_string(nexthop, 0),
-                             &ri->nexthops) {
-        if (!strcmp(nh->key, nexthop)) {
-            return skiplist_get_size(nh->routes) + nh->n_pending;
-        }
-    }
-    return 0;
+    return nh ? skiplist_get_size(nh->routes) + nh->n_pending : 0;
 }
 
 /* Adds counters to 'usage' ("route-index-*"). */
