@@ -170,6 +170,19 @@ bulker_config(struct orchd_bulker_config *cfg)
     cfg->sorted = features[F_SORTED].value;
 }
 
+/* Reads the replica's Global row into the features and hands the worker
+ * what follows from them. */
+static void
+follow_global(struct orchd *o)
+{
+    struct orchd_bulker_config cfg;
+
+    read_global(fibrec_global_first(o->idl));
+    bulker_config(&cfg);
+    orchd_worker_set_config(o->worker, &cfg);
+    orchd_worker_want_results(o->worker, features[F_FIB_SUPPRESSION].value);
+}
+
 /* ---- Resolution --------------------------------------------------------*/
 
 /* Is 'vrf' a VRF that orchd may program: "default" (the main table,
@@ -975,17 +988,11 @@ static void
 run(struct orchd *o, struct unixctl_server *unixctl,
     unsigned int global_seqno)
 {
-    struct orchd_bulker_config cfg;
-
     while (!o->exiting) {
         ovsdb_idl_run(o->idl);
         if (ovsdb_idl_get_seqno(o->idl) != global_seqno) {
             global_seqno = ovsdb_idl_get_seqno(o->idl);
-            read_global(fibrec_global_first(o->idl));
-            bulker_config(&cfg);
-            orchd_worker_set_config(o->worker, &cfg);
-            orchd_worker_want_results(o->worker,
-                                      features[F_FIB_SUPPRESSION].value);
+            follow_global(o);
             process_changes(o);
         }
         if (o->acks) {
@@ -1153,11 +1160,8 @@ main(int argc, char *argv[])
         unixctl_server_wait(unixctl);
         poll_block();
     }
-    read_global(fibrec_global_first(o.idl));
     global_seqno = ovsdb_idl_get_seqno(o.idl);
-    bulker_config(&cfg);
-    orchd_worker_set_config(o.worker, &cfg);
-    orchd_worker_want_results(o.worker, features[F_FIB_SUPPRESSION].value);
+    follow_global(&o);
     if (!o.exiting) {
         initial_sync(&o, unixctl, &seed);
     }
