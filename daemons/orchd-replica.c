@@ -23,8 +23,16 @@
 
 #include "daemons/orchd-replica.h"
 
+#include <string.h>
+
 #include "idl/fibsync-idl.h"
+#include "lib/route-key.h"
+#include "openvswitch/vlog.h"
 #include "ovsdb-idl.h"
+#include "timeval.h"
+#include "util.h"
+
+VLOG_DEFINE_THIS_MODULE(orchd_replica);
 
 /* Replicates the Global row alone: what orchd reads to choose its paths,
  * before it knows which of the large tables to replicate
@@ -92,13 +100,41 @@ omit_table(struct ovsdb_idl *idl, const struct ovsdb_idl_table_class *tc)
     }
 }
 
+/* Sets Route's condition in 'idl' to step 'step' of the widening 'w': the
+ * rows whose bucket lies in the first 'step' of 'w->n_steps' equal parts
+ * of the range, every row at the last step.
+ * Returns the condition sequence number at which 'idl' holds those rows
+ * (ovsdb_idl_set_condition()); setting the same step again changes
+ * nothing and returns where it stands. */
+static unsigned int
+set_step(const struct orchd_replica_widening *w, struct ovsdb_idl *idl,
+         unsigned int step)
+{
+    struct ovsdb_idl_condition cond;
+    unsigned int seqno;
+
+    ovsdb_idl_condition_init(&cond);
+    if (step < w->n_steps) {
+        fibrec_route_add_clause_bucket(&cond, OVSDB_F_LT,
+                                       (int64_t) step * ROUTE_KEY_N_BUCKETS
+                                       / w->n_steps);
+    } else {
+        ovsdb_idl_condition_add_clause_true(&cond);
+    }
+    seqno = fibrec_route_set_condition(idl, &cond);
+    ovsdb_idl_condition_destroy(&cond);
+    return seqno;
+}
+
 /* Replicates the tables and columns orchd reads on the paths chosen:
- * Global and Vrf always; every row of Route and Nexthop_Group if 'routes'
- * (the northbound OVSDB path).  Asic_Route never (orchd-replica.h).  A
+ * Global and Vrf always; Route and Nexthop_Group if 'routes' (the
+ * northbound OVSDB path), Route's rows in steps that orchd_replica_widen(),
+ * starting with 'w', brings in.  Asic_Route never (orchd-replica.h).  A
  * table not replicated is not monitored at all.  Call before the first
  * ovsdb_idl_run(). */
 void
-orchd_replica_register(struct ovsdb_idl *idl, bool routes)
+orchd_replica_register(struct ovsdb_idl *idl, bool routes,
+                       unsigned int n_steps, struct orchd_replica_widening *w)
 {
     register_tables(idl, routes);
     if (!routes) {
@@ -106,4 +142,52 @@ orchd_replica_register(struct ovsdb_idl *idl, bool routes)
         omit_table(idl, &fibrec_table_nexthop_group);
     }
     omit_table(idl, &fibrec_table_asic_route);
+
+    memset(w, 0, sizeof *w);
+    w->routes = routes;
+    w->n_steps = MAX(1, MIN(n_steps, ORCHD_REPLICA_MAX_STEPS));
+    if (routes) {
+        w->step = 1;
+        set_step(w, idl, w->step);
+    }
+}
+
+/* Widens Route's condition in 'idl' by a step when the step before the
+ * last one asked for has been answered, so that one step is always on its
+ * way while 'idl' takes in the rows of another.  Returns true once 'idl'
+ * holds its first copy of the database, with every row of Route.  Call
+ * after each ovsdb_idl_run(): a step set here is sent by the next one. */
+bool
+orchd_replica_widen(struct orchd_replica_widening *w, struct ovsdb_idl *idl)
+{
+    unsigned int acked, expect;
+
+    if (w->done || !ovsdb_idl_has_ever_connected(idl)) {
+        return w->done;
+    } else if (!w->routes) {
+        w->done = true;
+        return true;
+    }
+
+    if (!w->start) {
+        w->start = time_msec();
+    }
+    acked = ovsdb_idl_get_condition_seqno(idl);
+    expect = set_step(w, idl, w->step);
+    if (w->step == w->n_steps) {
+        if (expect == acked) {
+            w->done = true;
+            VLOG_INFO("Route replicated in %u steps, %lld ms after the "
+                      "first", w->n_steps, time_msec() - w->start);
+        }
+    } else if (expect - acked <= 1) {
+        /* At most the last step is on its way (after ovsdb_idl_run() a
+         * step set is never still waiting to be sent while none is in
+         * flight): ask for the next, which the IDL sends as soon as that
+         * one is answered. */
+        w->step++;
+        VLOG_DBG("Route replica widened to step %u", w->step);
+        set_step(w, idl, w->step);
+    }
+    return w->done;
 }

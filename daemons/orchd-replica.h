@@ -31,6 +31,21 @@
  * path, hears of syncd's acknowledgements through a monitor of their
  * changes alone (orchd-asic-acks.h).
  *
+ * Route is replicated in steps
+ * ----------------------------
+ *
+ * A first reply of the whole Route table at a million rows costs
+ * ovsdb-server 16 s composing it and orchd as long parsing it before the
+ * IDL makes one row, with the whole reply in memory at once in both.  So
+ * the replica starts with the rows of the first of ORCHD_REPLICA_STEPS
+ * (orchd's --replica-steps) equal parts of Route.bucket's range (lib/route-key.h) and its condition is widened a
+ * step at a time (monitor_cond_change) until it is "true", the same
+ * replica as an unconditional monitor.  Each step's rows come as one
+ * update.  The next step is asked for before the last one's rows arrive,
+ * so that ovsdb-server composes them while orchd makes the rows of the
+ * last (the IDL sends a condition change as soon as the one in flight is
+ * answered).  orchd_replica_widen() says when the whole table is there.
+ *
  * Which path each hop takes is known only once Global is read, so orchd
  * first reads Global through a replica of Global alone
  * (orchd_replica_register_global()), then builds its replica of what the
@@ -51,7 +66,26 @@ struct ovsdb_idl;
 
 #include <stdbool.h>
 
+/* Steps in which Route's rows enter the replica by default (see above),
+ * and at most. */
+#define ORCHD_REPLICA_STEPS 8
+#define ORCHD_REPLICA_MAX_STEPS 256
+
+/* Where the widening of Route's condition stands. */
+struct orchd_replica_widening {
+    bool routes;                /* Route is replicated at all. */
+    unsigned int n_steps;       /* Steps, 1 to ORCHD_REPLICA_MAX_STEPS. */
+    unsigned int step;          /* Last step asked for, 1 to 'n_steps';
+                                 * the last is "true". */
+    bool done;                  /* The whole table is replicated. */
+    long long int start;        /* When the first step's rows came. */
+};
+
 void orchd_replica_register_global(struct ovsdb_idl *);
-void orchd_replica_register(struct ovsdb_idl *, bool routes);
+void orchd_replica_register(struct ovsdb_idl *, bool routes,
+                            unsigned int n_steps,
+                            struct orchd_replica_widening *);
+bool orchd_replica_widen(struct orchd_replica_widening *,
+                         struct ovsdb_idl *);
 
 #endif /* daemons/orchd-replica.h */

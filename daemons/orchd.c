@@ -130,6 +130,10 @@ static int instance;            /* --instance: the ASIC instance. */
  * began again). */
 static int64_t asic_read_slice = ORCHD_ASIC_READ_SLICE;
 
+/* --replica-steps: the steps in which Route's rows enter the replica on
+ * the northbound OVSDB path (orchd-replica.h). */
+static unsigned int replica_steps = ORCHD_REPLICA_STEPS;
+
 static void parse_options(int argc, char *argv[]);
 OVS_NO_RETURN static void usage(void);
 
@@ -367,10 +371,11 @@ route_changed(const struct fibrec_route *route)
             || fibrec_route_is_updated(route, FIBREC_ROUTE_COL_VRF));
 }
 
-/* If a Vrf row changed, reads the VRF names again into 'o->vrfs' and, once
- * synced, processes again the routes whose VRF came (refused until then)
- * or went (refused from now on), except those that changed themselves,
- * which process_changes() processes. */
+/* If a Vrf row changed, or before the initial sync (whose tracked changes
+ * the start-up loop clears), reads the VRF names again into 'o->vrfs'
+ * and, once synced, processes again the routes whose VRF came (refused
+ * until then) or went (refused from now on), except those that changed
+ * themselves, which process_changes() processes. */
 static void
 process_vrfs(struct orchd *o)
 {
@@ -380,7 +385,7 @@ process_vrfs(struct orchd *o)
     const struct fibrec_vrf *vrf;
     const char *name;
 
-    if (!fibrec_vrf_track_get_first(o->idl)) {
+    if (o->synced && !fibrec_vrf_track_get_first(o->idl)) {
         return;
     }
     FIBREC_VRF_FOR_EACH (vrf, o->idl) {
@@ -1038,6 +1043,7 @@ main(int argc, char *argv[])
     struct unixctl_server *unixctl;
     struct orchd_bulker_config cfg;
     struct perf_timer_options popts;
+    struct orchd_replica_widening widening;
     struct seed seed;
     struct orchd o;
     unsigned int global_seqno = 0;
@@ -1065,7 +1071,7 @@ main(int argc, char *argv[])
     o.idl = ovsdb_idl_create(db_remote, &fibrec_idl_class, false, true);
     o.status = orchd_status_create(o.idl);
     ovsdb_idl_set_probe_interval(o.idl, 0);
-    orchd_replica_register(o.idl, !o.nb_zmq);
+    orchd_replica_register(o.idl, !o.nb_zmq, replica_steps, &widening);
     if (!orchd_southbound_enabled()) {
         o.acks = orchd_asic_acks_create(db_remote, instance, asic_read_slice,
                                         asic_ack, &o);
@@ -1126,17 +1132,23 @@ main(int argc, char *argv[])
         o.nb = orchd_northbound_create(nb_endpoint, o.worker);
     }
 
-    /* Wait for the first copy of the database, reading Asic_Route
-     * meanwhile (struct seed): at a million routes ovsdb-server composes
-     * the read's slices while orchd takes in its Route replica.  The
-     * acknowledgements' monitor must have begun before Asic_Route is
-     * read, and is run again only once the read is over
-     * (orchd-asic-acks.h). */
+    /* Wait for the first copy of the database, Route's rows widened in
+     * steps (orchd-replica.h), reading Asic_Route meanwhile (struct seed):
+     * at a million routes ovsdb-server composes the read's slices while
+     * orchd takes in its Route replica.  The acknowledgements' monitor
+     * must have begun before Asic_Route is read, and is run again only
+     * once the read is over (orchd-asic-acks.h). */
     seed_init(&seed, &o, !o.nb_zmq);
     while (!o.exiting) {
         bool acks_ready = !o.acks || orchd_asic_acks_is_ready(o.acks);
 
         ovsdb_idl_run(o.idl);
+        /* initial_sync() reads every row, so the changes tracked until
+         * then say nothing to anyone; and OVS 3.1's IDL walks every
+         * tracked row at each ovsdb_idl_run()
+         * (ovsdb_idl_row_destroy_postprocess()): kept through a replica
+         * taken in by steps, they made the start quadratic. */
+        ovsdb_idl_track_clear(o.idl);
         if (!acks_ready) {
             /* Once the monitor is ready, what it hears waits until the
              * read is over (run() takes it in): an acknowledgement passed
@@ -1148,7 +1160,7 @@ main(int argc, char *argv[])
             seed_run(&seed);
         }
         unixctl_server_run(unixctl);
-        if (ovsdb_idl_has_ever_connected(o.idl) && acks_ready) {
+        if (orchd_replica_widen(&widening, o.idl) && acks_ready) {
             break;
         }
         ovsdb_idl_wait(o.idl);
@@ -1209,6 +1221,7 @@ parse_options(int argc, char *argv[])
         OPT_NORTHBOUND_ENDPOINT,
         OPT_INSTANCE,
         OPT_ASIC_READ_SLICE,
+        OPT_REPLICA_STEPS,
         ORCHD_SOUTHBOUND_OPTION_ENUMS,
         FIBSYNC_ZMQ_TCP_OPTION_ENUMS,
         VLOG_OPTION_ENUMS,
@@ -1234,6 +1247,7 @@ parse_options(int argc, char *argv[])
          OPT_NORTHBOUND_ENDPOINT},
         {"instance", required_argument, NULL, OPT_INSTANCE},
         {"asic-read-slice", required_argument, NULL, OPT_ASIC_READ_SLICE},
+        {"replica-steps", required_argument, NULL, OPT_REPLICA_STEPS},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         ORCHD_SOUTHBOUND_LONG_OPTIONS,
@@ -1316,6 +1330,10 @@ parse_options(int argc, char *argv[])
             asic_read_slice = option_parse_uint("asic-read-slice", optarg, 1,
                                                 INT32_MAX);
             break;
+        case OPT_REPLICA_STEPS:
+            replica_steps = option_parse_uint("replica-steps", optarg, 1,
+                                              ORCHD_REPLICA_MAX_STEPS);
+            break;
         case 'h':
             usage();
         case 'V':
@@ -1373,6 +1391,12 @@ Database:\n\
                           values (so at most N rows) each [%d]: smaller\n\
                           keeps ovsdb-server's transient memory smaller,\n\
                           but each select scans the whole table there\n\
+  --replica-steps=N       on the northbound OVSDB path, take Route's rows\n\
+                          into the replica in N steps of its bucket range\n\
+                          (1 to %d) [%d]: each step's rows come as one\n\
+                          reply, so more steps keep orchd's and\n\
+                          ovsdb-server's transient memory smaller, but\n\
+                          each step scans the whole table there\n\
 \n\
 ASIC instance (several ASICs on one host, docs/RELIABILITY.md):\n\
   --instance=N            drive ASIC instance N, 0 to 63 [0]: write and\n\
@@ -1417,7 +1441,8 @@ unixctl commands (ovs-appctl -t $FIBSYNC_RUNDIR/orchd.ctl COMMAND):\n\
   fib/show ip|ipv6 route ...     \"show ip route\" from the indexes (fibctl)\n\
   exit                           drain and exit\n",
            program_name, program_name, fibsync_default_db(),
-           ORCHD_ASIC_READ_SLICE);
+           ORCHD_ASIC_READ_SLICE, ORCHD_REPLICA_MAX_STEPS,
+           ORCHD_REPLICA_STEPS);
     orchd_southbound_usage();
     fibsync_instance_zmq_tcp_usage();
     daemon_usage();
