@@ -225,6 +225,7 @@ fpmd_unixctl_exit(struct unixctl_conn *conn, int argc OVS_UNUSED,
     struct fpmsyncd *f = f_;
 
     f->exiting = true;
+    poll_immediate_wake();      /* The main loop tests it after waking. */
     unixctl_command_reply(conn, NULL);
 }
 

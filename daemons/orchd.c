@@ -778,6 +778,9 @@ orchd_unixctl_exit(struct unixctl_conn *conn, int argc OVS_UNUSED,
     struct orchd *o = o_;
 
     o->exiting = true;
+    /* The loops test 'exiting' after poll_block(): without a wake-up, a
+     * quiet orchd would wait for its next event to exit. */
+    poll_immediate_wake();
     unixctl_command_reply(conn, NULL);
 }
 

@@ -1374,6 +1374,7 @@ cmd_exit(struct unixctl_conn *conn, int argc, const char *argv[], void *d_)
         unixctl_command_reply(conn, NULL);
     }
     d->exiting = true;
+    poll_immediate_wake();      /* The main loop tests it after waking. */
 }
 
 /* "warm/show". */
