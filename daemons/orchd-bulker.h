@@ -166,6 +166,8 @@ void orchd_bulker_seed(struct orchd_bulker *, struct orchd_entry *,
 void orchd_bulker_set_next_seq(struct orchd_bulker *, int64_t);
 
 void orchd_bulker_set(struct orchd_bulker *, struct orchd_entry *);
+void orchd_bulker_prefetch(const struct orchd_bulker *,
+                           const struct uuid *key, bool chain);
 void orchd_bulker_del(struct orchd_bulker *, const struct uuid *key);
 void orchd_bulker_new_generation(struct orchd_bulker *);
 size_t orchd_bulker_sweep(struct orchd_bulker *);

@@ -63,6 +63,16 @@ struct orchd_northbound {
     const char *key_ptrs[ROUTE_FRAME_MAX_NEXTHOPS]; /* Their addresses. */
     int64_t weights[ROUTE_FRAME_MAX_NEXTHOPS]; /* Their weights. */
 
+    /* Entries of the frame being read, decoded but not yet handed to the
+     * worker: a group's lookups in the worker's table are prefetched
+     * together (orchd_worker_prefetch()), buckets as they are decoded,
+     * then chains, so that their cache misses overlap. */
+    struct nb_held {
+        struct orchd_entry *entry; /* SET: the entry; NULL for a DEL. */
+        struct uuid key;        /* The route's Asic_Route key. */
+    } held[16];
+    size_t n_held;              /* Entries in 'held'. */
+
     /* Back-pressure. */
     bool receiving;             /* Reading the channel. */
 
@@ -245,6 +255,42 @@ refuse(struct orchd_northbound *nb, const struct route_frame_route *e,
     put_result(nb, e->op, e->vrf, e->vrf_len, &e->prefix, 1, why);
 }
 
+/* Hands the entries held back (see 'held') to the worker, in order,
+ * their chains prefetched first. */
+static void
+release_held(struct orchd_northbound *nb)
+{
+    for (size_t i = 0; i < nb->n_held; i++) {
+        orchd_worker_prefetch(nb->worker, &nb->held[i].key, true);
+    }
+    for (size_t i = 0; i < nb->n_held; i++) {
+        struct nb_held *h = &nb->held[i];
+
+        if (h->entry) {
+            orchd_worker_set(nb->worker, h->entry);
+        } else {
+            orchd_worker_del(nb->worker, &h->key);
+        }
+    }
+    nb->n_held = 0;
+}
+
+/* Holds back the SET of 'entry' (if nonnull) or the DEL of route 'key',
+ * its bucket prefetched; a full group is handed over. */
+static void
+hold(struct orchd_northbound *nb, struct orchd_entry *entry,
+     const struct uuid *key)
+{
+    struct nb_held *h = &nb->held[nb->n_held++];
+
+    h->entry = entry;
+    h->key = *key;
+    orchd_worker_prefetch(nb->worker, key, false);
+    if (nb->n_held == ARRAY_SIZE(nb->held)) {
+        release_held(nb);
+    }
+}
+
 /* Handles SET entry 'e' of VRF 'vrf'. */
 static void
 handle_set(struct orchd_northbound *nb, const struct route_frame_route *e,
@@ -286,7 +332,7 @@ handle_set(struct orchd_northbound *nb, const struct route_frame_route *e,
      * by its Asic_Route key (a result needs a nonzero one, see
      * orchd_worker_result). */
     entry->route_uuid = entry->asic_uuid;
-    orchd_worker_set(nb->worker, entry);
+    hold(nb, entry, &entry->asic_uuid);
     nb->n_sets++;
     COVERAGE_INC(orchd_nb_set);
 }
@@ -299,7 +345,7 @@ handle_del(struct orchd_northbound *nb, const struct route_frame_route *e,
     struct uuid key;
 
     orchd_entry_asic_uuid(vrf, &e->prefix, &key);
-    orchd_worker_del(nb->worker, &key);
+    hold(nb, NULL, &key);
     nb->n_dels++;
     COVERAGE_INC(orchd_nb_del);
 }
@@ -359,6 +405,7 @@ nb_recv_cb(void *nb_, const struct route_frame_header *h, const void *frame,
     while (rd->left && !route_frame_read(rd, &e)) {
         handle_route(nb, &e);
     }
+    release_held(nb);
     if ((h->flags & ROUTE_FRAME_F_SYNC_END) && nb->resyncing) {
         sweep(nb);
     }

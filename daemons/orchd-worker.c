@@ -515,6 +515,19 @@ orchd_worker_set(struct orchd_worker *w, struct orchd_entry *e)
     submit(w, t);
 }
 
+/* Tells 'w' that a task for route 'key' comes soon: with no assistant
+ * thread, the bulker's bucket for it ('chain' false), then its chain
+ * ('chain' true), is brought into the cache meanwhile
+ * (orchd_bulker_prefetch()).  With one, the bulker is that thread's. */
+void
+orchd_worker_prefetch(struct orchd_worker *w, const struct uuid *key,
+                      bool chain)
+{
+    if (!w->use_ring) {
+        orchd_bulker_prefetch(w->bulker, key, chain);
+    }
+}
+
 /* Wants the route with Asic_Route key 'key' removed. */
 void
 orchd_worker_del(struct orchd_worker *w, const struct uuid *key)
