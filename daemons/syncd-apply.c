@@ -399,6 +399,32 @@ syncd_apply_submit(struct syncd_apply *sa, const struct syncd_route_op *op)
     submit__(sa, op, false);
 }
 
+/* Asks the CPU to bring in, ahead of submitting an operation on route
+ * 'prefix' in VRF 'vrf', the hash bucket of the route table where the
+ * route would be or, if 'chain', the first route the bucket points to
+ * (known once the bucket is in): at a million routes each is a cache
+ * miss, which a caller hides by asking for a group of routes' buckets,
+ * then their chains, then submitting them.  Does nothing for a VRF not
+ * known yet. */
+void
+syncd_apply_prefetch(const struct syncd_apply *sa, const char *vrf,
+                     const struct fib_prefix *prefix, bool chain)
+{
+    const struct sa_vr *vr = syncd_nexthop_vr_find(sa, vrf);
+    struct hmap_node **bucket;
+
+    if (!vr) {
+        return;
+    }
+    bucket = &sa->routes.buckets[route_hash(vr->index, prefix)
+                                 & sa->routes.mask];
+    if (!chain) {
+        OVS_PREFETCH(bucket);
+    } else if (*bucket) {
+        OVS_PREFETCH(*bucket);
+    }
+}
+
 /* Marks 'route', whose removal failed, for a later retry. */
 static void
 orphan_add(struct syncd_apply *sa, struct sa_route *route)

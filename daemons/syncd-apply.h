@@ -195,6 +195,8 @@ void syncd_apply_set_callback(struct syncd_apply *, syncd_apply_result_cb *,
 void syncd_apply_set_max_bulk(struct syncd_apply *, uint32_t max_bulk);
 
 void syncd_apply_submit(struct syncd_apply *, const struct syncd_route_op *);
+void syncd_apply_prefetch(const struct syncd_apply *, const char *vrf,
+                          const struct fib_prefix *, bool chain);
 void syncd_apply_flush(struct syncd_apply *);
 size_t syncd_apply_mark_stale(struct syncd_apply *);
 size_t syncd_apply_sweep_stale(struct syncd_apply *);
