@@ -614,12 +614,10 @@ ack_route(struct orchd_bulker *b, struct orchd_route_state *st,
     maybe_free_state(b, st);
 }
 
-/* Returns the write numbered 'seq' if it is still waiting for its
- * acknowledgement, or NULL, found by its number alone: the outstanding
- * bulks are few (at most the window), and each holds the writes numbered
- * from its 'first_seq' without a gap. */
-struct orchd_bulk_item *
-orchd_bulker_find_seq(const struct orchd_bulker *b, int64_t seq)
+/* Returns the item of write 'seq' among the bulks outstanding, without
+ * reading it, or NULL. */
+static struct orchd_bulk_item *
+item_of_seq(const struct orchd_bulker *b, int64_t seq)
 {
     struct orchd_bulk *bulk;
 
@@ -627,13 +625,51 @@ orchd_bulker_find_seq(const struct orchd_bulker *b, int64_t seq)
         if (seq >= bulk->first_seq
             && seq - bulk->first_seq < (int64_t) bulk->n_items) {
             size_t ofs = seq - bulk->first_seq;
-            struct orchd_bulk_item *item
-                = &bulk->items[bulk->by_seq ? bulk->by_seq[ofs] : ofs];
 
-            return item->acked ? NULL : item;
+            return &bulk->items[bulk->by_seq ? bulk->by_seq[ofs] : ofs];
         }
     }
     return NULL;
+}
+
+/* Returns the write numbered 'seq' if it is still waiting for its
+ * acknowledgement, or NULL, found by its number alone: the outstanding
+ * bulks are few (at most the window), and each holds the writes numbered
+ * from its 'first_seq' without a gap. */
+struct orchd_bulk_item *
+orchd_bulker_find_seq(const struct orchd_bulker *b, int64_t seq)
+{
+    struct orchd_bulk_item *item = item_of_seq(b, seq);
+
+    return item && !item->acked ? item : NULL;
+}
+
+/* Prefetches, in three stages of a group of results (see
+ * orchd_bulker_prefetch()), what acknowledging write 'seq' will touch:
+ * stage 0 its item, stage 1 its entry, its route's state and the
+ * caller's bucket for its route ('prefetch' callback), stage 2 that
+ * bucket's first node.  Does nothing for a write not waiting. */
+void
+orchd_bulker_prefetch_result(const struct orchd_bulker *b, int64_t seq,
+                             int stage)
+{
+    struct orchd_bulk_item *item;
+
+    if (stage == 0) {
+        OVS_PREFETCH(item_of_seq(b, seq));
+        return;
+    }
+    item = orchd_bulker_find_seq(b, seq);
+    if (!item) {
+        return;
+    }
+    if (stage == 1) {
+        OVS_PREFETCH(item->entry);
+        OVS_PREFETCH(item->state);
+    }
+    if (b->cbs.prefetch) {
+        b->cbs.prefetch(b->aux, &item->key, stage == 2);
+    }
 }
 
 /* The far end lost every write it was sent (it restarted): forgets every

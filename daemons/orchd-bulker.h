@@ -132,6 +132,11 @@ struct orchd_bulker_cbs {
     /* Optional: returns false while no bulk can be sent now (the channel
      * behind 'send' is full); orchd_bulker_run() then builds none. */
     bool (*can_send)(void *aux);
+
+    /* Optional: a 'done' for route 'key' may come soon; the caller may
+     * prefetch what it will look up (see orchd_bulker_prefetch_result()):
+     * the bucket, or if 'chain' the bucket's first node. */
+    void (*prefetch)(void *aux, const struct uuid *key, bool chain);
 };
 
 /* Counters. */
@@ -168,6 +173,8 @@ void orchd_bulker_set_next_seq(struct orchd_bulker *, int64_t);
 void orchd_bulker_set(struct orchd_bulker *, struct orchd_entry *);
 void orchd_bulker_prefetch(const struct orchd_bulker *,
                            const struct uuid *key, bool chain);
+void orchd_bulker_prefetch_result(const struct orchd_bulker *, int64_t seq,
+                                  int stage);
 void orchd_bulker_del(struct orchd_bulker *, const struct uuid *key);
 void orchd_bulker_new_generation(struct orchd_bulker *);
 size_t orchd_bulker_sweep(struct orchd_bulker *);

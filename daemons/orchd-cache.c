@@ -73,6 +73,26 @@ find(const struct orchd_cache *c, const struct uuid *key)
     return NULL;
 }
 
+/* Asks the CPU to bring in, ahead of an orchd_cache_put() or
+ * orchd_cache_remove() of 'key', the hash bucket where its node would be
+ * or, if 'chain', the first node the bucket points to.  Takes no lock:
+ * call it only from the one thread that changes 'c' (a reader's lock
+ * does not stop that thread, and a prefetch changes nothing). */
+void
+orchd_cache_prefetch(const struct orchd_cache *c, const struct uuid *key,
+                     bool chain)
+    OVS_NO_THREAD_SAFETY_ANALYSIS
+{
+    struct hmap_node **bucket = &c->entries.buckets[uuid_hash(key)
+                                                    & c->entries.mask];
+
+    if (!chain) {
+        OVS_PREFETCH(bucket);
+    } else if (*bucket) {
+        OVS_PREFETCH(*bucket);
+    }
+}
+
 /* Records 'e' (taking one reference) as programmed. */
 void
 orchd_cache_put(struct orchd_cache *c, struct orchd_entry *e)

@@ -28,6 +28,8 @@ void orchd_cache_put(struct orchd_cache *, struct orchd_entry *);
 void orchd_cache_remove(struct orchd_cache *, const struct uuid *key);
 struct orchd_entry *orchd_cache_get(struct orchd_cache *,
                                     const struct uuid *key);
+void orchd_cache_prefetch(const struct orchd_cache *, const struct uuid *key,
+                          bool chain);
 size_t orchd_cache_count(struct orchd_cache *);
 
 struct orchd_entry **orchd_cache_snapshot(struct orchd_cache *,

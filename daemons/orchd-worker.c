@@ -136,6 +136,17 @@ add_result(struct orchd_worker *w, const struct orchd_entry *entry,
     seq_change(w->results_seq);
 }
 
+/* Bulker callback: the read cache's bucket (or its first node) for route
+ * 'key', whose write may end soon.  Runs in the thread that changes the
+ * cache (orchd_cache_prefetch()). */
+static void
+bulker_prefetch(void *w_, const struct uuid *key, bool chain)
+{
+    struct orchd_worker *w = w_;
+
+    orchd_cache_prefetch(w->cache, key, chain);
+}
+
 /* Bulker callback: one write ended. */
 static void
 bulker_done(void *w_, const struct uuid *key, const struct orchd_entry *e,
@@ -282,6 +293,7 @@ orchd_worker_create(const char *db_remote,
         .send = bulker_send,
         .done = bulker_done,
         .can_send = bulker_can_send,
+        .prefetch = bulker_prefetch,
     };
     struct orchd_worker *w = xzalloc(sizeof *w);
     struct perf_timer_options popts;
