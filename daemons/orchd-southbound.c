@@ -417,48 +417,21 @@ handle_result(struct orchd_southbound *sb, const struct route_frame_route *r)
     free(error);
 }
 
-/* Results read a group at a time (handle_result_group()). */
-#define RESULT_GROUP_SIZE 16
-
-/* Reads up to RESULT_GROUP_SIZE results from 'sb->reader' four times: the
- * first three prefetch, stage by stage, what acknowledging each SET
- * result's write touches (orchd_bulker_prefetch_result()), the last
- * handles them, so that the cache misses of a group overlap instead of
- * following one another.  Only the reader's position is saved between
- * the passes. */
+/* route_frame_read_group() callback: passes 0 to 2 prefetch, stage by
+ * stage, what acknowledging SET result 'r''s write touches
+ * (orchd_bulker_prefetch_result()); pass 3 handles it. */
 static void
-handle_result_group(struct orchd_southbound *sb)
+handle_result_in_group(void *sb_, const struct route_frame_route *r,
+                       int pass)
 {
-    struct route_frame_reader *rd = &sb->reader;
-    const uint8_t *start = rd->p;
-    uint32_t left = rd->left;
-    struct route_frame_route r;
-    size_t n = 0;
+    struct orchd_southbound *sb = sb_;
 
-    for (int stage = 0; stage < 3; stage++) {
-        rd->p = start;
-        rd->left = left;
-        for (n = 0; n < RESULT_GROUP_SIZE && rd->left; n++) {
-            if (route_frame_read(rd, &r)) {
-                break;          /* Cannot happen: the channel validated. */
-            }
-            if (r.op != ROUTE_FRAME_DEL) {
-                orchd_bulker_prefetch_result(sb->bulker, r.seq, stage);
-            }
+    if (pass < 3) {
+        if (r->op != ROUTE_FRAME_DEL) {
+            orchd_bulker_prefetch_result(sb->bulker, r->seq, pass);
         }
-    }
-    rd->p = start;
-    rd->left = left;
-    if (!n) {
-        rd->left = 0;           /* Cannot happen: the channel validated. */
-        return;
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (route_frame_read(rd, &r)) {
-            rd->left = 0;       /* Cannot happen: the channel validated. */
-            break;
-        }
-        handle_result(sb, &r);
+    } else {
+        handle_result(sb, r);
     }
 }
 
@@ -477,7 +450,8 @@ recv_frame(void *sb_, const struct route_frame_header *h, const void *frame,
     }
     route_frame_reader_init(&sb->reader, frame, size);
     while (sb->reader.left) {
-        handle_result_group(sb);
+        route_frame_read_group(&sb->reader, 16, 4, handle_result_in_group,
+                               sb);
     }
 }
 

@@ -234,50 +234,21 @@ process_entry(struct syncd_zmq *zq, const struct route_frame_route *r)
 
 /* ---- Frames and resync -------------------------------------------------- */
 
-/* Entries read a group at a time (process_group()). */
-#define GROUP_SIZE 16
-
-/* Reads up to GROUP_SIZE entries from 'zq->reader' three times: first
- * asking for each route's hash bucket in the apply step's table, then for
- * each bucket's first route, then submitting them, so that the cache
- * misses of a group's lookups overlap instead of following one another.
- * Only the reader's position is saved between the passes (its next-hop
- * scratch is rewritten by each read). */
+/* route_frame_read_group() callback: passes 0 and 1 prefetch the apply
+ * step's bucket, then its first route, for entry 'r'; pass 2 submits it. */
 static void
-process_group(struct syncd_zmq *zq)
+process_group_entry(void *zq_, const struct route_frame_route *r, int pass)
 {
-    struct route_frame_reader *rd = &zq->reader;
-    const uint8_t *start = rd->p;
-    uint32_t left = rd->left;
-    struct route_frame_route r;
-    size_t n = 0;
+    struct syncd_zmq *zq = zq_;
 
-    for (int pass = 0; pass < 2; pass++) {
-        rd->p = start;
-        rd->left = left;
-        for (n = 0; n < GROUP_SIZE && rd->left; n++) {
-            char vrf[UINT8_MAX + 1];
+    if (pass < 2) {
+        char vrf[UINT8_MAX + 1];
 
-            if (route_frame_read(rd, &r)) {
-                break;          /* Cannot happen: the channel validated. */
-            }
-            memcpy(vrf, r.vrf, r.vrf_len);
-            vrf[r.vrf_len] = '\0';
-            syncd_apply_prefetch(zq->apply, vrf, &r.prefix, pass == 1);
-        }
-    }
-    rd->p = start;
-    rd->left = left;
-    if (!n) {
-        rd->left = 0;           /* Cannot happen: the channel validated. */
-        return;
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (route_frame_read(rd, &r)) {
-            rd->left = 0;       /* Cannot happen: the channel validated. */
-            break;
-        }
-        process_entry(zq, &r);
+        memcpy(vrf, r->vrf, r->vrf_len);
+        vrf[r->vrf_len] = '\0';
+        syncd_apply_prefetch(zq->apply, vrf, &r->prefix, pass == 1);
+    } else {
+        process_entry(zq, r);
     }
 }
 
@@ -335,7 +306,7 @@ recv_frame(void *zq_, const struct route_frame_header *h, const void *frame,
 
     route_frame_reader_init(&zq->reader, frame, size);
     while (zq->reader.left) {
-        process_group(zq);
+        route_frame_read_group(&zq->reader, 16, 3, process_group_entry, zq);
     }
     syncd_apply_flush(zq->apply);
 

@@ -379,3 +379,39 @@ route_frame_validate(const void *data, size_t size,
     free(r);
     return error;
 }
+
+/* Reads the next 'group_size' entries of 'r' (fewer at the frame's end)
+ * 'n_passes' times, calling 'cb' with each entry and the pass number,
+ * from 0: every pass but the last can prefetch what the last, which
+ * handles the entries, will look up, so that the cache misses of a
+ * group's lookups overlap instead of following one another.  Only the
+ * reader's position is saved between the passes (its next-hop scratch
+ * is rewritten by each read).  An entry that does not read ends the
+ * frame (a channel validates its frames first, so it cannot happen
+ * there). */
+void
+route_frame_read_group(struct route_frame_reader *r, size_t group_size,
+                       int n_passes, route_frame_group_cb *cb, void *aux)
+{
+    const uint8_t *start = r->p;
+    uint32_t left = r->left;
+    struct route_frame_route route;
+    size_t n = group_size;
+
+    for (int pass = 0; pass < n_passes; pass++) {
+        size_t i;
+
+        r->p = start;
+        r->left = left;
+        for (i = 0; i < n && r->left; i++) {
+            if (route_frame_read(r, &route)) {
+                break;
+            }
+            cb(aux, &route, pass);
+        }
+        n = i;
+    }
+    if (n < group_size && r->left) {
+        r->left = 0;            /* An entry did not read. */
+    }
+}

@@ -214,4 +214,12 @@ void route_frame_reader_init(struct route_frame_reader *, const void *,
 enum route_frame_error route_frame_read(struct route_frame_reader *,
                                         struct route_frame_route *);
 
+/* Callback of route_frame_read_group(): entry 'route' in pass 'pass'. */
+typedef void route_frame_group_cb(void *aux,
+                                  const struct route_frame_route *route,
+                                  int pass);
+void route_frame_read_group(struct route_frame_reader *, size_t group_size,
+                            int n_passes, route_frame_group_cb *,
+                            void *aux);
+
 #endif /* lib/route-frame.h */

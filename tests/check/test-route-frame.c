@@ -164,6 +164,60 @@ START_TEST(test_frame_results_and_control)
 }
 END_TEST
 
+/* Records, for test_frame_read_group, each call as pass * 1000 + seq. */
+struct group_calls {
+    int64_t calls[256];
+    size_t n;
+};
+
+static void
+record_group_call(void *calls_, const struct route_frame_route *r, int pass)
+{
+    struct group_calls *c = calls_;
+
+    ck_assert_uint_lt(c->n, ARRAY_SIZE(c->calls));
+    c->calls[c->n++] = pass * 1000 + r->seq;
+}
+
+/* Groups of 16 entries are read in each pass in turn, a short group at
+ * the frame's end, every entry of the frame handled (last pass) once and
+ * in order. */
+START_TEST(test_frame_read_group)
+{
+    struct route_frame_reader *rd = xmalloc(sizeof *rd);
+    struct group_calls c = { .n = 0 };
+    struct ofpbuf b;
+    size_t k = 0;
+
+    ofpbuf_init(&b, 0);
+    route_frame_start(&b, ROUTE_FRAME_RESULTS, 1, 1);
+    for (int seq = 1; seq <= 20; seq++) {
+        struct route_frame_route r = {
+            .op = ROUTE_FRAME_SET, .vrf = "default", .vrf_len = 7,
+            .prefix = prefix("192.0.2.0/24"), .seq = seq,
+        };
+        route_frame_put_result(&b, &r);
+    }
+    route_frame_reader_init(rd, b.data, b.size);
+    while (rd->left) {
+        route_frame_read_group(rd, 16, 3, record_group_call, &c);
+    }
+    ck_assert_uint_eq(c.n, 60);
+    for (int pass = 0; pass < 3; pass++) {
+        for (int seq = 1; seq <= 16; seq++) {
+            ck_assert_int_eq(c.calls[k++], pass * 1000 + seq);
+        }
+    }
+    for (int pass = 0; pass < 3; pass++) {
+        for (int seq = 17; seq <= 20; seq++) {
+            ck_assert_int_eq(c.calls[k++], pass * 1000 + seq);
+        }
+    }
+    ofpbuf_uninit(&b);
+    free(rd);
+}
+END_TEST
+
 /* Every prefix of a valid frame but the whole is refused, and so is the
  * frame with a byte more. */
 START_TEST(test_frame_truncated)
@@ -309,6 +363,7 @@ route_frame_suite(void)
 
     tcase_add_test(tc, test_frame_round_trip);
     tcase_add_test(tc, test_frame_results_and_control);
+    tcase_add_test(tc, test_frame_read_group);
     tcase_add_test(tc, test_frame_truncated);
     tcase_add_test(tc, test_frame_malformed);
     tcase_add_test(tc, test_frame_reserved);
