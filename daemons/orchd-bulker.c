@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "daemons/orchd-entry.h"
+#include "lib/hmap-prefetch.h"
 #include "openvswitch/dynamic-string.h"
 #include "timeval.h"
 #include "util.h"
@@ -94,14 +95,7 @@ void
 orchd_bulker_prefetch(const struct orchd_bulker *b, const struct uuid *key,
                       bool chain)
 {
-    struct hmap_node **bucket = &b->routes.buckets[key_hash(key)
-                                                   & b->routes.mask];
-
-    if (!chain) {
-        OVS_PREFETCH(bucket);
-    } else if (*bucket) {
-        OVS_PREFETCH(*bucket);
-    }
+    hmap_prefetch(&b->routes, key_hash(key), chain);
 }
 
 /* Returns the state of route 'key', created empty if there is none. */

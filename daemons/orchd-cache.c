@@ -11,6 +11,7 @@
 
 #include "daemons/orchd-entry.h"
 #include "lib/fib-prefix-sort.h"
+#include "lib/hmap-prefetch.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/hmap.h"
 #include "openvswitch/json.h"
@@ -83,14 +84,7 @@ orchd_cache_prefetch(const struct orchd_cache *c, const struct uuid *key,
                      bool chain)
     OVS_NO_THREAD_SAFETY_ANALYSIS
 {
-    struct hmap_node **bucket = &c->entries.buckets[uuid_hash(key)
-                                                    & c->entries.mask];
-
-    if (!chain) {
-        OVS_PREFETCH(bucket);
-    } else if (*bucket) {
-        OVS_PREFETCH(*bucket);
-    }
+    hmap_prefetch(&c->entries, uuid_hash(key), chain);
 }
 
 /* Records 'e' (taking one reference) as programmed. */

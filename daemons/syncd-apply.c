@@ -29,6 +29,7 @@
 #include "asic-sim/sai-util.h"
 #include "coverage.h"
 #include "daemons/syncd-apply-private.h"
+#include "lib/hmap-prefetch.h"
 #include "lib/perf-timer.h"
 #include "openvswitch/hmap.h"
 #include "openvswitch/poll-loop.h"
@@ -411,17 +412,9 @@ syncd_apply_prefetch(const struct syncd_apply *sa, const char *vrf,
                      const struct fib_prefix *prefix, bool chain)
 {
     const struct sa_vr *vr = syncd_nexthop_vr_find(sa, vrf);
-    struct hmap_node **bucket;
 
-    if (!vr) {
-        return;
-    }
-    bucket = &sa->routes.buckets[route_hash(vr->index, prefix)
-                                 & sa->routes.mask];
-    if (!chain) {
-        OVS_PREFETCH(bucket);
-    } else if (*bucket) {
-        OVS_PREFETCH(*bucket);
+    if (vr) {
+        hmap_prefetch(&sa->routes, route_hash(vr->index, prefix), chain);
     }
 }
 

@@ -18,11 +18,13 @@ lib_libfibsync_la_SOURCES = \
 	lib/ovsdb-write-mark.c lib/ovsdb-write-mark.h \
 	lib/ovsdb-writer.c lib/ovsdb-writer.h
 
-# Binary prefixes and their sort, the SPSC task ring, the perf timer.
+# Binary prefixes and their sort, the SPSC task ring, hmap prefetching,
+# the perf timer.
 lib_libfibsync_la_SOURCES += \
 	lib/fib-prefix.c lib/fib-prefix.h \
 	lib/fib-prefix-sort.c lib/fib-prefix-sort.h \
 	lib/spsc-ring.c lib/spsc-ring.h \
+	lib/hmap-prefetch.h \
 	lib/perf-timer.c lib/perf-timer.h
 
 # The FPM codec (frame splitter and encoder, netlink <-> route
