@@ -107,7 +107,7 @@ struct fpmd_fpm {
 
     /* Input. */
     struct fpm_splitter splitter; /* Frame splitter for 'conn'. */
-    struct fpm_msg scratch;     /* Parse results. */
+    struct fpm_msg_group group; /* Messages parsed, not yet handled. */
     struct fpm_parse_stats pstats; /* Parse counters, all connections. */
     struct perf_timer *parse_timer; /* "PARSE": FPM messages parsed. */
     uint64_t parse_errors[16];  /* Malformed messages by kind. */
@@ -149,7 +149,7 @@ fpmd_fpm_create(const char *addr, int port, struct fpmd_rib *rib,
     fpm->settings = settings;
     fpm->listen_name = xasprintf("ptcp:%d:%s", port, addr);
     fpm_splitter_init(&fpm->splitter, 0);
-    fpm_msg_init(&fpm->scratch);
+    fpm_msg_group_init(&fpm->group);
     ofpbuf_init(&fpm->out, 0);
 
     perf_timer_options_init(&popts);
@@ -168,7 +168,7 @@ fpmd_fpm_destroy(struct fpmd_fpm *fpm)
         perf_timer_flush(fpm->parse_timer);
         perf_timer_destroy(fpm->parse_timer);
         fpm_splitter_destroy(&fpm->splitter);
-        fpm_msg_destroy(&fpm->scratch);
+        fpm_msg_group_destroy(&fpm->group);
         ofpbuf_uninit(&fpm->out);
         free(fpm->listen_name);
         free(fpm->peer);
@@ -342,15 +342,17 @@ fpm_accept(struct fpmd_fpm *fpm)
 
 /* Input. */
 
-/* Counts and logs a malformed message in a good frame. */
+/* Counts and logs malformed message 'msg' (of which only the type is
+ * known) or, if 'broken', a frame whose messages could not be split. */
 static void
-fpm_bad_msg(struct fpmd_fpm *fpm, int error, const struct nlmsghdr *nlh)
+fpm_bad_msg(struct fpmd_fpm *fpm, int error, const struct fpm_msg *msg,
+            bool broken)
 {
     static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
     size_t kind = error >= FPM_PARSE_TRUNCATED ? error - FPM_PARSE_TRUNCATED
                                                  + 1 : 0;
 
-    if (!nlh) {
+    if (broken) {
         COVERAGE_INC(fpm_bad_frame);
         VLOG_WARN_RL(&rl, "%s: frame with a broken chain of netlink "
                      "messages: rest of the frame skipped", fpm->peer);
@@ -358,21 +360,20 @@ fpm_bad_msg(struct fpmd_fpm *fpm, int error, const struct nlmsghdr *nlh)
         fpm->parse_errors[MIN(kind, ARRAY_SIZE(fpm->parse_errors) - 1)]++;
         COVERAGE_INC(fpm_bad_msg);
         VLOG_WARN_RL(&rl, "%s: netlink message type %u skipped: %s",
-                     fpm->peer, nlh->nlmsg_type,
+                     fpm->peer, msg->nlmsg_type,
                      fpm_parse_error_to_string(error));
     }
 }
 
-/* fpm_route_parse_frame() callback. */
+/* Handles message 'msg', whose parse returned 'error' ('broken': the
+ * frame's chain of messages broke there). */
 static void
-fpm_msg_handler(const struct fpm_msg *msg, int error,
-                const struct nlmsghdr *nlh, void *fpm_)
+fpm_msg_handle(struct fpmd_fpm *fpm, const struct fpm_msg *msg, int error,
+               bool broken)
 {
-    struct fpmd_fpm *fpm = fpm_;
-
     COVERAGE_INC(fpm_msg);
     if (error) {
-        fpm_bad_msg(fpm, error, nlh);
+        fpm_bad_msg(fpm, error, msg, broken);
         return;
     }
     if (VLOG_IS_DBG_ENABLED()) {
@@ -405,8 +406,34 @@ fpm_msg_handler(const struct fpm_msg *msg, int error,
     }
 }
 
-/* Parses the complete frames in the splitter.  Returns false if it had to
- * close the connection. */
+/* fpm_route_parse_frame_grouped() callback: handles the messages of 'g'
+ * in order, after asking the CPU for the route table's buckets of its
+ * routes, then for the buckets' first routes (fpmd_rib_prefetch()), so
+ * that the lookups of a group miss the cache together rather than one
+ * after the other. */
+static void
+fpm_group_flush(struct fpm_msg_group *g, void *fpm_)
+{
+    struct fpmd_fpm *fpm = fpm_;
+    size_t i;
+
+    if (g->n > 1) {
+        for (int chain = 0; chain < 2; chain++) {
+            for (i = 0; i < g->n; i++) {
+                if (!g->errors[i] && g->msgs[i].kind == FPM_MSG_ROUTE) {
+                    fpmd_rib_prefetch(fpm->rib, &g->msgs[i].route, chain);
+                }
+            }
+        }
+    }
+    for (i = 0; i < g->n; i++) {
+        fpm_msg_handle(fpm, &g->msgs[i], g->errors[i], g->broken[i]);
+    }
+    g->n = 0;
+}
+
+/* Parses the complete frames in the splitter and handles their messages.
+ * Returns false if it had to close the connection. */
 static bool
 fpm_parse(struct fpmd_fpm *fpm)
 {
@@ -419,10 +446,11 @@ fpm_parse(struct fpmd_fpm *fpm)
         uint64_t n_msgs = fpm->pstats.n_msgs;
 
         COVERAGE_INC(fpm_frame);
-        fpm_route_parse_frame(f.data, f.size, &fpm->scratch, &fpm->pstats,
-                              fpm_msg_handler, fpm);
+        fpm_route_parse_frame_grouped(f.data, f.size, &fpm->group,
+                                      &fpm->pstats, fpm_group_flush, fpm);
         perf_timer_inc(fpm->parse_timer, fpm->pstats.n_msgs - n_msgs);
     }
+    fpm_group_flush(&fpm->group, fpm);
     perf_timer_pause(fpm->parse_timer);
     if (error == EAGAIN) {
         return true;

@@ -24,6 +24,7 @@
 #include "daemons/fpmsyncd-private.h"
 #include "daemons/fpmsyncd-zmq.h"
 #include "hash.h"
+#include "lib/hmap-prefetch.h"
 #include "lib/ovsdb-wire.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/json.h"
@@ -195,6 +196,25 @@ fpmd_route_maybe_free(struct fpmd_rib *rib, struct fpmd_route *r)
     if (route_batch_entry_is_idle(&r->be) && !r->nh
         && !(r->be.flags & FPMD_F_ZMQ_QUEUED) && !r->status_queued) {
         route_free(rib, r);
+    }
+}
+
+/* Asks the CPU, ahead of fpmd_rib_route('fr'), for the bucket of the
+ * route table where 'fr''s route is or would be or, if 'chain', for the
+ * first route that bucket points to (lib/hmap-prefetch.h).  Does nothing
+ * for a table that has no VRF yet. */
+void
+fpmd_rib_prefetch(struct fpmd_rib *rib, const struct fpm_route *fr,
+                  bool chain)
+{
+    struct fpmd_vrf *vrf = fpmd_vrf_by_table(&rib->vrfs, fr->table);
+    struct fib_prefix prefix;
+
+    if (vrf) {
+        fib_prefix_init(&prefix, fr->prefix.family, fr->prefix.addr,
+                        fr->prefix.len);
+        hmap_prefetch(&rib->routes, route_hash_key(vrf->idx, &prefix),
+                      chain);
     }
 }
 

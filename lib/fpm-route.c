@@ -619,6 +619,37 @@ fpm_msg_parse(struct fpm_msg *msg, const struct nlmsghdr *nlh)
     return error;
 }
 
+/* Parses the next netlink message of 'it' into 'msg' and counts it in
+ * 'stats'.  Returns 0 or an fpm_parse_error, with the message in '*nlhp';
+ * FPM_PARSE_TRUNCATED with '*nlhp' null when the rest of the frame cannot
+ * be split into messages (the iterator is then at its end); or EOF. */
+static int
+parse_next(struct fpm_nlmsg_iter *it, struct fpm_msg *msg,
+           struct fpm_parse_stats *stats, const struct nlmsghdr **nlhp)
+{
+    int error = fpm_nlmsg_iter_next(it, nlhp);
+
+    if (error == EOF) {
+        return EOF;
+    } else if (error) {
+        stats->n_bad_frames++;
+        stats->n_errors++;
+        return FPM_PARSE_TRUNCATED;
+    }
+    stats->n_msgs++;
+    error = fpm_msg_parse(msg, *nlhp);
+    if (error) {
+        stats->n_errors++;
+    } else if (msg->kind == FPM_MSG_ROUTE) {
+        stats->n_routes++;
+    } else if (msg->kind == FPM_MSG_NEXTHOP) {
+        stats->n_nexthops++;
+    } else {
+        stats->n_skipped++;
+    }
+    return error;
+}
+
 /* Parses every netlink message in the frame payload of 'size' bytes at
  * 'data', using 'scratch' (initialized with fpm_msg_init()) for the results,
  * updates 'stats' (if nonnull), and calls 'cb' (if nonnull) for each
@@ -638,28 +669,75 @@ fpm_route_parse_frame(const void *data, size_t size, struct fpm_msg *scratch,
     }
     stats->n_frames++;
     fpm_nlmsg_iter_init(&it, data, size);
-    while (!(error = fpm_nlmsg_iter_next(&it, &nlh))) {
-        stats->n_msgs++;
-        error = fpm_msg_parse(scratch, nlh);
-        if (error) {
-            stats->n_errors++;
-        } else if (scratch->kind == FPM_MSG_ROUTE) {
-            stats->n_routes++;
-        } else if (scratch->kind == FPM_MSG_NEXTHOP) {
-            stats->n_nexthops++;
-        } else {
-            stats->n_skipped++;
-        }
+    while ((error = parse_next(&it, scratch, stats, &nlh)) != EOF) {
         if (cb) {
             cb(error ? NULL : scratch, error, nlh, aux);
         }
     }
-    if (error != EOF) {
-        stats->n_bad_frames++;
-        stats->n_errors++;
-        if (cb) {
-            cb(NULL, FPM_PARSE_TRUNCATED, NULL, aux);
+}
+
+/* Initializes 'g' empty. */
+void
+fpm_msg_group_init(struct fpm_msg_group *g)
+{
+    for (size_t i = 0; i < FPM_MSG_GROUP_SIZE; i++) {
+        fpm_msg_init(&g->msgs[i]);
+    }
+    g->n = 0;
+}
+
+/* Frees the memory owned by 'g'. */
+void
+fpm_msg_group_destroy(struct fpm_msg_group *g)
+{
+    for (size_t i = 0; i < FPM_MSG_GROUP_SIZE; i++) {
+        fpm_msg_destroy(&g->msgs[i]);
+    }
+}
+
+/* Like fpm_route_parse_frame(), but parses each message of the frame into
+ * the next free slot of 'g' and calls 'flush' whenever 'g' is full;
+ * 'flush' handles the slots in order and sets 'g->n' to 0.  Slots still
+ * filled at the end are the caller's to flush, at the latest before the
+ * next call to anything that may move the frame's bytes (the messages'
+ * results are copies, so the frame itself may go). */
+void
+fpm_route_parse_frame_grouped(const void *data, size_t size,
+                              struct fpm_msg_group *g,
+                              struct fpm_parse_stats *stats,
+                              fpm_msg_group_cb *flush, void *aux)
+{
+    struct fpm_parse_stats dummy;
+    const struct nlmsghdr *nlh;
+    struct fpm_nlmsg_iter it;
+    int error;
+
+    if (!stats) {
+        stats = &dummy;
+    }
+    stats->n_frames++;
+    fpm_nlmsg_iter_init(&it, data, size);
+    for (;;) {
+        struct fpm_msg *msg;
+
+        if (g->n >= FPM_MSG_GROUP_SIZE) {
+            flush(g, aux);
+            ovs_assert(!g->n);
         }
+        msg = &g->msgs[g->n];
+        error = parse_next(&it, msg, stats, &nlh);
+        if (error == EOF) {
+            break;
+        }
+        if (!nlh) {
+            /* fpm_msg_parse() did not see it. */
+            msg->kind = FPM_MSG_SKIPPED;
+            msg->nlmsg_type = 0;
+            msg->nlmsg_seq = 0;
+        }
+        g->errors[g->n] = error;
+        g->broken[g->n] = !nlh;
+        g->n++;
     }
 }
 

@@ -215,6 +215,34 @@ void fpm_route_parse_frame(const void *data, size_t size,
                            struct fpm_msg *scratch,
                            struct fpm_parse_stats *, fpm_msg_cb *, void *aux);
 
+/* Messages parsed ahead of their handling, for a caller that looks a group
+ * of routes up at a time (lib/hmap-prefetch.h): at a million routes each
+ * lookup misses the cache twice, which a group hides. */
+#define FPM_MSG_GROUP_SIZE 16
+struct fpm_msg_group {
+    struct fpm_msg msgs[FPM_MSG_GROUP_SIZE]; /* Parse results, in frame
+                                              * order; reused. */
+    int errors[FPM_MSG_GROUP_SIZE]; /* 0, or the fpm_parse_error of the
+                                     * slot's message ('msgs[i]' holds
+                                     * only its nlmsg_type then). */
+    bool broken[FPM_MSG_GROUP_SIZE]; /* The frame's chain of messages
+                                      * broke here: 'errors' is
+                                      * FPM_PARSE_TRUNCATED and the rest
+                                      * of that frame was dropped. */
+    size_t n;                   /* Slots in use, 0..FPM_MSG_GROUP_SIZE. */
+};
+
+/* Called by fpm_route_parse_frame_grouped() with a full group: handles
+ * 'g''s messages in order and empties it. */
+typedef void fpm_msg_group_cb(struct fpm_msg_group *g, void *aux);
+
+void fpm_msg_group_init(struct fpm_msg_group *);
+void fpm_msg_group_destroy(struct fpm_msg_group *);
+void fpm_route_parse_frame_grouped(const void *data, size_t size,
+                                   struct fpm_msg_group *,
+                                   struct fpm_parse_stats *,
+                                   fpm_msg_group_cb *flush, void *aux);
+
 /* Building routes and nexthops (for encoders and tests). */
 void fpm_route_init(struct fpm_route *);
 void fpm_route_destroy(struct fpm_route *);

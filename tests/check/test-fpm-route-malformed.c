@@ -27,6 +27,7 @@
 #include <linux/nexthop.h>
 #include <linux/rtnetlink.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -451,6 +452,120 @@ START_TEST(test_frame_with_bad_message)
 }
 END_TEST
 
+/* fpm_route_parse_frame_grouped()'s flush callback for
+ * test_frame_grouped: records each slot as fpm_test_walk_cb() would, and
+ * the size of each group flushed. */
+struct grouped_walk {
+    struct fpm_test_walk walk;  /* The lines, as fpm_test_walk_cb(). */
+    size_t flushes[8];          /* Size of each group flushed. */
+    size_t n_flushes;           /* Number of flushes. */
+    size_t n_broken;            /* Slots marked broken. */
+    size_t broken_at;           /* Index of the last one among all. */
+};
+
+static void
+grouped_walk_flush(struct fpm_msg_group *g, void *gw_)
+{
+    struct grouped_walk *gw = gw_;
+
+    ck_assert_uint_lt(gw->n_flushes, ARRAY_SIZE(gw->flushes));
+    gw->flushes[gw->n_flushes++] = g->n;
+    for (size_t i = 0; i < g->n; i++) {
+        if (g->broken[i]) {
+            ck_assert_int_eq(g->errors[i], FPM_PARSE_TRUNCATED);
+            gw->n_broken++;
+            gw->broken_at = gw->walk.n_msgs;
+        }
+        fpm_test_walk_cb(g->errors[i] ? NULL : &g->msgs[i], g->errors[i],
+                         NULL, &gw->walk);
+    }
+    g->n = 0;
+}
+
+/* The grouped parse gives the messages, errors and counters of the
+ * one-at-a-time parse, in the same order, a full group at a time, with
+ * the rest left for the caller. */
+START_TEST(test_frame_grouped)
+{
+    struct fpm_parse_stats stats, gstats;
+    struct ofpbuf frames[2];
+    struct fpm_test_walk w;
+    struct grouped_walk gw;
+    struct fpm_msg_group g;
+    struct fpm_msg m;
+    size_t bad = 0;
+
+    memset(&w, 0, sizeof w);
+    svec_init(&w.lines);
+    memset(&gw, 0, sizeof gw);
+    svec_init(&gw.walk.lines);
+    memset(&stats, 0, sizeof stats);
+    memset(&gstats, 0, sizeof gstats);
+    fpm_msg_init(&m);
+    fpm_msg_group_init(&g);
+
+    /* Frame 0: 20 routes, the sixth with a bad prefix length. */
+    ofpbuf_init(&frames[0], 0);
+    for (int i = 0; i < 20; i++) {
+        char prefix[32];
+
+        if (i == 5) {
+            bad = frames[0].size;
+        }
+        snprintf(prefix, sizeof prefix, "10.%d.0.0/16", i);
+        fpm_test_encode_simple_route(&frames[0], prefix, "192.168.1.2", 3);
+    }
+    ((struct rtmsg *) ((uint8_t *) frames[0].data + bad + NLMSG_HDRLEN))
+        ->rtm_dst_len = 33;
+
+    /* Frame 1: a route, then a chain that breaks. */
+    ofpbuf_init(&frames[1], 0);
+    fpm_test_encode_simple_route(&frames[1], "192.0.2.0/24", "192.168.1.2",
+                                 3);
+    bad = frames[1].size;
+    fpm_test_encode_simple_route(&frames[1], "198.51.100.0/24",
+                                 "192.168.1.2", 3);
+    ((struct nlmsghdr *) ((uint8_t *) frames[1].data + bad))->nlmsg_len
+        = 4000;
+
+    for (int i = 0; i < 2; i++) {
+        fpm_route_parse_frame(frames[i].data, frames[i].size, &m, &stats,
+                              fpm_test_walk_cb, &w);
+        fpm_route_parse_frame_grouped(frames[i].data, frames[i].size, &g,
+                                      &gstats, grouped_walk_flush, &gw);
+    }
+
+    /* 22 slots: one full group flushed, 6 left for the caller. */
+    ck_assert_uint_eq(gw.n_flushes, 1);
+    ck_assert_uint_eq(gw.flushes[0], FPM_MSG_GROUP_SIZE);
+    ck_assert_uint_eq(g.n, 22 - FPM_MSG_GROUP_SIZE);
+    grouped_walk_flush(&g, &gw);
+    ck_assert_uint_eq(g.n, 0);
+
+    ck_assert_uint_eq(w.n_msgs, 22);
+    ck_assert_uint_eq(gw.walk.n_msgs, 22);
+    for (size_t i = 0; i < 22; i++) {
+        ck_assert_str_eq(gw.walk.lines.names[i], w.lines.names[i]);
+    }
+    ck_assert_str_eq(w.lines.names[5], "error prefix length over the "
+                     "address size");
+    ck_assert_uint_eq(gw.n_broken, 1);
+    ck_assert_uint_eq(gw.broken_at, 21);
+    ck_assert_mem_eq(&gstats, &stats, sizeof stats);
+    ck_assert_uint_eq(stats.n_routes, 20);
+    ck_assert_uint_eq(stats.n_errors, 2);
+    ck_assert_uint_eq(stats.n_bad_frames, 1);
+
+    for (int i = 0; i < 2; i++) {
+        ofpbuf_uninit(&frames[i]);
+    }
+    svec_destroy(&w.lines);
+    svec_destroy(&gw.walk.lines);
+    fpm_msg_group_destroy(&g);
+    fpm_msg_destroy(&m);
+}
+END_TEST
+
 /* Robustness: every prefix of every captured message, and many random
  * byte flips, parse without crashing (run under ASan/valgrind to catch
  * overreads: each copy is allocated at its exact size). */
@@ -542,6 +657,7 @@ fpm_route_malformed_suite(void)
     tcase_add_test(tc, test_malformed_multipath);
     tcase_add_test(tc, test_malformed_nexthops);
     tcase_add_test(tc, test_frame_with_bad_message);
+    tcase_add_test(tc, test_frame_grouped);
     tcase_add_test(tc, test_fuzz_captures);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
