@@ -408,9 +408,10 @@ fpm_msg_handle(struct fpmd_fpm *fpm, const struct fpm_msg *msg, int error,
 
 /* fpm_route_parse_frame_grouped() callback: handles the messages of 'g'
  * in order, after asking the CPU for the route table's buckets of its
- * routes, then for the buckets' first routes (fpmd_rib_prefetch()), so
- * that the lookups of a group miss the cache together rather than one
- * after the other. */
+ * routes, then for the buckets' first routes, then for the second ones
+ * (fpmd_rib_prefetch()), so that the lookups of a group miss the cache
+ * together rather than one after the other.  A new route, which most of
+ * a load is, walks its whole chain. */
 static void
 fpm_group_flush(struct fpm_msg_group *g, void *fpm_)
 {
@@ -418,10 +419,10 @@ fpm_group_flush(struct fpm_msg_group *g, void *fpm_)
     size_t i;
 
     if (g->n > 1) {
-        for (int chain = 0; chain < 2; chain++) {
+        for (int depth = 0; depth < 3; depth++) {
             for (i = 0; i < g->n; i++) {
                 if (!g->errors[i] && g->msgs[i].kind == FPM_MSG_ROUTE) {
-                    fpmd_rib_prefetch(fpm->rib, &g->msgs[i].route, chain);
+                    fpmd_rib_prefetch(fpm->rib, &g->msgs[i].route, depth);
                 }
             }
         }

@@ -200,12 +200,12 @@ fpmd_route_maybe_free(struct fpmd_rib *rib, struct fpmd_route *r)
 }
 
 /* Asks the CPU, ahead of fpmd_rib_route('fr'), for the bucket of the
- * route table where 'fr''s route is or would be or, if 'chain', for the
- * first route that bucket points to (lib/hmap-prefetch.h).  Does nothing
- * for a table that has no VRF yet. */
+ * route table where 'fr''s route is or would be (depth 0), or for the
+ * route 'depth' steps down that bucket's chain (lib/hmap-prefetch.h).
+ * Does nothing for a table that has no VRF yet. */
 void
 fpmd_rib_prefetch(struct fpmd_rib *rib, const struct fpm_route *fr,
-                  bool chain)
+                  int depth)
 {
     struct fpmd_vrf *vrf = fpmd_vrf_by_table(&rib->vrfs, fr->table);
     struct fib_prefix prefix;
@@ -214,7 +214,7 @@ fpmd_rib_prefetch(struct fpmd_rib *rib, const struct fpm_route *fr,
         fib_prefix_init(&prefix, fr->prefix.family, fr->prefix.addr,
                         fr->prefix.len);
         hmap_prefetch(&rib->routes, route_hash_key(vrf->idx, &prefix),
-                      chain);
+                      depth);
     }
 }
 

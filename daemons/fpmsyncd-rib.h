@@ -140,7 +140,7 @@ void fpmd_rib_destroy(struct fpmd_rib *);
 /* FPM input (next hops: fpmd_nh_input()). */
 void fpmd_rib_route(struct fpmd_rib *, const struct fpm_route *);
 void fpmd_rib_prefetch(struct fpmd_rib *, const struct fpm_route *,
-                       bool chain);
+                       int depth);
 const struct fpmd_route *fpmd_rib_deferred_del(struct fpmd_rib *);
 bool fpmd_rib_defers(const struct fpmd_rib *, const struct fpmd_route *);
 bool fpmd_rib_rows_deferred(const struct fpmd_rib *);
