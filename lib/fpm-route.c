@@ -698,9 +698,9 @@ fpm_msg_group_destroy(struct fpm_msg_group *g)
 /* Like fpm_route_parse_frame(), but parses each message of the frame into
  * the next free slot of 'g' and calls 'flush' whenever 'g' is full;
  * 'flush' handles the slots in order and sets 'g->n' to 0.  Slots still
- * filled at the end are the caller's to flush, at the latest before the
- * next call to anything that may move the frame's bytes (the messages'
- * results are copies, so the frame itself may go). */
+ * filled at the end are the caller's to flush when it chooses: they are
+ * copies, so they outlive the frame (fpmsyncd flushes them before it
+ * reads from zebra again). */
 void
 fpm_route_parse_frame_grouped(const void *data, size_t size,
                               struct fpm_msg_group *g,
