@@ -619,6 +619,21 @@ fpm_msg_parse(struct fpm_msg *msg, const struct nlmsghdr *nlh)
     return error;
 }
 
+/* Starts the parse of the frame payload of 'size' bytes at 'data': points
+ * 'it' at its first message and counts the frame in 'stats', or in
+ * 'dummy' if 'stats' is null.  Returns the counters to use. */
+static struct fpm_parse_stats *
+parse_start(struct fpm_nlmsg_iter *it, const void *data, size_t size,
+            struct fpm_parse_stats *stats, struct fpm_parse_stats *dummy)
+{
+    if (!stats) {
+        stats = dummy;
+    }
+    stats->n_frames++;
+    fpm_nlmsg_iter_init(it, data, size);
+    return stats;
+}
+
 /* Parses the next netlink message of 'it' into 'msg' and counts it in
  * 'stats'.  Returns 0 or an fpm_parse_error, with the message in '*nlhp';
  * FPM_PARSE_TRUNCATED with '*nlhp' null when the rest of the frame cannot
@@ -664,11 +679,7 @@ fpm_route_parse_frame(const void *data, size_t size, struct fpm_msg *scratch,
     struct fpm_nlmsg_iter it;
     int error;
 
-    if (!stats) {
-        stats = &dummy;
-    }
-    stats->n_frames++;
-    fpm_nlmsg_iter_init(&it, data, size);
+    stats = parse_start(&it, data, size, stats, &dummy);
     while ((error = parse_next(&it, scratch, stats, &nlh)) != EOF) {
         if (cb) {
             cb(error ? NULL : scratch, error, nlh, aux);
@@ -712,11 +723,7 @@ fpm_route_parse_frame_grouped(const void *data, size_t size,
     struct fpm_nlmsg_iter it;
     int error;
 
-    if (!stats) {
-        stats = &dummy;
-    }
-    stats->n_frames++;
-    fpm_nlmsg_iter_init(&it, data, size);
+    stats = parse_start(&it, data, size, stats, &dummy);
     for (;;) {
         struct fpm_msg *msg;
 
