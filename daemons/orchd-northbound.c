@@ -70,7 +70,7 @@ struct orchd_northbound {
     struct nb_held {
         struct orchd_entry *entry; /* SET: the entry; NULL for a DEL. */
         struct uuid key;        /* The route's Asic_Route key. */
-    } held[16];
+    } held[ROUTE_FRAME_GROUP_SIZE];
     size_t n_held;              /* Entries in 'held'. */
 
     /* Back-pressure. */

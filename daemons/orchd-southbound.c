@@ -450,8 +450,8 @@ recv_frame(void *sb_, const struct route_frame_header *h, const void *frame,
     }
     route_frame_reader_init(&sb->reader, frame, size);
     while (sb->reader.left) {
-        route_frame_read_group(&sb->reader, 16, 4, handle_result_in_group,
-                               sb);
+        route_frame_read_group(&sb->reader, ROUTE_FRAME_GROUP_SIZE, 4,
+                               handle_result_in_group, sb);
     }
 }
 

@@ -306,7 +306,8 @@ recv_frame(void *zq_, const struct route_frame_header *h, const void *frame,
 
     route_frame_reader_init(&zq->reader, frame, size);
     while (zq->reader.left) {
-        route_frame_read_group(&zq->reader, 16, 3, process_group_entry, zq);
+        route_frame_read_group(&zq->reader, ROUTE_FRAME_GROUP_SIZE, 3,
+                               process_group_entry, zq);
     }
     syncd_apply_flush(zq->apply);
 

@@ -38,7 +38,6 @@
  * needs no lock beyond the one that keeps 'map''s bucket array in place
  * (the thread that changes the map needs none). */
 
-#include <stdbool.h>
 #include <stddef.h>
 
 #include "compiler.h"

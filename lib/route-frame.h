@@ -214,6 +214,11 @@ void route_frame_reader_init(struct route_frame_reader *, const void *,
 enum route_frame_error route_frame_read(struct route_frame_reader *,
                                         struct route_frame_route *);
 
+/* Entries a reader of a frame takes at a time when it prefetches their
+ * lookups (route_frame_read_group(), orchd's northbound): enough for their
+ * cache misses to overlap, few enough for what they bring in to stay. */
+#define ROUTE_FRAME_GROUP_SIZE 16
+
 /* Callback of route_frame_read_group(): entry 'route' in pass 'pass'. */
 typedef void route_frame_group_cb(void *aux,
                                   const struct route_frame_route *route,
