@@ -416,14 +416,22 @@ static void
 fpm_group_flush(struct fpm_msg_group *g, void *fpm_)
 {
     struct fpmd_fpm *fpm = fpm_;
+    uint32_t hashes[FPM_MSG_GROUP_SIZE];
+    size_t n = 0;
     size_t i;
 
     if (g->n > 1) {
-        for (int depth = 0; depth < 3; depth++) {
-            for (i = 0; i < g->n; i++) {
-                if (!g->errors[i] && g->msgs[i].kind == FPM_MSG_ROUTE) {
-                    fpmd_rib_prefetch(fpm->rib, &g->msgs[i].route, depth);
-                }
+        /* The routes' hashes, computed once for the three passes. */
+        for (i = 0; i < g->n; i++) {
+            if (!g->errors[i] && g->msgs[i].kind == FPM_MSG_ROUTE
+                && fpmd_rib_route_hash(fpm->rib, &g->msgs[i].route,
+                                       &hashes[n])) {
+                fpmd_rib_prefetch(fpm->rib, hashes[n++], 0);
+            }
+        }
+        for (int depth = 1; depth < 3; depth++) {
+            for (i = 0; i < n; i++) {
+                fpmd_rib_prefetch(fpm->rib, hashes[i], depth);
             }
         }
     }

@@ -199,23 +199,33 @@ fpmd_route_maybe_free(struct fpmd_rib *rib, struct fpmd_route *r)
     }
 }
 
-/* Asks the CPU, ahead of fpmd_rib_route('fr'), for the bucket of the
- * route table where 'fr''s route is or would be (depth 0), or for the
- * route 'depth' steps down that bucket's chain (lib/hmap-prefetch.h).
- * Does nothing for a table that has no VRF yet. */
-void
-fpmd_rib_prefetch(struct fpmd_rib *rib, const struct fpm_route *fr,
-                  int depth)
+/* Stores in '*hash' the hash under which the route table holds (or would
+ * hold) 'fr''s route, for fpmd_rib_prefetch(), and returns true; returns
+ * false for a table that has no VRF yet. */
+bool
+fpmd_rib_route_hash(struct fpmd_rib *rib, const struct fpm_route *fr,
+                    uint32_t *hash)
 {
     struct fpmd_vrf *vrf = fpmd_vrf_by_table(&rib->vrfs, fr->table);
     struct fib_prefix prefix;
 
-    if (vrf) {
-        fib_prefix_init(&prefix, fr->prefix.family, fr->prefix.addr,
-                        fr->prefix.len);
-        hmap_prefetch(&rib->routes, route_hash_key(vrf->idx, &prefix),
-                      depth);
+    if (!vrf) {
+        return false;
     }
+    fib_prefix_init(&prefix, fr->prefix.family, fr->prefix.addr,
+                    fr->prefix.len);
+    *hash = route_hash_key(vrf->idx, &prefix);
+    return true;
+}
+
+/* Asks the CPU, ahead of fpmd_rib_route() of a route whose
+ * fpmd_rib_route_hash() is 'hash', for the bucket of the route table where
+ * the route is or would be (depth 0), or for the route 'depth' steps down
+ * that bucket's chain (lib/hmap-prefetch.h). */
+void
+fpmd_rib_prefetch(const struct fpmd_rib *rib, uint32_t hash, int depth)
+{
+    hmap_prefetch(&rib->routes, hash, depth);
 }
 
 /* Withdraws 'r', because zebra deleted it or because reconciliation found

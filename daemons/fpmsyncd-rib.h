@@ -139,8 +139,9 @@ void fpmd_rib_destroy(struct fpmd_rib *);
 
 /* FPM input (next hops: fpmd_nh_input()). */
 void fpmd_rib_route(struct fpmd_rib *, const struct fpm_route *);
-void fpmd_rib_prefetch(struct fpmd_rib *, const struct fpm_route *,
-                       int depth);
+bool fpmd_rib_route_hash(struct fpmd_rib *, const struct fpm_route *,
+                         uint32_t *hash);
+void fpmd_rib_prefetch(const struct fpmd_rib *, uint32_t hash, int depth);
 const struct fpmd_route *fpmd_rib_deferred_del(struct fpmd_rib *);
 bool fpmd_rib_defers(const struct fpmd_rib *, const struct fpmd_route *);
 bool fpmd_rib_rows_deferred(const struct fpmd_rib *);
