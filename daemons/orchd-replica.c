@@ -162,17 +162,32 @@ orchd_replica_widen(struct orchd_replica_widening *w, struct ovsdb_idl *idl)
 {
     unsigned int acked, expect;
 
-    if (w->done || !ovsdb_idl_has_ever_connected(idl)) {
+    if (w->done || !ovsdb_idl_has_ever_connected(idl)
+        || (w->rewound && !ovsdb_idl_is_connected(idl))) {
         return w->done;
     } else if (!w->routes) {
         w->done = true;
         return true;
     }
 
+    acked = ovsdb_idl_get_condition_seqno(idl);
+    if (w->rewound) {
+        /* Reconnected: the first step is the condition monitored with if
+         * the IDL reloads from scratch, and is otherwise still to be sent
+         * as a change (orchd-replica.h). */
+        w->rewound = false;
+        if (set_step(w, idl, w->step) != acked) {
+            VLOG_INFO("database reconnected with its history: Route kept "
+                      "whole, not replicated again in steps");
+            w->step = w->n_steps;
+        } else {
+            VLOG_INFO("database reconnected: Route replicated again in %u "
+                      "steps", w->n_steps);
+        }
+    }
     if (!w->start) {
         w->start = time_msec();
     }
-    acked = ovsdb_idl_get_condition_seqno(idl);
     expect = set_step(w, idl, w->step);
     if (w->step == w->n_steps) {
         if (expect == acked) {
@@ -190,4 +205,23 @@ orchd_replica_widen(struct orchd_replica_widening *w, struct ovsdb_idl *idl)
         set_step(w, idl, w->step);
     }
     return w->done;
+}
+
+/* Starts the widening 'w' of 'idl' again from its first step, for the
+ * reload that follows a lost connection (orchd-replica.h).  Call once
+ * ovsdb_idl_is_connected() has turned false; orchd_replica_widen() then
+ * goes on once 'idl' is connected again. */
+void
+orchd_replica_rewind(struct orchd_replica_widening *w,
+                     struct ovsdb_idl *idl)
+{
+    if (!w->routes || w->n_steps < 2) {
+        return;
+    }
+    w->step = 1;
+    w->done = false;
+    w->start = 0;
+    w->rewound = true;
+    w->n_rewinds++;
+    set_step(w, idl, w->step);
 }

@@ -46,6 +46,33 @@
  * last (the IDL sends a condition change as soon as the one in flight is
  * answered).  orchd_replica_widen() says when the whole table is there.
  *
+ * The same again after ovsdb-server restarts
+ * ------------------------------------------
+ *
+ * OVS 3.1 keeps no transaction history for a standalone database, so an
+ * IDL that reconnects finds nothing to resume from and loads its replica
+ * again from scratch, with the condition it last had acknowledged:
+ * "true", the whole table in one reply, which at a million routes made
+ * the restarted server's peak 1.77x its size and orchd's one main-loop
+ * pass taking it in 30 s.  So when orchd's IDL loses its connection,
+ * orchd_replica_rewind() sets Route's condition back to the first step
+ * before the IDL reconnects: the IDL, having no transaction to resume
+ * from, then asks the new server for that step alone (OVS's
+ * ovsdb_cs_db_sync_condition() takes a condition set while disconnected
+ * as the one to monitor with), and the widening starts again.  The rows
+ * of the steps still to come are absent from the replica meanwhile (the
+ * IDL's reload reports no deletion: orchd deletes nothing), so orchd
+ * holds its Route.status writes until the widening is over.
+ *
+ * A server that does keep a history (a clustered database) lets the IDL
+ * resume: the narrower condition would then be sent as a change and take
+ * rows out of a replica that has them all, which orchd would read as
+ * deleted routes.  orchd_replica_widen() tells the two apart once
+ * reconnected, before the condition can be sent (the IDL sends condition
+ * changes only once its monitor has been answered): if the first step did
+ * not become the condition monitored with, it sets "true" back, which
+ * the server finds unchanged.
+ *
  * Which path each hop takes is known only once Global is read, so orchd
  * first reads Global through a replica of Global alone
  * (orchd_replica_register_global()), then builds its replica of what the
@@ -79,6 +106,10 @@ struct orchd_replica_widening {
                                  * the last is "true". */
     bool done;                  /* The whole table is replicated. */
     long long int start;        /* When the first step's rows came. */
+    bool rewound;               /* Started again from the first step when
+                                 * the connection was lost: whether the
+                                 * server took it is not yet known. */
+    unsigned int n_rewinds;     /* Times started again. */
 };
 
 void orchd_replica_register_global(struct ovsdb_idl *);
@@ -87,5 +118,7 @@ void orchd_replica_register(struct ovsdb_idl *, bool routes,
                             struct orchd_replica_widening *);
 bool orchd_replica_widen(struct orchd_replica_widening *,
                          struct ovsdb_idl *);
+void orchd_replica_rewind(struct orchd_replica_widening *,
+                          struct ovsdb_idl *);
 
 #endif /* daemons/orchd-replica.h */

@@ -111,6 +111,11 @@ struct orchd {
                                      * the northbound fast path). */
     struct orchd_asic_acks *acks;   /* syncd's acknowledgements on the
                                      * southbound OVSDB path, or NULL. */
+    struct orchd_replica_widening *widening; /* Route's replica in steps:
+                                              * at start, and again after
+                                              * a lost connection. */
+    bool connected;                 /* The IDL was connected at the last
+                                     * ovsdb_idl_run(). */
 
     /* Counters. */
     uint64_t n_updates;             /* Route rows processed. */
@@ -765,7 +770,25 @@ status_run(struct orchd *o)
         return;
     }
     orchd_status_add_results(o->status, &results);
-    orchd_status_run(o->status);
+    if (o->widening->done) {
+        /* While Route is replicated again in steps, a write to a row still
+         * to come back would be dropped (orchd-replica.h). */
+        orchd_status_run(o->status);
+    }
+}
+
+/* Starts Route's replica again in steps when the IDL has lost its
+ * connection, and widens it until it is whole (orchd-replica.h). */
+static void
+follow_connection(struct orchd *o)
+{
+    bool connected = ovsdb_idl_is_connected(o->idl);
+
+    if (o->connected && !connected) {
+        orchd_replica_rewind(o->widening, o->idl);
+    }
+    o->connected = connected;
+    orchd_replica_widen(o->widening, o->idl);
 }
 
 /* ---- unixctl commands --------------------------------------------------*/
@@ -998,6 +1021,7 @@ run(struct orchd *o, struct unixctl_server *unixctl,
 {
     while (!o->exiting) {
         ovsdb_idl_run(o->idl);
+        follow_connection(o);
         if (ovsdb_idl_get_seqno(o->idl) != global_seqno) {
             global_seqno = ovsdb_idl_get_seqno(o->idl);
             follow_global(o);
@@ -1027,7 +1051,9 @@ run(struct orchd *o, struct unixctl_server *unixctl,
         if (o->nb) {
             orchd_northbound_wait(o->nb);
         }
-        orchd_status_wait(o->status);
+        if (o->widening->done) {
+            orchd_status_wait(o->status);
+        }
         perf_timer_wait(o->drain_timer);
         idl_ondemand_wait(o->idl);
         if (o->show) {
@@ -1176,6 +1202,8 @@ main(int argc, char *argv[])
         poll_block();
     }
     global_seqno = ovsdb_idl_get_seqno(o.idl);
+    o.widening = &widening;
+    o.connected = ovsdb_idl_is_connected(o.idl);
     follow_global(&o);
     if (!o.exiting) {
         initial_sync(&o, unixctl, &seed);
