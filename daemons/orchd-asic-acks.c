@@ -51,9 +51,11 @@ struct orchd_asic_acks {
     int instance;               /* orchd's ASIC instance. */
     int64_t read_slice;         /* Seq values per select of a read. */
     orchd_asic_ack_cb *cb;      /* Called with each acknowledgement... */
+    orchd_asic_oldest_cb *oldest_cb; /* ...asked where a read begins... */
     void *aux;                  /* ...and this. */
     bool ready;                 /* Has the monitor begun? */
     struct orchd_asic_read *read; /* The read after a restart, if any. */
+    int64_t reread_from;        /* Its rows' least seq. */
     long long int read_retry;   /* If nonzero, when to begin it again
                                  * after a failure (msec). */
     struct orchd_asic_acks_stats stats; /* Counters. */
@@ -89,12 +91,17 @@ reread_row(void *a_, const struct orchd_asic_row *row)
     }
 }
 
+/* Begins the read of what syncd acknowledged while the monitor was down:
+ * the acknowledgements alone of the rows whose writes may still wait for
+ * one (orchd-asic-acks.h). */
 static void
 reread_start(struct orchd_asic_acks *a)
 {
     orchd_asic_read_destroy(a->read);
-    a->read = orchd_asic_read_create(a->remote, a->instance, a->read_slice,
-                                     reread_row, a);
+    a->reread_from = a->oldest_cb(a->aux);
+    a->read = orchd_asic_read_create_acks(a->remote, a->instance,
+                                          a->read_slice, a->reread_from,
+                                          reread_row, a);
     a->read_retry = 0;
     a->stats.rereads++;
 }
@@ -115,7 +122,8 @@ reread_run(struct orchd_asic_acks *a)
         break;
     case OVSDB_SELECT_READER_DONE:
         VLOG_INFO("Asic_Route read again after the monitor's restart: "
-                  "%"PRIuSIZE" rows", orchd_asic_read_n_rows(a->read));
+                  "%"PRIuSIZE" rows from seq %"PRId64,
+                  orchd_asic_read_n_rows(a->read), a->reread_from);
         orchd_asic_read_destroy(a->read);
         a->read = NULL;
         break;
@@ -213,10 +221,11 @@ static const struct ovsdb_cs_ops cs_ops = {
 /* Starts monitoring 'remote' for syncd's acknowledgements of the
  * Asic_Route rows of ASIC instance 'instance', calling 'cb' with each; a
  * read after a restart of the monitor goes in slices of 'read_slice' seq
- * values. */
+ * values, from the seq that 'oldest_cb' gives then. */
 struct orchd_asic_acks *
 orchd_asic_acks_create(const char *remote, int instance, int64_t read_slice,
-                       orchd_asic_ack_cb *cb, void *aux)
+                       orchd_asic_ack_cb *cb, orchd_asic_oldest_cb *oldest_cb,
+                       void *aux)
 {
     struct orchd_asic_acks *a = xzalloc(sizeof *a);
 
@@ -224,6 +233,7 @@ orchd_asic_acks_create(const char *remote, int instance, int64_t read_slice,
     a->instance = instance;
     a->read_slice = read_slice;
     a->cb = cb;
+    a->oldest_cb = oldest_cb;
     a->aux = aux;
     a->cs = ovsdb_cs_create(DB_NAME, 1, &cs_ops, a);
     ovsdb_cs_set_remote(a->cs, a->remote, true);

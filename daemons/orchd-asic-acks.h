@@ -48,9 +48,15 @@
  * over: an acknowledgement passed on before the read has seeded its row
  * would be dropped as stale, and the row seeded as unacknowledged.
  * If the monitor has to start again (the server restarted, say), what
- * syncd wrote meanwhile was never seen: every row of the instance is read
- * again (orchd-asic-read.h, in seq slices) and each acknowledged one is
- * passed on as if it had just been written.
+ * syncd wrote meanwhile was never seen, and is read (orchd-asic-read.h,
+ * in seq slices): each acknowledged row is passed on as if it had just
+ * been written.  Only the rows that can answer a write still waiting are
+ * read, and only the columns of the acknowledgement: a write numbered
+ * below the caller's oldest unacknowledged one (orchd_asic_oldest_cb)
+ * needs none, and a row's seq is that of its last write.  Once the load
+ * is settled none waits and the read finds nothing; reading every row of
+ * the instance, as this module once did, cost a restarted server a
+ * second reply of a million rows beside syncd's own read.
  *
  * Thread safety: none; orchd's main thread owns it. */
 
@@ -77,10 +83,15 @@ struct orchd_asic_acks_stats {
     bool rereading;             /* Is one running (or to begin again)? */
 };
 
+/* Returns a seq at or below that of every write still waiting for its
+ * acknowledgement and of every write to come. */
+typedef int64_t orchd_asic_oldest_cb(void *aux);
+
 struct orchd_asic_acks *orchd_asic_acks_create(const char *remote,
                                                int instance,
                                                int64_t read_slice,
                                                orchd_asic_ack_cb *,
+                                               orchd_asic_oldest_cb *,
                                                void *aux);
 void orchd_asic_acks_destroy(struct orchd_asic_acks *);
 void orchd_asic_acks_run(struct orchd_asic_acks *);

@@ -42,6 +42,8 @@ struct orchd_asic_read {
     int64_t *weights;                   /* ...and their weights... */
     size_t allocated;                   /* ...room for this many. */
     size_t n_bad;                       /* Rows that could not be read. */
+    bool acks_only;                     /* Only the acknowledgement's
+                                         * columns are read. */
 };
 
 /* ovsdb_select_row_cb: decodes 'row' and hands it over, or counts it as
@@ -52,22 +54,30 @@ read_row(int select_idx OVS_UNUSED, const struct json *row, void *r_)
 {
     struct orchd_asic_read *r = r_;
     struct orchd_asic_row ar;
-    const struct json_array *pairs;
+    const struct json_array *pairs = NULL;
 
     memset(&ar, 0, sizeof ar);
     if (!ovsdb_wire_get_uuid(ovsdb_wire_col(row, "_uuid"), &ar.uuid)
-        || !(ar.vrf = ovsdb_wire_get_string(ovsdb_wire_col(row, "vrf")))
-        || !(ar.prefix = ovsdb_wire_get_string(ovsdb_wire_col(row, "prefix")))
-        || !(ar.packet_action
-             = ovsdb_wire_get_string(ovsdb_wire_col(row, "packet_action")))
-        || !(pairs = ovsdb_wire_get_string_int_map(
-                 ovsdb_wire_col(row, "nexthops")))
+        || (!r->acks_only
+            && (!(ar.vrf = ovsdb_wire_get_string(ovsdb_wire_col(row, "vrf")))
+                || !(ar.prefix = ovsdb_wire_get_string(
+                         ovsdb_wire_col(row, "prefix")))
+                || !(ar.packet_action = ovsdb_wire_get_string(
+                         ovsdb_wire_col(row, "packet_action")))
+                || !(pairs = ovsdb_wire_get_string_int_map(
+                         ovsdb_wire_col(row, "nexthops")))))
         || !ovsdb_wire_get_integer(ovsdb_wire_col(row, "seq"), &ar.seq)
         || !ovsdb_wire_get_integer(ovsdb_wire_col(row, "applied_seq"),
                                    &ar.applied_seq)) {
         r->n_bad++;
         COVERAGE_INC(orchd_asic_read_bad_row);
         VLOG_WARN_RL(&rl, "Asic_Route row of an unexpected form ignored");
+        return;
+    }
+    ar.state = ovsdb_wire_get_string(ovsdb_wire_col(row, "state"));
+    ar.error = ovsdb_wire_get_string(ovsdb_wire_col(row, "error"));
+    if (!pairs) {
+        r->cb(r->aux, &ar);
         return;
     }
     if (pairs->n > r->allocated) {
@@ -84,17 +94,15 @@ read_row(int select_idx OVS_UNUSED, const struct json *row, void *r_)
     ar.nh_keys = r->keys;
     ar.nh_weights = r->weights;
     ar.n_nexthops = pairs->n;
-    ar.state = ovsdb_wire_get_string(ovsdb_wire_col(row, "state"));
-    ar.error = ovsdb_wire_get_string(ovsdb_wire_col(row, "error"));
     r->cb(r->aux, &ar);
 }
 
-/* Starts reading the Asic_Route rows of ASIC instance 'instance' from
- * 'remote' (one server, or a cluster's list), in slices of 'slice' seq
- * values (so at most 'slice' rows) each, calling 'cb' with each row. */
-struct orchd_asic_read *
-orchd_asic_read_create(const char *remote, int instance, int64_t slice,
-                       orchd_asic_read_cb *cb, void *aux)
+/* Starts a read of the rows of ASIC instance 'instance' whose seq is at
+ * least 'min_seq': their whole content, or if 'acks_only' the columns of
+ * syncd's acknowledgement alone. */
+static struct orchd_asic_read *
+create(const char *remote, int instance, int64_t slice, int64_t min_seq,
+       bool acks_only, orchd_asic_read_cb *cb, void *aux)
 {
     struct orchd_asic_read *r = xzalloc(sizeof *r);
     struct json *where = json_array_create_1(json_array_create_3(
@@ -105,8 +113,10 @@ orchd_asic_read_create(const char *remote, int instance, int64_t slice,
         .db = "Fibsync",
         .table = "Asic_Route",
         .seq_column = "seq",
-        .columns = ("_uuid vrf prefix packet_action nexthops seq "
-                    "applied_seq state error"),
+        .columns = (acks_only
+                    ? "_uuid seq applied_seq state error"
+                    : "_uuid vrf prefix packet_action nexthops seq "
+                      "applied_seq state error"),
         .where = where,
         .width = slice,
         /* Two at a time, each received ahead of orchd's scan: the
@@ -120,11 +130,42 @@ orchd_asic_read_create(const char *remote, int instance, int64_t slice,
         .read_ahead = OVSDB_SLICE_READER_OVERLAP_READ_AHEAD,
     };
 
+    if (min_seq > 0) {
+        /* The probes look where the rows that meet 'where' lie, so the
+         * slices begin at the first row at or above 'min_seq'. */
+        json_array_add(where, json_array_create_3(
+                           json_string_create("seq"),
+                           json_string_create(">="),
+                           json_integer_create(min_seq)));
+    }
     r->cb = cb;
     r->aux = aux;
+    r->acks_only = acks_only;
     r->reader = ovsdb_slice_reader_create(&spec, read_row, r);
     json_destroy(where);
     return r;
+}
+
+/* Starts reading the Asic_Route rows of ASIC instance 'instance' from
+ * 'remote' (one server, or a cluster's list), in slices of 'slice' seq
+ * values (so at most 'slice' rows) each, calling 'cb' with each row. */
+struct orchd_asic_read *
+orchd_asic_read_create(const char *remote, int instance, int64_t slice,
+                       orchd_asic_read_cb *cb, void *aux)
+{
+    return create(remote, instance, slice, 0, false, cb, aux);
+}
+
+/* Starts reading, as orchd_asic_read_create() does, only syncd's
+ * acknowledgements of the rows whose seq is 'min_seq' or more: the rows
+ * come with their UUID, seq, applied_seq, state and error, the other
+ * members NULL or zero. */
+struct orchd_asic_read *
+orchd_asic_read_create_acks(const char *remote, int instance, int64_t slice,
+                            int64_t min_seq, orchd_asic_read_cb *cb,
+                            void *aux)
+{
+    return create(remote, instance, slice, min_seq, true, cb, aux);
 }
 
 void

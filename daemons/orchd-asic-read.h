@@ -59,7 +59,9 @@
  * (docs/PERFORMANCE.md). */
 #define ORCHD_ASIC_READ_SLICE 400000
 
-/* One Asic_Route row, as read.  Valid only during the callback. */
+/* One Asic_Route row, as read.  Valid only during the callback.  A read
+ * of acknowledgements alone (orchd_asic_read_create_acks()) leaves 'vrf',
+ * 'prefix', 'packet_action' and the next hops unset. */
 struct orchd_asic_row {
     struct uuid uuid;           /* Row UUID. */
     const char *vrf;            /* "vrf". */
@@ -81,6 +83,12 @@ struct orchd_asic_read *orchd_asic_read_create(const char *remote,
                                                int instance, int64_t slice,
                                                orchd_asic_read_cb *,
                                                void *aux);
+struct orchd_asic_read *orchd_asic_read_create_acks(const char *remote,
+                                                    int instance,
+                                                    int64_t slice,
+                                                    int64_t min_seq,
+                                                    orchd_asic_read_cb *,
+                                                    void *aux);
 void orchd_asic_read_destroy(struct orchd_asic_read *);
 enum ovsdb_select_reader_state orchd_asic_read_run(struct orchd_asic_read *);
 void orchd_asic_read_wait(struct orchd_asic_read *);

@@ -758,6 +758,23 @@ orchd_bulker_n_pending(const struct orchd_bulker *b)
     return b->n_pending;
 }
 
+/* Returns a sequence number at or below that of every write still waiting
+ * for its acknowledgement: the first of the oldest bulk outstanding, or
+ * the next to be given if none is.  A write numbered below it needs no
+ * acknowledgement any more, and every later write is numbered at or above
+ * it. */
+int64_t
+orchd_bulker_oldest_unacked_seq(const struct orchd_bulker *b)
+{
+    const struct orchd_bulk *bulk;
+    int64_t seq = b->next_seq;
+
+    LIST_FOR_EACH (bulk, node, &b->outstanding) {
+        seq = MIN(seq, bulk->first_seq);
+    }
+    return seq;
+}
+
 /* Returns the number of bulks sent and not yet fully acknowledged. */
 size_t
 orchd_bulker_n_outstanding(const struct orchd_bulker *b)

@@ -198,6 +198,7 @@ uint32_t *orchd_bulker_find_tag(struct orchd_bulker *,
 const struct orchd_entry *orchd_bulker_get_written(
     const struct orchd_bulker *, const struct uuid *key);
 size_t orchd_bulker_n_pending(const struct orchd_bulker *);
+int64_t orchd_bulker_oldest_unacked_seq(const struct orchd_bulker *);
 size_t orchd_bulker_n_outstanding(const struct orchd_bulker *);
 size_t orchd_bulker_n_written(const struct orchd_bulker *);
 bool orchd_bulker_is_idle(const struct orchd_bulker *);

@@ -774,6 +774,20 @@ orchd_worker_n_pending(struct orchd_worker *w)
     return n;
 }
 
+/* Returns a sequence number at or below that of every Asic_Route write
+ * still waiting for syncd's acknowledgement, and of every write to come
+ * (orchd_bulker_oldest_unacked_seq()).  Any thread. */
+int64_t
+orchd_worker_oldest_unacked_seq(struct orchd_worker *w)
+{
+    int64_t seq;
+
+    ovs_mutex_lock(&w->mutex);
+    seq = orchd_bulker_oldest_unacked_seq(w->bulker);
+    ovs_mutex_unlock(&w->mutex);
+    return seq;
+}
+
 /* Moves the write results reported so far to the end of 'out'; the
  * caller frees each with orchd_worker_result_destroy(). */
 void

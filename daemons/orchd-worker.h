@@ -78,6 +78,7 @@ void orchd_worker_wait(struct orchd_worker *);
 void orchd_worker_drain(struct orchd_worker *);
 bool orchd_worker_is_idle(struct orchd_worker *);
 size_t orchd_worker_n_pending(struct orchd_worker *);
+int64_t orchd_worker_oldest_unacked_seq(struct orchd_worker *);
 
 void orchd_worker_take_results(struct orchd_worker *, struct ovs_list *);
 void orchd_worker_result_destroy(struct orchd_worker_result *);

@@ -433,6 +433,16 @@ asic_ack(void *o_, const struct uuid *uuid, int64_t applied_seq, bool ok,
     }
 }
 
+/* orchd_asic_oldest_cb: where a read of missed acknowledgements may
+ * begin. */
+static int64_t
+asic_oldest_unacked(void *o_)
+{
+    struct orchd *o = o_;
+
+    return o->worker ? orchd_worker_oldest_unacked_seq(o->worker) : 0;
+}
+
 /* Sends the worker what changed in the replica since the last call:
  * route updates and deletions, then the routes of
  * the next-hop groups that changed (none of those on the northbound fast
@@ -1103,7 +1113,7 @@ main(int argc, char *argv[])
     orchd_replica_register(o.idl, !o.nb_zmq, replica_steps, &widening);
     if (!orchd_southbound_enabled()) {
         o.acks = orchd_asic_acks_create(db_remote, instance, asic_read_slice,
-                                        asic_ack, &o);
+                                        asic_ack, asic_oldest_unacked, &o);
     }
     if (instance) {
         orchd_status_mute(o.status);

@@ -208,6 +208,46 @@ START_TEST(test_async_window_out_of_order_acks)
 }
 END_TEST
 
+/* The oldest write still waiting for its acknowledgement bounds what a
+ * read of missed acknowledgements must look at: the first seq of the
+ * oldest bulk outstanding, whichever bulk is acknowledged first, and the
+ * next seq to give once none is. */
+START_TEST(test_oldest_unacked_seq)
+{
+    struct orchd_bulker_config cfg = { .max_bulk = 2, .max_outstanding = 3 };
+    struct fake f = { .n_sent = 0 };
+    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+    int64_t first;
+
+    orchd_bulker_set_next_seq(b, 100);
+    ck_assert_int_eq(orchd_bulker_oldest_unacked_seq(b), 100);
+    for (int i = 0; i < 6; i++) {
+        orchd_bulker_set(b, make_entry(i, "1.1.1.1@e0"));
+    }
+    /* Queued, not yet numbered: every write to come is at or above. */
+    ck_assert_int_eq(orchd_bulker_oldest_unacked_seq(b), 100);
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 3);
+    first = f.sent[0]->first_seq;
+    ck_assert_int_eq(first, 100);
+    for (size_t i = 0; i < 3; i++) {
+        orchd_bulker_sent(b, f.sent[i], true);
+    }
+    ck_assert_int_eq(orchd_bulker_oldest_unacked_seq(b), first);
+
+    /* The newest bulk acknowledged first changes nothing... */
+    ack_bulk(b, f.sent[2], true);
+    ck_assert_int_eq(orchd_bulker_oldest_unacked_seq(b), first);
+    /* ...the oldest moves the bound to the next bulk's first write. */
+    ack_bulk(b, f.sent[0], true);
+    ck_assert_int_eq(orchd_bulker_oldest_unacked_seq(b), first + 2);
+    ack_bulk(b, f.sent[1], true);
+    ck_assert(orchd_bulker_is_idle(b));
+    ck_assert_int_eq(orchd_bulker_oldest_unacked_seq(b), first + 6);
+    orchd_bulker_destroy(b);
+}
+END_TEST
+
 /* Updates to one prefix while waiting collapse to the last; add, delete,
  * add of one prefix ends with the prefix programmed. */
 START_TEST(test_add_del_add_one_prefix)
@@ -715,6 +755,7 @@ orchd_bulker_suite(void)
     tcase_add_test(tc, test_bulks_split_at_max);
     tcase_add_test(tc, test_sync_window);
     tcase_add_test(tc, test_async_window_out_of_order_acks);
+    tcase_add_test(tc, test_oldest_unacked_seq);
     tcase_add_test(tc, test_add_del_add_one_prefix);
     tcase_add_test(tc, test_newer_ack_supersedes);
     tcase_add_test(tc, test_failure_then_retry);
