@@ -27,6 +27,7 @@
 
 #include "idl/fibsync-idl.h"
 #include "lib/route-key.h"
+#include "openvswitch/dynamic-string.h"
 #include "openvswitch/vlog.h"
 #include "ovsdb-idl.h"
 #include "timeval.h"
@@ -224,4 +225,14 @@ orchd_replica_rewind(struct orchd_replica_widening *w,
     w->rewound = true;
     w->n_rewinds++;
     set_step(w, idl, w->step);
+}
+
+/* Appends to 's' one line on where the widening 'w' stands. */
+void
+orchd_replica_format(const struct orchd_replica_widening *w, struct ds *s)
+{
+    ds_put_format(s, "Route replica: %s, step %u of %u, taken in again %u "
+                  "time%s after a lost connection\n",
+                  w->done ? "whole" : "widening", w->step, w->n_steps,
+                  w->n_rewinds, w->n_rewinds == 1 ? "" : "s");
 }

@@ -89,6 +89,7 @@
 #ifndef ORCHD_REPLICA_H
 #define ORCHD_REPLICA_H 1
 
+struct ds;
 struct ovsdb_idl;
 
 #include <stdbool.h>
@@ -120,5 +121,7 @@ bool orchd_replica_widen(struct orchd_replica_widening *,
                          struct ovsdb_idl *);
 void orchd_replica_rewind(struct orchd_replica_widening *,
                           struct ovsdb_idl *);
+void orchd_replica_format(const struct orchd_replica_widening *,
+                          struct ds *);
 
 #endif /* daemons/orchd-replica.h */

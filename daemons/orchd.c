@@ -998,8 +998,14 @@ orchd_unixctl_status(struct unixctl_conn *conn, int argc OVS_UNUSED,
     ds_put_format(&s, "database: %s\n",
                   ovsdb_idl_is_connected(o->idl) ? "connected"
                                                  : "not connected");
-    ds_put_format(&s, "synced: %s, idle: %s\n", o->synced ? "yes" : "no",
+    /* Synced: reconciled at start, and holding every Route row (after a
+     * lost connection the replica comes back in steps). */
+    ds_put_format(&s, "synced: %s, idle: %s\n",
+                  o->synced && o->widening->done ? "yes" : "no",
                   orchd_worker_is_idle(o->worker) ? "yes" : "no");
+    if (o->widening->routes) {
+        orchd_replica_format(o->widening, &s);
+    }
     ds_put_format(&s, "route updates: %"PRIu64", deletes: %"PRIu64
                   ", malformed: %"PRIu64", waiting for a group: %"PRIu64
                   "\n", o->n_updates, o->n_deletes, o->n_bad,
