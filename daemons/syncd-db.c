@@ -77,6 +77,17 @@ struct sdb_event {
     size_t cursor;              /* Next row update of 'tu' in 'phase'. */
 };
 
+/* The parts of a read of Asic_Route (see "Reading" in syncd-db.h). */
+enum sdb_read_part {
+    SDB_READ_ALL,               /* Every row, every column. */
+    SDB_READ_KEYS,              /* After a reconnection, the rows at or
+                                 * below the highest seq known: seq and
+                                 * the write-back's columns alone... */
+    SDB_READ_NEWER,             /* ...then those above it, every column
+                                 * (or every row, if SDB_READ_KEYS could
+                                 * not settle some). */
+};
+
 struct syncd_db {
     struct syncd_apply *apply;  /* Where operations go. */
     char *remote;               /* Database remote. */
@@ -99,6 +110,12 @@ struct syncd_db {
     /* The read of Asic_Route that each (re)start of the monitor begins
      * (see "Reading" in syncd-db.h). */
     struct ovsdb_slice_reader *reader; /* The read, if one is running. */
+    enum sdb_read_part part;    /* Which part of it. */
+    int64_t read_known_seq;     /* Highest seq of a row known when the
+                                 * read began (SDB_READ_KEYS). */
+    size_t read_unsettled;      /* Rows the SDB_READ_KEYS part could not
+                                 * settle by their seq alone. */
+    size_t read_rows_before;    /* Rows read by the parts before. */
     struct uuidset gone;        /* Rows the monitor deleted since it
                                  * began: a slice may still hold them. */
     long long int read_started; /* When it began (msec). */
@@ -496,6 +513,60 @@ read_row(int select_idx OVS_UNUSED, const struct json *json, void *db_)
     process_row_phase1(db, &ev, &ru);
 }
 
+/* Hands over row 'json' of the SDB_READ_KEYS part of a read (its _uuid,
+ * seq, applied_seq and state): a row known at that seq needs no more
+ * than the write-back's check; any other row is left to the
+ * SDB_READ_NEWER part, which then reads every row. */
+static void
+read_key_row(int select_idx OVS_UNUSED, const struct json *json, void *db_)
+{
+    struct syncd_db *db = db_;
+    int64_t seq, applied_seq;
+    struct syncd_row *row;
+    struct uuid uuid;
+    const char *state;
+
+    if (!ovsdb_wire_get_uuid(ovsdb_wire_col(json, "_uuid"), &uuid)
+        || !ovsdb_wire_get_integer(ovsdb_wire_col(json, "seq"), &seq)) {
+        db->read_unsettled++;
+        return;
+    }
+    row = syncd_rows_find(&db->rows, &uuid);
+    if ((row && row->flags & SYNCD_ROW_SEEN)
+        || uuidset_find(&db->gone, &uuid)) {
+        db->stats.read_skipped++;
+        COVERAGE_INC(syncd_db_read_skipped);
+        return;
+    }
+    if (!row || row->seq != seq || row->wb_code
+        || row->flags & (SYNCD_ROW_NO_ROUTE | SYNCD_ROW_BAD)) {
+        /* Unknown, changed, failed, bad or held: its content decides. */
+        db->read_unsettled++;
+        return;
+    }
+
+    db->stats.read_rows++;
+    db->stats.read_by_seq++;
+    COVERAGE_INC(syncd_db_read_row);
+    row->flags |= SYNCD_ROW_SEEN;
+    state = ovsdb_wire_get_string(ovsdb_wire_col(json, "state"));
+    if (state && !strcmp(state, "programmed")
+        && ovsdb_wire_get_integer(ovsdb_wire_col(json, "applied_seq"),
+                                  &applied_seq)
+        && applied_seq == seq) {
+        row->flags &= ~SYNCD_ROW_ERROR_SET;
+        if (!(row->flags & SYNCD_ROW_WB_PENDING)) {
+            syncd_rows_set_in_sync(&db->rows, row, true);
+            db->stats.wb_skipped++;
+            COVERAGE_INC(syncd_db_wb_skipped);
+        }
+    } else if (!(row->flags & SYNCD_ROW_WB_PENDING)) {
+        /* Programmed, but the write-back that said so was lost with the
+         * server that had not yet logged it. */
+        syncd_writeback_mark(db->wb, row, 0);
+    }
+}
+
 /* Ends a read, if one is running. */
 static void
 read_stop(struct syncd_db *db)
@@ -505,11 +576,10 @@ read_stop(struct syncd_db *db)
     uuidset_clear(&db->gone);
 }
 
-/* Starts reading the rows of syncd's instance, in slices of their seq
- * column, after marking every row known unseen: the monitor has just
- * (re)started, and from now on tells of every change. */
+/* Starts part 'part' of a read of the rows of syncd's instance, in slices
+ * of their seq column. */
 static void
-read_start(struct syncd_db *db)
+read_start_part(struct syncd_db *db, enum sdb_read_part part)
 {
     struct json *where = json_array_create_1(json_array_create_3(
         json_string_create("instance"), json_string_create("=="),
@@ -519,25 +589,59 @@ read_start(struct syncd_db *db)
         .db = DB_NAME,
         .table = TABLE,
         .seq_column = "seq",
-        .columns = ("_uuid vrf prefix packet_action nexthops seq "
-                    "applied_seq state"),
+        .columns = (part == SDB_READ_KEYS
+                    ? "_uuid seq applied_seq state"
+                    : "_uuid vrf prefix packet_action nexthops seq "
+                      "applied_seq state"),
         .where = where,
         .width = db->read_slice,
         /* The server composes the next slice while syncd scans one. */
         .max_in_flight = OVSDB_SLICE_READER_OVERLAP_IN_FLIGHT,
         .read_ahead = OVSDB_SLICE_READER_OVERLAP_READ_AHEAD,
     };
+
+    if (part == SDB_READ_KEYS || (part == SDB_READ_NEWER
+                                  && !db->read_unsettled)) {
+        json_array_add(where, json_array_create_3(
+                           json_string_create("seq"),
+                           json_string_create(part == SDB_READ_KEYS
+                                              ? "<=" : ">"),
+                           json_integer_create(db->read_known_seq)));
+    }
+    if (db->reader) {
+        db->read_rows_before += ovsdb_slice_reader_n_rows(db->reader);
+        ovsdb_slice_reader_destroy(db->reader);
+    }
+    db->part = part;
+    db->reader = ovsdb_slice_reader_create(&spec, (part == SDB_READ_KEYS
+                                                   ? read_key_row
+                                                   : read_row), db);
+    json_destroy(where);
+}
+
+/* Starts reading the rows of syncd's instance after marking every row
+ * known unseen: the monitor has just (re)started, and from now on tells
+ * of every change.  With rows known (a reconnection), those at or below
+ * the highest seq known are read by seq first (see "Reading" in
+ * syncd-db.h). */
+static void
+read_start(struct syncd_db *db)
+{
     struct syncd_row *row;
 
     read_stop(db);
+    db->read_known_seq = 0;
     HMAP_FOR_EACH (row, node, &db->rows.rows) {
         row->flags &= ~SYNCD_ROW_SEEN;
+        db->read_known_seq = MAX(db->read_known_seq, row->seq);
     }
-    db->reader = ovsdb_slice_reader_create(&spec, read_row, db);
+    db->read_unsettled = 0;
+    db->read_rows_before = 0;
+    read_start_part(db, db->read_known_seq > 0 ? SDB_READ_KEYS
+                                               : SDB_READ_ALL);
     db->read_started = time_msec();
     db->read_retry = 0;
     db->stats.reads++;
-    json_destroy(where);
 }
 
 /* Ends a read that handed over every row: the rows neither it nor the
@@ -545,7 +649,8 @@ read_start(struct syncd_db *db)
 static void
 read_done(struct syncd_db *db)
 {
-    size_t n_rows = ovsdb_slice_reader_n_rows(db->reader);
+    size_t n_rows = (db->read_rows_before
+                     + ovsdb_slice_reader_n_rows(db->reader));
     size_t n_slices = ovsdb_slice_reader_n_slices(db->reader);
     size_t n_gone = 0;
     struct syncd_row *row;
@@ -581,7 +686,16 @@ read_run(struct syncd_db *db)
     case OVSDB_SELECT_READER_RUNNING:
         break;
     case OVSDB_SELECT_READER_DONE:
-        read_done(db);
+        if (db->part == SDB_READ_KEYS) {
+            VLOG_INFO("Asic_Route read by seq: %"PRIuSIZE" rows at or "
+                      "below seq %"PRId64" in %lld ms, %"PRIuSIZE" of them "
+                      "to read whole", ovsdb_slice_reader_n_rows(db->reader),
+                      db->read_known_seq, time_msec() - db->read_started,
+                      db->read_unsettled);
+            read_start_part(db, SDB_READ_NEWER);
+        } else {
+            read_done(db);
+        }
         break;
     case OVSDB_SELECT_READER_FAILED:
     default:

@@ -51,6 +51,21 @@
  * their routes are removed.  A read that fails starts again a second
  * later.
  *
+ * A read after a reconnection (the server restarted) finds syncd with
+ * rows, and most of them unchanged: orchd gives every write of a row a
+ * new seq, higher than any before, so a row still at the seq syncd has
+ * for it holds what syncd programmed.  Such a read comes in two parts.
+ * First the rows at or below the highest seq known, with their _uuid,
+ * seq, applied_seq and state alone: a row known at that seq is seen, and
+ * if the database does not say it is programmed at it (the server died
+ * before it logged syncd's write-back), its outcome is written back
+ * again.  Then the rows above that seq, every column, as any read.  A
+ * row of the first part that the seq cannot settle (unknown, changed,
+ * bad, failed or waiting for its VRF) makes the second part read every
+ * row instead (those already seen are skipped).  At a million routes the
+ * first part spares the restarted server composing the next hops of every
+ * row, and syncd parsing and applying them again.
+ *
  * Within one update, deletions (and the old half of a row whose VRF or
  * prefix changed) are submitted before insertions and modifications, so a
  * transaction that replaces the row of a prefix by another works.
@@ -145,7 +160,9 @@ struct syncd_db_stats {
     uint64_t read_failures;     /* ...that failed (and began again)... */
     uint64_t read_rows;         /* ...rows they handed over... */
     uint64_t read_skipped;      /* ...rows they read that the monitor had
-                                 * already deleted or written since. */
+                                 * already deleted or written since... */
+    uint64_t read_by_seq;       /* ...rows settled by their seq alone
+                                 * (a read after a reconnection). */
     long long int read_msec;    /* How long the last one that ended took. */
 };
 
