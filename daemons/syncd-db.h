@@ -65,6 +65,10 @@
  * row instead (those already seen are skipped).  At a million routes the
  * first part spares the restarted server composing the next hops of every
  * row, and syncd parsing and applying them again.
+ * The contract this rests on is orchd's: a row written again gets a new
+ * seq.  A change made by hand that keeps a row's seq is seen when the
+ * monitor reports it, but not by this read if it was made while syncd's
+ * monitor was disconnected.
  *
  * Within one update, deletions (and the old half of a row whose VRF or
  * prefix changed) are submitted before insertions and modifications, so a
