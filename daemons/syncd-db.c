@@ -267,6 +267,22 @@ vrf_is_known(const struct syncd_db *db, const char *vrf)
 
 /* ---- Processing updates ------------------------------------------------- */
 
+/* Returns true if the row whose columns are 'columns' says syncd
+ * programmed it (its own write-back, read back after a restart), with the
+ * seq it was programmed at in '*applied_seq'.  (The monitor never carries
+ * the columns syncd writes: only a read does.) */
+static bool
+row_says_programmed(const struct shash *columns, int64_t *applied_seq)
+{
+    const char *state = ovsdb_wire_get_string(shash_find_data(columns,
+                                                              "state"));
+
+    return (state && !strcmp(state, "programmed")
+            && ovsdb_wire_get_integer(shash_find_data(columns,
+                                                      "applied_seq"),
+                                      applied_seq));
+}
+
 /* Phase 0 of a row update: removals.  Returns true if it did work. */
 static bool
 process_row_phase0(struct syncd_db *db, struct sdb_event *ev,
@@ -358,15 +374,9 @@ process_row_phase1(struct syncd_db *db, struct sdb_event *ev,
         return;
     }
 
-    /* Read at start: does the database already say this is done?  (The
-     * monitor never carries the columns syncd writes.) */
-    const char *state = ovsdb_wire_get_string(shash_find_data(ru->columns,
-                                                              "state"));
+    /* Read at start: does the database already say this is done? */
     int64_t applied_seq;
-    if (state && !strcmp(state, "programmed")
-        && ovsdb_wire_get_integer(shash_find_data(ru->columns,
-                                                  "applied_seq"),
-                                  &applied_seq)) {
+    if (row_says_programmed(ru->columns, &applied_seq)) {
         /* Programmed: syncd cleared its error. */
         row->flags &= ~SYNCD_ROW_ERROR_SET;
         if (applied_seq == row->seq) {
@@ -477,26 +487,34 @@ process_vrfs(struct syncd_db *db, const struct sdb_event *ev)
 
 /* ---- Reading Asic_Route ------------------------------------------------ */
 
+/* Returns true, and counts it, if the read must skip row 'uuid' (known
+ * as 'row', or NULL): the monitor has said more recent things of it since
+ * the read began, deleted it, or inserted or modified it (the monitor's
+ * version is as new as the slice's or newer, and a newer one follows in
+ * the monitor). */
+static bool
+read_skips(struct syncd_db *db, const struct uuid *uuid,
+           const struct syncd_row *row)
+{
+    if ((row && row->flags & SYNCD_ROW_SEEN)
+        || uuidset_find(&db->gone, uuid)) {
+        db->stats.read_skipped++;
+        COVERAGE_INC(syncd_db_read_skipped);
+        return true;
+    }
+    return false;
+}
+
 /* Hands over row 'json' of the read, as if the monitor had inserted it,
- * unless the monitor has said more recent things of it since the read
- * began: deleted it, or inserted or modified it (the monitor's version is
- * as new as the slice's or newer, and a newer one follows in the
- * monitor). */
+ * unless read_skips() it. */
 static void
 read_row(int select_idx OVS_UNUSED, const struct json *json, void *db_)
 {
     struct syncd_db *db = db_;
     struct uuid uuid;
 
-    if (!ovsdb_wire_get_uuid(ovsdb_wire_col(json, "_uuid"), &uuid)) {
-        return;
-    }
-
-    const struct syncd_row *row = syncd_rows_find(&db->rows, &uuid);
-    if ((row && row->flags & SYNCD_ROW_SEEN)
-        || uuidset_find(&db->gone, &uuid)) {
-        db->stats.read_skipped++;
-        COVERAGE_INC(syncd_db_read_skipped);
+    if (!ovsdb_wire_get_uuid(ovsdb_wire_col(json, "_uuid"), &uuid)
+        || read_skips(db, &uuid, syncd_rows_find(&db->rows, &uuid))) {
         return;
     }
 
@@ -524,7 +542,6 @@ read_key_row(int select_idx OVS_UNUSED, const struct json *json, void *db_)
     int64_t seq, applied_seq;
     struct syncd_row *row;
     struct uuid uuid;
-    const char *state;
 
     if (!ovsdb_wire_get_uuid(ovsdb_wire_col(json, "_uuid"), &uuid)
         || !ovsdb_wire_get_integer(ovsdb_wire_col(json, "seq"), &seq)) {
@@ -532,10 +549,7 @@ read_key_row(int select_idx OVS_UNUSED, const struct json *json, void *db_)
         return;
     }
     row = syncd_rows_find(&db->rows, &uuid);
-    if ((row && row->flags & SYNCD_ROW_SEEN)
-        || uuidset_find(&db->gone, &uuid)) {
-        db->stats.read_skipped++;
-        COVERAGE_INC(syncd_db_read_skipped);
+    if (read_skips(db, &uuid, row)) {
         return;
     }
     if (!row || row->seq != seq || row->wb_code
@@ -549,10 +563,7 @@ read_key_row(int select_idx OVS_UNUSED, const struct json *json, void *db_)
     db->stats.read_by_seq++;
     COVERAGE_INC(syncd_db_read_row);
     row->flags |= SYNCD_ROW_SEEN;
-    state = ovsdb_wire_get_string(ovsdb_wire_col(json, "state"));
-    if (state && !strcmp(state, "programmed")
-        && ovsdb_wire_get_integer(ovsdb_wire_col(json, "applied_seq"),
-                                  &applied_seq)
+    if (row_says_programmed(json_object(json), &applied_seq)
         && applied_seq == seq) {
         row->flags &= ~SYNCD_ROW_ERROR_SET;
         if (!(row->flags & SYNCD_ROW_WB_PENDING)) {
