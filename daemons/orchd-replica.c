@@ -193,6 +193,7 @@ orchd_replica_widen(struct orchd_replica_widening *w, struct ovsdb_idl *idl)
     if (w->step == w->n_steps) {
         if (expect == acked) {
             w->done = true;
+            w->connected = true;    /* It has just been answered. */
             VLOG_INFO("Route replicated in %u steps, %lld ms after the "
                       "first", w->n_steps, time_msec() - w->start);
         }
@@ -209,12 +210,10 @@ orchd_replica_widen(struct orchd_replica_widening *w, struct ovsdb_idl *idl)
 }
 
 /* Starts the widening 'w' of 'idl' again from its first step, for the
- * reload that follows a lost connection (orchd-replica.h).  Call once
- * ovsdb_idl_is_connected() has turned false; orchd_replica_widen() then
- * goes on once 'idl' is connected again. */
-void
-orchd_replica_rewind(struct orchd_replica_widening *w,
-                     struct ovsdb_idl *idl)
+ * reload that follows a lost connection (orchd-replica.h);
+ * orchd_replica_widen() then goes on once 'idl' is connected again. */
+static void
+start_again(struct orchd_replica_widening *w, struct ovsdb_idl *idl)
 {
     if (!w->routes || w->n_steps < 2) {
         return;
@@ -225,6 +224,22 @@ orchd_replica_rewind(struct orchd_replica_widening *w,
     w->rewound = true;
     w->n_rewinds++;
     set_step(w, idl, w->step);
+}
+
+/* Follows 'idl''s connection once its first copy of the database is
+ * whole: starts the widening 'w' again from its first step when the
+ * connection is lost, and widens it until the replica is whole again.
+ * Call after each ovsdb_idl_run(). */
+void
+orchd_replica_follow(struct orchd_replica_widening *w, struct ovsdb_idl *idl)
+{
+    bool connected = ovsdb_idl_is_connected(idl);
+
+    if (w->connected && !connected) {
+        start_again(w, idl);
+    }
+    w->connected = connected;
+    orchd_replica_widen(w, idl);
 }
 
 /* Appends to 's' one line on where the widening 'w' stands. */

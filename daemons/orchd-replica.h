@@ -55,7 +55,7 @@
  * "true", the whole table in one reply, which at a million routes made
  * the restarted server's peak 1.77x its size and orchd's one main-loop
  * pass taking it in 30 s.  So when orchd's IDL loses its connection,
- * orchd_replica_rewind() sets Route's condition back to the first step
+ * orchd_replica_follow() sets Route's condition back to the first step
  * before the IDL reconnects: the IDL, having no transaction to resume
  * from, then asks the new server for that step alone (OVS's
  * ovsdb_cs_db_sync_condition() takes a condition set while disconnected
@@ -107,6 +107,8 @@ struct orchd_replica_widening {
                                  * the last is "true". */
     bool done;                  /* The whole table is replicated. */
     long long int start;        /* When the first step's rows came. */
+    bool connected;             /* The IDL was connected when last seen
+                                 * (orchd_replica_follow()). */
     bool rewound;               /* Started again from the first step when
                                  * the connection was lost: whether the
                                  * server took it is not yet known. */
@@ -119,7 +121,7 @@ void orchd_replica_register(struct ovsdb_idl *, bool routes,
                             struct orchd_replica_widening *);
 bool orchd_replica_widen(struct orchd_replica_widening *,
                          struct ovsdb_idl *);
-void orchd_replica_rewind(struct orchd_replica_widening *,
+void orchd_replica_follow(struct orchd_replica_widening *,
                           struct ovsdb_idl *);
 void orchd_replica_format(const struct orchd_replica_widening *,
                           struct ds *);

@@ -114,8 +114,6 @@ struct orchd {
     struct orchd_replica_widening *widening; /* Route's replica in steps:
                                               * at start, and again after
                                               * a lost connection. */
-    bool connected;                 /* The IDL was connected at the last
-                                     * ovsdb_idl_run(). */
 
     /* Counters. */
     uint64_t n_updates;             /* Route rows processed. */
@@ -787,20 +785,6 @@ status_run(struct orchd *o)
     }
 }
 
-/* Starts Route's replica again in steps when the IDL has lost its
- * connection, and widens it until it is whole (orchd-replica.h). */
-static void
-follow_connection(struct orchd *o)
-{
-    bool connected = ovsdb_idl_is_connected(o->idl);
-
-    if (o->connected && !connected) {
-        orchd_replica_rewind(o->widening, o->idl);
-    }
-    o->connected = connected;
-    orchd_replica_widen(o->widening, o->idl);
-}
-
 /* ---- unixctl commands --------------------------------------------------*/
 
 /* "exit": makes main() drain the worker and exit. */
@@ -1037,7 +1021,7 @@ run(struct orchd *o, struct unixctl_server *unixctl,
 {
     while (!o->exiting) {
         ovsdb_idl_run(o->idl);
-        follow_connection(o);
+        orchd_replica_follow(o->widening, o->idl);
         if (ovsdb_idl_get_seqno(o->idl) != global_seqno) {
             global_seqno = ovsdb_idl_get_seqno(o->idl);
             follow_global(o);
@@ -1219,7 +1203,6 @@ main(int argc, char *argv[])
     }
     global_seqno = ovsdb_idl_get_seqno(o.idl);
     o.widening = &widening;
-    o.connected = ovsdb_idl_is_connected(o.idl);
     follow_global(&o);
     if (!o.exiting) {
         initial_sync(&o, unixctl, &seed);
