@@ -17,11 +17,17 @@
 
 /* What the bulker knows of one route.  There is one for each route of a
  * table (a million of them), so the members are laid out without holes:
- * 96 bytes, which malloc rounds to 112 (it was 112, rounded to 128). */
+ * 104 bytes, in jemalloc's 112-byte class.  ('programmed' took the place
+ * of a node in a read cache of its own, a second hash table of the same
+ * keys: 40 bytes a route and a lookup for each acknowledgement.) */
 struct orchd_route_state {
     struct hmap_node node;      /* In 'routes', by hash of 'key'. */
     struct uuid key;            /* Route key. */
     struct orchd_entry *written; /* Content last written, NULL if none. */
+    struct orchd_entry *programmed; /* Content last acknowledged as
+                                     * programmed (or seeded as settled),
+                                     * NULL if none: the read cache
+                                     * (orchd-cache.h). */
     struct orchd_entry *desired; /* If pending: wanted content, or NULL to
                                   * remove. */
     struct ovs_list waiting;    /* Items awaiting acknowledgement, by seq. */
@@ -42,7 +48,7 @@ struct orchd_route_state {
                                  * not del or swept since). */
 };
 
-BUILD_ASSERT_DECL(sizeof(struct orchd_route_state) <= 96);
+BUILD_ASSERT_DECL(sizeof(struct orchd_route_state) <= 104);
 
 /* A bulker: see orchd-bulker.h. */
 struct orchd_bulker {
@@ -56,6 +62,7 @@ struct orchd_bulker {
     struct ovs_list outstanding;     /* Bulks sent, not yet all acked. */
     size_t n_outstanding;            /* Length of 'outstanding'. */
     size_t n_written;                /* Routes with a 'written' entry. */
+    size_t n_programmed;             /* Routes with a 'programmed' entry. */
     int64_t next_seq;                /* Next write sequence number. */
     uint64_t n_taken;                /* Routes taken off 'pending'. */
     uint64_t next_bulk_id;           /* Next bulk number. */
@@ -124,6 +131,17 @@ set_written(struct orchd_bulker *b, struct orchd_route_state *st,
     st->written = e;
 }
 
+/* Makes 'e' (taking a new reference; NULL for none) what 'st' has
+ * programmed, keeping the count of programmed routes. */
+static void
+set_programmed(struct orchd_bulker *b, struct orchd_route_state *st,
+               const struct orchd_entry *e)
+{
+    b->n_programmed += (e != NULL) - (st->programmed != NULL);
+    orchd_entry_unref(st->programmed);
+    st->programmed = e ? orchd_entry_ref(e) : NULL;
+}
+
 /* Records that the caller named 'st' in the current generation. */
 static void
 name(struct orchd_bulker *b, struct orchd_route_state *st)
@@ -145,7 +163,7 @@ unname(struct orchd_bulker *b, struct orchd_route_state *st)
 static void
 maybe_free_state(struct orchd_bulker *b, struct orchd_route_state *st)
 {
-    if (!st->written && !st->unknown && !st->pending
+    if (!st->written && !st->programmed && !st->unknown && !st->pending
         && ovs_list_is_empty(&st->waiting)) {
         unname(b, st);
         hmap_remove(&b->routes, &st->node);
@@ -200,6 +218,7 @@ orchd_bulker_destroy(struct orchd_bulker *b)
     }
     HMAP_FOR_EACH_POP (st, node, &b->routes) {
         orchd_entry_unref(st->written);
+        orchd_entry_unref(st->programmed);
         if (st->pending) {
             orchd_entry_unref(st->desired);
         }
@@ -236,6 +255,9 @@ orchd_bulker_seed(struct orchd_bulker *b, struct orchd_entry *e,
 {
     struct orchd_route_state *st = get_state(b, &e->asic_uuid);
 
+    if (settled) {
+        set_programmed(b, st, e);
+    }
     set_written(b, st, e);
     st->failed = !settled;
     name(b, st);
@@ -488,6 +510,7 @@ orchd_bulker_sent(struct orchd_bulker *b, struct orchd_bulk *bulk, bool ok)
             if (item->op == ORCHD_BULK_REMOVE) {
                 complete_item(b, st, item);
                 b->stats.n_acked++;
+                set_programmed(b, st, NULL);
                 b->cbs.done(b->aux, &item->key, NULL, true, NULL);
                 maybe_free_state(b, st);
             }
@@ -590,6 +613,7 @@ ack_route(struct orchd_bulker *b, struct orchd_route_state *st,
         if (item->seq == applied_seq) {
             if (ok) {
                 b->stats.n_acked++;
+                set_programmed(b, st, item->entry);
             } else {
                 b->stats.n_failed++;
                 if (st->written == item->entry) {
@@ -638,11 +662,11 @@ orchd_bulker_find_seq(const struct orchd_bulker *b, int64_t seq)
     return item && !item->acked ? item : NULL;
 }
 
-/* Prefetches, in three stages of a group of results (see
+/* Prefetches, in stages of a group of results (see
  * orchd_bulker_prefetch()), what acknowledging write 'seq' will touch:
- * stage 0 its item, stage 1 its entry, its route's state and the
- * caller's bucket for its route ('prefetch' callback), stage 2 that
- * bucket's first node.  Does nothing for a write not waiting. */
+ * stage 0 its item, stage 1 its entry and its route's state (which holds
+ * the read cache's entry too).  Later stages have nothing left to fetch.
+ * Does nothing for a write not waiting. */
 void
 orchd_bulker_prefetch_result(const struct orchd_bulker *b, int64_t seq,
                              int stage)
@@ -651,18 +675,12 @@ orchd_bulker_prefetch_result(const struct orchd_bulker *b, int64_t seq,
 
     if (stage == 0) {
         OVS_PREFETCH(item_of_seq(b, seq));
-        return;
-    }
-    item = orchd_bulker_find_seq(b, seq);
-    if (!item) {
-        return;
-    }
-    if (stage == 1) {
-        OVS_PREFETCH(item->entry);
-        OVS_PREFETCH(item->state);
-    }
-    if (b->cbs.prefetch) {
-        b->cbs.prefetch(b->aux, &item->key, stage == 2);
+    } else if (stage == 1) {
+        item = orchd_bulker_find_seq(b, seq);
+        if (item) {
+            OVS_PREFETCH(item->entry);
+            OVS_PREFETCH(item->state);
+        }
     }
 }
 
@@ -730,6 +748,41 @@ orchd_bulker_get_written(const struct orchd_bulker *b,
     const struct orchd_route_state *st = find_state(b, key);
 
     return st ? st->written : NULL;
+}
+
+/* Returns what route 'key' last had acknowledged as programmed (or
+ * seeded as settled), or NULL: the read cache's entry (orchd-cache.h).
+ * A failed write leaves the entry it did not replace. */
+const struct orchd_entry *
+orchd_bulker_get_programmed(const struct orchd_bulker *b,
+                            const struct uuid *key)
+{
+    const struct orchd_route_state *st = find_state(b, key);
+
+    return st ? st->programmed : NULL;
+}
+
+/* Returns the number of routes with a programmed entry. */
+size_t
+orchd_bulker_n_programmed(const struct orchd_bulker *b)
+{
+    return b->n_programmed;
+}
+
+/* Calls 'cb' with 'aux' for each programmed entry, in no order. */
+void
+orchd_bulker_for_each_programmed(const struct orchd_bulker *b,
+                                 void (*cb)(void *aux,
+                                            const struct orchd_entry *),
+                                 void *aux)
+{
+    const struct orchd_route_state *st;
+
+    HMAP_FOR_EACH (st, node, &b->routes) {
+        if (st->programmed) {
+            cb(aux, st->programmed);
+        }
+    }
 }
 
 /* Returns the caller's tag of the route that 'item', which must still

@@ -9,7 +9,12 @@
  * has room), reports the outcome of sending each bulk
  * (orchd_bulker_sent), and feeds it acknowledgements
  * (orchd_bulker_ack).  It calls 'done' once per route write when it is
- * acknowledged, so the caller can update its read cache and status.
+ * acknowledged, so the caller can update its status.
+ *
+ * It also keeps, for each route, the content last acknowledged as
+ * programmed (orchd_bulker_get_programmed()): orchd's read cache
+ * (orchd-cache.h) is that, read under the caller's lock, rather than a
+ * second table of the same keys updated from 'done'.
  *
  * Ordering: only the newest desired state of a route is kept while it
  * waits (later updates replace earlier ones in place, keeping the route's
@@ -132,11 +137,6 @@ struct orchd_bulker_cbs {
     /* Optional: returns false while no bulk can be sent now (the channel
      * behind 'send' is full); orchd_bulker_run() then builds none. */
     bool (*can_send)(void *aux);
-
-    /* Optional: a 'done' for route 'key' may come soon; the caller may
-     * prefetch what it will look up (see orchd_bulker_prefetch_result()):
-     * the bucket, or if 'chain' the bucket's first node. */
-    void (*prefetch)(void *aux, const struct uuid *key, bool chain);
 };
 
 /* Counters. */
@@ -201,6 +201,12 @@ size_t orchd_bulker_n_pending(const struct orchd_bulker *);
 int64_t orchd_bulker_oldest_unacked_seq(const struct orchd_bulker *);
 size_t orchd_bulker_n_outstanding(const struct orchd_bulker *);
 size_t orchd_bulker_n_written(const struct orchd_bulker *);
+const struct orchd_entry *orchd_bulker_get_programmed(
+    const struct orchd_bulker *, const struct uuid *key);
+size_t orchd_bulker_n_programmed(const struct orchd_bulker *);
+void orchd_bulker_for_each_programmed(
+    const struct orchd_bulker *,
+    void (*cb)(void *aux, const struct orchd_entry *), void *aux);
 bool orchd_bulker_is_idle(const struct orchd_bulker *);
 void orchd_bulker_get_stats(const struct orchd_bulker *,
                             struct orchd_bulker_stats *);

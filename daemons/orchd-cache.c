@@ -9,129 +9,80 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemons/orchd-bulker.h"
 #include "daemons/orchd-entry.h"
 #include "lib/fib-prefix-sort.h"
-#include "lib/hmap-prefetch.h"
 #include "openvswitch/dynamic-string.h"
-#include "openvswitch/hmap.h"
 #include "openvswitch/json.h"
 #include "ovs-thread.h"
 #include "util.h"
 
-/* One cached entry. */
-struct cache_node {
-    struct hmap_node node;      /* In 'entries', by hash of the key. */
-    struct orchd_entry *entry;  /* Programmed content (one reference). */
-};
-
-/* The read cache: programmed entries by Asic_Route key. */
+/* The read cache: a view of the programmed entries that the worker's
+ * bulker keeps (orchd_bulker_get_programmed()), read under the worker's
+ * lock. */
 struct orchd_cache {
-    struct ovs_mutex mutex;     /* Protects 'entries'. */
-    struct hmap entries OVS_GUARDED; /* Contains "struct cache_node"s. */
+    struct ovs_mutex *mutex;    /* Guards 'bulker'; NULL while detached. */
+    const struct orchd_bulker *bulker; /* The entries, NULL while
+                                        * detached (then the cache is
+                                        * empty). */
 };
 
-/* Creates an empty cache. */
+/* Creates an empty cache, to be attached to a bulker with
+ * orchd_cache_attach(). */
 struct orchd_cache *
 orchd_cache_create(void)
 {
-    struct orchd_cache *c = xzalloc(sizeof *c);
-
-    ovs_mutex_init(&c->mutex);
-    hmap_init(&c->entries);
-    return c;
+    return xzalloc(sizeof(struct orchd_cache));
 }
 
-/* Frees 'c' and drops the references it holds. */
+/* Frees 'c' (not the bulker it shows). */
 void
 orchd_cache_destroy(struct orchd_cache *c)
 {
-    struct cache_node *n;
-
-    if (!c) {
-        return;
-    }
-    HMAP_FOR_EACH_POP (n, node, &c->entries) {
-        orchd_entry_unref(n->entry);
-        free(n);
-    }
-    hmap_destroy(&c->entries);
-    ovs_mutex_destroy(&c->mutex);
     free(c);
 }
 
-/* Returns the node of 'key' in 'c', or NULL. */
-static struct cache_node *
-find(const struct orchd_cache *c, const struct uuid *key)
-    OVS_REQUIRES(c->mutex)
+/* Makes 'c' show the programmed entries of 'bulker', which 'mutex' guards
+ * (both NULL to detach it: it is then empty). */
+void
+orchd_cache_attach(struct orchd_cache *c, const struct orchd_bulker *bulker,
+                   struct ovs_mutex *mutex)
 {
-    struct cache_node *n;
-
-    HMAP_FOR_EACH_WITH_HASH (n, node, uuid_hash(key), &c->entries) {
-        if (uuid_equals(&n->entry->asic_uuid, key)) {
-            return n;
-        }
-    }
-    return NULL;
+    c->bulker = bulker;
+    c->mutex = mutex;
 }
 
-/* Asks the CPU to bring in, ahead of an orchd_cache_put() or
- * orchd_cache_remove() of 'key', the hash bucket where its node would be
- * or, if 'chain', the first node the bucket points to.  Takes no lock:
- * call it only from the one thread that changes 'c' (a reader's lock
- * does not stop that thread, and a prefetch changes nothing). */
-void
-orchd_cache_prefetch(const struct orchd_cache *c, const struct uuid *key,
-                     bool chain)
+/* Locks 'c''s bulker; returns it, or NULL (nothing locked) if detached. */
+static const struct orchd_bulker *
+lock(const struct orchd_cache *c)
     OVS_NO_THREAD_SAFETY_ANALYSIS
 {
-    hmap_prefetch(&c->entries, uuid_hash(key), chain);
+    if (!c->bulker) {
+        return NULL;
+    }
+    ovs_mutex_lock(c->mutex);
+    return c->bulker;
 }
 
-/* Records 'e' (taking one reference) as programmed. */
-void
-orchd_cache_put(struct orchd_cache *c, struct orchd_entry *e)
+/* Unlocks what lock() locked. */
+static void
+unlock(const struct orchd_cache *c)
+    OVS_NO_THREAD_SAFETY_ANALYSIS
 {
-    struct cache_node *n;
-
-    ovs_mutex_lock(&c->mutex);
-    n = find(c, &e->asic_uuid);
-    if (n) {
-        orchd_entry_unref(n->entry);
-    } else {
-        n = xmalloc(sizeof *n);
-        hmap_insert(&c->entries, &n->node, uuid_hash(&e->asic_uuid));
-    }
-    n->entry = e;
-    ovs_mutex_unlock(&c->mutex);
-}
-
-/* Forgets the entry for 'key', if any. */
-void
-orchd_cache_remove(struct orchd_cache *c, const struct uuid *key)
-{
-    struct cache_node *n;
-
-    ovs_mutex_lock(&c->mutex);
-    n = find(c, key);
-    if (n) {
-        hmap_remove(&c->entries, &n->node);
-        orchd_entry_unref(n->entry);
-        free(n);
-    }
-    ovs_mutex_unlock(&c->mutex);
+    ovs_mutex_unlock(c->mutex);
 }
 
 /* Returns a new reference to the cached entry for 'key', or NULL. */
 struct orchd_entry *
 orchd_cache_get(struct orchd_cache *c, const struct uuid *key)
 {
-    struct orchd_entry *e;
-    struct cache_node *n;
+    const struct orchd_bulker *b = lock(c);
+    struct orchd_entry *e = NULL;
 
-    ovs_mutex_lock(&c->mutex);
-    n = find(c, key);
-    e = n ? orchd_entry_ref(n->entry) : NULL;
-    ovs_mutex_unlock(&c->mutex);
+    if (b) {
+        e = orchd_entry_ref(orchd_bulker_get_programmed(b, key));
+        unlock(c);
+    }
     return e;
 }
 
@@ -139,11 +90,13 @@ orchd_cache_get(struct orchd_cache *c, const struct uuid *key)
 size_t
 orchd_cache_count(struct orchd_cache *c)
 {
-    size_t n;
+    const struct orchd_bulker *b = lock(c);
+    size_t n = 0;
 
-    ovs_mutex_lock(&c->mutex);
-    n = hmap_count(&c->entries);
-    ovs_mutex_unlock(&c->mutex);
+    if (b) {
+        n = orchd_bulker_n_programmed(b);
+        unlock(c);
+    }
     return n;
 }
 
@@ -210,6 +163,32 @@ sort_snapshot(struct fib_prefix_sort_item *items, size_t n,
     free(ranks);
 }
 
+/* A snapshot being taken. */
+struct snapshot {
+    struct orchd_entry **v;     /* Entries (new references). */
+    struct fib_prefix_sort_item *items; /* Sort keys, if sorted. */
+    size_t n;                   /* Entries so far. */
+    const char **vrfs;          /* Interned VRF names seen (vrf_slot()). */
+    size_t n_vrfs, allocated_vrfs; /* Their number, and room. */
+};
+
+/* orchd_bulker_for_each_programmed() callback: adds 'e' to the snapshot
+ * 'snap_', with its sort key if one is wanted. */
+static void
+snapshot_add(void *snap_, const struct orchd_entry *e_)
+{
+    struct snapshot *snap = snap_;
+    struct orchd_entry *e = orchd_entry_ref(e_);
+
+    if (snap->items) {
+        fib_prefix_sort_item_init(&snap->items[snap->n],
+                                  vrf_slot(&snap->vrfs, &snap->n_vrfs,
+                                           &snap->allocated_vrfs, e->vrf),
+                                  &e->prefix, e);
+    }
+    snap->v[snap->n++] = e;
+}
+
 /* Returns every cached entry (new references), ordered by (vrf, prefix) if
  * 'sorted', and their number in '*n'.  The lock is held only while the
  * references are taken; the sort keys are copied out in the same pass, so
@@ -217,37 +196,25 @@ sort_snapshot(struct fib_prefix_sort_item *items, size_t n,
 struct orchd_entry **
 orchd_cache_snapshot(struct orchd_cache *c, bool sorted, size_t *n)
 {
-    struct fib_prefix_sort_item *items = NULL;
-    size_t n_vrfs = 0, allocated = 0;
-    const char **vrfs = NULL;
-    struct orchd_entry **v;
-    struct cache_node *node;
-    size_t i = 0;
+    const struct orchd_bulker *b = lock(c);
+    struct snapshot snap = { .v = NULL };
+    size_t max = b ? orchd_bulker_n_programmed(b) : 0;
 
-    ovs_mutex_lock(&c->mutex);
-    v = xmalloc((hmap_count(&c->entries) + 1) * sizeof *v);
+    snap.v = xmalloc((max + 1) * sizeof *snap.v);
     if (sorted) {
-        items = xmalloc((hmap_count(&c->entries) + 1) * sizeof *items);
+        snap.items = xmalloc((max + 1) * sizeof *snap.items);
     }
-    HMAP_FOR_EACH (node, node, &c->entries) {
-        struct orchd_entry *e = orchd_entry_ref(node->entry);
-
-        if (items) {
-            fib_prefix_sort_item_init(&items[i],
-                                      vrf_slot(&vrfs, &n_vrfs, &allocated,
-                                               e->vrf),
-                                      &e->prefix, e);
-        }
-        v[i++] = e;
+    if (b) {
+        orchd_bulker_for_each_programmed(b, snapshot_add, &snap);
+        unlock(c);
     }
-    ovs_mutex_unlock(&c->mutex);
-    if (items) {
-        sort_snapshot(items, i, vrfs, n_vrfs, v);
-        free(items);
-        free(vrfs);
+    if (snap.items) {
+        sort_snapshot(snap.items, snap.n, snap.vrfs, snap.n_vrfs, snap.v);
+        free(snap.items);
+        free(snap.vrfs);
     }
-    *n = i;
-    return v;
+    *n = snap.n;
+    return snap.v;
 }
 
 /* Frees a snapshot of 'n' entries from orchd_cache_snapshot(). */

@@ -5,9 +5,13 @@
  * route/dump answer from it without asking the ASIC or the database, and
  * cache/verify compares it with both.
  *
- * Thread safety: every function takes the cache's own mutex, so the
- * thread that applies acknowledgements and the thread that answers
- * commands can share it.
+ * The entries themselves are the bulker's (orchd_bulker_get_programmed():
+ * one table of routes, not two), and the cache is a view of them that the
+ * worker attaches (orchd_cache_attach()).
+ *
+ * Thread safety: every function takes the lock that guards the bulker
+ * (the worker's), so the thread that applies acknowledgements and the
+ * thread that answers commands can share it.
  */
 
 #ifndef ORCHD_CACHE_H
@@ -17,6 +21,8 @@
 #include <stddef.h>
 
 struct ds;
+struct orchd_bulker;
+struct ovs_mutex;
 struct json;
 struct uuid;
 struct orchd_entry;
@@ -24,12 +30,10 @@ struct orchd_entry;
 struct orchd_cache *orchd_cache_create(void);
 void orchd_cache_destroy(struct orchd_cache *);
 
-void orchd_cache_put(struct orchd_cache *, struct orchd_entry *);
-void orchd_cache_remove(struct orchd_cache *, const struct uuid *key);
+void orchd_cache_attach(struct orchd_cache *, const struct orchd_bulker *,
+                        struct ovs_mutex *);
 struct orchd_entry *orchd_cache_get(struct orchd_cache *,
                                     const struct uuid *key);
-void orchd_cache_prefetch(const struct orchd_cache *, const struct uuid *key,
-                          bool chain);
 size_t orchd_cache_count(struct orchd_cache *);
 
 struct orchd_entry **orchd_cache_snapshot(struct orchd_cache *,

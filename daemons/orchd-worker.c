@@ -51,7 +51,8 @@ struct orchd_worker {
     struct orchd_southbound_options *sb_options; /* Its options, if it is
                                                   * to be used. */
     struct perf_timer *bulk_timer OVS_GUARDED; /* "BULK" stage. */
-    struct orchd_cache *cache;      /* Read cache (own locking). */
+    struct orchd_cache *cache;      /* Read cache: a view of 'bulker'
+                                     * under 'mutex'. */
     uint64_t n_swept OVS_GUARDED;   /* Routes orchd_worker_sweep()
                                      * removed. */
 
@@ -136,17 +137,6 @@ add_result(struct orchd_worker *w, const struct orchd_entry *entry,
     seq_change(w->results_seq);
 }
 
-/* Bulker callback: the read cache's bucket (or its first node) for route
- * 'key', whose write may end soon.  Runs in the thread that changes the
- * cache (orchd_cache_prefetch()). */
-static void
-bulker_prefetch(void *w_, const struct uuid *key, bool chain)
-{
-    struct orchd_worker *w = w_;
-
-    orchd_cache_prefetch(w->cache, key, chain);
-}
-
 /* Bulker callback: one write ended. */
 static void
 bulker_done(void *w_, const struct uuid *key, const struct orchd_entry *e,
@@ -155,12 +145,8 @@ bulker_done(void *w_, const struct uuid *key, const struct orchd_entry *e,
     struct orchd_worker *w = w_;
 
     if (ok) {
+        /* The bulker has recorded it as programmed (the read cache). */
         COVERAGE_INC(orchd_route_programmed);
-        if (e) {
-            orchd_cache_put(w->cache, orchd_entry_ref(e));
-        } else {
-            orchd_cache_remove(w->cache, key);
-        }
     } else {
         COVERAGE_INC(orchd_route_failed);
         VLOG_WARN_RL(&rl,
@@ -282,8 +268,8 @@ southbound_start(struct orchd_worker *w) OVS_REQUIRES(w->mutex)
 }
 
 /* Creates a worker that writes into the Asic_Route table of 'db_remote'
- * with bulker configuration 'cfg', recording programmed routes in
- * 'cache'.  Until orchd_worker_start(), tasks run inline. */
+ * with bulker configuration 'cfg', and attaches 'cache' to its bulker's
+ * programmed routes.  Until orchd_worker_start(), tasks run inline. */
 struct orchd_worker *
 orchd_worker_create(const char *db_remote,
                     const struct orchd_bulker_config *cfg,
@@ -293,7 +279,6 @@ orchd_worker_create(const char *db_remote,
         .send = bulker_send,
         .done = bulker_done,
         .can_send = bulker_can_send,
-        .prefetch = bulker_prefetch,
     };
     struct orchd_worker *w = xzalloc(sizeof *w);
     struct perf_timer_options popts;
@@ -315,6 +300,7 @@ orchd_worker_create(const char *db_remote,
     popts.module = &this_module;
     w->bulk_timer = perf_timer_create("BULK", &popts);
     ovs_mutex_unlock(&w->mutex);
+    orchd_cache_attach(cache, w->bulker, &w->mutex);
     return w;
 }
 
@@ -431,9 +417,6 @@ orchd_worker_seed(struct orchd_worker *w, struct orchd_entry *e,
                   bool settled, int64_t seq)
 {
     ovs_mutex_lock(&w->mutex);
-    if (settled) {
-        orchd_cache_put(w->cache, orchd_entry_ref(e));
-    }
     orchd_bulker_seed(w->bulker, e, settled);
     orchd_bulker_set_next_seq(w->bulker, seq + 1);
     ovs_mutex_unlock(&w->mutex);
@@ -816,9 +799,9 @@ orchd_worker_format(struct orchd_worker *w, struct ds *s)
     orchd_bulker_format(w->bulker, s);
     ds_put_cstr(s, "asic writer: ");
     ovsdb_writer_format_stats(w->writer, s);
-    ovs_mutex_unlock(&w->mutex);
     ds_put_format(s, "read cache: %"PRIuSIZE" routes programmed\n",
-                  orchd_cache_count(w->cache));
+                  orchd_bulker_n_programmed(w->bulker));
+    ovs_mutex_unlock(&w->mutex);
 }
 
 /* Appends the southbound fast path's state, for zmq/show. */
@@ -875,6 +858,7 @@ orchd_worker_destroy(struct orchd_worker *w)
         xpthread_join(w->thread, NULL);
         spsc_ring_destroy(w->ring);
     }
+    orchd_cache_attach(w->cache, NULL, NULL);
     ovs_mutex_lock(&w->mutex);
     orchd_southbound_destroy(w->sb);
     ovsdb_writer_destroy(w->writer);

@@ -46,6 +46,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 
+#include "daemons/orchd-bulker.h"
 #include "daemons/orchd-cache.h"
 #include "daemons/orchd-entry.h"
 #include "jsonrpc.h"
@@ -53,6 +54,7 @@
 #include "lib/option-parse.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/json.h"
+#include "ovs-thread.h"
 #include "random.h"
 #include "util.h"
 #include "utilities/bench-util.h"
@@ -77,9 +79,25 @@ random_len(void)
            : 8 + r % 8;
 }
 
-/* Fills 'cache' with 'n' unique IPv4 routes in random order. */
+/* orchd_bulker_cbs 'send': the bench sends nothing. */
 static void
-fill_cache(struct orchd_cache *cache, size_t n)
+no_send(void *aux OVS_UNUSED, struct orchd_bulk *bulk OVS_UNUSED)
+{
+}
+
+/* orchd_bulker_cbs 'done': the bench acknowledges nothing. */
+static void
+no_done(void *aux OVS_UNUSED, const struct uuid *key OVS_UNUSED,
+        const struct orchd_entry *entry OVS_UNUSED, bool ok OVS_UNUSED,
+        const char *error OVS_UNUSED)
+{
+}
+
+/* Fills 'cache', attached to 'bulker', with 'n' unique IPv4 routes in
+ * random order, seeded into the bulker as programmed (as orchd does with
+ * what the database holds at start). */
+static void
+fill_cache(struct orchd_cache *cache, struct orchd_bulker *bulker, size_t n)
 {
     static const char *nexthops[] = {
         "192.168.1.11@ifb0", "192.168.1.12@ifb0", "192.168.1.13@ifb1",
@@ -108,9 +126,10 @@ fill_cache(struct orchd_cache *cache, size_t n)
             n_nh = 1;
         }
         /* A duplicate prefix replaces the entry: the count stays. */
-        orchd_cache_put(cache, orchd_entry_create("default", &p,
-                                                  ORCHD_ACTION_FORWARD,
-                                                  keys, weights, n_nh));
+        orchd_bulker_seed(bulker, orchd_entry_create("default", &p,
+                                                     ORCHD_ACTION_FORWARD,
+                                                     keys, weights, n_nh),
+                          true);
     }
 }
 
@@ -195,7 +214,15 @@ bench_dump_main(int argc, char *argv[])
     };
     size_t n_routes = 1000000, n_runs = 5;
     uint32_t seed = 1;
+    static const struct orchd_bulker_config bulker_cfg = {
+        .max_bulk = 1, .max_outstanding = 1,
+    };
+    static const struct orchd_bulker_cbs bulker_cbs = {
+        .send = no_send, .done = no_done,
+    };
+    struct ovs_mutex mutex = OVS_MUTEX_INITIALIZER;
     struct dump_result *results, med;
+    struct orchd_bulker *bulker;
     struct orchd_cache *cache;
     double *v;
 
@@ -227,8 +254,10 @@ bench_dump_main(int argc, char *argv[])
     }
 
     random_set_seed(seed);
+    bulker = orchd_bulker_create(&bulker_cfg, &bulker_cbs, NULL);
     cache = orchd_cache_create();
-    fill_cache(cache, n_routes);
+    orchd_cache_attach(cache, bulker, &mutex);
+    fill_cache(cache, bulker, n_routes);
     printf("routes %"PRIuSIZE", runs %"PRIuSIZE", seed %"PRIu32"\n",
            n_routes, n_runs, seed);
 
@@ -259,5 +288,7 @@ bench_dump_main(int argc, char *argv[])
     free(v);
     free(results);
     orchd_cache_destroy(cache);
+    orchd_bulker_destroy(bulker);
+    ovs_mutex_destroy(&mutex);
     return 0;
 }

@@ -350,6 +350,63 @@ START_TEST(test_failure_then_retry)
 }
 END_TEST
 
+/* The programmed entry of a route (the read cache): only an acknowledged
+ * success or a settled seed makes one; a write in flight or failed leaves
+ * the last one; a removal's success takes it away, and with it the
+ * route's state. */
+START_TEST(test_programmed)
+{
+    struct orchd_bulker_config cfg = { .max_bulk = 10,
+                                       .max_outstanding = 4 };
+    struct fake f = { .n_sent = 0 };
+    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+    struct uuid k1 = key_of(1), k2 = key_of(2), k3 = key_of(3);
+    const struct orchd_entry *e;
+
+    /* Seeds: settled is programmed, unsettled is not. */
+    orchd_bulker_seed(b, make_entry(2, "9.9.9.9@e0"), true);
+    orchd_bulker_seed(b, make_entry(3, "8.8.8.8@e0"), false);
+    ck_assert_uint_eq(orchd_bulker_n_programmed(b), 1);
+    e = orchd_bulker_get_programmed(b, &k2);
+    ck_assert_ptr_nonnull(e);
+    ck_assert_str_eq(e->nexthops[0].key, "9.9.9.9@e0");
+    ck_assert_ptr_null(orchd_bulker_get_programmed(b, &k3));
+
+    /* Written, not yet acknowledged: not programmed. */
+    orchd_bulker_set(b, make_entry(1, "1.1.1.1@e0"));
+    orchd_bulker_run(b);
+    orchd_bulker_sent(b, f.sent[0], true);
+    ck_assert_ptr_nonnull(orchd_bulker_get_written(b, &k1));
+    ck_assert_ptr_null(orchd_bulker_get_programmed(b, &k1));
+    ack_bulk(b, f.sent[0], true);
+    e = orchd_bulker_get_programmed(b, &k1);
+    ck_assert_ptr_nonnull(e);
+    ck_assert_str_eq(e->nexthops[0].key, "1.1.1.1@e0");
+    ck_assert_uint_eq(orchd_bulker_n_programmed(b), 2);
+
+    /* A failed change leaves the entry it did not replace. */
+    orchd_bulker_set(b, make_entry(1, "2.2.2.2@e0"));
+    orchd_bulker_run(b);
+    orchd_bulker_sent(b, f.sent[1], true);
+    ack_bulk(b, f.sent[1], false);
+    e = orchd_bulker_get_programmed(b, &k1);
+    ck_assert_ptr_nonnull(e);
+    ck_assert_str_eq(e->nexthops[0].key, "1.1.1.1@e0");
+
+    /* A removal: programmed until its bulk is sent, then gone, and the
+     * route's state with it. */
+    orchd_bulker_del(b, &k1);
+    orchd_bulker_run(b);
+    ck_assert_ptr_nonnull(orchd_bulker_get_programmed(b, &k1));
+    orchd_bulker_sent(b, f.sent[2], true);
+    ck_assert_ptr_null(orchd_bulker_get_programmed(b, &k1));
+    ck_assert_ptr_null(orchd_bulker_get_written(b, &k1));
+    ck_assert_ptr_null(orchd_bulker_find_tag(b, &k1));
+    ck_assert_uint_eq(orchd_bulker_n_programmed(b), 1);
+    orchd_bulker_destroy(b);
+}
+END_TEST
+
 /* A bulk whose sending failed is queued again with its outcome unknown;
  * an unknown write that finds no entry becomes a creation. */
 START_TEST(test_send_failure_requeues)
@@ -760,6 +817,7 @@ orchd_bulker_suite(void)
     tcase_add_test(tc, test_newer_ack_supersedes);
     tcase_add_test(tc, test_failure_then_retry);
     tcase_add_test(tc, test_send_failure_requeues);
+    tcase_add_test(tc, test_programmed);
     tcase_add_test(tc, test_seed_skips_unchanged);
     tcase_add_test(tc, test_sorted_bulk);
     tcase_add_test(tc, test_remove_names_content);
