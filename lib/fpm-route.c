@@ -621,12 +621,14 @@ fpm_msg_parse(struct fpm_msg *msg, const struct nlmsghdr *nlh)
 
 /* Starts the parse of the frame payload of 'size' bytes at 'data': points
  * 'it' at its first message and counts the frame in 'stats', or in
- * 'dummy' if 'stats' is null.  Returns the counters to use. */
+ * 'dummy' (zeroed here, so that no count reads an indeterminate value)
+ * if 'stats' is null.  Returns the counters to use. */
 static struct fpm_parse_stats *
 parse_start(struct fpm_nlmsg_iter *it, const void *data, size_t size,
             struct fpm_parse_stats *stats, struct fpm_parse_stats *dummy)
 {
     if (!stats) {
+        memset(dummy, 0, sizeof *dummy);
         stats = dummy;
     }
     stats->n_frames++;
