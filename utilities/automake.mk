@@ -85,6 +85,7 @@ utilities_fpm_replay_LDADD = lib/libfibsync.la $(OVS_LIBS) $(NL_LIBS) \
 # fibsync-bench: one dispatcher (fibsync-bench.c), a file per subcommand.
 #   run    the whole stack, end to end (fibsync-bench-run, exec'd)
 #   asic   the SAI simulator in process (bench-asic.c)
+#   bulker orchd's bulker in process (bench-bulker.c)
 #   dump   orchd's route/dump in process (bench-dump.c)
 #   index  the route index and IDL replica (bench-index.c)
 #   ovsdb  a raw JSON-RPC load generator for ovsdb-server, driven by
@@ -94,6 +95,7 @@ utilities_fibsync_bench_SOURCES = \
 	utilities/fibsync-bench.c \
 	utilities/bench-util.c utilities/bench-util.h \
 	utilities/bench-asic.c utilities/bench-asic.h \
+	utilities/bench-bulker.c utilities/bench-bulker.h \
 	utilities/bench-dump.c utilities/bench-dump.h \
 	utilities/bench-index.c utilities/bench-index.h \
 	utilities/bench-ovsdb.c utilities/bench-ovsdb.h

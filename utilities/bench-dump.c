@@ -16,7 +16,8 @@
 
 /* fibsync-bench dump: in-process benchmark of route/dump.
  *
- * Fills an orchd read cache (daemons/orchd-cache.c) with N unique IPv4
+ * Fills an orchd read cache (daemons/orchd-cache.c: the programmed
+ * entries of a bulker, seeded here as settled) with N unique IPv4
  * routes (default 1,000,000; lengths 8 to 32, most of them /24; one next
  * hop, or two for one route in ten), created in random prefix order so
  * that the sorted walk jumps around memory as it does in orchd.  Then,

@@ -37,6 +37,7 @@
 #include "openvswitch/util.h"
 #include "util.h"
 #include "utilities/bench-asic.h"
+#include "utilities/bench-bulker.h"
 #include "utilities/bench-dump.h"
 #include "utilities/bench-index.h"
 #include "utilities/bench-ovsdb.h"
@@ -56,6 +57,8 @@ static const struct bench_command commands[] = {
       "run [SCENARIO] [--routes N] [--configs LIST] ...: the whole stack" },
     { "asic", bench_asic_main,
       "asic [--routes N] [--runs R] ...: SAI simulator (asic-sim)" },
+    { "bulker", bench_bulker_main,
+      "bulker [--routes N] [--runs R]: orchd's bulker, in process" },
     { "dump", bench_dump_main,
       "dump [--routes N] [--runs R]: orchd's route/dump, in process" },
     { "frr", bench_frr_main,
