@@ -115,7 +115,7 @@ get_state(struct orchd_bulker *b, const struct uuid *key)
         st = xzalloc(sizeof *st);
         st->key = *key;
         ovs_list_init(&st->waiting);
-        hmap_insert(&b->routes, &st->node, key_hash(key));
+        hmap_insert_sparse(&b->routes, &st->node, key_hash(key));
     }
     return st;
 }

@@ -508,7 +508,7 @@ syncd_apply_flush(struct syncd_apply *sa)
                 r->kind = op->target.kind;
                 r->flags = 0;
                 r->target = op->target.ptr;
-                hmap_insert(&sa->routes, &r->node, op->node.hash);
+                hmap_insert_sparse(&sa->routes, &r->node, op->node.hash);
             } else {
                 syncd_nexthop_target_unref(sa, &op->target);
             }
