@@ -364,15 +364,47 @@ item_cmp(const void *a_, const void *b_)
     return uuid_compare_3way(&a->key, &b->key);
 }
 
+/* Asks the CPU, as the head of 'pending' is taken, for what the next
+ * takes will touch: the next route's wanted and written entries (its
+ * state came in with the last take's prefetch) and the state after it.
+ * At a million routes each is a cache miss; the list gives one address
+ * at a time, so this runs one route ahead for the entries and two for
+ * the states.  Always inlined, as hmap_prefetch() is: GCC deletes a
+ * static function's call whose only effects are prefetches. */
+static inline ALWAYS_INLINE void
+prefetch_pending(const struct orchd_bulker *b)
+{
+    const struct ovs_list *next = b->pending.next->next;
+
+    if (next != &b->pending) {
+        const struct orchd_route_state *st
+            = CONTAINER_OF(next, struct orchd_route_state, pending_node);
+
+        OVS_PREFETCH(st->desired);
+        OVS_PREFETCH(st->written);
+        if (next->next != &b->pending) {
+            const struct orchd_route_state *after
+                = CONTAINER_OF(next->next, struct orchd_route_state,
+                               pending_node);
+
+            OVS_PREFETCH(after);
+            OVS_PREFETCH(&after->pending_node);
+        }
+    }
+}
+
 /* Takes one route off the pending queue and turns it into 'item', if it
  * needs a write.  Returns true if it does. */
 static bool
 take_pending(struct orchd_bulker *b, struct orchd_bulk_item *item)
 {
-    struct orchd_route_state *st
-        = CONTAINER_OF(ovs_list_pop_front(&b->pending),
-                       struct orchd_route_state, pending_node);
-    struct orchd_entry *desired = st->desired;
+    struct orchd_route_state *st;
+    struct orchd_entry *desired;
+
+    prefetch_pending(b);
+    st = CONTAINER_OF(ovs_list_pop_front(&b->pending),
+                      struct orchd_route_state, pending_node);
+    desired = st->desired;
 
     b->n_pending--;
     b->n_taken++;
