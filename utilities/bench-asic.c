@@ -596,23 +596,17 @@ bench_asic_main(int argc, char *argv[])
     }
 
     /* Medians, figure by figure. */
-    double *v = xmalloc(opts.n_runs * sizeof *v);
     struct bench_result med;
+    unsigned int n = opts.n_runs;
     memset(&med, 0, sizeof med);
-#define MEDIAN(FIELD)                                           \
-    for (unsigned int r = 0; r < opts.n_runs; r++) {            \
-        v[r] = results[r].FIELD;                                \
-    }                                                           \
-    med.FIELD = bench_median(v, opts.n_runs);
-    MEDIAN(create_rate);
-    MEDIAN(lookup_rate);
-    MEDIAN(single_rate);
-    MEDIAN(remove_rate);
-    MEDIAN(hit_ratio);
-    MEDIAN(bytes_per_route);
-    MEDIAN(rss_per_route);
-    MEDIAN(cpu_share);
-#undef MEDIAN
+    med.create_rate = BENCH_MEDIAN_OF(results, n, create_rate);
+    med.lookup_rate = BENCH_MEDIAN_OF(results, n, lookup_rate);
+    med.single_rate = BENCH_MEDIAN_OF(results, n, single_rate);
+    med.remove_rate = BENCH_MEDIAN_OF(results, n, remove_rate);
+    med.hit_ratio = BENCH_MEDIAN_OF(results, n, hit_ratio);
+    med.bytes_per_route = BENCH_MEDIAN_OF(results, n, bytes_per_route);
+    med.rss_per_route = BENCH_MEDIAN_OF(results, n, rss_per_route);
+    med.cpu_share = BENCH_MEDIAN_OF(results, n, cpu_share);
     print_result("median", &med);
 
     const struct asic_sim_memory *m = &results[0].mem;
@@ -625,7 +619,6 @@ bench_asic_main(int argc, char *argv[])
            m->lpm4_fixed_bytes / 1048576.0,
            results[0].rss_delta / 1048576.0);
 
-    free(v);
     free(results);
     input_destroy(&in);
     return EXIT_SUCCESS;

@@ -301,7 +301,6 @@ bench_bulker_main(int argc, char *argv[])
     };
     size_t n_routes = 1000000, n_runs = 5;
     struct bulker_result *results, med;
-    double *v;
 
     optind = 1;
     for (;;) {
@@ -337,19 +336,11 @@ bench_bulker_main(int argc, char *argv[])
         print_result(label, &results[i]);
     }
 
-    v = xmalloc(n_runs * sizeof *v);
-#define MEDIAN(FIELD)                                   \
-    for (size_t i = 0; i < n_runs; i++) {               \
-        v[i] = results[i].FIELD;                        \
-    }                                                   \
-    med.FIELD = bench_median(v, n_runs);
-    MEDIAN(add);
-    MEDIAN(update);
-    MEDIAN(del);
-#undef MEDIAN
+    med.add = BENCH_MEDIAN_OF(results, n_runs, add);
+    med.update = BENCH_MEDIAN_OF(results, n_runs, update);
+    med.del = BENCH_MEDIAN_OF(results, n_runs, del);
     print_result("median", &med);
 
-    free(v);
     free(results);
     return 0;
 }

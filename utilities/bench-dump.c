@@ -225,7 +225,6 @@ bench_dump_main(int argc, char *argv[])
     struct dump_result *results, med;
     struct orchd_bulker *bulker;
     struct orchd_cache *cache;
-    double *v;
 
     optind = 1;
     for (;;) {
@@ -271,22 +270,14 @@ bench_dump_main(int argc, char *argv[])
         print_result(label, &results[i]);
     }
 
-    v = xmalloc(n_runs * sizeof *v);
-#define MEDIAN(FIELD)                                   \
-    for (size_t i = 0; i < n_runs; i++) {               \
-        v[i] = results[i].FIELD;                        \
-    }                                                   \
-    med.FIELD = bench_median(v, n_runs);
-    MEDIAN(text);
-    MEDIAN(reply);
-    MEDIAN(parse);
-    MEDIAN(total);
-    MEDIAN(cpu_share);
-#undef MEDIAN
+    med.text = BENCH_MEDIAN_OF(results, n_runs, text);
+    med.reply = BENCH_MEDIAN_OF(results, n_runs, reply);
+    med.parse = BENCH_MEDIAN_OF(results, n_runs, parse);
+    med.total = BENCH_MEDIAN_OF(results, n_runs, total);
+    med.cpu_share = BENCH_MEDIAN_OF(results, n_runs, cpu_share);
     med.bytes = results[0].bytes;
     print_result("median", &med);
 
-    free(v);
     free(results);
     orchd_cache_destroy(cache);
     orchd_bulker_destroy(bulker);

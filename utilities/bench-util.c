@@ -19,9 +19,11 @@
 #include "utilities/bench-util.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "timeval.h"
+#include "util.h"
 
 /* Returns a monotonic time in seconds (OVS's time_usec(), which reads the
  * clock at every call). */
@@ -57,4 +59,21 @@ bench_median(double *v, size_t n)
 {
     qsort(v, n, sizeof *v, compare_doubles);
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Returns the median of the double at byte 'offset' of each of the 'n'
+ * structs of 'size' bytes at 'runs' (BENCH_MEDIAN_OF() computes 'size'
+ * and 'offset'). */
+double
+bench_median_at(const void *runs, size_t n, size_t size, size_t offset)
+{
+    double *v = xmalloc(MAX(n, 1) * sizeof *v);
+    double median;
+
+    for (size_t i = 0; i < n; i++) {
+        memcpy(&v[i], (const char *) runs + i * size + offset, sizeof *v);
+    }
+    median = bench_median(v, n);
+    free(v);
+    return median;
 }

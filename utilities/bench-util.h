@@ -21,8 +21,19 @@
 
 #include <stddef.h>
 
+#include "util.h"
+
 double bench_wall_s(void);
 double bench_thread_cpu_s(void);
 double bench_median(double *, size_t n);
+double bench_median_at(const void *runs, size_t n, size_t size,
+                       size_t offset);
+
+/* The median of double member FIELD over the 'N' structs of array RUNS
+ * (one a run): "med.rate = BENCH_MEDIAN_OF(results, n_runs, rate);". */
+#define BENCH_MEDIAN_OF(RUNS, N, FIELD)                                 \
+    bench_median_at(RUNS, N, sizeof *(RUNS),                            \
+                    (BUILD_ASSERT_TYPE(&(RUNS)->FIELD, const double *), \
+                     offsetof(__typeof__(*(RUNS)), FIELD)))
 
 #endif /* utilities/bench-util.h */
