@@ -137,9 +137,12 @@ static void
 set_programmed(struct orchd_bulker *b, struct orchd_route_state *st,
                const struct orchd_entry *e)
 {
-    b->n_programmed += (e != NULL) - (st->programmed != NULL);
-    orchd_entry_unref(st->programmed);
-    st->programmed = e ? orchd_entry_ref(e) : NULL;
+    struct orchd_entry *old = st->programmed;
+
+    /* The new reference first: 'e' may be 'old'. */
+    st->programmed = orchd_entry_ref(e);
+    b->n_programmed += (e != NULL) - (old != NULL);
+    orchd_entry_unref(old);
 }
 
 /* Records that the caller named 'st' in the current generation. */
@@ -525,6 +528,28 @@ complete_item(struct orchd_bulker *b, struct orchd_route_state *st,
     (void) b;
 }
 
+/* Completes, as superseded, the writes of route 'st' older than removal
+ * 'removal', which is done as it is sent: a late acknowledgement of one
+ * of them (the far end applies them in order, and then the removal) must
+ * not make the removed route programmed again, nor keep its state. */
+static void
+supersede_older(struct orchd_bulker *b, struct orchd_route_state *st,
+                const struct orchd_bulk_item *removal)
+{
+    struct orchd_bulk_item *old;
+
+    LIST_FOR_EACH_SAFE (old, node, &st->waiting) {
+        struct orchd_bulk *bulk = old->bulk;
+
+        if (old->seq >= removal->seq) {
+            break;
+        }
+        complete_item(b, st, old);
+        b->stats.n_superseded++;
+        maybe_finish_bulk(b, bulk);
+    }
+}
+
 /* Reports whether sending 'bulk' worked.  On success, removals are done
  * (their rows are gone); the rest wait for acknowledgements.  On failure,
  * every write of the bulk is queued again, marked as of unknown outcome. */
@@ -540,6 +565,7 @@ orchd_bulker_sent(struct orchd_bulker *b, struct orchd_bulk *bulk, bool ok)
         }
         if (ok) {
             if (item->op == ORCHD_BULK_REMOVE) {
+                supersede_older(b, st, item);
                 complete_item(b, st, item);
                 b->stats.n_acked++;
                 set_programmed(b, st, NULL);
@@ -694,11 +720,12 @@ orchd_bulker_find_seq(const struct orchd_bulker *b, int64_t seq)
     return item && !item->acked ? item : NULL;
 }
 
-/* Prefetches, in stages of a group of results (see
+/* Prefetches, in three stages of a group of results (see
  * orchd_bulker_prefetch()), what acknowledging write 'seq' will touch:
- * stage 0 its item, stage 1 its entry and its route's state (which holds
- * the read cache's entry too).  Later stages have nothing left to fetch.
- * Does nothing for a write not waiting. */
+ * stage 0 its item, stage 1 its entry and its route's state, stage 2 the
+ * entry the route last had programmed (which the acknowledgement
+ * replaces, dropping its reference).  Does nothing for a write not
+ * waiting. */
 void
 orchd_bulker_prefetch_result(const struct orchd_bulker *b, int64_t seq,
                              int stage)
@@ -707,11 +734,15 @@ orchd_bulker_prefetch_result(const struct orchd_bulker *b, int64_t seq,
 
     if (stage == 0) {
         OVS_PREFETCH(item_of_seq(b, seq));
-    } else if (stage == 1) {
+    } else {
         item = orchd_bulker_find_seq(b, seq);
-        if (item) {
+        if (!item) {
+            return;
+        } else if (stage == 1) {
             OVS_PREFETCH(item->entry);
             OVS_PREFETCH(item->state);
+        } else {
+            OVS_PREFETCH(item->state->programmed);
         }
     }
 }

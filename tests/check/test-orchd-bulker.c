@@ -407,6 +407,46 @@ START_TEST(test_programmed)
 }
 END_TEST
 
+/* A route written and then removed before the write's acknowledgement:
+ * the removal, done once sent, supersedes the write, so that its late
+ * acknowledgement neither makes the route programmed again nor keeps
+ * its state. */
+START_TEST(test_late_ack_after_removal)
+{
+    struct orchd_bulker_config cfg = { .max_bulk = 10,
+                                       .max_outstanding = 4 };
+    struct fake f = { .n_sent = 0 };
+    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+    struct orchd_bulker_stats stats;
+    struct uuid k = key_of(5);
+    int64_t seq;
+
+    orchd_bulker_set(b, make_entry(5, "1.1.1.1@e0"));
+    orchd_bulker_run(b);
+    seq = f.sent[0]->items[0].seq;
+    orchd_bulker_del(b, &k);
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 2);
+    ck_assert_int_eq(f.sent[1]->items[0].op, ORCHD_BULK_REMOVE);
+    orchd_bulker_sent(b, f.sent[0], true);
+    orchd_bulker_sent(b, f.sent[1], true);
+    ck_assert_uint_eq(f.n_done_remove, 1);
+    ck_assert(orchd_bulker_is_idle(b));
+
+    /* The far end applied the write, then the removal: the write's
+     * result comes late. */
+    orchd_bulker_ack(b, &k, seq, true, NULL);
+    ck_assert_uint_eq(f.n_done_ok, 0);
+    ck_assert_ptr_null(orchd_bulker_get_programmed(b, &k));
+    ck_assert_ptr_null(orchd_bulker_find_tag(b, &k));
+    ck_assert_uint_eq(orchd_bulker_n_programmed(b), 0);
+    orchd_bulker_get_stats(b, &stats);
+    ck_assert_uint_eq(stats.n_superseded, 1);
+    ck_assert_uint_eq(stats.n_stale_acks, 1);
+    orchd_bulker_destroy(b);
+}
+END_TEST
+
 /* A bulk whose sending failed is queued again with its outcome unknown;
  * an unknown write that finds no entry becomes a creation. */
 START_TEST(test_send_failure_requeues)
@@ -818,6 +858,7 @@ orchd_bulker_suite(void)
     tcase_add_test(tc, test_failure_then_retry);
     tcase_add_test(tc, test_send_failure_requeues);
     tcase_add_test(tc, test_programmed);
+    tcase_add_test(tc, test_late_ack_after_removal);
     tcase_add_test(tc, test_seed_skips_unchanged);
     tcase_add_test(tc, test_sorted_bulk);
     tcase_add_test(tc, test_remove_names_content);
