@@ -32,7 +32,9 @@ struct orchd_cache {
 struct orchd_cache *
 orchd_cache_create(void)
 {
-    return xzalloc(sizeof(struct orchd_cache));
+    struct orchd_cache *c = xzalloc(sizeof *c);
+
+    return c;
 }
 
 /* Frees 'c' (not the bulker it shows). */
@@ -168,6 +170,7 @@ struct snapshot {
     struct orchd_entry **v;     /* Entries (new references). */
     struct fib_prefix_sort_item *items; /* Sort keys, if sorted. */
     size_t n;                   /* Entries so far. */
+    size_t max;                 /* Room in 'v' and 'items'. */
     const char **vrfs;          /* Interned VRF names seen (vrf_slot()). */
     size_t n_vrfs, allocated_vrfs; /* Their number, and room. */
 };
@@ -180,6 +183,7 @@ snapshot_add(void *snap_, const struct orchd_entry *e_)
     struct snapshot *snap = snap_;
     struct orchd_entry *e = orchd_entry_ref(e_);
 
+    ovs_assert(snap->n < snap->max);
     if (snap->items) {
         fib_prefix_sort_item_init(&snap->items[snap->n],
                                   vrf_slot(&snap->vrfs, &snap->n_vrfs,
@@ -198,11 +202,11 @@ orchd_cache_snapshot(struct orchd_cache *c, bool sorted, size_t *n)
 {
     const struct orchd_bulker *b = lock(c);
     struct snapshot snap = { .v = NULL };
-    size_t max = b ? orchd_bulker_n_programmed(b) : 0;
 
-    snap.v = xmalloc((max + 1) * sizeof *snap.v);
+    snap.max = b ? orchd_bulker_n_programmed(b) : 0;
+    snap.v = xmalloc((snap.max + 1) * sizeof *snap.v);
     if (sorted) {
-        snap.items = xmalloc((max + 1) * sizeof *snap.items);
+        snap.items = xmalloc((snap.max + 1) * sizeof *snap.items);
     }
     if (b) {
         orchd_bulker_for_each_programmed(b, snapshot_add, &snap);

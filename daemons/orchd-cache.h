@@ -7,7 +7,8 @@
  *
  * The entries themselves are the bulker's (orchd_bulker_get_programmed():
  * one table of routes, not two), and the cache is a view of them that the
- * worker attaches (orchd_cache_attach()).
+ * worker attaches (orchd_cache_attach()).  Attaching and detaching take
+ * no lock: they and every reader run in orchd's main thread.
  *
  * Thread safety: every function takes the lock that guards the bulker
  * (the worker's), so the thread that applies acknowledgements and the

@@ -299,8 +299,8 @@ orchd_worker_create(const char *db_remote,
     perf_timer_options_init(&popts);
     popts.module = &this_module;
     w->bulk_timer = perf_timer_create("BULK", &popts);
-    ovs_mutex_unlock(&w->mutex);
     orchd_cache_attach(cache, w->bulker, &w->mutex);
+    ovs_mutex_unlock(&w->mutex);
     return w;
 }
 
