@@ -130,7 +130,8 @@ fpmd_zmq_create(struct fpmd_rib *rib, const struct fpmd_zmq_options *options,
     *errorp = NULL;
     zmq->rib = rib;
     zmq->max_pending = options->max_pending;
-    zmq->frame_max = options->frame_max ? options->frame_max : 1000;
+    zmq->frame_max = (options->frame_max ? options->frame_max
+                     : FPMD_ZMQ_FRAME_ROUTES);
     ptr_fifo_init(&zmq->queue);
     zmq->peers = xcalloc(MAX(options->n_endpoints, 1), sizeof *zmq->peers);
     for (size_t i = 0; i < options->n_endpoints; i++) {

@@ -118,6 +118,10 @@ struct ofpbuf;
  * nothing else is sent (orchd believes it for ORCHD_NB_DB_BEHIND_MS). */
 #define FPMD_ZMQ_DB_BEHIND_MS 250
 
+/* Routes in a ROUTES frame to orchd at most, unless told otherwise
+ * (fpmsyncd --zmq-frame-routes). */
+#define FPMD_ZMQ_FRAME_ROUTES 1000
+
 /* How the fast path is made. */
 struct fpmd_zmq_options {
     const char *const *endpoints; /* Each ASIC instance's orchd, instance
@@ -126,7 +130,8 @@ struct fpmd_zmq_options {
                                  * channel (the Check suite takes frames
                                  * itself). */
     size_t max_pending;         /* Queued routes that stop zebra. */
-    size_t frame_max;           /* Routes in a frame at most (0: 1,000). */
+    size_t frame_max;           /* Routes in a frame at most (0:
+                                 * FPMD_ZMQ_FRAME_ROUTES). */
 };
 
 struct fpmd_zmq *fpmd_zmq_create(struct fpmd_rib *,

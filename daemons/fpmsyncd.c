@@ -77,7 +77,6 @@ VLOG_DEFINE_THIS_MODULE(fpmsyncd);
 #define DEFAULT_FLUSH_INTERVAL 500      /* ms: otherwise at most this late. */
 #define DEFAULT_MAX_INFLIGHT 8          /* Transactions pipelined. */
 #define DEFAULT_ZMQ_MAX_PENDING 100000  /* Routes queued for orchd. */
-#define DEFAULT_ZMQ_FRAME_ROUTES 1000   /* Routes in a frame to orchd. */
 #define DEFAULT_ROUTE_READ_SLICE 16384  /* Route.bucket values a select. */
 
 /* What the command line says. */
@@ -388,7 +387,7 @@ options_init(struct fpmd_options *o)
     setting_init(&st->resolve_nexthops, "resolve_nexthops", 1);
     setting_init(&st->northbound_zmq, "northbound_zmq", 0);
     st->zmq_max_pending = DEFAULT_ZMQ_MAX_PENDING;
-    st->zmq_frame_routes = DEFAULT_ZMQ_FRAME_ROUTES;
+    st->zmq_frame_routes = FPMD_ZMQ_FRAME_ROUTES;
     st->route_read_slice = DEFAULT_ROUTE_READ_SLICE;
     st->flush_threshold = DEFAULT_FLUSH_THRESHOLD;
     st->flush_interval = DEFAULT_FLUSH_INTERVAL;
@@ -735,7 +734,7 @@ MULTIPLE ASIC INSTANCES\n\
            FIBSYNC_FPM_PORT, DEFAULT_BATCH_SIZE, DEFAULT_RECONCILE_TIMER,
            DEFAULT_FLUSH_THRESHOLD, DEFAULT_FLUSH_INTERVAL,
            DEFAULT_MAX_INFLIGHT, DEFAULT_ROUTE_READ_SLICE,
-           DEFAULT_ZMQ_MAX_PENDING, DEFAULT_ZMQ_FRAME_ROUTES);
+           DEFAULT_ZMQ_MAX_PENDING, FPMD_ZMQ_FRAME_ROUTES);
     daemon_usage();
     ssl_options_usage();
     vlog_usage();

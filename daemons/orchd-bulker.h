@@ -114,6 +114,11 @@ struct orchd_bulk {
     struct ovs_list node;       /* In the bulker's 'outstanding' list. */
 };
 
+/* orchd's defaults: writes in a bulk at most (Global max_bulk_size), and
+ * bulks outstanding in async SAI mode (Global async_max_outstanding). */
+#define ORCHD_BULKER_DEFAULT_MAX_BULK 1000
+#define ORCHD_BULKER_DEFAULT_MAX_OUTSTANDING 8
+
 /* Configuration. */
 struct orchd_bulker_config {
     size_t max_bulk;            /* Most items in a bulk (orchd -k). */

@@ -82,8 +82,10 @@ enum {
 static struct setting features[N_FEATURES] = {
     [F_RING] = SETTING_INITIALIZER("ring_thread", 0),
     [F_ASYNC] = SETTING_INITIALIZER("sai_mode async", 0),
-    [F_MAX_OUTSTANDING] = SETTING_INITIALIZER("async_max_outstanding", 8),
-    [F_MAX_BULK] = SETTING_INITIALIZER("max_bulk_size", 1000),
+    [F_MAX_OUTSTANDING] = SETTING_INITIALIZER(
+        "async_max_outstanding", ORCHD_BULKER_DEFAULT_MAX_OUTSTANDING),
+    [F_MAX_BULK] = SETTING_INITIALIZER("max_bulk_size",
+                                       ORCHD_BULKER_DEFAULT_MAX_BULK),
     [F_BATCH] = SETTING_INITIALIZER("batch_size", 1000),
     [F_FIB_SUPPRESSION] = SETTING_INITIALIZER("fib_suppression", 0),
     [F_SORTED] = SETTING_INITIALIZER("sorted_bulks", 0),

@@ -16,13 +16,14 @@
 
 /* fibsync-bench bulker: in-process benchmark of orchd's bulker.
  *
- * Each run creates a bulker configured as orchd's defaults have it
- * (bulks of up to 1,000 writes, 8 outstanding, unsorted) and takes N
+ * Each run creates a bulker configured as orchd runs it in async SAI mode
+ * ("fibsync-bench run -c zmq"): bulks of up to 1,000 writes, 8
+ * outstanding, unsorted.  It takes N
  * routes (default 1,000,000 IPv4 /24s, one next hop each, their entries
  * made before the clock starts) through three phases, each timed alone:
  *
- *   - add:    N new routes, handed over FRAME routes at a time (a ROUTES
- *             frame from fpmsyncd), each frame in groups of
+ *   - add:    N new routes, handed over FPMD_ZMQ_FRAME_ROUTES at a time
+ *             (a full ROUTES frame from fpmsyncd), each frame in groups of
  *             ROUTE_FRAME_GROUP_SIZE whose state lookups are prefetched in
  *             two passes (bucket, then chain) before they are set, as
  *             orchd's northbound does; after each frame the bulker builds
@@ -48,6 +49,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "daemons/fpmsyncd-zmq.h"
 #include "daemons/orchd-bulker.h"
 #include "daemons/orchd-entry.h"
 #include "lib/fib-prefix.h"
@@ -55,10 +57,6 @@
 #include "lib/route-frame.h"
 #include "util.h"
 #include "utilities/bench-util.h"
-
-/* Routes a ROUTES frame carries, as fpmsyncd fills them at a million
- * routes. */
-#define BENCH_BULKER_FRAME 1024
 
 /* The bulks 'send' was given and not yet handled. */
 struct bench_sent {
@@ -150,15 +148,15 @@ handle_sent(struct orchd_bulker *b, struct bench_sent *sent)
 }
 
 /* Hands 'n' routes over as the northbound does: frames of
- * BENCH_BULKER_FRAME routes, each in prefetched groups, then the bulks.
+ * FPMD_ZMQ_FRAME_ROUTES routes, each in prefetched groups, then the bulks.
  * Sets each of 'entries' (one reference each taken), or if 'entries' is
  * NULL deletes each of 'keys'. */
 static void
 hand_over(struct orchd_bulker *b, struct bench_sent *sent,
           struct orchd_entry **entries, const struct uuid *keys, size_t n)
 {
-    for (size_t f = 0; f < n; f += BENCH_BULKER_FRAME) {
-        size_t f_end = MIN(n, f + BENCH_BULKER_FRAME);
+    for (size_t f = 0; f < n; f += FPMD_ZMQ_FRAME_ROUTES) {
+        size_t f_end = MIN(n, f + FPMD_ZMQ_FRAME_ROUTES);
 
         for (size_t g = f; g < f_end; g += ROUTE_FRAME_GROUP_SIZE) {
             size_t end = MIN(f_end, g + ROUTE_FRAME_GROUP_SIZE);
@@ -228,7 +226,9 @@ static void
 run_once(size_t n, struct bulker_result *r)
 {
     static const struct orchd_bulker_config cfg = {
-        .max_bulk = 1000, .max_outstanding = 8, .sorted = false,
+        .max_bulk = ORCHD_BULKER_DEFAULT_MAX_BULK,
+        .max_outstanding = ORCHD_BULKER_DEFAULT_MAX_OUTSTANDING,
+        .sorted = false,
     };
     static const struct orchd_bulker_cbs cbs = {
         .send = bench_send, .done = bench_done,
