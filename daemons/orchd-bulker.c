@@ -516,16 +516,14 @@ maybe_finish_bulk(struct orchd_bulker *b, struct orchd_bulk *bulk)
     }
 }
 
-/* Completes 'item' of route 'st'. */
+/* Completes 'item': takes it off its route's list of writes waiting for
+ * an acknowledgement, and off its bulk's count. */
 static void
-complete_item(struct orchd_bulker *b, struct orchd_route_state *st,
-              struct orchd_bulk_item *item)
+complete_item(struct orchd_bulk_item *item)
 {
     ovs_list_remove(&item->node);
     item->acked = true;
     item->bulk->n_waiting--;
-    (void) st;
-    (void) b;
 }
 
 /* Completes, as superseded, the writes of route 'st' older than removal
@@ -544,7 +542,7 @@ supersede_older(struct orchd_bulker *b, struct orchd_route_state *st,
         if (old->seq >= removal->seq) {
             break;
         }
-        complete_item(b, st, old);
+        complete_item(old);
         b->stats.n_superseded++;
         maybe_finish_bulk(b, bulk);
     }
@@ -566,7 +564,7 @@ orchd_bulker_sent(struct orchd_bulker *b, struct orchd_bulk *bulk, bool ok)
         if (ok) {
             if (item->op == ORCHD_BULK_REMOVE) {
                 supersede_older(b, st, item);
-                complete_item(b, st, item);
+                complete_item(item);
                 b->stats.n_acked++;
                 set_programmed(b, st, NULL);
                 b->cbs.done(b->aux, &item->key, NULL, true, NULL);
@@ -575,7 +573,7 @@ orchd_bulker_sent(struct orchd_bulker *b, struct orchd_bulk *bulk, bool ok)
             continue;
         }
 
-        complete_item(b, st, item);
+        complete_item(item);
         st->unknown = true;
         if (!st->pending && ovs_list_is_empty(&st->waiting)) {
             /* Try again with the content this write wanted, unless a
@@ -605,7 +603,7 @@ orchd_bulker_missing(struct orchd_bulker *b, struct orchd_bulk_item *item)
     if (item->acked) {
         return;
     }
-    complete_item(b, st, item);
+    complete_item(item);
     if (ovs_list_is_empty(&st->waiting)) {
         set_written(b, st, NULL);
         st->unknown = false;
@@ -667,7 +665,7 @@ ack_route(struct orchd_bulker *b, struct orchd_route_state *st,
             continue;
         }
         matched = true;
-        complete_item(b, st, item);
+        complete_item(item);
         if (item->seq == applied_seq) {
             if (ok) {
                 b->stats.n_acked++;

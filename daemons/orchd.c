@@ -65,6 +65,10 @@ COVERAGE_DEFINE(orchd_route_delete);
 COVERAGE_DEFINE(orchd_route_bad);
 COVERAGE_DEFINE(orchd_route_unresolved);
 
+/* The ring's size by default (-b, Global's batch_size), in units of 64
+ * tasks. */
+#define ORCHD_DEFAULT_BATCH_SIZE 1000
+
 /* orchd's tunables, as features/show lists them, in this order. */
 enum {
     F_RING,                     /* Ring buffer and assistant thread. */
@@ -86,7 +90,7 @@ static struct setting features[N_FEATURES] = {
         "async_max_outstanding", ORCHD_BULKER_DEFAULT_MAX_OUTSTANDING),
     [F_MAX_BULK] = SETTING_INITIALIZER("max_bulk_size",
                                        ORCHD_BULKER_DEFAULT_MAX_BULK),
-    [F_BATCH] = SETTING_INITIALIZER("batch_size", 1000),
+    [F_BATCH] = SETTING_INITIALIZER("batch_size", ORCHD_DEFAULT_BATCH_SIZE),
     [F_FIB_SUPPRESSION] = SETTING_INITIALIZER("fib_suppression", 0),
     [F_SORTED] = SETTING_INITIALIZER("sorted_bulks", 0),
     [F_NEXTHOP_GROUPS] = SETTING_INITIALIZER("nexthop_groups", 1),
@@ -1438,14 +1442,14 @@ ASIC instance (several ASICs on one host, docs/RELIABILITY.md):\n\
                           endpoints northbound-N.zmq, southbound-N.zmq\n\
 \n\
 Tuning (each overrides the matching Global column; default in brackets):\n\
-  -k, --max-bulk=N        route entries per SAI bulk [1000]\n\
+  -k, --max-bulk=N        route entries per SAI bulk [%d]\n\
   -b, --batch-size=N      size of the --ring task ring: 64 x N tasks,\n\
-                          rounded up to a power of 2 [1000]\n\
+                          rounded up to a power of 2 [%d]\n\
   --ring, --no-ring       run bulks in an assistant thread fed by a\n\
                           single-producer single-consumer task ring [off]\n\
   --sai-mode=sync|async   wait for each bulk's acknowledgement, or keep\n\
                           several bulks outstanding [sync]\n\
-  --max-outstanding=N     bulks outstanding in async mode [8]\n\
+  --max-outstanding=N     bulks outstanding in async mode [%d]\n\
   --fib-suppression, --no-fib-suppression\n\
                           write Route.status back [off]\n\
   --sorted-bulks, --no-sorted-bulks\n\
@@ -1474,7 +1478,8 @@ unixctl commands (ovs-appctl -t $FIBSYNC_RUNDIR/orchd.ctl COMMAND):\n\
   exit                           drain and exit\n",
            program_name, program_name, fibsync_default_db(),
            ORCHD_ASIC_READ_SLICE, ORCHD_REPLICA_MAX_STEPS,
-           ORCHD_REPLICA_STEPS);
+           ORCHD_REPLICA_STEPS, ORCHD_BULKER_DEFAULT_MAX_BULK,
+           ORCHD_DEFAULT_BATCH_SIZE, ORCHD_BULKER_DEFAULT_MAX_OUTSTANDING);
     orchd_southbound_usage();
     fibsync_instance_zmq_tcp_usage();
     daemon_usage();
