@@ -28,12 +28,14 @@
 #include <inttypes.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
+#include <linux/sockios.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -348,6 +350,16 @@ conn_flush_all(struct fpm_replay_conn *c)
     return conn_flush(c, true);
 }
 
+/* Returns the bytes of our stream that the listener has not acknowledged
+ * yet (queued in our kernel), or 0 if that cannot be told. */
+static int
+conn_unsent(const struct fpm_replay_conn *c)
+{
+    int n;
+
+    return ioctl(c->fd, SIOCOUTQ, &n) ? 0 : n;
+}
+
 /* Waits until 'deadline' (an fpm_replay_now() time), reading replies. */
 static void
 conn_wait_until(struct fpm_replay_conn *c, double deadline)
@@ -459,11 +471,31 @@ fpm_replay_conn_finish(struct fpm_replay_conn *c, double t0,
         conn_wait_until(c, MIN(deadline, fpm_replay_now() + 0.05));
     }
 
-    /* Half-close and drain, so that unread replies cannot make our close
-     * reset the connection before the listener has read our tail. */
+    /* Half-close and drain until the listener closes, so that unread
+     * replies cannot make our close reset the connection: a reset drops
+     * whatever our kernel has not yet sent, and a listener that stopped
+     * reading for backpressure (fpmsyncd, on the OVSDB path, with FIB
+     * suppression sending replies all along) can have megabytes of our
+     * stream still to take in.  So wait as long as the listener makes
+     * progress, taking in our bytes or sending replies, and give up only
+     * after 2 s without any. */
     if (!c->peer_closed) {
+        int unsent = conn_unsent(c);
+        double last_reply = c->last_reply;
+        double give_up = fpm_replay_now() + 2.0;
+
         shutdown(c->fd, SHUT_WR);
-        conn_wait_until(c, fpm_replay_now() + 2.0);
+        while (!c->peer_closed && !fpm_replay_stop_requested
+               && fpm_replay_now() < give_up) {
+            conn_wait_until(c, MIN(give_up, fpm_replay_now() + 0.1));
+
+            int now_unsent = conn_unsent(c);
+            if (now_unsent < unsent || c->last_reply != last_reply) {
+                unsent = now_unsent;
+                last_reply = c->last_reply;
+                give_up = fpm_replay_now() + 2.0;
+            }
+        }
     }
     t_end = fpm_replay_now() - t0;
 

@@ -431,8 +431,9 @@ CONNECTION\n\
   -p, --port PORT      TCP port (default 2620, zebra's FPM port)\n\
   --linger SECS        after the last frame, keep the connection open and\n\
                        read replies for SECS seconds (default 0.2); then\n\
-                       half-close and wait up to 2 s for the listener to\n\
-                       close\n\
+                       half-close and wait for the listener to close,\n\
+                       giving up once 2 s pass in which it neither takes\n\
+                       in more of the stream nor replies\n\
   --wait-offload       stop lingering as soon as there is one reply per\n\
                        route announced\n\
 \n\
