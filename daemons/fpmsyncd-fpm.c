@@ -542,6 +542,10 @@ fpm_read(struct fpmd_fpm *fpm)
         if (n <= 0) {
             if (n != -EAGAIN) {
                 fpm_recv_ended(fpm, n);
+            } else {
+                /* All zebra sent is read: a deferred delete whose wait
+                 * ran out has no add coming. */
+                fpmd_rib_expire_del(fpm->rib);
             }
             return;
         }

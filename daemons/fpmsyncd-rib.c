@@ -316,29 +316,35 @@ defer_start(struct fpmd_rib *rib, struct fpmd_route *r)
     route_batch_defer(&rib->batch, &r->be);
 }
 
-/* Returns the route whose delete is deferred now, or NULL if none.  Its
- * wait ends here once it has run out. */
+/* Returns the route whose delete is deferred now, or NULL if none. */
 const struct fpmd_route *
 fpmd_rib_deferred_del(struct fpmd_rib *rib)
+{
+    return rib->del_deferred;
+}
+
+/* Ends the deferral of a delete whose wait has run out.  Only the FPM
+ * reader calls it, once it has read everything zebra sent: an add that
+ * reached the socket in time but was read late (fpmsyncd not scheduled
+ * for the whole wait, as on a loaded machine) still merges. */
+void
+fpmd_rib_expire_del(struct fpmd_rib *rib)
 {
     if (rib->del_deferred && time_msec() >= rib->del_deferred_until) {
         defer_end(rib, false);
     }
-    return rib->del_deferred;
 }
 
-/* Returns true if 'r' is the route whose delete is deferred and its wait
- * has not run out: writers and senders stop in front of it. */
+/* Returns true if 'r' is the route whose delete is deferred: writers and
+ * senders stop in front of it. */
 bool
 fpmd_rib_defers(const struct fpmd_rib *rib, const struct fpmd_route *r)
 {
-    return (r && r == rib->del_deferred
-            && time_msec() < rib->del_deferred_until);
+    return r && r == rib->del_deferred;
 }
 
 /* Returns true if the next Route write-behind transaction would start with
- * the deferred delete, whose wait has not run out: there is nothing to
- * write until it does. */
+ * the deferred delete: there is nothing to write until its wait ends. */
 bool
 fpmd_rib_rows_deferred(const struct fpmd_rib *rib)
 {

@@ -146,6 +146,7 @@ const struct fpmd_route *fpmd_rib_deferred_del(struct fpmd_rib *);
 bool fpmd_rib_defers(const struct fpmd_rib *, const struct fpmd_route *);
 bool fpmd_rib_rows_deferred(const struct fpmd_rib *);
 void fpmd_rib_release_del(struct fpmd_rib *);
+void fpmd_rib_expire_del(struct fpmd_rib *);
 void fpmd_rib_deferred_del_wait(const struct fpmd_rib *);
 
 /* Next-hop groups: resolved into Route.nexthops, or by id only. */

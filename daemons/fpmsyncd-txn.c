@@ -171,7 +171,6 @@ fpmd_txn_build(struct fpmd_rib *rib, size_t max_ops, struct ds *ops)
     if (!rib->loaded) {
         return NULL;
     }
-    fpmd_rib_deferred_del(rib);     /* Ends a deferral that ran out. */
     txn = route_batch_take(&rib->batch, max_ops);
     if (!txn) {
         return NULL;
