@@ -586,6 +586,32 @@ START_TEST(test_deferred_delete)
     ck_assert_uint_eq(st->del_deferred, 3);
     ck_assert_uint_eq(n_rows(&db, "Route"), 1);
 
+    /* Its wait run out, a delete still waits for the FPM reader, which
+     * ends it only once it has read all zebra sent: an add read late
+     * (fpmsyncd not scheduled in time, the add in its socket) merges. */
+    flush(rib, &db, 1000);
+    route_msg(rib, FPM_OP_DEL, "10.0.0.0/24", NULL);
+    ck_assert_ptr_nonnull(fpmd_rib_deferred_del(rib));
+    xnanosleep((FPMD_DEL_DEFER_MS + 20) * 1000000ULL);
+    ck_assert(fpmd_rib_rows_deferred(rib));
+    ck_assert_uint_eq(flush(rib, &db, 1000), 0);
+    route_msg(rib, FPM_OP_ADD, "10.0.0.0/24", "192.0.2.3");
+    flush(rib, &db, 1000);
+    ck_assert_ptr_nonnull(find_route(&db, "default", "10.0.0.0/24"));
+    ck_assert_uint_eq(st->del_merged, 2);
+
+    /* The reader found nothing more: before the wait runs out the delete
+     * keeps waiting, after it, it is carried out alone. */
+    route_msg(rib, FPM_OP_DEL, "10.0.0.0/24", NULL);
+    fpmd_rib_expire_del(rib);
+    ck_assert(fpmd_rib_rows_deferred(rib));
+    xnanosleep((FPMD_DEL_DEFER_MS + 20) * 1000000ULL);
+    fpmd_rib_expire_del(rib);
+    ck_assert(!fpmd_rib_rows_deferred(rib));
+    flush(rib, &db, 1000);
+    ck_assert_ptr_null(find_route(&db, "default", "10.0.0.0/24"));
+    ck_assert_uint_eq(st->del_alone, 3);
+
     fpmd_rib_destroy(rib);
     fake_destroy(&db);
 }
