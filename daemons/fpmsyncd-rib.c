@@ -318,7 +318,7 @@ defer_start(struct fpmd_rib *rib, struct fpmd_route *r)
 
 /* Returns the route whose delete is deferred now, or NULL if none. */
 const struct fpmd_route *
-fpmd_rib_deferred_del(struct fpmd_rib *rib)
+fpmd_rib_deferred_del(const struct fpmd_rib *rib)
 {
     return rib->del_deferred;
 }
@@ -348,8 +348,7 @@ fpmd_rib_defers(const struct fpmd_rib *rib, const struct fpmd_route *r)
 bool
 fpmd_rib_rows_deferred(const struct fpmd_rib *rib)
 {
-    return (fpmd_rib_defers(rib, rib->del_deferred)
-            && route_batch_front_is_deferred(&rib->batch));
+    return rib->del_deferred && route_batch_front_is_deferred(&rib->batch);
 }
 
 /* Carries out the deferred delete now, if any: no add is coming (zebra's

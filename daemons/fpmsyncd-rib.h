@@ -142,7 +142,7 @@ void fpmd_rib_route(struct fpmd_rib *, const struct fpm_route *);
 bool fpmd_rib_route_hash(struct fpmd_rib *, const struct fpm_route *,
                          uint32_t *hash);
 void fpmd_rib_prefetch(const struct fpmd_rib *, uint32_t hash, int depth);
-const struct fpmd_route *fpmd_rib_deferred_del(struct fpmd_rib *);
+const struct fpmd_route *fpmd_rib_deferred_del(const struct fpmd_rib *);
 bool fpmd_rib_defers(const struct fpmd_rib *, const struct fpmd_route *);
 bool fpmd_rib_rows_deferred(const struct fpmd_rib *);
 void fpmd_rib_release_del(struct fpmd_rib *);
