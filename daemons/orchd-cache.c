@@ -32,9 +32,7 @@ struct orchd_cache {
 struct orchd_cache *
 orchd_cache_create(void)
 {
-    struct orchd_cache *c = xzalloc(sizeof *c);
-
-    return c;
+    return xzalloc(sizeof(struct orchd_cache));
 }
 
 /* Frees 'c' (not the bulker it shows). */
