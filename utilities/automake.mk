@@ -40,8 +40,10 @@ bench-smoke: all
 # The one way to run real FRR (namespaces, zebra, bgpd, ExaBGP), for the
 # real-FRR autotests and fibsync-bench frr.
 # fibsync_bench_proc.py: what both drivers read of processes and of the
-# machine (/proc); they import it from the source tree or pkgdatadir.
+# machine (/proc); fibsync_unixctl.py: how they ask the daemons.  They
+# import them from the source tree or pkgdatadir.
 dist_pkgdata_DATA += utilities/fibsync_bench_proc.py
+dist_pkgdata_DATA += utilities/fibsync_unixctl.py
 
 pkgdata_SCRIPTS = utilities/frr-env.sh
 EXTRA_DIST += utilities/frr-env.sh.in
