@@ -110,6 +110,14 @@ struct fpmd_db {
     size_t min_flush, max_flush; /* Smallest and largest transaction. */
     uint64_t flush_hist[6];     /* Sizes: 1-9, 10-99, 100-999, 1000-9999,
                                  * 10000-99999, more. */
+
+    /* Holding the writes while zebra streams (fpmd_db_hold()). */
+    long long int hold_start;   /* When the hold began, 0 if none. */
+    bool hold_spent;            /* The hold ran out during this stream: no
+                                 * other before the stream ends. */
+    uint64_t n_holds;           /* Holds begun. */
+    uint64_t n_holds_spent;     /* ...that ran out while zebra streamed. */
+    long long int held_ms;      /* Held in all, before 'hold_start'. */
 };
 
 static void db_msg_cb(void *db_, const struct jsonrpc_msg *);
@@ -915,17 +923,53 @@ status_due(const struct fpmd_db *db)
     return n && !flush_should_wait(db, n, db->last_status_flush);
 }
 
+/* Tells the database whether zebra is streaming routes
+ * (fpmd_fpm_is_streaming()): on the northbound fast path, where the Route
+ * rows are written behind the routes' way to the ASIC, fpmsyncd then holds
+ * its writes back, for FPMD_DB_MAX_HOLD_MS at most, so that ovsdb-server
+ * does not take the CPU that fpmsyncd, orchd and syncd need to program
+ * the stream (docs/PERFORMANCE.md: stopping the server for a
+ * million-route burst programmed it 13% faster once nothing else bound the
+ * rate).  Rows pending keep telling orchd that Route is behind, so its
+ * Asic_Route write-behind waits too.  A hold that ran out is not begun
+ * again before the stream ends (a read finds the socket empty), so a
+ * longer stream is written behind as before. */
+void
+fpmd_db_hold(struct fpmd_db *db, bool streaming)
+{
+    long long int now = time_msec();
+
+    if (!streaming) {
+        if (db->hold_start) {
+            db->held_ms += now - db->hold_start;
+            db->hold_start = 0;
+        }
+        db->hold_spent = false;
+    } else if (!db->hold_spent) {
+        if (!db->hold_start) {
+            db->hold_start = now;
+            db->n_holds++;
+        } else if (now >= db->hold_start + FPMD_DB_MAX_HOLD_MS) {
+            db->held_ms += now - db->hold_start;
+            db->hold_start = 0;
+            db->hold_spent = true;
+            db->n_holds_spent++;
+        }
+    }
+}
+
 /* The flush policy: flush at once while fewer than 'flush_threshold'
  * updates are pending; otherwise when a batch is full or 'flush_interval'
  * ms after the last flush; never more than 'max_inflight' transactions
- * in flight.  Rows go first; Route.status mutates (on the northbound fast
- * path) follow the same policy in transactions of their own, on the same
- * connection, so each lands after its row's insert. */
+ * in flight; nothing while fpmd_db_hold() holds.  Rows go first;
+ * Route.status mutates (on the northbound fast path) follow the same
+ * policy in transactions of their own, on the same connection, so each
+ * lands after its row's insert. */
 void
 fpmd_db_flush(struct fpmd_db *db)
 {
     if (db->state != FPMD_DB_READY || !fpmd_rib_is_loaded(db->rib)
-        || time_msec() < db->retry_at) {
+        || time_msec() < db->retry_at || db->hold_start) {
         return;
     }
     while (ovsdb_writer_has_room(db->writer)) {
@@ -947,7 +991,9 @@ flush_wait(struct fpmd_db *db)
         || !ovsdb_writer_has_room(db->writer)) {
         return;
     }
-    if (time_msec() < db->retry_at) {
+    if (db->hold_start) {
+        poll_timer_wait_until(db->hold_start + FPMD_DB_MAX_HOLD_MS);
+    } else if (time_msec() < db->retry_at) {
         poll_timer_wait_until(db->retry_at);
     } else if (rows_due(db) || status_due(db)) {
         poll_immediate_wake();
@@ -995,6 +1041,11 @@ fpmd_db_format(const struct fpmd_db *db, struct ds *s)
                       " slices)", db->last_load_ms, db->last_load_slices);
     }
     ds_put_char(s, '\n');
+    ds_put_format(s, "writes held while zebra streamed: %"PRIu64" times "
+                  "(%"PRIu64" ran out), %lld ms in all%s\n", db->n_holds,
+                  db->n_holds_spent,
+                  db->held_ms + (db->hold_start ? now - db->hold_start : 0),
+                  db->hold_start ? ", holding now" : "");
     ds_put_format(s, "reconnections: %"PRIu64" found every committed "
                   "transaction, %"PRIu64" read the database again (mark "
                   "%s, transaction %"PRIu64" committed)\n", db->n_kept,

@@ -113,7 +113,12 @@ struct fpmd_db *fpmd_db_create(const char *remote, struct fpmd_rib *,
                                struct fpmd_settings *);
 void fpmd_db_destroy(struct fpmd_db *);
 
+/* The longest fpmd_db_hold() holds the writes back, in ms: longer than a
+ * million routes take to stream in from zebra here (about 2 s). */
+#define FPMD_DB_MAX_HOLD_MS 3000
+
 bool fpmd_db_run(struct fpmd_db *);
+void fpmd_db_hold(struct fpmd_db *, bool streaming);
 void fpmd_db_flush(struct fpmd_db *);
 void fpmd_db_wait(struct fpmd_db *);
 

@@ -85,6 +85,9 @@ struct fpmd_fpm {
     char *listen_name;          /* "ptcp:PORT:ADDR". */
     struct stream *conn;        /* zebra's connection, if any. */
     char *peer;                 /* Its name. */
+    bool streaming;             /* The last read stopped before the
+                                 * socket was empty
+                                 * (fpmd_fpm_is_streaming()). */
     long long int conn_since;   /* When it connected. */
     bool paused;                /* Reading stopped for backpressure. */
     long long int paused_since; /* When, if 'paused' (msec, monotonic). */
@@ -525,6 +528,7 @@ fpm_read(struct fpmd_fpm *fpm)
 {
     size_t budget = FPM_READ_BUDGET;
 
+    fpm->streaming = false;
     while (fpm->conn && budget) {
         uint64_t n_msgs = fpm->pstats.n_msgs;
         uint64_t n_routes = fpm->pstats.n_routes;
@@ -535,6 +539,7 @@ fpm_read(struct fpmd_fpm *fpm)
         int n;
 
         if (fpm_backpressure(fpm)) {
+            fpm->streaming = true;
             return;
         }
         p = fpm_splitter_reserve(&fpm->splitter, &room);
@@ -572,8 +577,18 @@ fpm_read(struct fpmd_fpm *fpm)
         }
     }
     if (fpm->conn && !budget) {
+        fpm->streaming = true;
         poll_immediate_wake();
     }
+}
+
+/* Returns true if zebra is streaming routes: the last read stopped with
+ * more to read (its budget spent, or back-pressure), rather than finding
+ * the socket empty. */
+bool
+fpmd_fpm_is_streaming(const struct fpmd_fpm *fpm)
+{
+    return fpm->conn && fpm->streaming;
 }
 
 /* Output. */

@@ -55,6 +55,7 @@ void fpmd_fpm_set_zmq(struct fpmd_fpm *, struct fpmd_zmq *);
 void fpmd_fpm_listen(struct fpmd_fpm *);
 void fpmd_fpm_run(struct fpmd_fpm *);
 void fpmd_fpm_wait(struct fpmd_fpm *);
+bool fpmd_fpm_is_streaming(const struct fpmd_fpm *);
 
 void fpmd_fpm_send_offload(const struct fpm_route *, void *fpm);
 

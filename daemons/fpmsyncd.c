@@ -334,12 +334,15 @@ main(int argc, char *argv[])
             zmq_start(&f);
         }
         /* Flush right after the replies, before reading more from zebra,
-         * so that ovsdb-server never waits for fpmsyncd to parse. */
+         * so that ovsdb-server never waits for fpmsyncd to parse; but on
+         * the fast path, not while zebra streams (fpmd_db_hold()). */
+        fpmd_db_hold(f.db, f.zmq && fpmd_fpm_is_streaming(f.fpm));
         fpmd_db_flush(f.db);
         fpmd_fpm_run(f.fpm);
         if (f.zmq) {
             fpmd_zmq_run(f.zmq);
         }
+        fpmd_db_hold(f.db, f.zmq && fpmd_fpm_is_streaming(f.fpm));
         fpmd_db_flush(f.db);
 
         memory_wait();
