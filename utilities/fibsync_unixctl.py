@@ -117,6 +117,15 @@ class UnixctlPool:
             conn = self.conns[path] = UnixctlConn(path, self.timeout)
         return conn.call(method, *params)
 
+    def answer(self, path, method, *params):
+        """As call(), but "" when the daemon cannot be asked or answers
+        with an error: for samples, where a daemon not up yet (or gone)
+        simply has nothing to say."""
+        try:
+            return self.call(path, method, *params)
+        except UnixctlError:
+            return ""
+
     def close(self):
         for conn in self.conns.values():
             conn.close()
