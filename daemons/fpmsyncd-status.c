@@ -355,6 +355,20 @@ fpmd_status_n_pending(const struct fpmd_rib *rib)
     return ptr_fifo_len(&rib->status.queue);
 }
 
+/* Appends to 's' the map of the keys that make a status say offload=true
+ * (if 'error' is NULL) or error=<error>. */
+static void
+put_status_map(struct ds *s, const char *error)
+{
+    if (!error) {
+        ds_put_cstr(s, "[\"map\",[[\"offload\",\"true\"]]]");
+    } else {
+        ds_put_cstr(s, "[\"map\",[[\"error\",");
+        json_string_escape(error, s);
+        ds_put_cstr(s, "]]]");
+    }
+}
+
 /* Appends to 'ops', after a comma, the mutate that makes 'r''s Route.status
  * say offload=true (if 'error' is NULL) or error=<error>. */
 static void
@@ -366,19 +380,58 @@ put_mutate(struct ds *ops, const struct fpmd_rib *rib,
     fpmd_rib_entry_uuid(rib, &r->be, &u);
     ds_put_char(ops, ',');
     ovsdb_wire_put_op_start(ops, "mutate", "Route", &u);
-    if (!error) {
-        ds_put_cstr(ops, ",\"mutations\":["
-                    "[\"status\",\"delete\",[\"set\",[\"error\"]]],"
-                    "[\"status\",\"insert\",[\"map\","
-                    "[[\"offload\",\"true\"]]]]]}");
-    } else {
-        ds_put_cstr(ops, ",\"mutations\":["
-                    "[\"status\",\"delete\",[\"set\",[\"error\","
-                    "\"offload\"]]],"
-                    "[\"status\",\"insert\",[\"map\",[[\"error\",");
-        json_string_escape(error, ops);
-        ds_put_cstr(ops, "]]]]]}");
+    ds_put_cstr(ops, ",\"mutations\":[[\"status\",\"delete\",[\"set\",");
+    ds_put_cstr(ops, error ? "[\"error\",\"offload\"]]]," : "[\"error\"]]],");
+    ds_put_cstr(ops, "[\"status\",\"insert\",");
+    put_status_map(ops, error);
+    ds_put_cstr(ops, "]]}");
+}
+
+/* The error text 'r' wants its status to say, or NULL if it wants none. */
+static const char *
+want_error(const struct fpmd_status *st, const struct fpmd_route *r)
+{
+    return (r->status_want == FPMD_STATUS_ERROR
+            ? error_find(st, r)->want : NULL);
+}
+
+/* The insert of 'r''s row is being built (fpmd_txn_build()): if 'r' has a
+ * result to write, appends to 's', after a comma, the "status" column that
+ * the new row starts with, records that the row says it, and returns true;
+ * otherwise, as fpmd_status_row_emptied(), and returns false.  Under FIB
+ * suppression on the fast path most results come before the row is
+ * written (fpmsyncd holds its writes while zebra streams), and the status
+ * in the insert saves ovsdb-server a mutate a route.  Count the statuses
+ * of a committed transaction with fpmd_status_inserts_committed(). */
+bool
+fpmd_status_put_insert(struct fpmd_rib *rib, struct fpmd_route *r,
+                       struct ds *s)
+{
+    struct fpmd_status *st = &rib->status;
+    const char *error;
+
+    if (r->status_want != FPMD_STATUS_OFFLOAD
+        && r->status_want != FPMD_STATUS_ERROR) {
+        fpmd_status_row_emptied(rib, r);
+        return false;
     }
+    error = want_error(st, r);
+    ds_put_cstr(s, ",\"status\":");
+    put_status_map(s, error);
+    db_set(st, r, r->status_want, error);
+    /* In sync now: if queued, fpmd_status_build() skips it. */
+    unhold(st, r);
+    return true;
+}
+
+/* A transaction of rows committed, whose inserts carried 'n' statuses
+ * (fpmd_status_put_insert()). */
+void
+fpmd_status_inserts_committed(struct fpmd_rib *rib, size_t n)
+{
+    rib->status.n_written += n;
+    rib->status.n_with_row += n;
+    COVERAGE_ADD(fpmd_status_write, n);
 }
 
 /* Appends the status of 'r', just taken from the queue, to 'txn' and
@@ -388,9 +441,7 @@ take_route(struct fpmd_rib *rib, struct fpmd_status_txn *txn,
            struct fpmd_route *r, struct ds *ops)
 {
     struct fpmd_status *st = &rib->status;
-    const struct fpmd_status_error *rec = error_find(st, r);
-    const char *error = (r->status_want == FPMD_STATUS_ERROR
-                         ? rec->want : NULL);
+    const char *error = want_error(st, r);
     struct fpmd_status_key *key = &txn->keys[txn->n++];
 
     put_mutate(ops, rib, r, error);
@@ -511,6 +562,7 @@ fpmd_status_format(const struct fpmd_rib *rib, struct ds *s)
                   st->n_inflight_ops);
     ds_put_format(s, "Route.status writes: %"PRIu64" transactions, %"PRIu64
                   " results unchanged, %"PRIu64" requeued, %"PRIu64
-                  " found no row\n", st->n_txns, st->n_unchanged,
-                  st->n_requeued, st->n_no_row);
+                  " found no row, %"PRIu64" with their row's insert\n",
+                  st->n_txns, st->n_unchanged, st->n_requeued, st->n_no_row,
+                  st->n_with_row);
 }

@@ -53,9 +53,13 @@
  * the same lib/ovsdb-writer.h connection, in the same window, after the
  * rows (daemons/fpmsyncd-db.c's flush), so ovsdb-server applies them after
  * the row's insert.  A route taken before its row is written is dropped
- * from the queue ("held") and queued again when the row's insert is taken
- * (fpmd_status_row_emptied(), from daemons/fpmsyncd-txn.c): a row
- * inserted, or deleted and inserted again, starts with an empty status.
+ * from the queue ("held").  When the row's insert is taken
+ * (daemons/fpmsyncd-txn.c), the route's status goes into the insert itself
+ * (fpmd_status_put_insert()): under FIB suppression the results of a burst
+ * mostly come before fpmsyncd writes its rows, and a row inserted with its
+ * status costs ovsdb-server one operation instead of two.  A row deleted,
+ * or inserted with no result yet, starts with an empty status
+ * (fpmd_status_row_emptied()); a result that comes later is a mutate.
  * Writes are asynchronous and never stop fpmsyncd from reading zebra.
  *
  * Transactions
@@ -115,8 +119,9 @@ struct fpmd_status {
     /* Counters. */
     uint64_t n_unchanged;       /* Results that matched the row. */
     uint64_t n_txns;            /* Transactions built. */
-    uint64_t n_written;         /* Mutates committed... */
-    uint64_t n_no_row;          /* ...of which found no row. */
+    uint64_t n_written;         /* Statuses committed: mutates... */
+    uint64_t n_no_row;          /* ...(of which found no row)... */
+    uint64_t n_with_row;        /* ...and in their row's insert. */
     uint64_t n_requeued;        /* Routes queued again after a transaction
                                  * was refused or lost. */
 };
@@ -133,6 +138,9 @@ void fpmd_status_set_error(struct fpmd_rib *, struct fpmd_route *,
 void fpmd_status_route_withdrawn(struct fpmd_rib *, struct fpmd_route *);
 void fpmd_status_route_freed(struct fpmd_rib *, struct fpmd_route *);
 void fpmd_status_row_emptied(struct fpmd_rib *, struct fpmd_route *);
+bool fpmd_status_put_insert(struct fpmd_rib *, struct fpmd_route *,
+                            struct ds *);
+void fpmd_status_inserts_committed(struct fpmd_rib *, size_t n);
 void fpmd_status_load_begin(struct fpmd_rib *, struct fpmd_route *);
 void fpmd_status_load_row(struct fpmd_rib *, struct fpmd_route *,
                           const struct json *status);

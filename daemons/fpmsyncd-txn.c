@@ -18,6 +18,7 @@
 #include "daemons/fpmsyncd-txn.h"
 
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "daemons/fpmsyncd-private.h"
@@ -78,12 +79,15 @@ put_members(struct ds *s, const char *column, const struct fpmd_nhset *set,
 }
 
 /* Appends the row object of 'r', whose row has UUID 'u': every column for
- * an insert (its bucket from 'u', lib/route-key.h), the content columns
- * (with their empty values) for an update. */
-static void
-put_route_row(struct ds *s, const struct fpmd_rib *rib,
-              const struct fpmd_route *r, const struct uuid *u, bool insert)
+ * an insert (its bucket from 'u', lib/route-key.h, and its status if it
+ * has a result to write, fpmsyncd-status.h), the content columns (with
+ * their empty values) for an update.  Returns true if the row carries a
+ * status. */
+static bool
+put_route_row(struct ds *s, struct fpmd_rib *rib, struct fpmd_route *r,
+              const struct uuid *u, bool insert)
 {
+    bool status = false;
     char buf[ROUTE_KEY_PROTO_NAMELEN];
     bool blackhole = fpmd_route_is_blackhole(r);
 
@@ -107,7 +111,11 @@ put_route_row(struct ds *s, const struct fpmd_rib *rib,
     if (blackhole || !insert) {
         ds_put_format(s, ",\"blackhole\":%s", blackhole ? "true" : "false");
     }
+    if (insert) {
+        status = fpmd_status_put_insert(rib, r, s);
+    }
     ds_put_char(s, '}');
+    return status;
 }
 
 static void
@@ -125,11 +133,12 @@ put_vrf_row(struct ds *s, const struct fpmd_vrf *vrf)
                   vrf->name_json, vrf->table);
 }
 
-/* Appends operation 'op' to 's'. */
-static void
-put_op(struct ds *s, const struct fpmd_rib *rib,
-       const struct route_batch_op *op)
+/* Appends operation 'op' to 's'.  Returns true if it is the insert of a
+ * Route row that carries a status. */
+static bool
+put_op(struct ds *s, struct fpmd_rib *rib, const struct route_batch_op *op)
 {
+    bool status = false;
     const struct route_batch_entry *e = op->entry;
     const char *table = (e->tag == FPMD_ROUTE ? "Route"
                          : e->tag == FPMD_NH ? "Nexthop_Group" : "Vrf");
@@ -141,13 +150,18 @@ put_op(struct ds *s, const struct fpmd_rib *rib,
                             table, &u);
     if (op->type == ROUTE_BATCH_DELETE) {
         ds_put_char(s, '}');
-        return;
+        if (e->tag == FPMD_ROUTE) {
+            /* No row: its next insert starts with an empty status. */
+            fpmd_status_row_emptied(rib, CONTAINER_OF(e, struct fpmd_route,
+                                                      be));
+        }
+        return false;
     }
     ds_put_cstr(s, ",\"row\":");
     switch ((enum fpmd_kind) e->tag) {
     case FPMD_ROUTE:
-        put_route_row(s, rib, CONTAINER_OF(e, struct fpmd_route, be), &u,
-                      insert);
+        status = put_route_row(s, rib, CONTAINER_OF(e, struct fpmd_route, be),
+                               &u, insert);
         break;
     case FPMD_NH:
         put_nh_row(s, CONTAINER_OF(e, struct fpmd_nh, be), insert);
@@ -157,6 +171,7 @@ put_op(struct ds *s, const struct fpmd_rib *rib,
         break;
     }
     ds_put_char(s, '}');
+    return status;
 }
 
 /* Takes up to 'max_ops' queued writes as one transaction and appends them
@@ -167,6 +182,7 @@ struct route_batch_txn *
 fpmd_txn_build(struct fpmd_rib *rib, size_t max_ops, struct ds *ops)
 {
     struct route_batch_txn *txn;
+    uintptr_t n_status = 0;
 
     if (!rib->loaded) {
         return NULL;
@@ -177,17 +193,11 @@ fpmd_txn_build(struct fpmd_rib *rib, size_t max_ops, struct ds *ops)
     }
     ds_reserve(ops, ops->length + 64 + txn->n_ops * 256);
     for (size_t i = 0; i < txn->n_ops; i++) {
-        const struct route_batch_op *op = &txn->ops[i];
-
         ds_put_char(ops, ',');
-        put_op(ops, rib, op);
-        if (op->entry->tag == FPMD_ROUTE && op->type != ROUTE_BATCH_UPDATE) {
-            /* A new row, or none: its status starts empty. */
-            fpmd_status_row_emptied(rib, CONTAINER_OF(op->entry,
-                                                      struct fpmd_route,
-                                                      be));
-        }
+        n_status += put_op(ops, rib, &txn->ops[i]);
     }
+    /* The statuses its inserts carry, counted when it commits. */
+    txn->aux = (void *) n_status;
     return txn;
 }
 
@@ -233,6 +243,7 @@ fpmd_txn_reply(struct fpmd_rib *rib, struct route_batch_txn *txn,
     for (size_t i = 0; i < txn->n_ops; i++) {
         counts[i] = ovsdb_wire_result_count(json_array(results)->elems[i]);
     }
+    fpmd_status_inserts_committed(rib, (uintptr_t) txn->aux);
     route_batch_txn_commit(&rib->batch, txn, counts);
     free(counts);
     return true;

@@ -268,22 +268,49 @@ take_sorted(struct fixture *fx)
 #define CHECK_TAKE_SORTED(FX, EXPECTED) \
     CHECK_TAKE__(FX, EXPECTED, take_sorted)
 
-/* Writes every row the rib queued, as if the database committed them
- * all. */
+/* Writes every row the rib queued, as if the database committed them all.
+ * If 'result' is OVSDB_WRITER_LOST, the first transaction is lost with the
+ * connection before it reached the database: the updates that follow (its
+ * rows, sent again with their state unknown) find no row.  Appends the
+ * operations sent to 'sent', if nonnull, as wanted by
+ * ovsdb_writer_txn_start(), each after a comma. */
 static void
-db_commit_all(struct fixture *fx)
+db_commit_all__(struct fixture *fx, enum ovsdb_writer_result result,
+                struct ds *sent)
 {
+    bool lose = result == OVSDB_WRITER_LOST;
     struct route_batch_txn *txn;
     struct ds ops = DS_EMPTY_INITIALIZER;
 
     while ((txn = fpmd_txn_build(fx->rib, 1000, &ops))) {
+        if (sent) {
+            ds_put_buffer(sent, ops.string, ops.length);
+        }
+        if (lose) {
+            struct ovsdb_writer_reply lost = {
+                .result = OVSDB_WRITER_LOST,
+                .failed_op = SIZE_MAX,
+                .n_ops = txn->n_ops,
+            };
+            struct ds errors = DS_EMPTY_INITIALIZER;
+
+            ck_assert(!fpmd_txn_reply(fx->rib, txn, &lost, &errors));
+            ds_destroy(&errors);
+            ds_clear(&ops);
+            lose = false;
+            continue;
+        }
+
         struct json *results = json_array_create_empty();
         struct ds errors = DS_EMPTY_INITIALIZER;
 
         for (size_t i = 0; i < txn->n_ops; i++) {
             struct json *r = json_object_create();
 
-            json_object_put(r, "count", json_integer_create(1));
+            json_object_put(r, "count", json_integer_create(
+                                result == OVSDB_WRITER_LOST
+                                && txn->ops[i].type == ROUTE_BATCH_UPDATE
+                                ? 0 : 1));
             json_array_add(results, r);
         }
 
@@ -299,6 +326,14 @@ db_commit_all(struct fixture *fx)
         ds_clear(&ops);
     }
     ds_destroy(&ops);
+}
+
+/* Writes every row the rib queued, as if the database committed them
+ * all. */
+static void
+db_commit_all(struct fixture *fx)
+{
+    db_commit_all__(fx, OVSDB_WRITER_SUCCESS, NULL);
 }
 
 /* Changes coalesce: a route is sent once, with its latest state, at the
@@ -749,6 +784,65 @@ status_shows(struct fixture *fx, const char *text)
     return found;
 }
 
+/* Writes every row the rib queued, as db_commit_all__() does with
+ * 'result', and returns the statuses that the Route inserts sent carry, a
+ * line per insert that has one: "PREFIX offload" (status offload=true and
+ * nothing else) or "PREFIX error=TEXT", or "none". */
+static char *
+db_commit_statuses(struct fixture *fx, enum ovsdb_writer_result result)
+{
+    struct ds sent = DS_EMPTY_INITIALIZER;
+    struct ds s = DS_EMPTY_INITIALIZER;
+    struct json *ops;
+
+    ds_put_char(&sent, '[');
+    ds_put_cstr(&sent, "\"Fibsync\"");
+    db_commit_all__(fx, result, &sent);
+    ds_put_char(&sent, ']');
+    ops = json_from_string(ds_cstr(&sent));
+    ck_assert_msg(ops->type == JSON_ARRAY, "%s", ds_cstr(&sent));
+    for (size_t i = 1; i < json_array(ops)->n; i++) {
+        const struct shash *op = json_object(json_array(ops)->elems[i]);
+        const struct json *row = shash_find_data(op, "row");
+        const struct json *status;
+        char *map;
+
+        if (strcmp(json_string(shash_find_data(op, "op")), "insert")
+            || strcmp(json_string(shash_find_data(op, "table")), "Route")
+            || !(status = shash_find_data(json_object(row), "status"))) {
+            continue;
+        }
+        ds_put_format(&s, "%s ", json_string(shash_find_data(
+                                     json_object(row), "prefix")));
+        map = json_to_string(status, 0);
+        if (!strcmp(map, "[\"map\",[[\"offload\",\"true\"]]]")) {
+            ds_put_cstr(&s, "offload\n");
+        } else {
+            const struct json *pair;
+
+            static const char error[] = "[\"map\",[[\"error\",";
+
+            ck_assert_msg(!strncmp(map, error, strlen(error))
+                          && json_array(json_array(status)->elems[1])->n == 1,
+                          "%s", map);
+            pair = json_array(json_array(status)->elems[1])->elems[0];
+            ds_put_format(&s, "error=%s\n",
+                          json_string(json_array(pair)->elems[1]));
+        }
+        free(map);
+    }
+    json_destroy(ops);
+    ds_destroy(&sent);
+    if (!s.length) {
+        ds_put_cstr(&s, "none");
+    }
+    return ds_steal_cstr(&s);
+}
+
+/* Checks that the statuses that the Route inserts of every row written now
+ * carry are 'EXPECTED' (see db_commit_statuses()). */
+#define CHECK_INSERT_STATUSES(FX, RESULT, EXPECTED)                         do {                                                                        char *text_ = db_commit_statuses(FX, RESULT);                           ck_assert_str_eq(text_, EXPECTED);                                      free(text_);                                                        } while (0)
+
 /* Each result is written into its route's status once the row is
  * written, and only when it changes what the row says. */
 START_TEST(test_zmq_status)
@@ -762,15 +856,16 @@ START_TEST(test_zmq_status)
                "SET default 10.2.0.0/24 forward 192.168.1.2@eth2*1\n");
 
     /* orchd answers before the rows are written: the status waits for
-     * its row's insert. */
+     * its row's insert, and goes into it, not into a mutate. */
     result(fx, "10.1.0.0/24", 0);
     ck_assert_uint_eq(fx->n_offloads, 1);
     CHECK_STATUS(fx, "none");
     ck_assert(status_shows(fx, "0 written, 1 waiting (1 for their row)"));
-    db_commit_all(fx);
-    CHECK_STATUS_COMMIT(fx, "10.1.0.0/24 offload\n");
+    CHECK_INSERT_STATUSES(fx, OVSDB_WRITER_SUCCESS, "10.1.0.0/24 offload\n");
+    CHECK_STATUS(fx, "none");
     ck_assert(status_shows(fx, "1 written, 0 waiting (0 for their row), "
                            "0 in flight"));
+    ck_assert(status_shows(fx, "1 with their row's insert"));
 
     /* The same again: nothing to write. */
     result(fx, "10.1.0.0/24", 0);
@@ -794,6 +889,56 @@ START_TEST(test_zmq_status)
     result(fx, "10.1.0.0/24", 1);
     CHECK_STATUS(fx, "none");
     ck_assert(status_shows(fx, "4 written"));
+}
+END_TEST
+
+/* A status that rides in its row's insert: an error as well as an
+ * offload, a result that comes after the insert is taken is a mutate, and
+ * an insert lost with the connection carries the status again when it is
+ * sent again, counted once. */
+START_TEST(test_zmq_status_in_insert)
+{
+    struct fixture *fx = &fx_;
+
+    fpmd_offload_enable(fx->rib, true);
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
+    route_add(fx, "10.2.0.0/24", 254, 0, "192.168.1.2");
+    route_add(fx, "10.3.0.0/24", 254, 0, "192.168.1.2");
+    CHECK_TAKE(fx, "SET default 10.1.0.0/24 forward 192.168.1.2@eth2*1\n"
+               "SET default 10.2.0.0/24 forward 192.168.1.2@eth2*1\n"
+               "SET default 10.3.0.0/24 forward 192.168.1.2@eth2*1\n");
+    result(fx, "10.1.0.0/24", 0);
+    result(fx, "10.2.0.0/24", 1);
+
+    /* The first inserts are lost; the rows are sent again as updates,
+     * which find no row, then as inserts, with their statuses again. */
+    CHECK_INSERT_STATUSES(fx, OVSDB_WRITER_LOST,
+                          "10.1.0.0/24 offload\n"
+                          "10.2.0.0/24 error=SAI_STATUS_FAILURE\n"
+                          "10.1.0.0/24 offload\n"
+                          "10.2.0.0/24 error=SAI_STATUS_FAILURE\n");
+    CHECK_STATUS(fx, "none");
+    ck_assert(status_shows(fx, "2 written, 0 waiting (0 for their row)"));
+
+    /* The third route's result comes after its row: a mutate. */
+    result(fx, "10.3.0.0/24", 0);
+    CHECK_STATUS_COMMIT(fx, "10.3.0.0/24 offload\n");
+    ck_assert(status_shows(fx, "3 written"));
+    ck_assert(status_shows(fx, "1 transactions, 0 results unchanged, "
+                           "0 requeued, 0 found no row, "
+                           "2 with their row's insert"));
+
+    /* Withdrawn and announced again: the new row waits for a new
+     * result, and has none in its insert. */
+    route_del(fx, "10.1.0.0/24");
+    fpmd_rib_release_del(fx->rib);
+    CHECK_TAKE(fx, "DEL default 10.1.0.0/24\n");
+    CHECK_INSERT_STATUSES(fx, OVSDB_WRITER_SUCCESS, "none");
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
+    CHECK_TAKE(fx, "SET default 10.1.0.0/24 forward 192.168.1.2@eth2*1\n");
+    CHECK_INSERT_STATUSES(fx, OVSDB_WRITER_SUCCESS, "none");
+    result(fx, "10.1.0.0/24", 0);
+    CHECK_STATUS_COMMIT(fx, "10.1.0.0/24 offload\n");
 }
 END_TEST
 
@@ -941,6 +1086,7 @@ fpmsyncd_zmq_suite(void)
     tcase_add_test(tc, test_zmq_resync_after_restart);
     tcase_add_test(tc, test_zmq_results);
     tcase_add_test(tc, test_zmq_status);
+    tcase_add_test(tc, test_zmq_status_in_insert);
     tcase_add_test(tc, test_zmq_status_lost_withdrawn);
     tcase_add_test(tc, test_zmq_status_load);
     tcase_add_test(tc, test_zmq_full);
