@@ -131,6 +131,7 @@ void fpmd_rib_load_found(struct fpmd_rib *, struct route_batch_entry *,
 void fpmd_rib_load_settle(struct fpmd_rib *, struct route_batch_entry *);
 
 /* Routes (fpmsyncd-rib.c). */
+uint32_t fpmd_route_hash(uint16_t vrf, const struct fib_prefix *);
 struct fpmd_route *fpmd_route_find(const struct fpmd_rib *, uint16_t vrf,
                                    const struct fib_prefix *);
 void fpmd_route_refresh(struct fpmd_rib *, struct fpmd_route *);

@@ -52,6 +52,14 @@ route_hash_key(uint16_t vrf, const struct fib_prefix *prefix)
     return fib_prefix_hash(prefix, vrf);
 }
 
+/* The hash under which the route table holds (or would hold) the route to
+ * 'prefix' in the VRF at index 'vrf', for fpmd_rib_prefetch(). */
+uint32_t
+fpmd_route_hash(uint16_t vrf, const struct fib_prefix *prefix)
+{
+    return route_hash_key(vrf, prefix);
+}
+
 struct fpmd_route *
 fpmd_route_find(const struct fpmd_rib *rib, uint16_t vrf,
                 const struct fib_prefix *prefix)

@@ -496,27 +496,33 @@ result_is_current(const struct fpmd_route *r)
             && !(r->be.flags & FPMD_F_ZMQ_QUEUED));
 }
 
-/* Handles one RESULTS entry from orchd: a success into an offload
+/* RESULTS entries looked up together by fpmd_zmq_results(). */
+#define FPMD_RESULTS_GROUP 16
+
+/* A RESULTS entry, read ahead of its lookup. */
+struct fpmd_result {
+    struct route_frame_route e; /* The entry (pointing into the frame). */
+    struct fpmd_vrf *vrf;       /* Its VRF, NULL if fpmsyncd has none. */
+};
+
+/* Handles RESULTS entry 're' from orchd: a success into an offload
  * notification, and either into the route's Route.status. */
 static void
-handle_result(struct fpmd_zmq *zmq, const struct route_frame_route *e)
+handle_result(struct fpmd_zmq *zmq, const struct fpmd_result *re)
 {
+    const struct route_frame_route *e = &re->e;
     struct fpmd_rib *rib = zmq->rib;
-    char vrf_name[UINT8_MAX + 1];
     struct fpmd_route *r;
-    struct fpmd_vrf *vrf;
 
-    memcpy(vrf_name, e->vrf, e->vrf_len);
-    vrf_name[e->vrf_len] = '\0';
-    vrf = fpmd_vrf_by_name(&rib->vrfs, vrf_name);
-    r = vrf ? fpmd_route_find(rib, vrf->idx, &e->prefix) : NULL;
+    r = re->vrf ? fpmd_route_find(rib, re->vrf->idx, &e->prefix) : NULL;
     if (e->status) {
         char buf[FIB_PREFIX_STRLEN];
 
         zmq->n_results_error++;
         fib_prefix_format(&e->prefix, buf);
-        VLOG_WARN_RL(&rl, "%s vrf %s: orchd could not program it: %.*s",
-                     buf, vrf_name, (int) e->error_len, e->error);
+        VLOG_WARN_RL(&rl, "%s vrf %.*s: orchd could not program it: %.*s",
+                     buf, (int) e->vrf_len, e->vrf, (int) e->error_len,
+                     e->error);
         if (r) {
             fpmd_offload_clear(rib, r);
         }
@@ -567,10 +573,56 @@ void
 fpmd_zmq_results(struct fpmd_zmq *zmq, const void *frame, size_t size)
 {
     struct route_frame_reader *rd = results_reader(zmq, 0, frame, size);
-    struct route_frame_route e;
+    struct fpmd_result group[FPMD_RESULTS_GROUP];
+    struct fpmd_rib *rib = zmq->rib;
+    struct fpmd_vrf *vrf = NULL;    /* The VRF named... */
+    const char *vrf_name = NULL;    /* ...by the last entry... */
+    uint8_t vrf_len = 0;            /* ...of this many bytes. */
+    uint32_t hashes[FPMD_RESULTS_GROUP];
+    bool more = rd != NULL;
 
-    while (rd && rd->left && !route_frame_read(rd, &e)) {
-        handle_result(zmq, &e);
+    /* A group of entries is read, their routes' buckets then the chains'
+     * first and second routes asked of the CPU (fpmd_rib_prefetch()), and
+     * only then are they handled: the lookups of a group miss the cache together, as
+     * fpmsyncd-fpm.c's of zebra's routes do.  A frame's entries mostly
+     * name one VRF, looked up by name once. */
+    while (more) {
+        size_t n = 0;
+
+        while (n < FPMD_RESULTS_GROUP) {
+            struct fpmd_result *re = &group[n];
+
+            if (!rd->left || route_frame_read(rd, &re->e)) {
+                more = false;
+                break;
+            }
+            if (!vrf_name || re->e.vrf_len != vrf_len
+                || memcmp(re->e.vrf, vrf_name, vrf_len)) {
+                char name[UINT8_MAX + 1];
+
+                memcpy(name, re->e.vrf, re->e.vrf_len);
+                name[re->e.vrf_len] = '\0';
+                vrf = fpmd_vrf_by_name(&rib->vrfs, name);
+                vrf_name = re->e.vrf;
+                vrf_len = re->e.vrf_len;
+            }
+            re->vrf = vrf;
+            if (vrf) {
+                hashes[n] = fpmd_route_hash(vrf->idx, &re->e.prefix);
+                fpmd_rib_prefetch(rib, hashes[n], 0);
+            }
+            n++;
+        }
+        for (int depth = 1; depth < 3; depth++) {
+            for (size_t i = 0; i < n; i++) {
+                if (group[i].vrf) {
+                    fpmd_rib_prefetch(rib, hashes[i], depth);
+                }
+            }
+        }
+        for (size_t i = 0; i < n; i++) {
+            handle_result(zmq, &group[i]);
+        }
     }
     free(rd);
 }
