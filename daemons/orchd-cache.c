@@ -32,7 +32,9 @@ struct orchd_cache {
 struct orchd_cache *
 orchd_cache_create(void)
 {
-    return xzalloc(sizeof(struct orchd_cache));
+    struct orchd_cache *c = xzalloc(sizeof *c);
+
+    return c;
 }
 
 /* Frees 'c' (not the bulker it shows). */
