@@ -424,6 +424,15 @@ fpmd_status_put_insert(struct fpmd_rib *rib, struct fpmd_route *r,
     return true;
 }
 
+/* A transaction that inserted 'r''s row did not commit: what the row says
+ * is unknown.  Queues 'r' if it wants a status. */
+void
+fpmd_status_row_unknown(struct fpmd_rib *rib, struct fpmd_route *r)
+{
+    db_set(&rib->status, r, FPMD_STATUS_UNKNOWN, NULL);
+    refresh(&rib->status, r);
+}
+
 /* A transaction of rows committed, whose inserts carried 'n' statuses
  * (fpmd_status_put_insert()). */
 void

@@ -141,6 +141,7 @@ void fpmd_status_row_emptied(struct fpmd_rib *, struct fpmd_route *);
 bool fpmd_status_put_insert(struct fpmd_rib *, struct fpmd_route *,
                             struct ds *);
 void fpmd_status_inserts_committed(struct fpmd_rib *, size_t n);
+void fpmd_status_row_unknown(struct fpmd_rib *, struct fpmd_route *);
 void fpmd_status_load_begin(struct fpmd_rib *, struct fpmd_route *);
 void fpmd_status_load_row(struct fpmd_rib *, struct fpmd_route *,
                           const struct json *status);

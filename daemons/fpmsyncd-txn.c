@@ -208,6 +208,26 @@ fpmd_txn_oldest(const struct fpmd_rib *rib)
     return route_batch_oldest_txn(&rib->batch);
 }
 
+/* 'txn' did not commit: each Route row it inserted may or may not hold
+ * the status its insert carried (a lost transaction may have committed;
+ * the row's retry may be an update that finds an older row), so what the
+ * row says becomes unknown, and a route that wants a status is queued to
+ * write it again (fpmsyncd-status.h). */
+static void
+txn_failed(struct fpmd_rib *rib, struct route_batch_txn *txn)
+{
+    for (size_t i = 0; i < txn->n_ops; i++) {
+        const struct route_batch_op *op = &txn->ops[i];
+
+        if (op->type == ROUTE_BATCH_INSERT && op->entry->tag == FPMD_ROUTE) {
+            fpmd_status_row_unknown(rib, CONTAINER_OF(op->entry,
+                                                      struct fpmd_route,
+                                                      be));
+        }
+    }
+    route_batch_txn_fail(&rib->batch, txn);
+}
+
 /* Completes 'txn', the oldest transaction in flight, with the writer's
  * 'reply'.  Returns true if it committed.  Otherwise every row of 'txn' is
  * queued again, and for a transaction the database refused, a description
@@ -220,7 +240,7 @@ fpmd_txn_reply(struct fpmd_rib *rib, struct route_batch_txn *txn,
     unsigned int *counts;
 
     if (reply->result == OVSDB_WRITER_LOST) {
-        route_batch_txn_fail(&rib->batch, txn);
+        txn_failed(rib, txn);
         return false;
     }
     if (reply->result == OVSDB_WRITER_ERROR) {
@@ -235,7 +255,7 @@ fpmd_txn_reply(struct fpmd_rib *rib, struct route_batch_txn *txn,
                           UUID_ARGS(&u));
         }
         rib->stats.txn_errors++;
-        route_batch_txn_fail(&rib->batch, txn);
+        txn_failed(rib, txn);
         return false;
     }
 

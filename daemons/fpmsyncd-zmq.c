@@ -583,9 +583,9 @@ fpmd_zmq_results(struct fpmd_zmq *zmq, const void *frame, size_t size)
 
     /* A group of entries is read, their routes' buckets then the chains'
      * first and second routes asked of the CPU (fpmd_rib_prefetch()), and
-     * only then are they handled: the lookups of a group miss the cache together, as
-     * fpmsyncd-fpm.c's of zebra's routes do.  A frame's entries mostly
-     * name one VRF, looked up by name once. */
+     * only then are they handled: the lookups of a group miss the cache
+     * together, as fpmsyncd-fpm.c's of zebra's routes do.  A frame's
+     * entries mostly name one VRF, looked up by name once. */
     while (more) {
         size_t n = 0;
 

@@ -328,6 +328,26 @@ db_commit_all__(struct fixture *fx, enum ovsdb_writer_result result,
     ds_destroy(&ops);
 }
 
+/* Takes the next transaction of rows and loses it with the connection. */
+static void
+db_lose_one(struct fixture *fx)
+{
+    struct ds ops = DS_EMPTY_INITIALIZER;
+    struct ds errors = DS_EMPTY_INITIALIZER;
+    struct route_batch_txn *txn = fpmd_txn_build(fx->rib, 1000, &ops);
+
+    ck_assert_ptr_nonnull(txn);
+
+    struct ovsdb_writer_reply lost = {
+        .result = OVSDB_WRITER_LOST,
+        .failed_op = SIZE_MAX,
+        .n_ops = txn->n_ops,
+    };
+    ck_assert(!fpmd_txn_reply(fx->rib, txn, &lost, &errors));
+    ds_destroy(&errors);
+    ds_destroy(&ops);
+}
+
 /* Writes every row the rib queued, as if the database committed them
  * all. */
 static void
@@ -841,7 +861,12 @@ db_commit_statuses(struct fixture *fx, enum ovsdb_writer_result result)
 
 /* Checks that the statuses that the Route inserts of every row written now
  * carry are 'EXPECTED' (see db_commit_statuses()). */
-#define CHECK_INSERT_STATUSES(FX, RESULT, EXPECTED)                         do {                                                                        char *text_ = db_commit_statuses(FX, RESULT);                           ck_assert_str_eq(text_, EXPECTED);                                      free(text_);                                                        } while (0)
+#define CHECK_INSERT_STATUSES(FX, RESULT, EXPECTED)                     \
+    do {                                                                \
+        char *text_ = db_commit_statuses(FX, RESULT);                   \
+        ck_assert_str_eq(text_, EXPECTED);                              \
+        free(text_);                                                    \
+    } while (0)
 
 /* Each result is written into its route's status once the row is
  * written, and only when it changes what the row says. */
@@ -927,6 +952,18 @@ START_TEST(test_zmq_status_in_insert)
     ck_assert(status_shows(fx, "1 transactions, 0 results unchanged, "
                            "0 requeued, 0 found no row, "
                            "2 with their row's insert"));
+
+    /* An insert with its status lost, and its retry, an update (what the
+     * database holds is unknown), finds a row (an older one, or the lost
+     * transaction had committed after all): the status is written again
+     * by a mutate. */
+    route_add(fx, "10.4.0.0/24", 254, 0, "192.168.1.2");
+    CHECK_TAKE(fx, "SET default 10.4.0.0/24 forward 192.168.1.2@eth2*1\n");
+    result(fx, "10.4.0.0/24", 0);
+    db_lose_one(fx);
+    db_commit_all(fx);
+    CHECK_STATUS_COMMIT(fx, "10.4.0.0/24 offload\n");
+    CHECK_STATUS(fx, "none");
 
     /* Withdrawn and announced again: the new row waits for a new
      * result, and has none in its insert. */
