@@ -268,49 +268,31 @@ take_sorted(struct fixture *fx)
 #define CHECK_TAKE_SORTED(FX, EXPECTED) \
     CHECK_TAKE__(FX, EXPECTED, take_sorted)
 
-/* Writes every row the rib queued, as if the database committed them all.
- * If 'result' is OVSDB_WRITER_LOST, the first transaction is lost with the
- * connection before it reached the database: the updates that follow (its
- * rows, sent again with their state unknown) find no row.  Appends the
- * operations sent to 'sent', if nonnull, as wanted by
- * ovsdb_writer_txn_start(), each after a comma. */
+/* Writes every row the rib queued, as if the database committed them all,
+ * where each update finds 'update_count' rows (0: the rows of a lost
+ * transaction, sent again as updates since their state is unknown, find
+ * nothing).  Appends the operations sent to 'sent', if nonnull, as wanted
+ * by ovsdb_writer_txn_start(), each after a comma. */
 static void
-db_commit_all__(struct fixture *fx, enum ovsdb_writer_result result,
+db_commit_all__(struct fixture *fx, unsigned int update_count,
                 struct ds *sent)
 {
-    bool lose = result == OVSDB_WRITER_LOST;
     struct route_batch_txn *txn;
     struct ds ops = DS_EMPTY_INITIALIZER;
 
     while ((txn = fpmd_txn_build(fx->rib, 1000, &ops))) {
-        if (sent) {
-            ds_put_buffer(sent, ops.string, ops.length);
-        }
-        if (lose) {
-            struct ovsdb_writer_reply lost = {
-                .result = OVSDB_WRITER_LOST,
-                .failed_op = SIZE_MAX,
-                .n_ops = txn->n_ops,
-            };
-            struct ds errors = DS_EMPTY_INITIALIZER;
-
-            ck_assert(!fpmd_txn_reply(fx->rib, txn, &lost, &errors));
-            ds_destroy(&errors);
-            ds_clear(&ops);
-            lose = false;
-            continue;
-        }
-
         struct json *results = json_array_create_empty();
         struct ds errors = DS_EMPTY_INITIALIZER;
 
+        if (sent) {
+            ds_put_buffer(sent, ops.string, ops.length);
+        }
         for (size_t i = 0; i < txn->n_ops; i++) {
             struct json *r = json_object_create();
 
             json_object_put(r, "count", json_integer_create(
-                                result == OVSDB_WRITER_LOST
-                                && txn->ops[i].type == ROUTE_BATCH_UPDATE
-                                ? 0 : 1));
+                                txn->ops[i].type == ROUTE_BATCH_UPDATE
+                                ? update_count : 1));
             json_array_add(results, r);
         }
 
@@ -328,15 +310,20 @@ db_commit_all__(struct fixture *fx, enum ovsdb_writer_result result,
     ds_destroy(&ops);
 }
 
-/* Takes the next transaction of rows and loses it with the connection. */
+/* Takes the next transaction of rows and loses it with the connection.
+ * Appends its operations to 'sent', if nonnull, as db_commit_all__()
+ * does. */
 static void
-db_lose_one(struct fixture *fx)
+db_lose_one(struct fixture *fx, struct ds *sent)
 {
     struct ds ops = DS_EMPTY_INITIALIZER;
     struct ds errors = DS_EMPTY_INITIALIZER;
     struct route_batch_txn *txn = fpmd_txn_build(fx->rib, 1000, &ops);
 
     ck_assert_ptr_nonnull(txn);
+    if (sent) {
+        ds_put_buffer(sent, ops.string, ops.length);
+    }
 
     struct ovsdb_writer_reply lost = {
         .result = OVSDB_WRITER_LOST,
@@ -353,7 +340,7 @@ db_lose_one(struct fixture *fx)
 static void
 db_commit_all(struct fixture *fx)
 {
-    db_commit_all__(fx, OVSDB_WRITER_SUCCESS, NULL);
+    db_commit_all__(fx, 1, NULL);
 }
 
 /* Changes coalesce: a route is sent once, with its latest state, at the
@@ -673,6 +660,32 @@ prefix_of_row(const struct uuid *u)
     return "?";
 }
 
+/* Appends to 's' what status map 'map' (a "map" in JSON) says, after
+ * checking that it says exactly one thing: "offload\n" for offload=true,
+ * "error=TEXT\n" for error=TEXT.  Returns true for an offload. */
+static bool
+put_status_text(struct ds *s, const struct json *map)
+{
+    static const char error[] = "[\"map\",[[\"error\",";
+    char *text = json_to_string(map, 0);
+    bool offload = !strcmp(text, "[\"map\",[[\"offload\",\"true\"]]]");
+
+    if (offload) {
+        ds_put_cstr(s, "offload\n");
+    } else {
+        const struct json *pair;
+
+        ck_assert_msg(!strncmp(text, error, strlen(error))
+                      && json_array(json_array(map)->elems[1])->n == 1,
+                      "%s", text);
+        pair = json_array(json_array(map)->elems[1])->elems[0];
+        ds_put_format(s, "error=%s\n",
+                      json_string(json_array(pair)->elems[1]));
+    }
+    free(text);
+    return offload;
+}
+
 /* Takes the next transaction of Route.status mutates and returns it as
  * text, a line per mutate: "PREFIX offload" or "PREFIX error=TEXT" (after
  * checking that each mutate is exactly what that means), or "none".  If
@@ -680,12 +693,10 @@ prefix_of_row(const struct uuid *u)
 static char *
 status_take(struct fixture *fx, size_t *n_ops)
 {
-    static const char offload[] =
-        "[[\"status\",\"delete\",[\"set\",[\"error\"]]],"
-        "[\"status\",\"insert\",[\"map\",[[\"offload\",\"true\"]]]]]";
-    static const char error[] =
-        "[[\"status\",\"delete\",[\"set\",[\"error\",\"offload\"]]],"
-        "[\"status\",\"insert\",[\"map\",[[\"error\",";
+    static const char delete_error[] =
+        "[\"status\",\"delete\",[\"set\",[\"error\"]]]";
+    static const char delete_both[] =
+        "[\"status\",\"delete\",[\"set\",[\"error\",\"offload\"]]]";
     struct ds ops = DS_EMPTY_INITIALIZER;
     struct ds s = DS_EMPTY_INITIALIZER;
     struct json *txn;
@@ -709,7 +720,9 @@ status_take(struct fixture *fx, size_t *n_ops)
         const struct json *where = shash_find_data(json_object(op), "where");
         const struct json *m = shash_find_data(json_object(op),
                                                "mutations");
-        char *mutations = json_to_string(m, 0);
+        const struct json *ins;
+        bool offload;
+        char *delete;
         const struct json *u = json_array(json_array(where)->elems[0])
                                ->elems[2];
         struct uuid uuid;
@@ -721,19 +734,17 @@ status_take(struct fixture *fx, size_t *n_ops)
         ck_assert(uuid_from_string(&uuid,
                                    json_string(json_array(u)->elems[1])));
         ds_put_format(&s, "%s ", prefix_of_row(&uuid));
-        if (!strcmp(mutations, offload)) {
-            ds_put_cstr(&s, "offload\n");
-        } else {
-            const struct json *map, *pair;
-
-            ck_assert_msg(!strncmp(mutations, error, strlen(error)), "%s",
-                          mutations);
-            map = json_array(json_array(m)->elems[1])->elems[2];
-            pair = json_array(json_array(map)->elems[1])->elems[0];
-            ds_put_format(&s, "error=%s\n",
-                          json_string(json_array(pair)->elems[1]));
-        }
-        free(mutations);
+        /* [[delete the keys], ["status", "insert", MAP]]: an offload
+         * deletes "error", an error both keys. */
+        ck_assert_uint_eq(json_array(m)->n, 2);
+        ins = json_array(m)->elems[1];
+        ck_assert_uint_eq(json_array(ins)->n, 3);
+        ck_assert_str_eq(json_string(json_array(ins)->elems[0]), "status");
+        ck_assert_str_eq(json_string(json_array(ins)->elems[1]), "insert");
+        offload = put_status_text(&s, json_array(ins)->elems[2]);
+        delete = json_to_string(json_array(m)->elems[0], 0);
+        ck_assert_str_eq(delete, offload ? delete_error : delete_both);
+        free(delete);
     }
     json_destroy(txn);
     ds_destroy(&ops);
@@ -804,10 +815,13 @@ status_shows(struct fixture *fx, const char *text)
     return found;
 }
 
-/* Writes every row the rib queued, as db_commit_all__() does with
- * 'result', and returns the statuses that the Route inserts sent carry, a
- * line per insert that has one: "PREFIX offload" (status offload=true and
- * nothing else) or "PREFIX error=TEXT", or "none". */
+/* Writes every row the rib queued, as db_commit_all() does, or, if
+ * 'result' is OVSDB_WRITER_LOST, after losing the first transaction with
+ * the connection before it reached the database (db_lose_one(), then
+ * updates that find no row), and returns the statuses that the Route
+ * inserts sent carry, a line per insert that has one: "PREFIX offload"
+ * (status offload=true and nothing else) or "PREFIX error=TEXT", or
+ * "none". */
 static char *
 db_commit_statuses(struct fixture *fx, enum ovsdb_writer_result result)
 {
@@ -817,7 +831,12 @@ db_commit_statuses(struct fixture *fx, enum ovsdb_writer_result result)
 
     ds_put_char(&sent, '[');
     ds_put_cstr(&sent, "\"Fibsync\"");
-    db_commit_all__(fx, result, &sent);
+    if (result == OVSDB_WRITER_LOST) {
+        db_lose_one(fx, &sent);
+        db_commit_all__(fx, 0, &sent);
+    } else {
+        db_commit_all__(fx, 1, &sent);
+    }
     ds_put_char(&sent, ']');
     ops = json_from_string(ds_cstr(&sent));
     ck_assert_msg(ops->type == JSON_ARRAY, "%s", ds_cstr(&sent));
@@ -825,7 +844,6 @@ db_commit_statuses(struct fixture *fx, enum ovsdb_writer_result result)
         const struct shash *op = json_object(json_array(ops)->elems[i]);
         const struct json *row = shash_find_data(op, "row");
         const struct json *status;
-        char *map;
 
         if (strcmp(json_string(shash_find_data(op, "op")), "insert")
             || strcmp(json_string(shash_find_data(op, "table")), "Route")
@@ -834,22 +852,7 @@ db_commit_statuses(struct fixture *fx, enum ovsdb_writer_result result)
         }
         ds_put_format(&s, "%s ", json_string(shash_find_data(
                                      json_object(row), "prefix")));
-        map = json_to_string(status, 0);
-        if (!strcmp(map, "[\"map\",[[\"offload\",\"true\"]]]")) {
-            ds_put_cstr(&s, "offload\n");
-        } else {
-            const struct json *pair;
-
-            static const char error[] = "[\"map\",[[\"error\",";
-
-            ck_assert_msg(!strncmp(map, error, strlen(error))
-                          && json_array(json_array(status)->elems[1])->n == 1,
-                          "%s", map);
-            pair = json_array(json_array(status)->elems[1])->elems[0];
-            ds_put_format(&s, "error=%s\n",
-                          json_string(json_array(pair)->elems[1]));
-        }
-        free(map);
+        put_status_text(&s, status);
     }
     json_destroy(ops);
     ds_destroy(&sent);
@@ -960,7 +963,7 @@ START_TEST(test_zmq_status_in_insert)
     route_add(fx, "10.4.0.0/24", 254, 0, "192.168.1.2");
     CHECK_TAKE(fx, "SET default 10.4.0.0/24 forward 192.168.1.2@eth2*1\n");
     result(fx, "10.4.0.0/24", 0);
-    db_lose_one(fx);
+    db_lose_one(fx, NULL);
     db_commit_all(fx);
     CHECK_STATUS_COMMIT(fx, "10.4.0.0/24 offload\n");
     CHECK_STATUS(fx, "none");
