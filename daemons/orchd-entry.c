@@ -159,7 +159,6 @@ orchd_entry_create(const char *vrf, const struct fib_prefix *prefix,
     ovs_refcount_init(&e->ref);
     e->vrf = intern_vrf(vrf);
     e->prefix = *prefix;
-    e->prefix_text_len = fib_prefix_format(prefix, e->prefix_text);
     orchd_entry_asic_uuid(vrf, prefix, &e->asic_uuid);
     e->action = action;
     if (forward) {
@@ -246,6 +245,23 @@ orchd_entry_compare_prefix(const struct orchd_entry *a,
     return c ? c : fib_prefix_compare(&a->prefix, &b->prefix);
 }
 
+/* Formats 'e''s prefix into 'buf' and returns 'buf'. */
+const char *
+orchd_entry_prefix(const struct orchd_entry *e, char buf[FIB_PREFIX_STRLEN])
+{
+    fib_prefix_format(&e->prefix, buf);
+    return buf;
+}
+
+/* Returns the text of 'e''s prefix as a JSON string. */
+static struct json *
+prefix_json(const struct orchd_entry *e)
+{
+    char prefix[FIB_PREFIX_STRLEN];
+
+    return json_string_create(orchd_entry_prefix(e, prefix));
+}
+
 /* Returns the Asic_Route row for 'e', written with sequence number 'seq'
  * and state "pending". */
 struct json *
@@ -258,7 +274,7 @@ orchd_entry_to_row(const struct orchd_entry *e, int64_t seq)
         json_object_put(row, "instance", json_integer_create(entry_instance));
     }
     json_object_put_string(row, "vrf", e->vrf);
-    json_object_put_string(row, "prefix", e->prefix_text);
+    json_object_put(row, "prefix", prefix_json(e));
     json_object_put_string(row, "packet_action",
                            orchd_action_to_string(e->action));
     for (size_t i = 0; i < e->n_nexthops; i++) {
@@ -282,7 +298,9 @@ orchd_entry_to_row(const struct orchd_entry *e, int64_t seq)
 void
 orchd_entry_format(const struct orchd_entry *e, struct ds *s)
 {
-    ds_put_buffer(s, e->prefix_text, e->prefix_text_len);
+    char prefix[FIB_PREFIX_STRLEN];
+
+    ds_put_buffer(s, prefix, fib_prefix_format(&e->prefix, prefix));
     if (strcmp(e->vrf, "default")) {
         ds_put_cstr(s, " vrf ");
         ds_put_cstr(s, e->vrf);
@@ -319,7 +337,7 @@ orchd_entry_to_json(const struct orchd_entry *e)
     struct json *nhs = json_array_create_empty();
 
     json_object_put_string(j, "vrf", e->vrf);
-    json_object_put_string(j, "prefix", e->prefix_text);
+    json_object_put(j, "prefix", prefix_json(e));
     json_object_put_string(j, "action", orchd_action_to_string(e->action));
     for (size_t i = 0; i < e->n_nexthops; i++) {
         struct json *nh = json_object_create();

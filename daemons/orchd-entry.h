@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "lib/fib-prefix.h"
+#include "openvswitch/util.h"
 #include "ovs-atomic.h"
 #include "uuid.h"
 
@@ -34,22 +35,23 @@ struct orchd_entry_nexthop {
     uint32_t key_len;           /* strlen(key). */
 };
 
-/* A SAI route entry. */
+/* A SAI route entry.  A million of them live in orchd, so it is kept to
+ * 88 bytes ahead of its next hops: the prefix's text is formatted when it
+ * is written out (fib_prefix_format()), not stored. */
 struct orchd_entry {
     struct ovs_refcount ref;    /* Shared by queue, written map, cache. */
+    uint32_t hash;              /* Hash of the content (action, nexthops). */
     struct uuid asic_uuid;      /* Asic_Route row UUID, from (vrf, prefix). */
     struct uuid route_uuid;     /* Route row it came from (zero if none). */
     const char *vrf;            /* VRF name (interned: never freed). */
-    struct fib_prefix prefix;   /* Destination. */
-    char prefix_text[FIB_PREFIX_STRLEN]; /* Canonical text of 'prefix'. */
-    uint8_t prefix_text_len;    /* strlen(prefix_text). */
-    enum orchd_action action;   /* Packet action. */
     struct orchd_entry_nexthop *nexthops; /* Sorted by key; empty unless
                                            * FORWARD; in the block the
                                            * entry heads. */
     size_t n_nexthops;          /* Number of 'nexthops'. */
-    uint32_t hash;              /* Hash of the content (action, nexthops). */
+    enum orchd_action action;   /* Packet action. */
+    struct fib_prefix prefix;   /* Destination. */
 };
+BUILD_ASSERT_DECL(sizeof(struct orchd_entry) <= 88);
 
 const char *orchd_action_to_string(enum orchd_action);
 bool orchd_action_from_string(const char *, enum orchd_action *);
@@ -75,6 +77,8 @@ int orchd_entry_compare_prefix(const struct orchd_entry *,
 
 struct json *orchd_entry_to_row(const struct orchd_entry *, int64_t seq);
 void orchd_entry_format(const struct orchd_entry *, struct ds *);
+const char *orchd_entry_prefix(const struct orchd_entry *,
+                               char buf[FIB_PREFIX_STRLEN]);
 struct json *orchd_entry_to_json(const struct orchd_entry *);
 
 #endif /* daemons/orchd-entry.h */

@@ -143,6 +143,7 @@ bulker_done(void *w_, const struct uuid *key, const struct orchd_entry *e,
             bool ok, const char *error)
 {
     struct orchd_worker *w = w_;
+    char prefix[FIB_PREFIX_STRLEN];
 
     if (ok) {
         /* The bulker has recorded it as programmed (the read cache). */
@@ -151,7 +152,7 @@ bulker_done(void *w_, const struct uuid *key, const struct orchd_entry *e,
         COVERAGE_INC(orchd_route_failed);
         VLOG_WARN_RL(&rl,
                      "%s vrf %s: programming failed: %s",
-                     e ? e->prefix_text : "?", e ? e->vrf : "?",
+                     e ? orchd_entry_prefix(e, prefix) : "?", e ? e->vrf : "?",
                      error ? error : "unknown error");
     }
     add_result(w, e, ok, error);

@@ -848,6 +848,7 @@ orchd_unixctl_cache_verify(struct unixctl_conn *conn, int argc OVS_UNUSED,
     orchd_worker_drain(o->worker);
     FIBREC_ROUTE_FOR_EACH (route, o->idl) {
         struct orchd_entry *want, *have;
+        char prefix[FIB_PREFIX_STRLEN];
         enum orchd_refusal why;
         char *error;
 
@@ -865,11 +866,11 @@ orchd_unixctl_cache_verify(struct unixctl_conn *conn, int argc OVS_UNUSED,
 
         have = orchd_cache_get(o->cache, &want->asic_uuid);
         if (!have) {
-            DIFF("missing from cache: %s vrf %s\n", want->prefix_text,
+            DIFF("missing from cache: %s vrf %s\n", orchd_entry_prefix(want, prefix),
                  want->vrf);
         } else if (!orchd_entry_same_content(have, want)) {
             DIFF("different in cache: %s vrf %s: cache has \"",
-                 want->prefix_text, want->vrf);
+                 orchd_entry_prefix(want, prefix), want->vrf);
             orchd_entry_format(have, &s);
             ds_put_cstr(&s, "\", Route wants \"");
             orchd_entry_format(want, &s);
@@ -883,8 +884,10 @@ orchd_unixctl_cache_verify(struct unixctl_conn *conn, int argc OVS_UNUSED,
     v = orchd_cache_snapshot(o->cache, true, &n_cached);
     for (size_t i = 0; i < n_cached; i++) {
         if (!uuid_set_contains(&wanted, &v[i]->asic_uuid)) {
-            DIFF("extra in cache: %s vrf %s\n", v[i]->prefix_text,
-                 v[i]->vrf);
+            char prefix[FIB_PREFIX_STRLEN];
+
+            DIFF("extra in cache: %s vrf %s\n",
+                 orchd_entry_prefix(v[i], prefix), v[i]->vrf);
         }
     }
     orchd_cache_snapshot_free(v, n_cached);

@@ -517,6 +517,7 @@ START_TEST(test_sorted_bulk)
     struct fake f = { .n_sent = 0 };
     struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
     struct uuid k9 = key_of(9);
+    char buf[FIB_PREFIX_STRLEN];
 
     orchd_bulker_seed(b, make_entry(9, "1.1.1.1@e0"), true);
     orchd_bulker_set(b, make_entry(300, "1.1.1.1@e0"));
@@ -526,10 +527,11 @@ START_TEST(test_sorted_bulk)
     orchd_bulker_run(b);
     ck_assert_uint_eq(f.sent[0]->n_items, 4);
     ck_assert_int_eq(f.sent[0]->items[0].op, ORCHD_BULK_REMOVE);
-    ck_assert_str_eq(f.sent[0]->items[1].entry->prefix_text, "10.0.2.0/24");
-    ck_assert_str_eq(f.sent[0]->items[2].entry->prefix_text,
+    ck_assert_str_eq(orchd_entry_prefix(f.sent[0]->items[1].entry, buf),
+                     "10.0.2.0/24");
+    ck_assert_str_eq(orchd_entry_prefix(f.sent[0]->items[2].entry, buf),
                      "10.0.20.0/24");
-    ck_assert_str_eq(f.sent[0]->items[3].entry->prefix_text,
+    ck_assert_str_eq(orchd_entry_prefix(f.sent[0]->items[3].entry, buf),
                      "10.1.44.0/24");
     orchd_bulker_destroy(b);
 }
@@ -544,12 +546,14 @@ START_TEST(test_remove_names_content)
     struct fake f = { .n_sent = 0 };
     struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
     struct uuid k = key_of(5);
+    char buf[FIB_PREFIX_STRLEN];
 
     orchd_bulker_seed(b, make_entry(5, "1.1.1.1@e0"), true);
     orchd_bulker_del(b, &k);
     orchd_bulker_run(b);
     ck_assert_int_eq(f.sent[0]->items[0].op, ORCHD_BULK_REMOVE);
-    ck_assert_str_eq(f.sent[0]->items[0].entry->prefix_text, "10.0.5.0/24");
+    ck_assert_str_eq(orchd_entry_prefix(f.sent[0]->items[0].entry, buf),
+                     "10.0.5.0/24");
     orchd_bulker_sent(b, f.sent[0], true);
     ck_assert_uint_eq(f.n_done_remove, 1);
     ck_assert(orchd_bulker_is_idle(b));
