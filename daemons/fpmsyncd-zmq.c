@@ -602,7 +602,10 @@ fpmd_zmq_results(struct fpmd_zmq *zmq, const void *frame, size_t size)
 
                 memcpy(name, re->e.vrf, re->e.vrf_len);
                 name[re->e.vrf_len] = '\0';
-                vrf = fpmd_vrf_by_name(&rib->vrfs, name);
+                /* A name with a null byte is no VRF's: cut there, it
+                 * would be another's. */
+                vrf = (memchr(re->e.vrf, '\0', re->e.vrf_len) ? NULL
+                       : fpmd_vrf_by_name(&rib->vrfs, name));
                 vrf_name = re->e.vrf;
                 vrf_len = re->e.vrf_len;
             }

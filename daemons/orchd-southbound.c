@@ -363,6 +363,15 @@ handle_result(struct orchd_southbound *sb, const struct route_frame_route *r)
     struct orchd_bulk_item *item;
     struct uuid key;
 
+    if (memchr(r->vrf, '\0', r->vrf_len)) {
+        /* No route of orchd's has such a VRF name, and the name cut at its
+         * null byte would be another VRF's. */
+        VLOG_WARN_RL(&rl, "a result with a null byte in its VRF name "
+                     "ignored");
+        sb->stats.results_stale++;
+        free(error);
+        return;
+    }
     memcpy(vrf, r->vrf, r->vrf_len);
     vrf[r->vrf_len] = '\0';
 

@@ -81,20 +81,21 @@ send_results(struct syncd_zmq *zq)
     }
 }
 
-/* Adds a result to the RESULTS frame: op 'op' of route 'prefix' in 'vrf',
- * write 'seq', with status code 'status' (0: programmed) and, if it is
- * not 0, the reason 'error'. */
+/* Adds a result to the RESULTS frame: op 'op' of route 'prefix' in the
+ * VRF named by the 'vrf_len' bytes at 'vrf' (1 to 255), write 'seq', with
+ * status code 'status' (0: programmed) and, if it is not 0, the reason
+ * 'error'. */
 static void
 put_result(struct syncd_zmq *zq, enum route_frame_op op, const char *vrf,
-           const struct fib_prefix *prefix, int64_t seq, uint8_t status,
-           const char *error)
+           size_t vrf_len, const struct fib_prefix *prefix, int64_t seq,
+           uint8_t status, const char *error)
 {
     struct route_frame_route r = {
         .op = op,
         .status = status,
         .seq = seq,
         .vrf = vrf,
-        .vrf_len = MIN(strlen(vrf), UINT8_MAX),
+        .vrf_len = MIN(vrf_len, UINT8_MAX),
         .prefix = *prefix,
         .error = error,
         .error_len = error ? MIN(strlen(error), UINT16_MAX) : 0,
@@ -134,8 +135,8 @@ syncd_zmq_apply_result(const struct syncd_route_result *r, void *zq_)
                      syncd_status_code_name(code));
     }
     put_result(zq, r->type == SYNCD_OP_DEL ? ROUTE_FRAME_DEL
-               : ROUTE_FRAME_SET, r->vrf, r->prefix, r->seq, code,
-               code ? syncd_status_code_name(code) : NULL);
+               : ROUTE_FRAME_SET, r->vrf, strlen(r->vrf), r->prefix, r->seq,
+               code, code ? syncd_status_code_name(code) : NULL);
 }
 
 /* ---- Entries ------------------------------------------------------------ */
@@ -180,12 +181,29 @@ bad_entry(struct syncd_zmq *zq, struct syncd_route_op *op, const char *error)
     COVERAGE_INC(syncd_zmq_bad_entry);
     fib_prefix_format(&op->prefix, buf);
     VLOG_WARN_RL(&rl, "%s %s: entry refused: %s", op->vrf, buf, error);
-    put_result(zq, ROUTE_FRAME_SET, op->vrf, &op->prefix, op->seq,
-               SYNCD_ZMQ_STATUS_BAD, error);
+    put_result(zq, ROUTE_FRAME_SET, op->vrf, strlen(op->vrf), &op->prefix,
+               op->seq, SYNCD_ZMQ_STATUS_BAD, error);
 
     op->type = SYNCD_OP_DEL;
     op->origin.parts[0] = ORIGIN_SILENT;
     syncd_apply_submit(zq->apply, op);
+}
+
+/* Answers ROUTES entry 'r', SET or DEL, whose VRF name has a null byte,
+ * with an error result, and applies nothing: no VRF of syncd's has such a
+ * name, and the name cut at its null byte would be another VRF's. */
+static void
+refuse_vrf(struct syncd_zmq *zq, const struct route_frame_route *r)
+{
+    const char *error = "bad VRF name: a null byte";
+    char buf[FIB_PREFIX_STRLEN];
+
+    zq->stats.bad_entries++;
+    COVERAGE_INC(syncd_zmq_bad_entry);
+    fib_prefix_format(&r->prefix, buf);
+    VLOG_WARN_RL(&rl, "%s: entry refused: %s", buf, error);
+    put_result(zq, r->op, r->vrf, r->vrf_len, &r->prefix, r->seq,
+               SYNCD_ZMQ_STATUS_BAD, error);
 }
 
 /* Submits ROUTES entry 'r' to the apply step, or answers it with an error
@@ -201,6 +219,10 @@ process_entry(struct syncd_zmq *zq, const struct route_frame_route *r)
     };
     char *error = NULL;
 
+    if (memchr(r->vrf, '\0', r->vrf_len)) {
+        refuse_vrf(zq, r);
+        return;
+    }
     memcpy(vrf, r->vrf, r->vrf_len);
     vrf[r->vrf_len] = '\0';
     if (r->op == ROUTE_FRAME_DEL) {
@@ -212,9 +234,7 @@ process_entry(struct syncd_zmq *zq, const struct route_frame_route *r)
 
     zq->stats.sets++;
     op.type = SYNCD_OP_SET;
-    if (strlen(vrf) != r->vrf_len) {
-        error = xstrdup("bad VRF name: a null byte");
-    } else if (r->action == ROUTE_FRAME_DROP) {
+    if (r->action == ROUTE_FRAME_DROP) {
         op.action = SAI_PACKET_ACTION_DROP;
     } else if (r->action == ROUTE_FRAME_TRAP) {
         op.action = SAI_PACKET_ACTION_TRAP;

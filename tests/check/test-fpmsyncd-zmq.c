@@ -561,10 +561,11 @@ START_TEST(test_zmq_resync_after_restart)
 }
 END_TEST
 
-/* Builds a RESULTS frame with one entry for 'prefix' of the default VRF,
- * and hands it to the fast path. */
+/* Builds a RESULTS frame with one entry for 'prefix' of the VRF named by
+ * the 'vrf_len' bytes at 'vrf', and hands it to the fast path. */
 static void
-result(struct fixture *fx, const char *prefix, uint8_t status)
+result_in_vrf(struct fixture *fx, const char *vrf, size_t vrf_len,
+              const char *prefix, uint8_t status)
 {
     struct route_frame_route rr;
     struct fpm_prefix p = fpm_test_prefix(prefix);
@@ -572,8 +573,8 @@ result(struct fixture *fx, const char *prefix, uint8_t status)
 
     memset(&rr, 0, sizeof rr);
     rr.op = ROUTE_FRAME_SET;
-    rr.vrf = "default";
-    rr.vrf_len = 7;
+    rr.vrf = vrf;
+    rr.vrf_len = vrf_len;
     rr.status = status;
     rr.error = status ? "SAI_STATUS_FAILURE" : NULL;
     rr.error_len = status ? strlen(rr.error) : 0;
@@ -583,6 +584,13 @@ result(struct fixture *fx, const char *prefix, uint8_t status)
     route_frame_put_result(&b, &rr);
     fpmd_zmq_results(fx->zmq, b.data, b.size);
     ofpbuf_uninit(&b);
+}
+
+/* result_in_vrf() for the default VRF. */
+static void
+result(struct fixture *fx, const char *prefix, uint8_t status)
+{
+    result_in_vrf(fx, "default", 7, prefix, status);
 }
 
 /* With FIB suppression, a route that orchd programmed is offloaded; a
@@ -605,6 +613,8 @@ START_TEST(test_zmq_results)
     CHECK_TAKE(fx, "SET default 10.2.0.0/24 forward 192.168.1.3@eth2*1\n");
     result(fx, "10.2.0.0/24", 1);
     result(fx, "10.9.0.0/24", 0);      /* Unknown. */
+    /* No VRF's name: cut at its null byte it would be "default". */
+    result_in_vrf(fx, "default\0x", 9, "10.2.0.0/24", 0);
     ck_assert_uint_eq(fx->n_offloads, 1);
     result(fx, "10.2.0.0/24", 0);
     ck_assert_uint_eq(fx->n_offloads, 2);

@@ -3,7 +3,8 @@
  * orchd's end (daemons/orchd-southbound.c, driven by a real bulker) and
  * syncd's (daemons/syncd-zmq.c, on a real apply step and simulator), over
  * a ZeroMQ channel on ipc in a temporary directory.  Routes out, results
- * back, an entry syncd cannot use, and each end restarting.
+ * back, an entry syncd cannot use, and each end restarting; and syncd fed
+ * hand-built frames with VRF names it must refuse.
  */
 
 #include <config.h>
@@ -17,6 +18,10 @@
 #include "daemons/orchd-southbound.h"
 #include "daemons/syncd-apply.h"
 #include "daemons/syncd-zmq.h"
+#include "asic-sim/asic-sim.h"
+#include "lib/route-frame.h"
+#include "lib/zmq-channel.h"
+#include "openvswitch/ofpbuf.h"
 #include "lib/fib-prefix.h"
 #include "openvswitch/vlog.h"
 #include "tests/check/suites.h"
@@ -237,6 +242,190 @@ START_TEST(test_southbound)
 }
 END_TEST
 
+/* A bare orchd end: a channel that sends hand-built ROUTES frames and
+ * keeps the results that come back. */
+struct raw_end {
+    struct zmq_channel *ch;         /* To syncd. */
+    int n_results;                  /* Result entries received. */
+    int n_errors;                   /* Of them, errors. */
+    char vrf[8];                    /* The last result's VRF bytes... */
+    size_t vrf_len;                 /* ...and their number. */
+};
+
+static void
+raw_recv(void *r_, const struct route_frame_header *h OVS_UNUSED,
+         const void *frame, size_t size)
+{
+    struct raw_end *r = r_;
+    struct route_frame_reader rd;
+    struct route_frame_route e;
+
+    route_frame_reader_init(&rd, frame, size);
+    while (rd.left && !route_frame_read(&rd, &e)) {
+        r->n_results++;
+        r->n_errors += e.status != 0;
+        r->vrf_len = MIN(e.vrf_len, sizeof r->vrf);
+        memcpy(r->vrf, e.vrf, r->vrf_len);
+    }
+}
+
+/* Sends one ROUTES entry: 'op' of 10.0.0.0/8 in the VRF named by the
+ * 'vrf_len' bytes at 'vrf', via 192.0.2.1 if it is a SET. */
+static void
+raw_send(struct raw_end *r, enum route_frame_op op, const char *vrf,
+         size_t vrf_len)
+{
+    struct route_frame_nexthop nh = { .key = "192.0.2.1@eth0",
+                                      .key_len = 14, .weight = 1 };
+    struct route_frame_route e = {
+        .op = op, .action = ROUTE_FRAME_FORWARD, .seq = 1,
+        .vrf = vrf, .vrf_len = vrf_len,
+        .nexthops = &nh, .n_nexthops = op == ROUTE_FRAME_SET,
+    };
+    struct ofpbuf frame;
+
+    ck_assert_ptr_null(fib_prefix_parse("10.0.0.0/8", &e.prefix));
+    ofpbuf_init(&frame, 0);
+    route_frame_start(&frame, ROUTE_FRAME_ROUTES, 0, 0);
+    route_frame_put_route(&frame, &e);
+    route_frame_finish(&frame);
+    zmq_channel_send(r->ch, &frame);
+}
+
+/* Runs both ends until 'COND' holds, failing after about 10 s. */
+#define RAW_RUN_UNTIL(R, S, COND)                               \
+    do {                                                        \
+        int i_;                                                 \
+        for (i_ = 0; i_ < 10000 && !(COND); i_++) {             \
+            zmq_channel_run((R)->ch);                           \
+            syncd_zmq_run((S)->zq);                             \
+            usleep(1000);                                       \
+        }                                                       \
+        ck_assert_msg(COND, "timed out waiting for %s", #COND); \
+    } while (0)
+
+/* Returns true if 10.0.0.0/8 in VRF "red" forwards in syncd's ASIC. */
+static bool
+red_route_programmed(const struct syncd_end *s)
+{
+    sai_object_id_t vr = syncd_apply_vr_find(s->apply, "red");
+    uint32_t n4 = 0;
+
+    if (vr) {
+        asic_sim_route_count(vr, &n4, NULL);
+    }
+    return n4 == 1;
+}
+
+/* An entry whose VRF name holds a null byte, SET or DEL, is refused with
+ * an error result naming the VRF as sent, and changes nothing: the name
+ * cut at the null byte ("red") is another VRF, whose route stays. */
+START_TEST(test_southbound_vrf_null_byte)
+{
+    struct zmq_channel_options co = { .name = "southbound", .bind = false };
+    char dir[] = "/tmp/fibsync-sb-XXXXXX";
+    struct raw_end r = { .n_results = 0 };
+    struct syncd_end s;
+    char *error;
+
+    vlog_set_levels(NULL, VLF_CONSOLE, VLL_OFF);
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    endpoint = xasprintf("ipc://%s/southbound.zmq", dir);
+    co.endpoint = endpoint;
+    syncd_open(&s);
+    r.ch = zmq_channel_create(&co, raw_recv, NULL, &r, &error);
+    ck_assert_msg(r.ch, "%s", error);
+    RAW_RUN_UNTIL(&r, &s, zmq_channel_is_up(r.ch));
+
+    raw_send(&r, ROUTE_FRAME_SET, "red", 3);
+    RAW_RUN_UNTIL(&r, &s, r.n_results == 1);
+    ck_assert_int_eq(r.n_errors, 0);
+    ck_assert(red_route_programmed(&s));
+
+    raw_send(&r, ROUTE_FRAME_SET, "red\0x", 5);
+    RAW_RUN_UNTIL(&r, &s, r.n_results == 2);
+    ck_assert_int_eq(r.n_errors, 1);
+    ck_assert_uint_eq(r.vrf_len, 5);
+    ck_assert(!memcmp(r.vrf, "red\0x", 5));
+
+    raw_send(&r, ROUTE_FRAME_DEL, "red\0junk", 8);
+    RAW_RUN_UNTIL(&r, &s, r.n_results == 3);
+    ck_assert_int_eq(r.n_errors, 2);
+
+    raw_send(&r, ROUTE_FRAME_SET, "\0x", 2);
+    raw_send(&r, ROUTE_FRAME_DEL, "\0", 1);
+    RAW_RUN_UNTIL(&r, &s, r.n_results == 5);
+    ck_assert_int_eq(r.n_errors, 4);
+    ck_assert_uint_eq(zq_stats(&s).bad_entries, 4);
+    ck_assert(red_route_programmed(&s));
+    ck_assert_uint_eq(syncd_apply_n_routes(s.apply), 1);
+
+    zmq_channel_destroy(r.ch);
+    syncd_close(&s);
+    free(endpoint);
+    rmdir(dir);
+}
+END_TEST
+
+/* Sends one RESULTS entry to orchd: DEL of 10.0.0.0/8 in the VRF named
+ * by the 'vrf_len' bytes at 'vrf', programmed. */
+static void
+raw_send_del_result(struct raw_end *r, const char *vrf, size_t vrf_len)
+{
+    struct route_frame_route e = { .op = ROUTE_FRAME_DEL, .seq = 1,
+                                   .vrf = vrf, .vrf_len = vrf_len };
+    struct ofpbuf frame;
+
+    ck_assert_ptr_null(fib_prefix_parse("10.0.0.0/8", &e.prefix));
+    ofpbuf_init(&frame, 0);
+    route_frame_start(&frame, ROUTE_FRAME_RESULTS, 0, 0);
+    route_frame_put_result(&frame, &e);
+    route_frame_finish(&frame);
+    zmq_channel_send(r->ch, &frame);
+}
+
+/* orchd ignores a result whose VRF name holds a null byte: it names no
+ * route of orchd's (cut at the null byte it would name "red"'s). */
+START_TEST(test_southbound_result_vrf_null_byte)
+{
+    struct zmq_channel_options co = { .name = "southbound", .bind = true };
+    char dir[] = "/tmp/fibsync-sb-XXXXXX";
+    struct raw_end r = { .n_results = 0 };
+    struct orchd_end o;
+    char *error;
+    int i;
+
+    vlog_set_levels(NULL, VLF_CONSOLE, VLL_OFF);
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    endpoint = xasprintf("ipc://%s/southbound.zmq", dir);
+    co.endpoint = endpoint;
+    r.ch = zmq_channel_create(&co, raw_recv, NULL, &r, &error);
+    ck_assert_msg(r.ch, "%s", error);
+    orchd_open(&o);
+    for (i = 0; i < 10000 && !zmq_channel_is_up(r.ch); i++) {
+        zmq_channel_run(r.ch);
+        orchd_southbound_run(o.sb);
+        usleep(1000);
+    }
+    ck_assert(zmq_channel_is_up(r.ch));
+
+    raw_send_del_result(&r, "red\0x", 5);
+    raw_send_del_result(&r, "red", 3);
+    for (i = 0; i < 10000 && sb_stats(&o).results_del < 1; i++) {
+        zmq_channel_run(r.ch);
+        orchd_southbound_run(o.sb);
+        usleep(1000);
+    }
+    ck_assert_uint_eq(sb_stats(&o).results_del, 1);
+    ck_assert_uint_eq(sb_stats(&o).results_stale, 1);
+
+    orchd_close(&o);
+    zmq_channel_destroy(r.ch);
+    free(endpoint);
+    rmdir(dir);
+}
+END_TEST
+
 Suite *
 southbound_suite(void)
 {
@@ -244,6 +433,8 @@ southbound_suite(void)
     TCase *tc = tcase_create("southbound");
 
     tcase_add_test(tc, test_southbound);
+    tcase_add_test(tc, test_southbound_vrf_null_byte);
+    tcase_add_test(tc, test_southbound_result_vrf_null_byte);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     return s;
