@@ -72,6 +72,17 @@ enum sa_sai_op {
     SA_OP_SET,
 };
 
+/* A set that changes both of a route's attributes sets them one at a
+ * time, so that a failure leaves the route as it was rather than half
+ * changed: a route that will forward gets its next hop first, one that
+ * will drop or trap stops forwarding first, and the second attribute is
+ * set, in a second bulk of the flush, only if the first was. */
+enum sa_deferred {
+    SA_DEFER_NONE,              /* Nothing left for a second bulk. */
+    SA_DEFER_ACTION,            /* PACKET_ACTION after NEXT_HOP_ID. */
+    SA_DEFER_NH,                /* NEXT_HOP_ID after PACKET_ACTION. */
+};
+
 /* A queued operation. */
 struct sa_op {
     struct hmap_node node;      /* In 'sa->pending', by (vr, prefix). */
@@ -86,6 +97,7 @@ struct sa_op {
     int set_nh;                 /* For SA_OP_SET: index of its NEXT_HOP_ID
                                  * entry in the set bulk, or -1. */
     int set_action;             /* Same for PACKET_ACTION. */
+    uint8_t deferred;           /* For SA_OP_SET: an enum sa_deferred. */
     uint32_t bulk_idx;          /* Index in the create or remove bulk. */
     struct sa_target target;    /* New target (create, set), holding a
                                  * reference. */
@@ -234,6 +246,7 @@ op_queue(struct syncd_apply *sa, const struct syncd_route_op *sop,
     op->action = sop->action;
     op->internal = internal;
     op->set_nh = op->set_action = -1;
+    op->deferred = SA_DEFER_NONE;
     op->bulk_idx = 0;
     op->target.kind = SA_T_NONE;
     op->target.ptr = NULL;
@@ -286,6 +299,25 @@ submit_del(struct syncd_apply *sa, const struct syncd_route_op *sop,
     route_entry_init(sa, vr->index, &sop->prefix, &sa->r_entries[sa->n_r]);
     sa->r_ops[sa->n_r++] = op - sa->ops;
     maybe_flush(sa);
+}
+
+/* Appends to the set bulk the entry that sets attribute 'attr'
+ * (NEXT_HOP_ID or PACKET_ACTION) of 'op''s route to its new value.
+ * Returns its index. */
+static int
+put_set_attr(struct syncd_apply *sa, const struct sa_op *op,
+             sai_attr_id_t attr)
+{
+    sai_attribute_t *a = &sa->s_attrs[sa->n_s];
+
+    a->id = attr;
+    if (attr == SAI_ROUTE_ENTRY_ATTR_NEXT_HOP_ID) {
+        a->value.oid = syncd_nexthop_target_oid(&op->target);
+    } else {
+        a->value.s32 = op->action;
+    }
+    route_entry_init(sa, op->vr, &op->prefix, &sa->s_entries[sa->n_s]);
+    return sa->n_s++;
 }
 
 /* Resolves the next hops of SET operation 'sop' and queues the creation of
@@ -356,23 +388,16 @@ submit_set(struct syncd_apply *sa, const struct syncd_route_op *sop)
     struct sa_op *op = op_queue(sa, sop, vr->index, hash, SA_OP_SET, false);
     op->route = route;
     op->target = t;
-    if (!same_target) {
-        sai_attribute_t *a = &sa->s_attrs[sa->n_s];
-
-        a->id = SAI_ROUTE_ENTRY_ATTR_NEXT_HOP_ID;
-        a->value.oid = syncd_nexthop_target_oid(&t);
-        route_entry_init(sa, vr->index, &sop->prefix,
-                         &sa->s_entries[sa->n_s]);
-        op->set_nh = sa->n_s++;
+    if (!same_target && !same_action) {
+        op->deferred = (sop->action == SAI_PACKET_ACTION_FORWARD
+                        ? SA_DEFER_ACTION : SA_DEFER_NH);
     }
-    if (!same_action) {
-        sai_attribute_t *a = &sa->s_attrs[sa->n_s];
-
-        a->id = SAI_ROUTE_ENTRY_ATTR_PACKET_ACTION;
-        a->value.s32 = sop->action;
-        route_entry_init(sa, vr->index, &sop->prefix,
-                         &sa->s_entries[sa->n_s]);
-        op->set_action = sa->n_s++;
+    if (!same_target && op->deferred != SA_DEFER_NH) {
+        op->set_nh = put_set_attr(sa, op, SAI_ROUTE_ENTRY_ATTR_NEXT_HOP_ID);
+    }
+    if (!same_action && op->deferred != SA_DEFER_ACTION) {
+        op->set_action = put_set_attr(sa, op,
+                                      SAI_ROUTE_ENTRY_ATTR_PACKET_ACTION);
     }
     sa->n_s_ops++;
     maybe_flush(sa);
@@ -443,6 +468,20 @@ route_destroy(struct syncd_apply *sa, struct sa_route *route)
     syncd_nexthop_target_unref(sa, &t);
     hmap_remove(&sa->routes, &route->node);
     free(route);
+}
+
+/* Sends the set bulk's entries from index 'first' on, if there are any. */
+static void
+set_bulk(struct syncd_apply *sa, uint32_t first)
+{
+    if (sa->n_s > first) {
+        sa->route_api->set_route_entries_attribute(
+            sa->n_s - first, &sa->s_entries[first], &sa->s_attrs[first],
+            SAI_BULK_OP_ERROR_MODE_IGNORE_ERROR, &sa->s_statuses[first]);
+        sa->stats.bulks[ASIC_SIM_OP_SET]++;
+        sa->stats.route_ops[ASIC_SIM_OP_SET] += sa->n_s - first;
+        COVERAGE_INC(syncd_apply_bulk);
+    }
 }
 
 /* Sends every queued operation to the switch, removals first, then
@@ -516,15 +555,26 @@ syncd_apply_flush(struct syncd_apply *sa)
         }
     }
 
-    /* Attribute sets. */
-    if (sa->n_s) {
-        sa->route_api->set_route_entries_attribute(
-            sa->n_s, sa->s_entries, sa->s_attrs,
-            SAI_BULK_OP_ERROR_MODE_IGNORE_ERROR, sa->s_statuses);
-        sa->stats.bulks[ASIC_SIM_OP_SET]++;
-        sa->stats.route_ops[ASIC_SIM_OP_SET] += sa->n_s;
-        COVERAGE_INC(syncd_apply_bulk);
+    /* Attribute sets, then the second attributes of the routes whose
+     * first was set (enum sa_deferred). */
+    set_bulk(sa, 0);
+    uint32_t n_first = sa->n_s;
+    for (size_t i = 0; i < sa->n_ops; i++) {
+        struct sa_op *op = &sa->ops[i];
+
+        if (op->sai_op != SA_OP_SET || op->deferred == SA_DEFER_NONE) {
+            continue;
+        } else if (op->deferred == SA_DEFER_ACTION) {
+            if (!sa->s_statuses[op->set_nh]) {
+                op->set_action = put_set_attr(
+                    sa, op, SAI_ROUTE_ENTRY_ATTR_PACKET_ACTION);
+            }
+        } else if (!sa->s_statuses[op->set_action]) {
+            op->set_nh = put_set_attr(sa, op,
+                                      SAI_ROUTE_ENTRY_ATTR_NEXT_HOP_ID);
+        }
     }
+    set_bulk(sa, n_first);
     for (size_t i = 0; i < sa->n_ops; i++) {
         struct sa_op *op = &sa->ops[i];
 

@@ -67,6 +67,13 @@
  * removal of an absent route) or fail before one (a next hop that cannot
  * be created) are reported at once, from syncd_apply_submit().
  *
+ * A set that changes both a route's next hop and its action is two
+ * attribute sets, made one after the other in two bulks of the flush, the
+ * second only if the first succeeded: the next hop first for a route that
+ * will forward, the action first for one that will drop or trap.  A
+ * failure then leaves the route as it was, or dropping where it was to
+ * drop, never forwarding without a next hop.
+ *
  * Resynchronization
  * =================
  *

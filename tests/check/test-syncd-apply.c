@@ -477,6 +477,82 @@ START_TEST(test_faults_and_orphans)
 }
 END_TEST
 
+/* A set that changes both a route's action and its next hop, half of
+ * whose attribute sets fail, never leaves the route half changed: a
+ * failed change to drop leaves it as it was or dropping, a failed change
+ * to forward leaves it dropping; never forwarding without a next hop. */
+START_TEST(test_change_both_attributes)
+{
+    struct results res;
+    struct syncd_apply *sa = create(&res, 0, 0);
+    sai_object_id_t sw = syncd_apply_switch_id(sa);
+    const char *nh1[] = { "192.0.2.1@e0", NULL };
+    const char *nh2[] = { "192.0.2.2@e0", NULL };
+    struct asic_sim_fault f = { .rate = 0.5, .seed = 1,
+                                .ops = ASIC_SIM_FAULT_ROUTE_SET };
+    int n_failed[2] = { 0, 0 };
+    int seq = 0;
+
+    for (int i = 0; i < 40; i++) {
+        char prefix[32];
+
+        snprintf(prefix, sizeof prefix, "10.%d.0.0/16", i);
+        set_route(sa, "default", prefix, SAI_PACKET_ACTION_FORWARD, ++seq,
+                  nh1);
+    }
+    syncd_apply_flush(sa);
+    ck_assert_int_eq(asic_sim_fault_set(sw, &f), 0);
+
+    for (int phase = 0; phase < 2; phase++) {
+        for (int i = 0; i < 40; i++) {
+            char prefix[32], addr[32], old[64], drop[64];
+            char *got;
+
+            snprintf(prefix, sizeof prefix, "10.%d.0.0/16", i);
+            snprintf(addr, sizeof addr, "10.%d.0.1", i);
+            snprintf(drop, sizeof drop, "%s drop", prefix);
+            snprintf(old, sizeof old, "%s forward 192.0.2.1@e0=1", prefix);
+            got = lookup(sa, "default", addr);
+            if (phase == 1 && strncmp(got, drop, strlen(drop))) {
+                /* Still forwarding after a failed change to drop. */
+                free(got);
+                continue;
+            }
+            free(got);
+
+            res.n = 0;
+            if (phase == 0) {
+                set_route(sa, "default", prefix, SAI_PACKET_ACTION_DROP,
+                          ++seq, NULL);
+            } else {
+                set_route(sa, "default", prefix, SAI_PACKET_ACTION_FORWARD,
+                          ++seq, nh2);
+            }
+            syncd_apply_flush(sa);
+            ck_assert_uint_eq(res.n, 1);
+            if (res.r[0].status == SAI_STATUS_SUCCESS) {
+                continue;
+            }
+            n_failed[phase]++;
+            got = lookup(sa, "default", addr);
+            if (phase == 0) {
+                ck_assert_msg(!strcmp(got, old)
+                              || !strncmp(got, drop, strlen(drop)),
+                              "%s after a failed change to drop", got);
+            } else {
+                ck_assert_msg(!strncmp(got, drop, strlen(drop)),
+                              "%s after a failed change to forward", got);
+            }
+            free(got);
+        }
+    }
+    /* Both directions were tried against failures. */
+    ck_assert_int_gt(n_failed[0], 0);
+    ck_assert_int_gt(n_failed[1], 0);
+    syncd_apply_destroy(sa);
+}
+END_TEST
+
 START_TEST(test_invalid)
 {
     struct results res;
@@ -753,6 +829,7 @@ syncd_apply_suite(void)
     tcase_add_test(tc, test_bulk_size);
     tcase_add_test(tc, test_capacity);
     tcase_add_test(tc, test_faults_and_orphans);
+    tcase_add_test(tc, test_change_both_attributes);
     tcase_add_test(tc, test_invalid);
     tcase_add_test(tc, test_result_names_vrf);
     tcase_add_test(tc, test_mark_and_sweep);
