@@ -62,6 +62,13 @@ enum {
     FPMD_F_ZMQ_SENT = 1 << 5,   /* Last sent as a SET: orchd holds it. */
     FPMD_F_ZMQ_RESYNC = 1 << 6, /* Part of the resync under way, not sent
                                  * yet. */
+
+    /* The OVSDB path's, routes only. */
+    FPMD_F_STATUS_STALE = 1 << 7, /* What orchd programs of it changed
+                                   * with FIB suppression on: its row's
+                                   * next update also deletes
+                                   * status:offload, which orchd's result
+                                   * writes again (fpmsyncd-txn.c). */
 };
 
 /* A route. */
@@ -86,6 +93,11 @@ struct fpmd_route {
 
     uint32_t metric;            /* RTA_PRIORITY, 0 if none. */
     uint32_t gen;               /* Generation that last announced it. */
+    uint32_t asic_hash;         /* Hash of what orchd programs of it (drop
+                                 * or its next hops), as of its last
+                                 * fpmd_route_refresh(): a change of its
+                                 * protocol or metric alone leaves it
+                                 * offloaded. */
     struct fpmd_nh *nh;         /* Next hops, or NULL if none. */
     struct ovs_list nh_node;    /* In 'nh->routes', if 'nh'. */
 };

@@ -165,36 +165,59 @@ route_content_hash(const struct fpmd_rib *rib, const struct fpmd_route *r)
                           r->nh ? r->nh->id : 0, blackhole, members_hash);
 }
 
+/* Returns the hash of what orchd programs of 'r': whether it drops, and
+ * its resolved next hops. */
+static uint32_t
+route_asic_hash(const struct fpmd_route *r)
+{
+    const struct fpmd_nhset *set = fpmd_route_set(r);
+    uint32_t members_hash = set ? set->hash : fpmd_nhset_hash(NULL, 0);
+
+    return hash_int(fpmd_route_is_blackhole(r), members_hash);
+}
+
 /* Queues 'r''s row with its current content, if it can be written, and
- * 'r' for the fast path if orchd may not have that content. */
+ * 'r' for the fast path if orchd may not have that content.
+ *
+ * zebra (re)announced 'r' (or its next hops changed), and with FIB
+ * suppression it waits for an offload notification of each announcement.
+ * One is sent at once if 'r' is offloaded and what orchd programs of it is
+ * unchanged: a replay, a path change merged with its deferred delete into
+ * no change, a new protocol or metric.  orchd sends no result for those,
+ * so nothing else would.  Otherwise 'r' waits for orchd's result for its
+ * new content (on the OVSDB path, for status:offload written again). */
 void
 fpmd_route_refresh(struct fpmd_rib *rib, struct fpmd_route *r)
 {
-    uint32_t hash;
+    bool row_unchanged, asic_unchanged;
+    uint32_t hash, asic_hash;
 
     if (!fpmd_route_writable(r)) {
         return;
     }
     hash = route_content_hash(rib, r);
-    if (r->be.db == ROUTE_BATCH_DB_PRESENT && r->be.db_hash == hash
-        && !r->be.queued) {
-        /* Unchanged: not rewritten.  zebra (re)announced it, so tell it
-         * again that it is offloaded, if it is. */
-        route_batch_set(&rib->batch, &r->be, hash);
-        if (rib->zmq) {
-            fpmd_zmq_route_set(rib->zmq, r, false);
-        }
-        if (r->be.flags & FPMD_F_OFFLOADED) {
-            fpmd_offload_notify(rib, r);
-        }
-        return;
-    }
-    fpmd_offload_clear(rib, r);
+    asic_hash = route_asic_hash(r);
+    /* A delete deferred for 'r' is cancelled by this add. */
+    row_unchanged = (r->be.db == ROUTE_BATCH_DB_PRESENT
+                     && r->be.db_hash == hash
+                     && (!r->be.queued || fpmd_rib_defers(rib, r)));
+    asic_unchanged = row_unchanged || asic_hash == r->asic_hash;
+    r->asic_hash = asic_hash;
+
     route_batch_set(&rib->batch, &r->be, hash);
     if (rib->zmq) {
-        fpmd_zmq_route_set(rib->zmq, r, true);
+        fpmd_zmq_route_set(rib->zmq, r, !row_unchanged);
+    }
+    if (!asic_unchanged) {
+        fpmd_offload_clear(rib, r);
+        if (!rib->zmq && rib->offload.enabled) {
+            r->be.flags |= FPMD_F_STATUS_STALE;
+        }
+    } else if (r->be.flags & FPMD_F_OFFLOADED) {
+        fpmd_offload_notify(rib, r);
     }
 }
+
 
 /* Frees 'r' if nothing needs it any more: no row to write, no next hops,
  * not queued for the fast path nor for a status write. */
@@ -243,7 +266,10 @@ static void
 route_withdraw(struct fpmd_rib *rib, struct fpmd_route *r)
 {
     route_set_nh(rib, r, NULL);
-    fpmd_offload_clear(rib, r);
+    if (!fpmd_rib_defers(rib, r)) {
+        /* A deferred delete keeps it for its add (defer_end()). */
+        fpmd_offload_clear(rib, r);
+    }
     fpmd_status_route_withdrawn(rib, r);
     r->be.flags &= ~FPMD_F_NO_CONTENT;
     route_batch_del(&rib->batch, &r->be);
@@ -307,6 +333,10 @@ defer_end(struct fpmd_rib *rib, bool merged)
             rib->stats.del_merged++;
         } else {
             rib->stats.del_alone++;
+        }
+        if (!merged && !rib->del_deferred->be.want) {
+            /* Offloaded no more: kept until now in case the add came. */
+            fpmd_offload_clear(rib, rib->del_deferred);
         }
         rib->del_deferred = NULL;
         route_batch_defer(&rib->batch, NULL);

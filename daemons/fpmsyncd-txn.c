@@ -174,6 +174,36 @@ put_op(struct ds *s, struct fpmd_rib *rib, const struct route_batch_op *op)
     return status;
 }
 
+/* Appends to 's', after a comma, for each Route row that 'txn' updates
+ * and whose status no longer holds (FPMD_F_STATUS_STALE, fpmsyncd-rib.c),
+ * the mutate that deletes its status:offload: orchd's result for the new
+ * content writes it again, which fpmsyncd's Route.status monitor hears as
+ * news and tells zebra.  They come after every row operation, so that the
+ * first results of the reply stay the rows'. */
+static void
+put_stale_statuses(struct ds *s, struct fpmd_rib *rib,
+                   const struct route_batch_txn *txn)
+{
+    for (size_t i = 0; i < txn->n_ops; i++) {
+        const struct route_batch_op *op = &txn->ops[i];
+        struct route_batch_entry *e = op->entry;
+        struct uuid u;
+
+        if (e->tag != FPMD_ROUTE || !(e->flags & FPMD_F_STATUS_STALE)) {
+            continue;
+        }
+        /* An insert starts with an empty status; a delete takes it. */
+        e->flags &= ~FPMD_F_STATUS_STALE;
+        if (op->type == ROUTE_BATCH_UPDATE) {
+            fpmd_rib_entry_uuid(rib, e, &u);
+            ds_put_char(s, ',');
+            ovsdb_wire_put_op_start(s, "mutate", "Route", &u);
+            ds_put_cstr(s, ",\"mutations\":[[\"status\",\"delete\","
+                        "[\"set\",[\"offload\"]]]]}");
+        }
+    }
+}
+
 /* Takes up to 'max_ops' queued writes as one transaction and appends them
  * to 'ops', each after a comma, as ovsdb_writer_txn_start() wants them.
  * Returns the transaction, to complete with fpmd_txn_reply(), or NULL if
@@ -196,6 +226,7 @@ fpmd_txn_build(struct fpmd_rib *rib, size_t max_ops, struct ds *ops)
         ds_put_char(ops, ',');
         n_status += put_op(ops, rib, &txn->ops[i]);
     }
+    put_stale_statuses(ops, rib, txn);
     /* The statuses its inserts carry, counted when it commits. */
     txn->aux = (void *) n_status;
     return txn;
@@ -223,6 +254,12 @@ txn_failed(struct fpmd_rib *rib, struct route_batch_txn *txn)
             fpmd_status_row_unknown(rib, CONTAINER_OF(op->entry,
                                                       struct fpmd_route,
                                                       be));
+        } else if (op->type == ROUTE_BATCH_UPDATE
+                   && op->entry->tag == FPMD_ROUTE
+                   && !rib->zmq && rib->offload.enabled) {
+            /* Its status:offload may still be there: delete it again with
+             * the retry (put_stale_statuses()). */
+            op->entry->flags |= FPMD_F_STATUS_STALE;
         }
     }
     route_batch_txn_fail(&rib->batch, txn);

@@ -112,12 +112,12 @@ teardown(void)
     fixture_destroy(&fx_);
 }
 
-/* zebra adds (or replaces) 'prefix' in kernel table 'table': through
- * next-hop object 'nhg' if nonzero, else via gateway 'gw' on eth2 (a
- * blackhole if 'gw' is null). */
+/* zebra adds (or replaces) 'prefix' in kernel table 'table' with metric
+ * 'metric': through next-hop object 'nhg' if nonzero, else via gateway
+ * 'gw' on eth2 (a blackhole if 'gw' is null). */
 static void
-route_add(struct fixture *fx, const char *prefix, uint32_t table,
-          uint32_t nhg, const char *gw)
+route_add_metric(struct fixture *fx, const char *prefix, uint32_t table,
+                 uint32_t nhg, const char *gw, uint32_t metric)
 {
     struct fpm_route r;
 
@@ -126,6 +126,7 @@ route_add(struct fixture *fx, const char *prefix, uint32_t table,
     r.table = table;
     r.prefix = fpm_test_prefix(prefix);
     r.protocol = 186;
+    r.metric = metric;
     r.type = nhg || gw ? FPM_ROUTE_UNICAST : FPM_ROUTE_BLACKHOLE;
     r.nhg_id = nhg;
     if (!nhg && gw) {
@@ -136,6 +137,14 @@ route_add(struct fixture *fx, const char *prefix, uint32_t table,
     }
     fpmd_rib_route(fx->rib, &r);
     fpm_route_destroy(&r);
+}
+
+/* route_add_metric() with no metric. */
+static void
+route_add(struct fixture *fx, const char *prefix, uint32_t table,
+          uint32_t nhg, const char *gw)
+{
+    route_add_metric(fx, prefix, table, nhg, gw, 0);
 }
 
 /* zebra deletes 'prefix' from the main table. */
@@ -645,6 +654,49 @@ START_TEST(test_zmq_results)
 }
 END_TEST
 
+/* With FIB suppression, zebra waits for an offload notification of each
+ * announcement: a route still programmed as it was is confirmed at once
+ * (orchd sends no result for a write that changes nothing), one whose
+ * next hops changed waits for orchd's result. */
+START_TEST(test_zmq_results_unchanged)
+{
+    struct fixture *fx = &fx_;
+
+    fpmd_offload_enable(fx->rib, true);
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
+    CHECK_TAKE(fx, "SET default 10.1.0.0/24 forward 192.168.1.2@eth2*1\n");
+    db_commit_all(fx);
+    result(fx, "10.1.0.0/24", 0);
+    ck_assert_uint_eq(fx->n_offloads, 1);
+
+    /* A path change that is a delete and an add of the same content,
+     * merged: confirmed at once. */
+    route_del(fx, "10.1.0.0/24");
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
+    ck_assert_uint_eq(fx->n_offloads, 2);
+    ck_assert_uint_eq(fpmd_rib_get_stats(fx->rib)->del_merged, 1);
+
+    /* A new metric: the row changes, what orchd programs does not. */
+    route_add_metric(fx, "10.1.0.0/24", 254, 0, "192.168.1.2", 30);
+    ck_assert_uint_eq(fx->n_offloads, 3);
+
+    /* New next hops: orchd's result first. */
+    route_add_metric(fx, "10.1.0.0/24", 254, 0, "192.168.1.3", 30);
+    ck_assert_uint_eq(fx->n_offloads, 3);
+    CHECK_TAKE(fx, "SET default 10.1.0.0/24 forward 192.168.1.3@eth2*1\n");
+    result(fx, "10.1.0.0/24", 0);
+    ck_assert_uint_eq(fx->n_offloads, 4);
+
+    /* A delete that is not followed by its add: no longer offloaded, so
+     * a later add waits for a result. */
+    route_del(fx, "10.1.0.0/24");
+    fpmd_rib_release_del(fx->rib);
+    CHECK_TAKE(fx, "DEL default 10.1.0.0/24\n");
+    route_add_metric(fx, "10.1.0.0/24", 254, 0, "192.168.1.3", 30);
+    ck_assert_uint_eq(fx->n_offloads, 4);
+}
+END_TEST
+
 /* Route.status. */
 
 /* Returns the prefix 10.N.0.0/24 of the default VRF whose Route row is
@@ -1135,6 +1187,7 @@ fpmsyncd_zmq_suite(void)
     tcase_add_test(tc, test_zmq_deferred_delete);
     tcase_add_test(tc, test_zmq_resync_after_restart);
     tcase_add_test(tc, test_zmq_results);
+    tcase_add_test(tc, test_zmq_results_unchanged);
     tcase_add_test(tc, test_zmq_status);
     tcase_add_test(tc, test_zmq_status_in_insert);
     tcase_add_test(tc, test_zmq_status_lost_withdrawn);
