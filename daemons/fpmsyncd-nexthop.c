@@ -536,12 +536,101 @@ nh_withdraw(struct fpmd_rib *rib, struct fpmd_nh *nh)
     route_batch_del(&rib->batch, &nh->be);
 }
 
-/* Handles RTM_NEWNEXTHOP 'fn'. */
+/* Returns true if RTM_NEWNEXTHOP 'fn' defines 'nh' as it is defined. */
+static bool
+nh_same_definition(const struct fpmd_nh *nh, const struct fpm_nexthop *fn)
+{
+    if (nh->blackhole != fn->blackhole || nh->ifindex != fn->ifindex
+        || nh->gateway.family != fn->gateway.family
+        || memcmp(nh->gateway.addr, fn->gateway.addr,
+                  sizeof nh->gateway.addr)
+        || nh->n_members != fn->n_members) {
+        return false;
+    }
+    for (size_t i = 0; i < fn->n_members; i++) {
+        if (nh->members[i].id != fn->members[i].id
+            || nh->members[i].weight != fn->members[i].weight) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Stores in '*pathsp' the inline paths that 'nh' forwards to now (the
+ * caller frees them) and returns their number, or returns 0 if 'nh' is
+ * not resolved to paths (a member missing, or a blackhole). */
+static size_t
+nh_current_paths(struct fpmd_rib *rib, const struct fpmd_nh *nh,
+                 struct fpm_route_nh **pathsp)
+{
+    size_t n = nh->n_members ? nh->n_members : 1;
+    struct fpm_route_nh *paths = xcalloc(n, sizeof *paths);
+
+    for (size_t i = 0; i < n; i++) {
+        const struct fpmd_nh *m = (nh->n_members
+                                   ? nh_find(rib, nh->members[i].id) : nh);
+
+        if (!nh->resolved || !m || !m->defined || m->n_members
+            || m->blackhole || (!m->gateway.family && !m->ifindex)) {
+            free(paths);
+            return 0;
+        }
+        paths[i].gateway = m->gateway;
+        paths[i].ifindex = m->ifindex;
+        paths[i].weight = nh->n_members ? nh->members[i].weight : 1;
+    }
+    *pathsp = paths;
+    return n;
+}
+
+/* Moves the routes of older zebra sessions that use 'nh' onto an anonymous
+ * set of the paths 'nh' forwards to now. */
+static void
+detach_routes(struct fpmd_rib *rib, struct fpmd_nh *nh)
+{
+    struct fpm_route_nh *paths;
+    struct fpmd_route *r;
+    size_t n;
+
+    n = nh_current_paths(rib, nh, &paths);
+    if (!n) {
+        return;
+    }
+    LIST_FOR_EACH_SAFE (r, nh_node, &nh->routes) {
+        if (r->gen != rib->gen && !(r->be.flags & FPMD_F_NO_CONTENT)) {
+            rib->stats.routes_detached++;
+            fpmd_route_move(rib, r, fpmd_nh_intern(rib, paths, n));
+        }
+    }
+    free(paths);
+}
+
+/* Handles RTM_NEWNEXTHOP 'fn'.
+ *
+ * A zebra that restarted numbers its next-hop objects again from scratch,
+ * so an id of its new session may name other next hops than the same id
+ * did in the last one, whose routes fpmsyncd keeps until zebra's replay
+ * is reconciled.  When the current session defines otherwise an object
+ * that an older one defined, the older session's routes that use it,
+ * directly or through a group, first move onto anonymous sets of the
+ * paths they forward to now: they keep forwarding as they did (their rows
+ * lose the group's id, nothing else) until zebra announces them again or
+ * reconciliation removes them.  (On the OVSDB path orchd reads a group's
+ * members from its Nexthop_Group row, which the new definition rewrites.)
+ * A zebra that reconnects keeps its ids and defines them as they were:
+ * nothing moves. */
 static void
 nh_add(struct fpmd_rib *rib, const struct fpm_nexthop *fn)
 {
     struct fpmd_nh *nh = fpmd_nh_get(rib, fn->id);
 
+    if (nh->defined && nh->gen != rib->gen
+        && !nh_same_definition(nh, fn)) {
+        detach_routes(rib, nh);
+        for (size_t i = 0; i < nh->n_deps; i++) {
+            detach_routes(rib, nh->deps[i]);
+        }
+    }
     nh_clear_definition(rib, nh);
     nh->defined = true;
     nh->be.flags &= ~FPMD_F_NO_CONTENT;

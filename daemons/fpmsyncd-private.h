@@ -147,6 +147,8 @@ uint32_t fpmd_route_hash(uint16_t vrf, const struct fib_prefix *);
 struct fpmd_route *fpmd_route_find(const struct fpmd_rib *, uint16_t vrf,
                                    const struct fib_prefix *);
 void fpmd_route_refresh(struct fpmd_rib *, struct fpmd_route *);
+void fpmd_route_move(struct fpmd_rib *, struct fpmd_route *,
+                     struct fpmd_nh *);
 void fpmd_route_maybe_free(struct fpmd_rib *, struct fpmd_route *);
 
 /* Row UUIDs (fpmsyncd-rib.c). */

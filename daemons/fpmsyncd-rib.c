@@ -219,6 +219,15 @@ fpmd_route_refresh(struct fpmd_rib *rib, struct fpmd_route *r)
 }
 
 
+/* Moves 'r' onto next-hop object 'nh' and writes it again. */
+void
+fpmd_route_move(struct fpmd_rib *rib, struct fpmd_route *r,
+                struct fpmd_nh *nh)
+{
+    route_set_nh(rib, r, nh);
+    fpmd_route_refresh(rib, r);
+}
+
 /* Frees 'r' if nothing needs it any more: no row to write, no next hops,
  * not queued for the fast path nor for a status write. */
 void
@@ -931,7 +940,9 @@ fpmd_rib_format(const struct fpmd_rib *rib, struct ds *s)
                   st->route_add, st->route_del, st->route_del_unknown,
                   st->nh_add, st->nh_del, st->nh_del_unknown);
     ds_put_format(s, "next-hop changes: %"PRIu64" (routes refreshed %"PRIu64
-                  ")\n", st->nh_changed, st->routes_rewritten);
+                  ", moved off a group redefined by a new zebra %"PRIu64
+                  ")\n", st->nh_changed, st->routes_rewritten,
+                  st->routes_detached);
     ds_put_format(s, "deletes deferred: %"PRIu64" (%"PRIu64" merged with "
                   "the add that followed, %"PRIu64" carried out alone)\n",
                   st->del_deferred, st->del_merged, st->del_alone);

@@ -111,6 +111,9 @@ struct fpmd_rib_stats {
                                  * changed. */
     uint64_t routes_rewritten;  /* Route refreshes caused by a next-hop
                                  * object change. */
+    uint64_t routes_detached;   /* Routes of an older zebra session moved
+                                 * off a next-hop object that the current
+                                 * one defines otherwise. */
     uint64_t vrf_created;       /* Vrf rows fpmsyncd asked to insert. */
     uint64_t load_routes;       /* Route rows read from the database. */
     uint64_t load_nhgs;         /* Nexthop_Group rows read. */

@@ -416,6 +416,43 @@ START_TEST(test_zmq_hold_group)
 }
 END_TEST
 
+/* A zebra that restarted defines its next-hop ids again, some otherwise:
+ * the last session's routes keep the paths they had until zebra announces
+ * them again; an object defined as before moves nothing. */
+START_TEST(test_zmq_nhg_ids_reused)
+{
+    struct fixture *fx = &fx_;
+
+    nh_add(fx, 3, "192.168.1.2", 0, 0);
+    nh_add(fx, 4, "192.168.1.3", 0, 0);
+    nh_add(fx, 9, NULL, 3, 4);
+    route_add(fx, "10.4.0.0/24", 254, 9, NULL);
+    route_add(fx, "10.5.0.0/24", 254, 3, NULL);
+    CHECK_TAKE(fx, "SET default 10.4.0.0/24 forward 192.168.1.2@eth2*1 "
+               "192.168.1.3@eth2*3\n"
+               "SET default 10.5.0.0/24 forward 192.168.1.2@eth2*1\n");
+
+    fpmd_rib_new_generation(fx->rib);
+    nh_add(fx, 3, "192.168.1.2", 0, 0);
+    CHECK_TAKE(fx, "none");
+    ck_assert_uint_eq(fpmd_rib_get_stats(fx->rib)->routes_detached, 0);
+
+    /* Id 4 names another gateway now: 10.4 leaves group 9 (its row loses
+     * the group's id) with the paths it had. */
+    nh_add(fx, 4, "192.168.7.7", 0, 0);
+    CHECK_TAKE(fx, "SET default 10.4.0.0/24 forward 192.168.1.2@eth2*1 "
+               "192.168.1.3@eth2*3\n");
+    ck_assert_uint_eq(fpmd_rib_get_stats(fx->rib)->routes_detached, 1);
+    nh_add(fx, 9, NULL, 3, 4);
+    CHECK_TAKE(fx, "none");
+
+    /* zebra announces it again, through its group 9. */
+    route_add(fx, "10.4.0.0/24", 254, 9, NULL);
+    CHECK_TAKE(fx, "SET default 10.4.0.0/24 forward 192.168.1.2@eth2*1 "
+               "192.168.7.7@eth2*3\n");
+}
+END_TEST
+
 /* A withdrawn route is deleted at orchd if orchd has it, not at all if it
  * never was sent, and freed only once it left both queues. */
 START_TEST(test_zmq_withdraw)
@@ -1182,6 +1219,7 @@ fpmsyncd_zmq_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_zmq_coalesce);
     tcase_add_test(tc, test_zmq_hold_group);
+    tcase_add_test(tc, test_zmq_nhg_ids_reused);
     tcase_add_test(tc, test_zmq_withdraw);
     tcase_add_test(tc, test_zmq_resync);
     tcase_add_test(tc, test_zmq_deferred_delete);
