@@ -122,18 +122,28 @@ fpmd_vrf_for_table(struct fpmd_rib *rib, uint32_t table)
     if (!vrf) {
         char buf[ROUTE_KEY_VRF_NAMELEN];
         const char *name = route_key_table_vrf_name(table, buf);
+        char *alt = NULL;
 
         vrf = fpmd_vrf_by_name(t, name);
         if (vrf && vrf->table < 0) {
             /* Known from Route rows read from the database. */
             vrf->table = table;
-        } else if (!vrf || vrf->table != table) {
+        } else {
             if (vrf) {
+                /* A Vrf row gave the name to another table.  Two VRFs of
+                 * one name would give their routes the same row UUIDs:
+                 * the first free "NAME-K" instead. */
+                for (int k = 2; fpmd_vrf_by_name(t, name); k++) {
+                    free(alt);
+                    name = alt = xasprintf("%s-%d", buf, k);
+                }
                 VLOG_WARN("table %"PRIu32": VRF name %s is taken by table "
-                          "%"PRId64, table, name, vrf->table);
+                          "%"PRId64": calling it %s", table, buf,
+                          vrf->table, name);
             }
             vrf = vrf_create(t, name, table);
         }
+        free(alt);
         rib->stats.vrf_created++;
         VLOG_INFO("table %"PRIu32" is VRF %s (no Vrf row: adding one)",
                   table, vrf->name);
@@ -203,6 +213,19 @@ fpmd_vrf_row(struct fpmd_rib *rib, const char *name, int64_t table)
         vrf = fpmd_vrf_by_name(&rib->vrfs, name);
         if (vrf && vrf->table < 0) {
             vrf->table = table;
+        } else if (vrf) {
+            /* The row moved the VRF to another table.  A second VRF of the
+             * same name would give its routes the first one's row UUIDs,
+             * so, as for a rename, the change waits for a restart. */
+            if (!vrf->warned) {
+                VLOG_WARN("Vrf row %s says table %"PRId64", but its routes "
+                          "are in table %"PRId64"; restart fpmsyncd to "
+                          "follow the change", name, table, vrf->table);
+                vrf->warned = true;
+            }
+            /* Its row is there: not one to write again. */
+            vrf->be.flags |= FPMD_F_SEEN;
+            return;
         } else {
             vrf = vrf_create(&rib->vrfs, name, table);
         }

@@ -32,6 +32,7 @@
 #include "daemons/fpmsyncd-rib.h"
 #include "daemons/fpmsyncd-status.h"
 #include "daemons/fpmsyncd-txn.h"
+#include "daemons/fpmsyncd-vrf.h"
 #include "daemons/fpmsyncd-zmq.h"
 #include "lib/fpm-route.h"
 #include "lib/ovsdb-writer.h"
@@ -450,6 +451,29 @@ START_TEST(test_zmq_nhg_ids_reused)
     route_add(fx, "10.4.0.0/24", 254, 9, NULL);
     CHECK_TAKE(fx, "SET default 10.4.0.0/24 forward 192.168.1.2@eth2*1 "
                "192.168.7.7@eth2*3\n");
+}
+END_TEST
+
+/* Two tables never share a VRF name (their routes would share row
+ * UUIDs): a table whose "tableN" a Vrf row gave to another table gets
+ * "tableN-2"; a Vrf row that moves its name to another table waits for a
+ * restart. */
+START_TEST(test_zmq_vrf_names_unique)
+{
+    struct fixture *fx = &fx_;
+
+    fpmd_vrf_row(fx->rib, "table10", 20);
+    fpmd_vrf_row(fx->rib, "red", 30);
+    route_add(fx, "10.1.0.0/24", 10, 0, "192.168.1.2");
+    route_add(fx, "10.1.0.0/24", 20, 0, "192.168.1.2");
+    route_add(fx, "10.1.0.0/24", 30, 0, "192.168.1.2");
+    CHECK_TAKE(fx, "SET table10-2 10.1.0.0/24 forward 192.168.1.2@eth2*1\n"
+               "SET table10 10.1.0.0/24 forward 192.168.1.2@eth2*1\n"
+               "SET red 10.1.0.0/24 forward 192.168.1.2@eth2*1\n");
+
+    fpmd_vrf_row(fx->rib, "red", 40);
+    route_add(fx, "10.2.0.0/24", 40, 0, "192.168.1.2");
+    CHECK_TAKE(fx, "SET table40 10.2.0.0/24 forward 192.168.1.2@eth2*1\n");
 }
 END_TEST
 
@@ -1220,6 +1244,7 @@ fpmsyncd_zmq_suite(void)
     tcase_add_test(tc, test_zmq_coalesce);
     tcase_add_test(tc, test_zmq_hold_group);
     tcase_add_test(tc, test_zmq_nhg_ids_reused);
+    tcase_add_test(tc, test_zmq_vrf_names_unique);
     tcase_add_test(tc, test_zmq_withdraw);
     tcase_add_test(tc, test_zmq_resync);
     tcase_add_test(tc, test_zmq_deferred_delete);
