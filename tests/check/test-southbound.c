@@ -269,6 +269,26 @@ raw_recv(void *r_, const struct route_frame_header *h OVS_UNUSED,
     }
 }
 
+/* Sends a frame of 'type' (ROUTES or RESULTS) with the one entry 'e', for
+ * 10.0.0.0/8. */
+static void
+raw_send_entry(struct raw_end *r, enum route_frame_type type,
+               struct route_frame_route *e)
+{
+    struct ofpbuf frame;
+
+    ck_assert_ptr_null(fib_prefix_parse("10.0.0.0/8", &e->prefix));
+    ofpbuf_init(&frame, 0);
+    route_frame_start(&frame, type, 0, 0);
+    if (type == ROUTE_FRAME_ROUTES) {
+        route_frame_put_route(&frame, e);
+    } else {
+        route_frame_put_result(&frame, e);
+    }
+    route_frame_finish(&frame);
+    zmq_channel_send(r->ch, &frame);
+}
+
 /* Sends one ROUTES entry: 'op' of 10.0.0.0/8 in the VRF named by the
  * 'vrf_len' bytes at 'vrf', via 192.0.2.1 if it is a SET. */
 static void
@@ -282,14 +302,8 @@ raw_send(struct raw_end *r, enum route_frame_op op, const char *vrf,
         .vrf = vrf, .vrf_len = vrf_len,
         .nexthops = &nh, .n_nexthops = op == ROUTE_FRAME_SET,
     };
-    struct ofpbuf frame;
 
-    ck_assert_ptr_null(fib_prefix_parse("10.0.0.0/8", &e.prefix));
-    ofpbuf_init(&frame, 0);
-    route_frame_start(&frame, ROUTE_FRAME_ROUTES, 0, 0);
-    route_frame_put_route(&frame, &e);
-    route_frame_finish(&frame);
-    zmq_channel_send(r->ch, &frame);
+    raw_send_entry(r, ROUTE_FRAME_ROUTES, &e);
 }
 
 /* Runs both ends until 'COND' holds, failing after about 10 s. */
@@ -374,14 +388,8 @@ raw_send_del_result(struct raw_end *r, const char *vrf, size_t vrf_len)
 {
     struct route_frame_route e = { .op = ROUTE_FRAME_DEL, .seq = 1,
                                    .vrf = vrf, .vrf_len = vrf_len };
-    struct ofpbuf frame;
 
-    ck_assert_ptr_null(fib_prefix_parse("10.0.0.0/8", &e.prefix));
-    ofpbuf_init(&frame, 0);
-    route_frame_start(&frame, ROUTE_FRAME_RESULTS, 0, 0);
-    route_frame_put_result(&frame, &e);
-    route_frame_finish(&frame);
-    zmq_channel_send(r->ch, &frame);
+    raw_send_entry(r, ROUTE_FRAME_RESULTS, &e);
 }
 
 /* orchd ignores a result whose VRF name holds a null byte: it names no
