@@ -197,6 +197,16 @@ fpmd_route_protocol(const struct fpmd_route *r,
     return route_key_protocol_name(r->protocol, buf);
 }
 
+/* Marks 'r''s Route.status stale (FPMD_F_STATUS_STALE) if that is news
+ * for anyone: on the OVSDB path with FIB suppression on. */
+static inline void
+fpmd_route_status_stale(const struct fpmd_rib *rib, struct fpmd_route *r)
+{
+    if (!rib->zmq && rib->offload.enabled) {
+        r->be.flags |= FPMD_F_STATUS_STALE;
+    }
+}
+
 /* Returns the next hops written into 'r''s Route.nexthops: none for a
  * blackhole, none for a route through a zebra next-hop group when the rib
  * does not resolve groups into routes, otherwise its resolved set. */

@@ -210,14 +210,11 @@ fpmd_route_refresh(struct fpmd_rib *rib, struct fpmd_route *r)
     }
     if (!asic_unchanged) {
         fpmd_offload_clear(rib, r);
-        if (!rib->zmq && rib->offload.enabled) {
-            r->be.flags |= FPMD_F_STATUS_STALE;
-        }
+        fpmd_route_status_stale(rib, r);
     } else if (r->be.flags & FPMD_F_OFFLOADED) {
         fpmd_offload_notify(rib, r);
     }
 }
-
 
 /* Moves 'r' onto next-hop object 'nh' and writes it again. */
 void

@@ -255,11 +255,12 @@ txn_failed(struct fpmd_rib *rib, struct route_batch_txn *txn)
                                                       struct fpmd_route,
                                                       be));
         } else if (op->type == ROUTE_BATCH_UPDATE
-                   && op->entry->tag == FPMD_ROUTE
-                   && !rib->zmq && rib->offload.enabled) {
+                   && op->entry->tag == FPMD_ROUTE) {
             /* Its status:offload may still be there: delete it again with
              * the retry (put_stale_statuses()). */
-            op->entry->flags |= FPMD_F_STATUS_STALE;
+            fpmd_route_status_stale(rib, CONTAINER_OF(op->entry,
+                                                      struct fpmd_route,
+                                                      be));
         }
     }
     route_batch_txn_fail(&rib->batch, txn);

@@ -298,9 +298,7 @@ orchd_entry_to_row(const struct orchd_entry *e, int64_t seq)
 void
 orchd_entry_format(const struct orchd_entry *e, struct ds *s)
 {
-    char prefix[FIB_PREFIX_STRLEN];
-
-    ds_put_buffer(s, prefix, fib_prefix_format(&e->prefix, prefix));
+    fib_prefix_format_ds(&e->prefix, s);
     if (strcmp(e->vrf, "default")) {
         ds_put_cstr(s, " vrf ");
         ds_put_cstr(s, e->vrf);

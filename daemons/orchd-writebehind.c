@@ -347,7 +347,6 @@ static void
 put_content(struct ds *s, const struct orchd_entry *e)
 {
     int instance = orchd_entry_get_instance();
-    char prefix[FIB_PREFIX_STRLEN];
 
     if (instance) {
         ds_put_format(s, "\"instance\":%d,", instance);
@@ -355,7 +354,7 @@ put_content(struct ds *s, const struct orchd_entry *e)
     ds_put_cstr(s, "\"vrf\":");
     json_string_escape(e->vrf, s);
     ds_put_cstr(s, ",\"prefix\":\"");
-    ds_put_buffer(s, prefix, fib_prefix_format(&e->prefix, prefix));
+    fib_prefix_format_ds(&e->prefix, s);
     ds_put_cstr(s, "\",\"packet_action\":\"");
     ds_put_cstr(s, orchd_action_to_string(e->action));
     ds_put_cstr(s, "\",\"nexthops\":[\"map\",[");

@@ -866,8 +866,8 @@ orchd_unixctl_cache_verify(struct unixctl_conn *conn, int argc OVS_UNUSED,
 
         have = orchd_cache_get(o->cache, &want->asic_uuid);
         if (!have) {
-            DIFF("missing from cache: %s vrf %s\n", orchd_entry_prefix(want, prefix),
-                 want->vrf);
+            DIFF("missing from cache: %s vrf %s\n",
+                 orchd_entry_prefix(want, prefix), want->vrf);
         } else if (!orchd_entry_same_content(have, want)) {
             DIFF("different in cache: %s vrf %s: cache has \"",
                  orchd_entry_prefix(want, prefix), want->vrf);
