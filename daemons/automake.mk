@@ -29,6 +29,10 @@ noinst_LTLIBRARIES += daemons/liborchd.la
 daemons_liborchd_la_SOURCES = \
 	daemons/orchd-asic-acks.c daemons/orchd-asic-acks.h \
 	daemons/orchd-asic-read.c daemons/orchd-asic-read.h \
+	daemons/orchd-route-file.c daemons/orchd-route-file.h \
+	daemons/orchd-route-monitor.c daemons/orchd-route-monitor.h \
+	daemons/orchd-route-row.h \
+	daemons/orchd-route-table.c daemons/orchd-route-table.h \
 	daemons/orchd-bulker.c daemons/orchd-bulker.h \
 	daemons/orchd-cache.c daemons/orchd-cache.h \
 	daemons/orchd-entry.c daemons/orchd-entry.h \

@@ -48,19 +48,23 @@ orchd_replica_register_global(struct ovsdb_idl *idl)
 }
 
 static void register_routes(struct ovsdb_idl *);
+static void register_groups(struct ovsdb_idl *);
 
 /* Registers the tables orchd reads, their columns tracked: Route and
  * Nexthop_Group only if 'routes'. */
 static void
-register_tables(struct ovsdb_idl *idl, bool routes)
+register_tables(struct ovsdb_idl *idl, enum orchd_replica_tables tables)
 {
     orchd_replica_register_global(idl);
     ovsdb_idl_add_table(idl, &fibrec_table_vrf);
     ovsdb_idl_add_column(idl, &fibrec_vrf_col_name);
     ovsdb_idl_add_column(idl, &fibrec_vrf_col_table_id);
 
-    if (routes) {
+    if (tables == ORCHD_REPLICA_ROUTES) {
         register_routes(idl);
+    }
+    if (tables != ORCHD_REPLICA_SMALL) {
+        register_groups(idl);
     }
 
     /* This adds every column of every table it tracks, those of the tables
@@ -85,7 +89,11 @@ register_routes(struct ovsdb_idl *idl)
     ovsdb_idl_add_column(idl, &fibrec_route_col_blackhole);
     ovsdb_idl_add_column(idl, &fibrec_route_col_status);
     ovsdb_idl_omit_alert(idl, &fibrec_route_col_status);
+}
 
+static void
+register_groups(struct ovsdb_idl *idl)
+{
     ovsdb_idl_add_table(idl, &fibrec_table_nexthop_group);
     ovsdb_idl_add_column(idl, &fibrec_nexthop_group_col_id);
     ovsdb_idl_add_column(idl, &fibrec_nexthop_group_col_members);
@@ -127,19 +135,24 @@ set_step(const struct orchd_replica_widening *w, struct ovsdb_idl *idl,
     return seqno;
 }
 
-/* Replicates the tables and columns orchd reads on the paths chosen:
- * Global and Vrf always; Route and Nexthop_Group if 'routes' (the
- * northbound OVSDB path), Route's rows in steps that orchd_replica_widen(),
+/* Replicates the tables and columns orchd reads: Global and Vrf always;
+ * Nexthop_Group unless 'tables' is ORCHD_REPLICA_SMALL; Route only with
+ * ORCHD_REPLICA_ROUTES, its rows in steps that orchd_replica_widen(),
  * starting with 'w', brings in.  Asic_Route never (orchd-replica.h).  A
  * table not replicated is not monitored at all.  Call before the first
  * ovsdb_idl_run(). */
 void
-orchd_replica_register(struct ovsdb_idl *idl, bool routes,
+orchd_replica_register(struct ovsdb_idl *idl,
+                       enum orchd_replica_tables tables,
                        unsigned int n_steps, struct orchd_replica_widening *w)
 {
-    register_tables(idl, routes);
+    bool routes = tables == ORCHD_REPLICA_ROUTES;
+
+    register_tables(idl, tables);
     if (!routes) {
         omit_table(idl, &fibrec_table_route);
+    }
+    if (tables == ORCHD_REPLICA_SMALL) {
         omit_table(idl, &fibrec_table_nexthop_group);
     }
     omit_table(idl, &fibrec_table_asic_route);

@@ -99,6 +99,15 @@ struct ovsdb_idl;
 #define ORCHD_REPLICA_STEPS 8
 #define ORCHD_REPLICA_MAX_STEPS 256
 
+/* What orchd replicates besides Global and Vrf. */
+enum orchd_replica_tables {
+    ORCHD_REPLICA_SMALL,        /* Nothing more: the northbound fast path. */
+    ORCHD_REPLICA_GROUPS,       /* Nexthop_Group: the northbound OVSDB path
+                                 * without a Route replica
+                                 * (orchd-route-monitor.h). */
+    ORCHD_REPLICA_ROUTES,       /* Nexthop_Group and Route. */
+};
+
 /* Where the widening of Route's condition stands. */
 struct orchd_replica_widening {
     bool routes;                /* Route is replicated at all. */
@@ -116,7 +125,8 @@ struct orchd_replica_widening {
 };
 
 void orchd_replica_register_global(struct ovsdb_idl *);
-void orchd_replica_register(struct ovsdb_idl *, bool routes,
+void orchd_replica_register(struct ovsdb_idl *,
+                            enum orchd_replica_tables,
                             unsigned int n_steps,
                             struct orchd_replica_widening *);
 bool orchd_replica_widen(struct orchd_replica_widening *,

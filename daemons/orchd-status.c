@@ -24,6 +24,9 @@
 #include "coverage.h"
 #include "daemons/orchd-worker.h"
 #include "idl/fibsync-idl.h"
+#include "lib/ovsdb-wire.h"
+#include "lib/ovsdb-writer.h"
+#include "openvswitch/json.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/hmap.h"
 #include "openvswitch/list.h"
@@ -68,8 +71,10 @@ struct refused_route {
 };
 
 struct orchd_status {
-    struct ovsdb_idl *idl;      /* Replica with Route.status. */
-    struct ovsdb_idl_txn *txn;  /* In flight, or NULL. */
+    struct ovsdb_idl *idl;      /* Replica with Route.status, or NULL... */
+    struct ovsdb_idl_txn *txn;  /* ...its transaction in flight, or NULL. */
+    struct ovsdb_writer *writer; /* Without a replica: raw mutates... */
+    bool in_flight;             /* ...one transaction at a time. */
     struct ovs_list sent;       /* Writes in 'txn'. */
     struct ovs_list queue;      /* Writes waiting for a transaction. */
     struct hmap refused;        /* Routes refused now. */
@@ -86,17 +91,37 @@ static const char *const refusal_names[ORCHD_N_REFUSALS] = {
     [ORCHD_REFUSE_UNKNOWN_VRF] = "unknown VRF",
 };
 
+static struct orchd_status *
+status_create(void)
+{
+    struct orchd_status *st = xzalloc(sizeof *st);
+
+    ovs_list_init(&st->sent);
+    ovs_list_init(&st->queue);
+    hmap_init(&st->refused);
+    return st;
+}
+
 /* Creates a write-back into the Route.status column of 'idl''s replica,
  * which must outlive it. */
 struct orchd_status *
 orchd_status_create(struct ovsdb_idl *idl)
 {
-    struct orchd_status *st = xzalloc(sizeof *st);
+    struct orchd_status *st = status_create();
 
     st->idl = idl;
-    ovs_list_init(&st->sent);
-    ovs_list_init(&st->queue);
-    hmap_init(&st->refused);
+    return st;
+}
+
+/* Creates a write-back into Route.status at database 'remote' without a
+ * replica of Route (orchd-route-monitor.h): each write is a mutate of
+ * the row by its UUID, which matches nothing once the row is gone. */
+struct orchd_status *
+orchd_status_create_raw(const char *remote)
+{
+    struct orchd_status *st = status_create();
+
+    st->writer = ovsdb_writer_create(remote, "Fibsync");
     return st;
 }
 
@@ -127,6 +152,7 @@ orchd_status_destroy(struct orchd_status *st)
     if (st->txn) {
         ovsdb_idl_txn_destroy(st->txn);
     }
+    ovsdb_writer_destroy(st->writer);
     LIST_FOR_EACH_POP (w, node, &st->sent) {
         write_destroy(w);
     }
@@ -279,6 +305,86 @@ put_write(struct orchd_status *st, const struct status_write *w)
     }
 }
 
+/* Appends to 'ops' the mutate that writes 'w' into its route's status:
+ * without a replica, what the status holds is not known, so the keys
+ * that must go are deleted whether they are there or not. */
+static void
+put_write_raw(const struct status_write *w, struct ds *ops)
+{
+    ds_put_char(ops, ',');
+    ovsdb_wire_put_op_start(ops, "mutate", "Route", &w->route);
+    ds_put_cstr(ops, ",\"mutations\":[");
+    switch (w->kind) {
+    case W_OFFLOAD:
+        ds_put_cstr(ops, "[\"status\",\"delete\",[\"set\",[\"error\"]]],"
+                    "[\"status\",\"insert\",[\"map\",[[\"offload\","
+                    "\"true\"]]]]");
+        break;
+    case W_ERROR:
+        ds_put_cstr(ops, "[\"status\",\"delete\",[\"set\",[\"error\","
+                    "\"offload\"]]],[\"status\",\"insert\",[\"map\","
+                    "[[\"error\",");
+        json_string_escape(w->error, ops);
+        ds_put_cstr(ops, "]]]]");
+        break;
+    case W_CLEAR:
+    default:
+        ds_put_cstr(ops, "[\"status\",\"delete\",[\"set\",[\"error\"]]]");
+        break;
+    }
+    ds_put_cstr(ops, "]}");
+}
+
+/* ovsdb_writer_cb for a transaction of raw writes. */
+static void
+raw_txn_done(void *st_, const struct ovsdb_writer_reply *reply)
+{
+    struct orchd_status *st = st_;
+    struct status_write *w;
+
+    st->in_flight = false;
+    if (reply->result == OVSDB_WRITER_LOST) {
+        /* Try again with the next transaction. */
+        VLOG_WARN_RL(&rl, "Route.status write-back lost (%s); writing it "
+                     "again", reply->error);
+        ovs_list_splice(st->queue.next, st->sent.next, &st->sent);
+        return;
+    } else if (reply->result == OVSDB_WRITER_ERROR) {
+        /* The same writes would be refused again. */
+        VLOG_WARN_RL(&rl, "Route.status write-back refused: %s",
+                     reply->error);
+    }
+    LIST_FOR_EACH_POP (w, node, &st->sent) {
+        write_destroy(w);
+    }
+}
+
+/* orchd_status_run() without a replica. */
+static void
+run_raw(struct orchd_status *st)
+{
+    struct status_write *w;
+    struct ds ops;
+    size_t n = 0;
+
+    ovsdb_writer_run(st->writer);
+    if (st->in_flight || ovs_list_is_empty(&st->queue)) {
+        return;
+    }
+    ovsdb_writer_txn_start(st->writer, &ops);
+    LIST_FOR_EACH_POP (w, node, &st->queue) {
+        ovs_list_push_back(&st->sent, &w->node);
+        put_write_raw(w, &ops);
+        if (++n >= MAX_TXN_ROUTES) {
+            break;
+        }
+    }
+    st->n_writes += n;
+    COVERAGE_ADD(orchd_status_write, n);
+    st->in_flight = true;
+    ovsdb_writer_commit_ds(st->writer, &ops, n, raw_txn_done, st);
+}
+
 /* Makes 'st' keep its bookkeeping (refusals, counters) but write nothing
  * into Route.status: orchd instances other than 0 share Route with
  * instance 0, which alone writes its status (docs/RELIABILITY.md,
@@ -300,6 +406,10 @@ orchd_status_run(struct orchd_status *st)
         LIST_FOR_EACH_POP (w, node, &st->queue) {
             write_destroy(w);
         }
+        return;
+    }
+    if (st->writer) {
+        run_raw(st);
         return;
     }
     if (st->txn) {
@@ -343,7 +453,12 @@ orchd_status_run(struct orchd_status *st)
 void
 orchd_status_wait(struct orchd_status *st)
 {
-    if (st->txn) {
+    if (st->writer) {
+        ovsdb_writer_wait(st->writer);
+        if (!st->in_flight && !ovs_list_is_empty(&st->queue)) {
+            poll_immediate_wake();
+        }
+    } else if (st->txn) {
         ovsdb_idl_txn_wait(st->txn);
     } else if (!ovs_list_is_empty(&st->queue)) {
         poll_immediate_wake();

@@ -36,6 +36,13 @@
  * Writes go in transactions of at most 5,000 routes, one in flight at a
  * time; the writes of a transaction that failed are queued again.
  *
+ * Without a replica of Route (orchd_status_create_raw(), orchd's
+ * --routes-from-file) each write is a mutate of the row named by its
+ * UUID, sent through a writer of its own (lib/ovsdb-writer.h): the keys
+ * that must go are deleted whether the row has them or not, and a row
+ * deleted meanwhile is simply not matched.  A transaction lost with its
+ * connection is written again; one the server refused is not.
+ *
  * Thread safety: none; orchd's main thread owns it.
  */
 
@@ -58,6 +65,7 @@ enum orchd_refusal {
 };
 
 struct orchd_status *orchd_status_create(struct ovsdb_idl *);
+struct orchd_status *orchd_status_create_raw(const char *remote);
 void orchd_status_destroy(struct orchd_status *);
 
 void orchd_status_add_results(struct orchd_status *, struct ovs_list *);

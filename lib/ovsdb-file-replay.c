@@ -694,7 +694,7 @@ ovsdb_file_replay_for_each(const struct ovsdb_file_replay *r, size_t table,
         for (size_t i = 0; i < t->n_columns; i++) {
             values[i] = span_value(r, row->values[i]);
         }
-        cb(values, aux);
+        cb(&row->uuid, values, aux);
     }
     free(values);
 }
@@ -905,4 +905,82 @@ ovsdb_file_replay_map_next(struct ovsdb_file_replay_cursor *cur,
 error:
     cur->error = true;
     return false;
+}
+
+void
+ovsdb_file_replay_map_init(struct ovsdb_file_replay_map *m)
+{
+    memset(m, 0, sizeof *m);
+    ds_init(&m->text);
+    ds_init(&m->key);
+}
+
+void
+ovsdb_file_replay_map_destroy(struct ovsdb_file_replay_map *m)
+{
+    ds_destroy(&m->text);
+    ds_destroy(&m->key);
+    free(m->keys);
+    free(m->values);
+    free(m->ofs);
+}
+
+/* Decodes 'v', a string-to-integer map value, into 'm'.  Returns false,
+ * with 'm' empty, if 'v' is not of that shape. */
+bool
+ovsdb_file_replay_get_map(const struct ovsdb_file_replay_value *v,
+                          struct ovsdb_file_replay_map *m)
+{
+    struct ovsdb_file_replay_cursor cur;
+    int64_t value;
+    size_t n = 0;
+
+    m->n = 0;
+    ds_clear(&m->text);
+    if (!ovsdb_file_replay_map_start(v, &cur)) {
+        return false;
+    }
+    while (ovsdb_file_replay_map_next(&cur, &m->key, &value)) {
+        if (n >= m->allocated) {
+            m->allocated = MAX(2 * m->allocated, 4);
+            m->keys = xrealloc(m->keys, m->allocated * sizeof *m->keys);
+            m->values = xrealloc(m->values,
+                                 m->allocated * sizeof *m->values);
+            m->ofs = xrealloc(m->ofs, m->allocated * sizeof *m->ofs);
+        }
+        m->ofs[n] = m->text.length;
+        ds_put_buffer(&m->text, m->key.string, m->key.length);
+        ds_put_char(&m->text, '\0');
+        m->values[n++] = value;
+    }
+    if (cur.error) {
+        return false;
+    }
+    /* The text may have moved as it grew: point at it only now. */
+    for (size_t i = 0; i < n; i++) {
+        m->keys[i] = m->text.string + m->ofs[i];
+    }
+    m->n = n;
+    return true;
+}
+
+/* Decodes optional string value 'v' into 'out': '*s' is then its text, or
+ * NULL if it has none.  Returns false if 'v' is not such a value. */
+bool
+ovsdb_file_replay_get_optional_string(const struct ovsdb_file_replay_value *v,
+                                      struct ds *out, const char **s)
+{
+    struct ovsdb_file_replay_value atom;
+    bool present;
+
+    *s = NULL;
+    if (!ovsdb_file_replay_get_optional(v, &atom, &present)) {
+        return false;
+    } else if (present) {
+        if (!ovsdb_file_replay_get_string(&atom, out)) {
+            return false;
+        }
+        *s = ds_cstr(out);
+    }
+    return true;
 }

@@ -53,8 +53,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "openvswitch/compiler.h"
+#include "openvswitch/dynamic-string.h"
 
 struct ds;
+struct uuid;
 
 /* The JSON text of one column value: not NUL-terminated.  Valid until the
  * replay is destroyed. */
@@ -80,10 +82,11 @@ char *ovsdb_file_replay_read_buffer(struct ovsdb_file_replay *,
 size_t ovsdb_file_replay_n_rows(const struct ovsdb_file_replay *,
                                 size_t table);
 
-/* Called for each row of a table: 'values' holds its columns in the order
- * ovsdb_file_replay_add_table() gave them. */
+/* Called for each row of a table: 'uuid' is the row's, 'values' holds its
+ * columns in the order ovsdb_file_replay_add_table() gave them. */
 typedef void ovsdb_file_replay_row_cb(
-    const struct ovsdb_file_replay_value *values, void *aux);
+    const struct uuid *uuid, const struct ovsdb_file_replay_value *values,
+    void *aux);
 void ovsdb_file_replay_for_each(const struct ovsdb_file_replay *,
                                 size_t table, ovsdb_file_replay_row_cb *,
                                 void *aux);
@@ -99,6 +102,8 @@ bool ovsdb_file_replay_get_boolean(const struct ovsdb_file_replay_value *,
 bool ovsdb_file_replay_get_optional(const struct ovsdb_file_replay_value *,
                                     struct ovsdb_file_replay_value *atom,
                                     bool *present);
+bool ovsdb_file_replay_get_optional_string(
+    const struct ovsdb_file_replay_value *, struct ds *out, const char **s);
 
 /* Walks a string-to-integer map value ["map", [[KEY, N], ...]]:
  *
@@ -119,5 +124,22 @@ bool ovsdb_file_replay_map_start(const struct ovsdb_file_replay_value *,
                                  struct ovsdb_file_replay_cursor *);
 bool ovsdb_file_replay_map_next(struct ovsdb_file_replay_cursor *,
                                 struct ds *key, int64_t *value);
+
+/* A string-to-integer map value decoded whole, for a caller that wants its
+ * keys as C strings: 'keys[i]' (in 'text') and 'values[i]' for 'i' below
+ * 'n'.  Valid until the next decoding into it. */
+struct ovsdb_file_replay_map {
+    const char **keys;          /* The keys, NUL-terminated... */
+    int64_t *values;            /* ...and their values... */
+    size_t n;                   /* ...in this many pairs. */
+    size_t allocated;           /* Room in 'keys', 'values', 'ofs'. */
+    size_t *ofs;                /* Each key's offset in 'text'. */
+    struct ds text;             /* The keys' text, one after another. */
+    struct ds key;              /* Scratch: one key. */
+};
+void ovsdb_file_replay_map_init(struct ovsdb_file_replay_map *);
+void ovsdb_file_replay_map_destroy(struct ovsdb_file_replay_map *);
+bool ovsdb_file_replay_get_map(const struct ovsdb_file_replay_value *,
+                               struct ovsdb_file_replay_map *);
 
 #endif /* lib/ovsdb-file-replay.h */

@@ -640,10 +640,8 @@ struct file_rows {
     struct check *check;        /* Where they go. */
     struct ds vrf, prefix;      /* Scratch: decoded strings. */
     struct ds action, state, error;
-    struct ds key;              /* Scratch: one next hop's key. */
-    struct ds keys;             /* Scratch: a row's next-hop keys. */
-    size_t *ofs;                /* Scratch: their offsets in 'keys'. */
-    size_t allocated_ofs;       /* Room in 'ofs'. */
+    struct ovsdb_file_replay_map nexthops; /* Scratch: a row's next
+                                            * hops. */
 };
 
 /* Reads the next hops of map value 'v' into 'check->nhs'.  Returns their
@@ -652,60 +650,25 @@ static size_t
 file_nexthops(struct file_rows *fr, const struct ovsdb_file_replay_value *v)
 {
     struct check *c = fr->check;
-    struct ovsdb_file_replay_cursor cur;
-    size_t n = 0;
-    int64_t weight;
+    struct ovsdb_file_replay_map *m = &fr->nexthops;
 
-    ds_clear(&fr->keys);
-    if (!ovsdb_file_replay_map_start(v, &cur)) {
+    if (!ovsdb_file_replay_get_map(v, m)) {
         return SIZE_MAX;
     }
-    while (ovsdb_file_replay_map_next(&cur, &fr->key, &weight)) {
-        if (n >= c->allocated_nhs) {
-            c->nhs = x2nrealloc(c->nhs, &c->allocated_nhs, sizeof *c->nhs);
-        }
-        if (n >= fr->allocated_ofs) {
-            fr->ofs = x2nrealloc(fr->ofs, &fr->allocated_ofs,
-                                 sizeof *fr->ofs);
-        }
-        fr->ofs[n] = fr->keys.length;
-        ds_put_buffer(&fr->keys, fr->key.string, fr->key.length);
-        ds_put_char(&fr->keys, '\0');
-        c->nhs[n++].weight = weight;
+    while (c->allocated_nhs < m->n) {
+        c->nhs = x2nrealloc(c->nhs, &c->allocated_nhs, sizeof *c->nhs);
     }
-    if (cur.error) {
-        return SIZE_MAX;
+    for (size_t i = 0; i < m->n; i++) {
+        c->nhs[i].key = m->keys[i];
+        c->nhs[i].weight = m->values[i];
     }
-    for (size_t i = 0; i < n; i++) {
-        c->nhs[i].key = fr->keys.string + fr->ofs[i];
-    }
-    return n;
-}
-
-/* Decodes optional string value 'v' into 'out': '*s' is then its text, or
- * NULL if it has none.  Returns false if 'v' is not such a value. */
-static bool
-file_optional_string(const struct ovsdb_file_replay_value *v,
-                     struct ds *out, const char **s)
-{
-    struct ovsdb_file_replay_value atom;
-    bool present;
-
-    if (!ovsdb_file_replay_get_optional(v, &atom, &present)) {
-        return false;
-    } else if (!present) {
-        *s = NULL;
-        return true;
-    } else if (!ovsdb_file_replay_get_string(&atom, out)) {
-        return false;
-    }
-    *s = ds_cstr(out);
-    return true;
+    return m->n;
 }
 
 /* ovsdb_file_replay_row_cb for Nexthop_Group. */
 static void
-file_group(const struct ovsdb_file_replay_value *v, void *fr_)
+file_group(const struct uuid *uuid OVS_UNUSED,
+           const struct ovsdb_file_replay_value *v, void *fr_)
 {
     struct file_rows *fr = fr_;
     size_t n = file_nexthops(fr, &v[G_MEMBERS]);
@@ -720,7 +683,8 @@ file_group(const struct ovsdb_file_replay_value *v, void *fr_)
 
 /* ovsdb_file_replay_row_cb for Route. */
 static void
-file_route(const struct ovsdb_file_replay_value *v, void *fr_)
+file_route(const struct uuid *uuid OVS_UNUSED,
+           const struct ovsdb_file_replay_value *v, void *fr_)
 {
     struct file_rows *fr = fr_;
     struct ovsdb_file_replay_value group;
@@ -744,7 +708,8 @@ file_route(const struct ovsdb_file_replay_value *v, void *fr_)
 
 /* ovsdb_file_replay_row_cb for Asic_Route: --instance's rows only. */
 static void
-file_asic(const struct ovsdb_file_replay_value *v, void *fr_)
+file_asic(const struct uuid *uuid OVS_UNUSED,
+          const struct ovsdb_file_replay_value *v, void *fr_)
 {
     struct file_rows *fr = fr_;
     int64_t instance, seq, applied_seq;
@@ -762,8 +727,10 @@ file_asic(const struct ovsdb_file_replay_value *v, void *fr_)
         || !ovsdb_file_replay_get_string(&v[A_ACTION], &fr->action)
         || !ovsdb_file_replay_get_integer(&v[A_SEQ], &seq)
         || !ovsdb_file_replay_get_integer(&v[A_APPLIED_SEQ], &applied_seq)
-        || !file_optional_string(&v[A_STATE], &fr->state, &state)
-        || !file_optional_string(&v[A_ERROR], &fr->error, &error)
+        || !ovsdb_file_replay_get_optional_string(&v[A_STATE], &fr->state,
+                                                  &state)
+        || !ovsdb_file_replay_get_optional_string(&v[A_ERROR], &fr->error,
+                                                  &error)
         || (n = file_nexthops(fr, &v[A_NEXTHOPS])) == SIZE_MAX) {
         note_bad(fr->check, "Asic_Route row");
         return;
@@ -783,9 +750,9 @@ read_file_views(const char *file, const char *ctl, struct check *c)
         .check = c,
         .vrf = DS_EMPTY_INITIALIZER, .prefix = DS_EMPTY_INITIALIZER,
         .action = DS_EMPTY_INITIALIZER, .state = DS_EMPTY_INITIALIZER,
-        .error = DS_EMPTY_INITIALIZER, .key = DS_EMPTY_INITIALIZER,
-        .keys = DS_EMPTY_INITIALIZER,
+        .error = DS_EMPTY_INITIALIZER,
     };
+    ovsdb_file_replay_map_init(&rows.nexthops);
     size_t groups = ovsdb_file_replay_add_table(r, "Nexthop_Group",
                                                 group_cols,
                                                 ARRAY_SIZE(group_cols));
@@ -820,9 +787,7 @@ read_file_views(const char *file, const char *ctl, struct check *c)
     ds_destroy(&rows.action);
     ds_destroy(&rows.state);
     ds_destroy(&rows.error);
-    ds_destroy(&rows.key);
-    ds_destroy(&rows.keys);
-    free(rows.ofs);
+    ovsdb_file_replay_map_destroy(&rows.nexthops);
 }
 
 /* ovsdb_select_row_cb for the Asic_Route slices. */

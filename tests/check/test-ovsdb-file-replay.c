@@ -77,7 +77,8 @@ write_file(const struct ds *text)
 /* ovsdb_file_replay_row_cb: appends the row's values, space-separated, and
  * a newline, to the ds 'out_'. */
 static void
-row_text(const struct ovsdb_file_replay_value *v, void *out_)
+row_text(const struct uuid *uuid OVS_UNUSED,
+         const struct ovsdb_file_replay_value *v, void *out_)
 {
     struct ds *out = out_;
 

@@ -76,7 +76,8 @@ struct walk {
 };
 
 static void
-row_cb(const struct ovsdb_file_replay_value *values, void *w_)
+row_cb(const struct uuid *uuid OVS_UNUSED,
+       const struct ovsdb_file_replay_value *values, void *w_)
 {
     struct walk *w = w_;
 
