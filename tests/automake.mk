@@ -37,6 +37,7 @@ tests_check_fibsync_SOURCES += tests/check/test-route-index.c
 tests_check_fibsync_SOURCES += tests/check/test-orchd-bulker.c
 tests_check_fibsync_SOURCES += tests/check/test-syncd-nexthop-key.c
 tests_check_fibsync_SOURCES += tests/check/test-orchd-writebehind.c
+tests_check_fibsync_SOURCES += tests/check/test-orchd-route-table.c
 tests_check_fibsync_SOURCES += tests/check/test-southbound.c
 tests_check_fibsync_SOURCES += tests/check/test-route-compare.c \
 	tests/check/test-frr-route-json.c

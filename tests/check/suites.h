@@ -44,6 +44,7 @@
     SUITE(route_index) \
     SUITE(orchd_bulker) \
     SUITE(orchd_writebehind) \
+    SUITE(orchd_route_table) \
     SUITE(syncd_nexthop_key) \
     SUITE(southbound)
 
