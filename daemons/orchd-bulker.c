@@ -430,8 +430,15 @@ take_pending(struct orchd_bulker *b, struct orchd_bulk_item *item)
                      && orchd_entry_same_content(st->written, desired));
 
         if (same && !st->unknown && !st->failed) {
+            /* Nothing to write.  The caller may keep 'desired' (orchd's
+             * route table does): keep it too, rather than a copy of the
+             * same content read from Asic_Route at start, so that the two
+             * share one entry. */
             b->stats.n_unchanged++;
-            orchd_entry_unref(desired);
+            if (st->programmed == st->written) {
+                set_programmed(b, st, desired);
+            }
+            set_written(b, st, desired);
             return false;
         }
         item->op = st->written || st->unknown ? ORCHD_BULK_SET

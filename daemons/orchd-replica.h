@@ -20,7 +20,8 @@
  * replicas it drops on the fast path.
  *
  * On the OVSDB path orchd's IDL replicates Global, Vrf, Route (without
- * its on-demand "counters" and its "external_ids") and Nexthop_Group.  On
+ * its on-demand "counters" and its "external_ids") and Nexthop_Group,
+ * or, with --routes-from-file, all but Route (orchd-route-monitor.h).  On
  * the northbound fast path routes come from fpmsyncd, so there is no
  * Route or Nexthop_Group replica (orchd-northbound.h).  Asic_Route is
  * never replicated: orchd writes it, so a replica would only echo each of

@@ -179,6 +179,7 @@ orchd_route_file_read(const char *file, int instance,
     if (!error) {
         if (asic_cb) {
             ovsdb_file_replay_for_each(r, asics, asic_row, &rd);
+            ovsdb_file_replay_drop_table(r, asics);
         }
         ovsdb_file_replay_for_each(r, routes, route_row, &rd);
     }

@@ -37,13 +37,32 @@
 #include "util.h"
 #include "uuid.h"
 
-/* Where a value's JSON text is: 'len' bytes at offset 'off' of the file's
- * text or, with SPAN_OWNED set in 'len', the string 'owned[off]'. */
+/* Where a value's JSON text is: 'len' bytes at offset 'off' of its
+ * table's arena or, with SPAN_OWNED set in 'len', the string
+ * 'owned[off]'. */
 struct span {
-    uint32_t off;               /* Offset in the file, or owned index. */
+    uint32_t off;               /* Offset in the arena, or owned index. */
     uint32_t len;               /* Bytes, | SPAN_OWNED for an owned one. */
 };
 #define SPAN_OWNED 0x80000000u
+
+/* A table's values, copied out of the records as they are replayed, so
+ * that the file is read a piece at a time and only the columns kept stay
+ * in memory: at a million routes about a third of the file.  Blocks of
+ * ARENA_BLOCK bytes; an offset is a block's index and a position in it. */
+#define ARENA_SHIFT 22
+#define ARENA_BLOCK (1u << ARENA_SHIFT)
+#define ARENA_MAX_BLOCKS (UINT32_MAX >> ARENA_SHIFT)
+struct arena {
+    char **blocks;              /* Each ARENA_BLOCK bytes. */
+    size_t n_blocks;            /* Number of 'blocks'. */
+    size_t used;                /* Bytes used in the last block. */
+};
+
+/* How much of the file is read at a time by default (a record longer than
+ * that is read whole). */
+#define READ_CHUNK (16u << 20)
+static size_t read_chunk = READ_CHUNK;
 
 /* A column kept. */
 struct column {
@@ -59,6 +78,7 @@ struct table {
     struct column *columns;     /* Columns kept, as asked. */
     size_t n_columns;           /* Number of 'columns'. */
     struct hmap rows;           /* "struct row"s, by uuid_hash(). */
+    struct arena arena;         /* Their values. */
     struct row **order;         /* The same, in the order inserted (NULL
                                  * where deleted): iterating them in this
                                  * order reads the file's text in order. */
@@ -78,10 +98,12 @@ struct row {
  * (only then is it known whether the record holds diffs: "_is_diff" may
  * come after the tables). */
 struct pending {
+    struct table *table;        /* The row's table. */
     struct row *row;            /* The row modified. */
     const struct column *column; /* The column. */
     size_t idx;                 /* Its index in 'row->values'. */
-    struct span value;          /* The value or diff written. */
+    struct ovsdb_file_replay_value value; /* The value or diff written, in
+                                           * the record's text. */
 };
 
 /* A replay. */
@@ -90,8 +112,7 @@ struct ovsdb_file_replay {
                                  * hmap cannot move). */
     size_t n_tables;            /* Number of 'tables'. */
 
-    char *text;                 /* The file's text, NULL before a read. */
-    size_t size;                /* Its size. */
+    bool read;                  /* Has a read begun? */
     size_t n_records;           /* Whole records read, schema included. */
 
     char **owned;               /* Values not in the file (defaults, diffs
@@ -110,6 +131,24 @@ ovsdb_file_replay_create(void)
     return xzalloc(sizeof(struct ovsdb_file_replay));
 }
 
+/* Frees the rows of 't' and their values. */
+static void
+table_clear(struct table *t)
+{
+    for (size_t j = 0; j < t->n_order; j++) {
+        free(t->order[j]);
+    }
+    free(t->order);
+    t->order = NULL;
+    t->n_order = t->allocated_order = 0;
+    hmap_clear(&t->rows);
+    for (size_t j = 0; j < t->arena.n_blocks; j++) {
+        free(t->arena.blocks[j]);
+    }
+    free(t->arena.blocks);
+    memset(&t->arena, 0, sizeof t->arena);
+}
+
 void
 ovsdb_file_replay_destroy(struct ovsdb_file_replay *r)
 {
@@ -119,10 +158,7 @@ ovsdb_file_replay_destroy(struct ovsdb_file_replay *r)
     for (size_t i = 0; i < r->n_tables; i++) {
         struct table *t = r->tables[i];
 
-        for (size_t j = 0; j < t->n_order; j++) {
-            free(t->order[j]);
-        }
-        free(t->order);
+        table_clear(t);
         hmap_destroy(&t->rows);
         for (size_t j = 0; j < t->n_columns; j++) {
             free(t->columns[j].name);
@@ -138,7 +174,6 @@ ovsdb_file_replay_destroy(struct ovsdb_file_replay *r)
     }
     free(r->owned);
     free(r->pending);
-    free(r->text);
     free(r);
 }
 
@@ -162,6 +197,7 @@ ovsdb_file_replay_add_table(struct ovsdb_file_replay *r, const char *table,
             OVSDB_TYPE_SCALAR_INITIALIZER(OVSDB_BASE_VOID_INIT);
     }
     hmap_init(&t->rows);
+    memset(&t->arena, 0, sizeof t->arena);
     t->order = NULL;
     t->n_order = t->allocated_order = 0;
     return r->n_tables++;
@@ -188,23 +224,46 @@ own(struct ovsdb_file_replay *r, char *s)
     return (struct span) { .off = r->n_owned++, .len = SPAN_OWNED };
 }
 
-/* Returns the text of 's'. */
+/* Returns the text of 's', a value of table 't'. */
 static struct ovsdb_file_replay_value
-span_value(const struct ovsdb_file_replay *r, struct span s)
+span_value(const struct ovsdb_file_replay *r, const struct table *t,
+           struct span s)
 {
     if (s.len & SPAN_OWNED) {
         const char *text = r->owned[s.off];
 
         return (struct ovsdb_file_replay_value) { text, strlen(text) };
     }
-    return (struct ovsdb_file_replay_value) { r->text + s.off, s.len };
+    return (struct ovsdb_file_replay_value) {
+        t->arena.blocks[s.off >> ARENA_SHIFT] + (s.off & (ARENA_BLOCK - 1)),
+        s.len
+    };
 }
 
-/* Returns the span of the 'n' bytes at 'p', in the file's text. */
+/* Copies value 'v' of table 't' into its arena (or, if it is too long for
+ * a block, as an owned value) and returns its span. */
 static struct span
-file_span(const struct ovsdb_file_replay *r, const char *p, size_t n)
+copy_value(struct ovsdb_file_replay *r, struct table *t,
+           struct ovsdb_file_replay_value v)
 {
-    return (struct span) { .off = p - r->text, .len = n };
+    struct arena *a = &t->arena;
+
+    if (v.len >= ARENA_BLOCK / 4) {
+        return own(r, xmemdup0(v.s, v.len));
+    }
+    if (!a->n_blocks || a->used + v.len > ARENA_BLOCK) {
+        ovs_assert(a->n_blocks < ARENA_MAX_BLOCKS);
+        a->blocks = xrealloc(a->blocks, (a->n_blocks + 1) * sizeof *a->blocks);
+        a->blocks[a->n_blocks++] = xmalloc(ARENA_BLOCK);
+        a->used = 0;
+    }
+    memcpy(a->blocks[a->n_blocks - 1] + a->used, v.s, v.len);
+    struct span s = {
+        .off = (uint32_t) ((a->n_blocks - 1) << ARENA_SHIFT | a->used),
+        .len = v.len,
+    };
+    a->used += v.len;
+    return s;
 }
 
 /* ---- The schema --------------------------------------------------------
@@ -349,21 +408,22 @@ parse_datum(const struct column *c, struct ovsdb_file_replay_value v,
  * 'diff' is the value).  Stores the new value in '*v'.  Returns an error
  * message or NULL. */
 static char *
-apply_diff(struct ovsdb_file_replay *r, const struct column *c,
-           struct span *v, struct span diff)
+apply_diff(struct ovsdb_file_replay *r, struct table *t,
+           const struct column *c, struct span *v,
+           struct ovsdb_file_replay_value diff)
 {
     struct ovsdb_datum a, d;
-    char *msg = parse_datum(c, span_value(r, *v), &a);
+    char *msg = parse_datum(c, span_value(r, t, *v), &a);
 
     if (msg) {
         return msg;
     } else if (ovsdb_datum_is_default(&a, &c->type)) {
-        *v = diff;
+        *v = copy_value(r, t, diff);
         ovsdb_datum_destroy(&a, &c->type);
         return NULL;
     }
 
-    msg = parse_datum(c, span_value(r, diff), &d);
+    msg = parse_datum(c, diff, &d);
     if (!msg) {
         struct ovsdb_error *error = ovsdb_datum_apply_diff_in_place(
             &a, &d, &c->type);
@@ -441,7 +501,7 @@ replay_row(struct ovsdb_file_replay *r, struct table *t,
 
         size_t idx = column_find(t, &m);
         if (idx != SIZE_MAX) {
-            struct span s = file_span(r, m.value, q - m.value);
+            struct ovsdb_file_replay_value v = { m.value, q - m.value };
 
             if (!insert && ovsdb_type_is_composite(&t->columns[idx].type)) {
                 if (r->n_pending >= r->allocated_pending) {
@@ -449,11 +509,11 @@ replay_row(struct ovsdb_file_replay *r, struct table *t,
                                             sizeof *r->pending);
                 }
                 r->pending[r->n_pending++] = (struct pending) {
-                    .row = row, .column = &t->columns[idx], .idx = idx,
-                    .value = s,
+                    .table = t, .row = row, .column = &t->columns[idx],
+                    .idx = idx, .value = v,
                 };
             } else {
-                row->values[idx] = s;
+                row->values[idx] = copy_value(r, t, v);
             }
         }
         p = q;
@@ -569,9 +629,9 @@ replay_txn(struct ovsdb_file_replay *r, const char *text, size_t len)
         struct span *v = &pd->row->values[pd->idx];
 
         if (!is_diff) {
-            *v = pd->value;
+            *v = copy_value(r, pd->table, pd->value);
         } else {
-            char *msg = apply_diff(r, pd->column, v, pd->value);
+            char *msg = apply_diff(r, pd->table, pd->column, v, pd->value);
 
             if (msg) {
                 char *s = xasprintf("a diff of column %s of row "UUID_FMT
@@ -586,64 +646,21 @@ replay_txn(struct ovsdb_file_replay *r, const char *text, size_t len)
     return NULL;
 }
 
-/* Replays database file 'file' to its last whole record.  Returns NULL,
- * or an error message that the caller frees.  Call once. */
-char *
-ovsdb_file_replay_read(struct ovsdb_file_replay *r, const char *file)
+/* Replays the whole records of database file 'file' (named so in
+ * messages) at '*pp', up to 'end' or to a record cut short there, to which
+ * '*pp' then points.  Returns an error message (for the caller to free) or
+ * NULL. */
+static char *
+replay_records(struct ovsdb_file_replay *r, const char *file,
+               const char **pp, const char *end)
 {
-    struct stat st;
-    int fd = open(file, O_RDONLY);
-
-    ovs_assert(!r->text);
-    if (fd < 0) {
-        return xasprintf("%s: open failed (%s)", file, ovs_strerror(errno));
-    } else if (fstat(fd, &st)) {
-        int error = errno;
-
-        close(fd);
-        return xasprintf("%s: stat failed (%s)", file, ovs_strerror(error));
-    } else if (!st.st_size) {
-        close(fd);
-        return xasprintf("%s: empty file", file);
-    } else if (st.st_size >= SPAN_OWNED) {
-        close(fd);
-        return xasprintf("%s: larger than 2 GB, too large to read "
-                         "directly (ask the server)", file);
-    }
-
-    char *text;
-    size_t got;
-    int error = ovsdb_file_text_read_fd(fd, st.st_size, &text, &got);
-
-    close(fd);
-    if (error) {
-        return xasprintf("%s: read failed (%s)", file, ovs_strerror(error));
-    }
-    return ovsdb_file_replay_read_buffer(r, file, text, got);
-}
-
-/* Replays 'size' bytes of database file text at 'text', which the replay
- * takes (it must come from malloc()), as the contents of a file named
- * 'file' in messages.  Returns NULL or an error message that the caller
- * frees.  Call once, instead of ovsdb_file_replay_read(). */
-char *
-ovsdb_file_replay_read_buffer(struct ovsdb_file_replay *r, const char *file,
-                              char *text, size_t size)
-{
-    ovs_assert(!r->text);
-    r->text = text;
-    r->size = size;
-    if (size >= SPAN_OWNED) {
-        return xasprintf("%s: larger than 2 GB, too large to read "
-                         "directly (ask the server)", file);
-    }
-
     static const char cluster_magic[] = OVSDB_FILE_TEXT_CLUSTER_MAGIC;
-    const char *p = r->text, *end = r->text + r->size;
+
     for (;;) {
         struct ovsdb_file_text_record rec;
         enum ovsdb_file_text_next next;
         const char *error = NULL;
+        const char *p = *pp;
         char *msg = NULL;
 
         if (!r->n_records && (size_t) (end - p) >= strlen(cluster_magic)
@@ -654,7 +671,7 @@ ovsdb_file_replay_read_buffer(struct ovsdb_file_replay *r, const char *file,
         next = ovsdb_file_text_next_record(&p, end, !r->n_records, &rec,
                                            &error);
         if (next == OVSDB_FILE_TEXT_END) {
-            break;
+            return NULL;
         } else if (next == OVSDB_FILE_TEXT_ERROR) {
             msg = xstrdup(error);
         } else {
@@ -667,12 +684,112 @@ ovsdb_file_replay_read_buffer(struct ovsdb_file_replay *r, const char *file,
             free(msg);
             return s;
         }
+        *pp = p;
         r->n_records++;
     }
-    if (!r->n_records) {
-        return xasprintf("%s: no whole record", file);
+}
+
+/* Replays database file 'file' to its last whole record, as long as it was
+ * when opened.  The file is read 16 MiB at a time, each record's
+ * values kept copied out of it.  Returns NULL, or an error message that
+ * the caller frees.  Call once. */
+char *
+ovsdb_file_replay_read(struct ovsdb_file_replay *r, const char *file)
+{
+    size_t cap = 0, len = 0;
+    char *msg = NULL;
+    char *buf = NULL;
+    struct stat st;
+    off_t left;
+    int fd;
+
+    ovs_assert(!r->read);
+    r->read = true;
+    fd = open(file, O_RDONLY);
+    if (fd < 0) {
+        return xasprintf("%s: open failed (%s)", file, ovs_strerror(errno));
+    } else if (fstat(fd, &st)) {
+        int error = errno;
+
+        close(fd);
+        return xasprintf("%s: stat failed (%s)", file, ovs_strerror(error));
+    } else if (!st.st_size) {
+        close(fd);
+        return xasprintf("%s: empty file", file);
     }
-    return NULL;
+
+    for (left = st.st_size; left > 0 && !msg; ) {
+        const char *p;
+        ssize_t n;
+
+        if (len == cap) {
+            /* A record longer than what is read at a time: room for it. */
+            cap = cap ? 2 * cap : read_chunk;
+            buf = xrealloc(buf, cap);
+        }
+        n = read(fd, buf + len, MIN(cap - len, (size_t) left));
+        if (n < 0 && errno == EINTR) {
+            continue;
+        } else if (n <= 0) {
+            /* Shorter than it was: a restarted server truncated a torn
+             * end.  What was read is what there is. */
+            if (n < 0) {
+                msg = xasprintf("%s: read failed (%s)", file,
+                                ovs_strerror(errno));
+            }
+            break;
+        }
+        len += n;
+        left -= n;
+        p = buf;
+        msg = replay_records(r, file, &p, buf + len);
+        len -= p - buf;
+        memmove(buf, p, len);
+    }
+    close(fd);
+    free(buf);
+    if (!msg && !r->n_records) {
+        msg = xasprintf("%s: no whole record", file);
+    }
+    return msg;
+}
+
+/* Makes ovsdb_file_replay_read() read 'n' bytes at a time (at least 1; 0
+ * for the default), so that tests can cut records across reads. */
+void
+ovsdb_file_replay_set_read_chunk(size_t n)
+{
+    read_chunk = n ? n : READ_CHUNK;
+}
+
+/* Replays 'size' bytes of database file text at 'text', which the replay
+ * takes (it must come from malloc()), as the contents of a file named
+ * 'file' in messages.  Returns NULL or an error message that the caller
+ * frees.  Call once, instead of ovsdb_file_replay_read(). */
+char *
+ovsdb_file_replay_read_buffer(struct ovsdb_file_replay *r, const char *file,
+                              char *text, size_t size)
+{
+    const char *p = text;
+    char *msg;
+
+    ovs_assert(!r->read);
+    r->read = true;
+    msg = replay_records(r, file, &p, text + size);
+    free(text);
+    if (!msg && !r->n_records) {
+        msg = xasprintf("%s: no whole record", file);
+    }
+    return msg;
+}
+
+/* Frees the rows of table 'table' (an index that
+ * ovsdb_file_replay_add_table() returned), once the caller has read them:
+ * the table then has none. */
+void
+ovsdb_file_replay_drop_table(struct ovsdb_file_replay *r, size_t table)
+{
+    table_clear(r->tables[table]);
 }
 
 /* Calls 'cb' for each row of table 'table' (an index that
@@ -692,7 +809,7 @@ ovsdb_file_replay_for_each(const struct ovsdb_file_replay *r, size_t table,
             continue;
         }
         for (size_t i = 0; i < t->n_columns; i++) {
-            values[i] = span_value(r, row->values[i]);
+            values[i] = span_value(r, t, row->values[i]);
         }
         cb(&row->uuid, values, aux);
     }

@@ -36,16 +36,20 @@
  * whole.  A clustered database ("OVSDB CLUSTER") is refused: its file is a
  * Raft log, and only the server knows which entries are committed.
  *
- * How: the file is read into memory whole (not mapped: a server restarted
- * after a crash truncates its file's torn end, and a mapping would then
- * fault), not parsed into a tree.  A small scanner walks each transaction
- * record; a row kept is an entry in a hash table by UUID that points, for
- * each column kept, at the JSON text of its latest value in that copy (a
- * "value").  Only a modification of a set or map column written as a diff
- * ("_is_diff", OVS's file column diffs) is parsed (OVS's ovsdb-data),
- * applied as the server applies it (ovsdb_datum_apply_diff_in_place())
- * and stored apart.  A column a row never wrote reads as its type's
- * default, as OVS writes it ("", 0, false, ["set",[]], ["map",[]]).
+ * How: the file is read a chunk at a time (with read(), not mapped: a
+ * server restarted after a crash truncates its file's torn end, and a
+ * mapping would then fault), not parsed into a tree.  A small scanner
+ * walks each transaction record; a row kept is an entry in a hash table by
+ * UUID whose values, for each column kept, are the JSON text of its latest
+ * value, copied out of the record into its table's arena, so that what
+ * stays in memory is the columns kept, not the file (at a million routes,
+ * about a third of it).  Only a modification of a set or map column
+ * written as a diff ("_is_diff", OVS's file column diffs) is parsed (OVS's
+ * ovsdb-data), applied as the server applies it
+ * (ovsdb_datum_apply_diff_in_place()) and stored apart.  A column a row
+ * never wrote reads as its type's default, as OVS writes it ("", 0, false,
+ * ["set",[]], ["map",[]]).  A caller done with a table frees it at once
+ * (ovsdb_file_replay_drop_table()).
  *
  * Thread safety: none. */
 
@@ -74,6 +78,7 @@ size_t ovsdb_file_replay_add_table(struct ovsdb_file_replay *,
 
 char *ovsdb_file_replay_read(struct ovsdb_file_replay *, const char *file)
     OVS_WARN_UNUSED_RESULT;
+void ovsdb_file_replay_set_read_chunk(size_t);
 char *ovsdb_file_replay_read_buffer(struct ovsdb_file_replay *,
                                     const char *file, char *text,
                                     size_t size)
@@ -81,6 +86,7 @@ char *ovsdb_file_replay_read_buffer(struct ovsdb_file_replay *,
 
 size_t ovsdb_file_replay_n_rows(const struct ovsdb_file_replay *,
                                 size_t table);
+void ovsdb_file_replay_drop_table(struct ovsdb_file_replay *, size_t table);
 
 /* Called for each row of a table: 'uuid' is the row's, 'values' holds its
  * columns in the order ovsdb_file_replay_add_table() gave them. */

@@ -31,6 +31,7 @@
 #include "openvswitch/dynamic-string.h"
 #include "tests/check/suites.h"
 #include "util.h"
+#include "uuid.h"
 
 /* Two tables: T (every kind of column) and U (never kept). */
 static const char SCHEMA[] =
@@ -151,6 +152,68 @@ START_TEST(test_insert_modify_delete)
                      "[\"set\",[]]\n");
     ds_destroy(&f);
     ds_destroy(&rows);
+}
+END_TEST
+
+/* ovsdb_file_replay_row_cb: appends the row's UUID and a newline to the
+ * ds 'out_'. */
+static void
+row_uuid(const struct uuid *uuid,
+         const struct ovsdb_file_replay_value *v OVS_UNUSED, void *out_)
+{
+    ds_put_format(out_, UUID_FMT"\n", UUID_ARGS(uuid));
+}
+
+/* The file read a few bytes at a time, records cut across the reads, gives
+ * the same rows as read at once, and each row's UUID. */
+START_TEST(test_read_in_pieces)
+{
+    struct ds f = DS_EMPTY_INITIALIZER, rows = DS_EMPTY_INITIALIZER;
+    struct ds whole = DS_EMPTY_INITIALIZER;
+
+    put_record(&f, SCHEMA);
+    for (int i = 0; i < 40; i++) {
+        char *json = xasprintf("{\"T\":{\"%08x-1111-1111-1111-111111111111"
+                               "\":{\"s\":\"row %d\",\"i\":%d,\"m\":"
+                               "[\"map\",[[\"k\",%d]]]}}}", i, i, i, i);
+        put_record(&f, json);
+        free(json);
+    }
+    put_record(&f, "{\"T\":{\"00000003-1111-1111-1111-111111111111\":null,"
+               "\"00000004-1111-1111-1111-111111111111\":{\"s\":\"four\"}}}");
+    ck_assert_ptr_null(replay(&f, &whole));
+    for (size_t chunk = 1; chunk < 300; chunk += 37) {
+        ovsdb_file_replay_set_read_chunk(chunk);
+        ck_assert_ptr_null(replay(&f, &rows));
+        ck_assert_str_eq(ds_cstr(&rows), ds_cstr(&whole));
+    }
+    ovsdb_file_replay_set_read_chunk(0);
+    ck_assert(strstr(ds_cstr(&whole), "\"four\" 4 false"));
+    ck_assert(!strstr(ds_cstr(&whole), "\"row 3\""));
+
+    /* The UUIDs, in the order inserted. */
+    struct ovsdb_file_replay *r = ovsdb_file_replay_create();
+    size_t t = ovsdb_file_replay_add_table(r, "T", T_COLS,
+                                           ARRAY_SIZE(T_COLS));
+    char *name = write_file(&f);
+
+    ck_assert_ptr_null(ovsdb_file_replay_read(r, name));
+    ds_clear(&rows);
+    ovsdb_file_replay_for_each(r, t, row_uuid, &rows);
+    ck_assert_uint_eq(ovsdb_file_replay_n_rows(r, t), 39);
+    ck_assert(!strncmp(ds_cstr(&rows),
+                       "00000000-1111-1111-1111-111111111111\n"
+                       "00000001-1111-1111-1111-111111111111\n"
+                       "00000002-1111-1111-1111-111111111111\n"
+                       "00000004-1111-1111-1111-111111111111\n", 148));
+    ovsdb_file_replay_drop_table(r, t);
+    ck_assert_uint_eq(ovsdb_file_replay_n_rows(r, t), 0);
+    ovsdb_file_replay_destroy(r);
+    unlink(name);
+    free(name);
+    ds_destroy(&f);
+    ds_destroy(&rows);
+    ds_destroy(&whole);
 }
 END_TEST
 
@@ -359,6 +422,7 @@ ovsdb_file_replay_suite(void)
 
     tcase_add_test(tc, test_insert_modify_delete);
     tcase_add_test(tc, test_cut_short);
+    tcase_add_test(tc, test_read_in_pieces);
     tcase_add_test(tc, test_errors);
     tcase_add_test(tc, test_schema_errors);
     tcase_add_test(tc, test_decoders);
