@@ -178,10 +178,9 @@ orchd_route_file_read(const char *file, int instance,
     error = ovsdb_file_replay_read(r, file);
     if (!error) {
         if (asic_cb) {
-            ovsdb_file_replay_for_each(r, asics, asic_row, &rd);
-            ovsdb_file_replay_drop_table(r, asics);
+            ovsdb_file_replay_consume(r, asics, asic_row, &rd);
         }
-        ovsdb_file_replay_for_each(r, routes, route_row, &rd);
+        ovsdb_file_replay_consume(r, routes, route_row, &rd);
     }
     ovsdb_file_replay_destroy(r);
     ds_destroy(&rd.vrf);

@@ -48,6 +48,7 @@
 #include "lib/option-parse.h"
 #include "lib/ssl-options.h"
 #include "lib/perf-timer.h"
+#include "lib/route-key.h"
 #include "lib/setting.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/hmap.h"
@@ -468,9 +469,13 @@ delete_route(struct orchd *o, struct orchd_route *r)
 
 /* Takes in 'row', inserted, modified or read, into the table and the
  * worker.  A row read again unchanged (orchd-route-monitor.h) changes
- * nothing. */
+ * nothing.  If 'share', a route whose entry is programmed as it is takes
+ * that entry rather than a copy: at start, the worker holds one for each
+ * row of Asic_Route read, named by the Route row fpmsyncd names the route
+ * with (seed_row()), so that the two reads do not hold two copies. */
 static void
-set_route_row(struct orchd *o, const struct orchd_route_row *row)
+set_route_row(struct orchd *o, const struct orchd_route_row *row,
+              bool share)
 {
     struct orchd_route *r = orchd_route_table_find(&o->routes, &row->uuid);
     int64_t group = row->has_group ? row->group : 0;
@@ -489,6 +494,17 @@ set_route_row(struct orchd *o, const struct orchd_route_row *row)
         orchd_status_refuse(o->status, &row->uuid, ORCHD_REFUSE_BAD_PREFIX,
                             error);
         return;
+    }
+    if (share && !waiting) {
+        struct orchd_entry *have = orchd_cache_get(o->cache, &e->asic_uuid);
+
+        if (have && uuid_equals(&have->route_uuid, &e->route_uuid)
+            && orchd_entry_same_content(have, e)) {
+            orchd_entry_unref(e);
+            e = have;
+        } else {
+            orchd_entry_unref(have);
+        }
     }
     if (r) {
         bool same_key = uuid_equals(&r->entry->asic_uuid, &e->asic_uuid);
@@ -515,7 +531,7 @@ route_monitor_cb(void *o_, const struct uuid *uuid,
     struct orchd *o = o_;
 
     if (row) {
-        set_route_row(o, row);
+        set_route_row(o, row, false);
     } else {
         struct orchd_route *r = orchd_route_table_find(&o->routes, uuid);
 
@@ -753,6 +769,9 @@ seed_row(struct orchd *o, const struct orchd_asic_row *ar)
         orchd_entry_unref(e);
         return false;
     }
+    /* The Route row that fpmsyncd names this route with, for
+     * set_route_row(). */
+    route_key_route_uuid(ar->vrf, &prefix, &e->route_uuid);
     orchd_worker_seed(o->worker, e,
                       ar->state && !strcmp(ar->state, "programmed")
                       && ar->applied_seq == ar->seq, ar->seq);
@@ -900,7 +919,7 @@ file_route(void *fr_, const struct orchd_route_row *row)
 {
     struct file_read *fr = fr_;
 
-    set_route_row(fr->o, row);
+    set_route_row(fr->o, row, true);
 }
 
 /* orchd_route_file_asic_cb. */

@@ -792,18 +792,17 @@ ovsdb_file_replay_drop_table(struct ovsdb_file_replay *r, size_t table)
     table_clear(r->tables[table]);
 }
 
-/* Calls 'cb' for each row of table 'table' (an index that
- * ovsdb_file_replay_add_table() returned), in the order they were
- * inserted. */
-void
-ovsdb_file_replay_for_each(const struct ovsdb_file_replay *r, size_t table,
-                           ovsdb_file_replay_row_cb *cb, void *aux)
+/* Calls 'cb' for each row of 't', in the order they were inserted,
+ * freeing each row after its call if 'consume'. */
+static void
+for_each(struct ovsdb_file_replay *r, struct table *t, bool consume,
+         ovsdb_file_replay_row_cb *cb, void *aux)
 {
-    const struct table *t = r->tables[table];
     struct ovsdb_file_replay_value *values;
+
     values = xmalloc(MAX(t->n_columns, 1) * sizeof *values);
     for (size_t j = 0; j < t->n_order; j++) {
-        const struct row *row = t->order[j];
+        struct row *row = t->order[j];
 
         if (!row) {
             continue;
@@ -812,8 +811,36 @@ ovsdb_file_replay_for_each(const struct ovsdb_file_replay *r, size_t table,
             values[i] = span_value(r, t, row->values[i]);
         }
         cb(&row->uuid, values, aux);
+        if (consume) {
+            hmap_remove(&t->rows, &row->node);
+            t->order[j] = NULL;
+            free(row);
+        }
     }
     free(values);
+}
+
+/* Calls 'cb' for each row of table 'table' (an index that
+ * ovsdb_file_replay_add_table() returned), in the order they were
+ * inserted. */
+void
+ovsdb_file_replay_for_each(const struct ovsdb_file_replay *r, size_t table,
+                           ovsdb_file_replay_row_cb *cb, void *aux)
+{
+    for_each(CONST_CAST(struct ovsdb_file_replay *, r), r->tables[table],
+             false, cb, aux);
+}
+
+/* Calls 'cb' for each row of table 'table' as ovsdb_file_replay_for_each()
+ * does, freeing each row once called back (its values' text stays until
+ * the end), then drops the table: for a caller that builds its own state
+ * from the rows, so that the two are not both whole in memory. */
+void
+ovsdb_file_replay_consume(struct ovsdb_file_replay *r, size_t table,
+                          ovsdb_file_replay_row_cb *cb, void *aux)
+{
+    for_each(r, r->tables[table], true, cb, aux);
+    ovsdb_file_replay_drop_table(r, table);
 }
 
 /* ---- Decoding values ---------------------------------------------------

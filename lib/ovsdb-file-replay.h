@@ -96,6 +96,8 @@ typedef void ovsdb_file_replay_row_cb(
 void ovsdb_file_replay_for_each(const struct ovsdb_file_replay *,
                                 size_t table, ovsdb_file_replay_row_cb *,
                                 void *aux);
+void ovsdb_file_replay_consume(struct ovsdb_file_replay *, size_t table,
+                               ovsdb_file_replay_row_cb *, void *aux);
 
 /* Decoding a value.  Each returns false if the value is not of the shape
  * asked for.  A string's text goes to 'out' (cleared first). */

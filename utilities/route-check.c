@@ -773,11 +773,9 @@ read_file_views(const char *file, const char *ctl, struct check *c)
         fail("%s (--no-db-file asks the server instead)", error);
     }
     route_compare_reserve(c->cmp, ovsdb_file_replay_n_rows(r, routes));
-    ovsdb_file_replay_for_each(r, groups, file_group, &rows);
-    ovsdb_file_replay_drop_table(r, groups);
-    ovsdb_file_replay_for_each(r, routes, file_route, &rows);
-    ovsdb_file_replay_drop_table(r, routes);
-    ovsdb_file_replay_for_each(r, asics, file_asic, &rows);
+    ovsdb_file_replay_consume(r, groups, file_group, &rows);
+    ovsdb_file_replay_consume(r, routes, file_route, &rows);
+    ovsdb_file_replay_consume(r, asics, file_asic, &rows);
     ovsdb_file_replay_destroy(r);
 
     while (!fib_request_run(&fr, c)) {

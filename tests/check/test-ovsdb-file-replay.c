@@ -206,8 +206,16 @@ START_TEST(test_read_in_pieces)
                        "00000001-1111-1111-1111-111111111111\n"
                        "00000002-1111-1111-1111-111111111111\n"
                        "00000004-1111-1111-1111-111111111111\n", 148));
-    ovsdb_file_replay_drop_table(r, t);
+    /* Consumed: the same rows, then none. */
+    struct ds again = DS_EMPTY_INITIALIZER;
+
+    ovsdb_file_replay_consume(r, t, row_uuid, &again);
+    ck_assert_str_eq(ds_cstr(&again), ds_cstr(&rows));
     ck_assert_uint_eq(ovsdb_file_replay_n_rows(r, t), 0);
+    ds_clear(&again);
+    ovsdb_file_replay_for_each(r, t, row_uuid, &again);
+    ck_assert_str_eq(ds_cstr(&again), "");
+    ds_destroy(&again);
     ovsdb_file_replay_destroy(r);
     unlink(name);
     free(name);
