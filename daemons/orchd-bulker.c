@@ -46,6 +46,8 @@ struct orchd_route_state {
     bool pending;               /* In 'pending' list. */
     bool named;                 /* Last asked to be present (set or seed,
                                  * not del or swept since). */
+    bool coalesced;             /* While pending: it replaced other
+                                 * content that was pending. */
 };
 
 BUILD_ASSERT_DECL(sizeof(struct orchd_route_state) <= 104);
@@ -280,6 +282,7 @@ enqueue(struct orchd_bulker *b, struct orchd_route_state *st,
 {
     if (st->pending) {
         /* Last write wins; the route keeps its place in the queue. */
+        st->coalesced = true;
         orchd_entry_unref(st->desired);
         st->desired = desired;
         b->stats.n_coalesced++;
@@ -403,6 +406,7 @@ take_pending(struct orchd_bulker *b, struct orchd_bulk_item *item)
 {
     struct orchd_route_state *st;
     struct orchd_entry *desired;
+    bool coalesced;
 
     prefetch_pending(b);
     st = CONTAINER_OF(ovs_list_pop_front(&b->pending),
@@ -413,6 +417,8 @@ take_pending(struct orchd_bulker *b, struct orchd_bulk_item *item)
     b->n_taken++;
     st->pending = false;
     st->desired = NULL;
+    coalesced = st->coalesced;
+    st->coalesced = false;
 
     memset(item, 0, sizeof *item);
     item->key = st->key;
@@ -435,6 +441,14 @@ take_pending(struct orchd_bulker *b, struct orchd_bulk_item *item)
              * same content read from Asic_Route at start, so that the two
              * share one entry. */
             b->stats.n_unchanged++;
+            if (coalesced && st->programmed && ovs_list_is_empty(&st->waiting)
+                && orchd_entry_same_content(st->programmed, desired)) {
+                /* Other content was asked for and replaced by this, which
+                 * is programmed: whoever asked for it waits for an answer
+                 * that no write would give (FIB suppression). */
+                b->stats.n_unchanged_done++;
+                b->cbs.done(b->aux, &st->key, desired, true, NULL);
+            }
             if (st->programmed == st->written) {
                 set_programmed(b, st, desired);
             }
@@ -943,8 +957,9 @@ orchd_bulker_format(const struct orchd_bulker *b, struct ds *s)
                   b->n_written, b->n_pending, b->n_outstanding,
                   st->max_outstanding_seen);
     ds_put_format(s, "updates: %"PRIu64" set, %"PRIu64" delete, %"PRIu64
-                  " coalesced, %"PRIu64" unchanged\n",
-                  st->n_set, st->n_del, st->n_coalesced, st->n_unchanged);
+                  " coalesced, %"PRIu64" unchanged (%"PRIu64" answered)\n",
+                  st->n_set, st->n_del, st->n_coalesced, st->n_unchanged,
+                  st->n_unchanged_done);
     ds_put_format(s, "bulks: %"PRIu64" with %"PRIu64" writes (%"PRIu64
                   " create, %"PRIu64" set, %"PRIu64" remove), %"PRIu64
                   " failed to send\n",

@@ -158,7 +158,9 @@ struct orchd_bulker_stats {
     uint64_t n_set;             /* orchd_bulker_set() calls. */
     uint64_t n_del;             /* orchd_bulker_del() calls. */
     uint64_t n_coalesced;       /* Updates that replaced a waiting one. */
-    uint64_t n_unchanged;       /* Updates equal to what is written. */
+    uint64_t n_unchanged;       /* Updates equal to what is written... */
+    uint64_t n_unchanged_done;  /* ...of which reported done: they had
+                                 * replaced other pending content. */
     uint64_t n_bulks;           /* Bulks sent. */
     uint64_t n_items;           /* Writes sent. */
     uint64_t n_creates, n_sets, n_removes; /* By operation. */

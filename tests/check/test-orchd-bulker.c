@@ -508,6 +508,38 @@ START_TEST(test_seed_skips_unchanged)
 }
 END_TEST
 
+/* A route changed and changed back before the first change was written:
+ * nothing to write, but the change back is answered, since no write will
+ * (with FIB suppression, zebra waits for it).  A plain unchanged set is
+ * not answered. */
+START_TEST(test_coalesced_back_answered)
+{
+    struct orchd_bulker_config cfg = { .max_bulk = 10,
+                                       .max_outstanding = 1 };
+    struct fake f = { .n_sent = 0 };
+    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+
+    orchd_bulker_set(b, make_entry(4, "1.1.1.1@e0"));
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 1);
+    orchd_bulker_sent(b, f.sent[0], true);
+    ack_bulk(b, f.sent[0], true);
+    ck_assert_uint_eq(f.n_done_ok, 1);
+
+    orchd_bulker_set(b, make_entry(4, "1.1.1.1@e0"));   /* Same. */
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 1);
+    ck_assert_uint_eq(f.n_done_ok, 1);
+
+    orchd_bulker_set(b, make_entry(4, "2.2.2.2@e0"));   /* B... */
+    orchd_bulker_set(b, make_entry(4, "1.1.1.1@e0"));   /* ...then A. */
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 1);
+    ck_assert_uint_eq(f.n_done_ok, 2);
+    orchd_bulker_destroy(b);
+}
+END_TEST
+
 /* Sorted bulks: removals first, then prefixes in numeric order. */
 START_TEST(test_sorted_bulk)
 {
@@ -864,6 +896,7 @@ orchd_bulker_suite(void)
     tcase_add_test(tc, test_programmed);
     tcase_add_test(tc, test_late_ack_after_removal);
     tcase_add_test(tc, test_seed_skips_unchanged);
+    tcase_add_test(tc, test_coalesced_back_answered);
     tcase_add_test(tc, test_sorted_bulk);
     tcase_add_test(tc, test_remove_names_content);
     tcase_add_test(tc, test_can_send_holds_bulks);
