@@ -584,7 +584,9 @@ nh_current_paths(struct fpmd_rib *rib, const struct fpmd_nh *nh,
 }
 
 /* Moves the routes of older zebra sessions that use 'nh' onto an anonymous
- * set of the paths 'nh' forwards to now. */
+ * set of the paths 'nh' forwards to now or, if 'nh' drops (a blackhole, or
+ * a group with one), makes them blackholes of their own.  (A route of an
+ * object not resolved now stays: it has no paths to keep.) */
 static void
 detach_routes(struct fpmd_rib *rib, struct fpmd_nh *nh)
 {
@@ -594,6 +596,16 @@ detach_routes(struct fpmd_rib *rib, struct fpmd_nh *nh)
 
     n = nh_current_paths(rib, nh, &paths);
     if (!n) {
+        if (nh->resolved && nh->set && nh->set->blackhole) {
+            LIST_FOR_EACH_SAFE (r, nh_node, &nh->routes) {
+                if (r->gen != rib->gen
+                    && !(r->be.flags & FPMD_F_NO_CONTENT)) {
+                    rib->stats.routes_detached++;
+                    r->type = FPM_ROUTE_BLACKHOLE;
+                    fpmd_route_move(rib, r, NULL);
+                }
+            }
+        }
         return;
     }
     LIST_FOR_EACH_SAFE (r, nh_node, &nh->routes) {

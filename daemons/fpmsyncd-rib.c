@@ -765,6 +765,28 @@ load_route_hash(const struct json *row, uint32_t *hash)
     return true;
 }
 
+/* Returns the hash of what orchd programs of Route row 'row' (as
+ * route_asic_hash() computes it for a route), or 0 if the row cannot say:
+ * a route through a group whose row holds no resolved next hops, or drops
+ * through it. */
+static uint32_t
+load_asic_hash(const struct fpmd_rib *rib, const struct json *row)
+{
+    const struct shash *cols = json_object(row);
+    const struct json *bh = shash_find_data(cols, "blackhole");
+    bool blackhole = bh && bh->type == JSON_TRUE;
+    uint32_t members_hash;
+    int64_t nhg_id = 0;
+
+    ovsdb_wire_get_integer(shash_find_data(cols, "nexthop_group"), &nhg_id);
+    if ((nhg_id && (!rib->resolve || blackhole))
+        || !fpmd_nhset_hash_json(shash_find_data(cols, "nexthops"),
+                                 &members_hash)) {
+        return 0;
+    }
+    return hash_int(blackhole, members_hash);
+}
+
 /* Takes in one Route row read from the database. */
 static void
 load_route(struct fpmd_rib *rib, const struct json *row)
@@ -802,6 +824,10 @@ load_route(struct fpmd_rib *rib, const struct json *row)
     if (!r) {
         r = route_create(rib, vrf, &prefix);
         r->be.flags |= FPMD_F_NO_CONTENT;
+        /* What orchd holds of it, as the row says: zebra's replay of it
+         * with only a new metric or protocol changes nothing there, and
+         * orchd answers nothing (fpmd_route_refresh()). */
+        r->asic_hash = load_asic_hash(rib, row);
     }
     route_key_route_uuid(vrf_name, &prefix, &expected);
     fpmd_rib_load_found(rib, &r->be, hash, &u, &expected);

@@ -182,10 +182,10 @@ put_op(struct ds *s, struct fpmd_rib *rib, const struct route_batch_op *op)
  * first results of the reply stay the rows'. */
 static void
 put_stale_statuses(struct ds *s, struct fpmd_rib *rib,
-                   const struct route_batch_txn *txn)
+                   struct route_batch_txn *txn)
 {
     for (size_t i = 0; i < txn->n_ops; i++) {
-        const struct route_batch_op *op = &txn->ops[i];
+        struct route_batch_op *op = &txn->ops[i];
         struct route_batch_entry *e = op->entry;
         struct uuid u;
 
@@ -195,6 +195,7 @@ put_stale_statuses(struct ds *s, struct fpmd_rib *rib,
         /* An insert starts with an empty status; a delete takes it. */
         e->flags &= ~FPMD_F_STATUS_STALE;
         if (op->type == ROUTE_BATCH_UPDATE) {
+            op->marked = true;
             fpmd_rib_entry_uuid(rib, e, &u);
             ds_put_char(s, ',');
             ovsdb_wire_put_op_start(s, "mutate", "Route", &u);
@@ -254,10 +255,12 @@ txn_failed(struct fpmd_rib *rib, struct route_batch_txn *txn)
             fpmd_status_row_unknown(rib, CONTAINER_OF(op->entry,
                                                       struct fpmd_route,
                                                       be));
-        } else if (op->type == ROUTE_BATCH_UPDATE
-                   && op->entry->tag == FPMD_ROUTE) {
+        } else if (op->type == ROUTE_BATCH_UPDATE && op->marked) {
             /* Its status:offload may still be there: delete it again with
-             * the retry (put_stale_statuses()). */
+             * the retry (put_stale_statuses()).  An update that carried no
+             * such delete (a new metric, say) must not gain one: orchd
+             * would not write the offload back for a route it already
+             * holds. */
             fpmd_route_status_stale(rib, CONTAINER_OF(op->entry,
                                                       struct fpmd_route,
                                                       be));

@@ -216,6 +216,7 @@ choose_op(struct route_batch *b, struct route_batch_entry *e,
 {
     op->entry = e;
     op->hash = 0;
+    op->marked = false;
     *held = false;
     if (e->want) {
         if (e->db == ROUTE_BATCH_DB_PRESENT && e->db_hash == e->want_hash) {

@@ -143,6 +143,9 @@ struct route_batch_op {
     struct route_batch_entry *entry; /* The row. */
     enum route_batch_op_type type;   /* What to do. */
     uint32_t hash;              /* Content hash written (insert/update). */
+    bool marked;                /* For the caller's use: false when taken
+                                 * (fpmsyncd marks the updates it adds a
+                                 * status mutate to). */
 };
 
 /* One transaction's worth of operations, from route_batch_take() until

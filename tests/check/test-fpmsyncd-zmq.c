@@ -454,6 +454,29 @@ START_TEST(test_zmq_nhg_ids_reused)
 }
 END_TEST
 
+/* The same for an old session's blackhole: its routes keep dropping, as
+ * blackholes of their own, not forwarding via the new definition. */
+START_TEST(test_zmq_nhg_ids_reused_blackhole)
+{
+    struct fixture *fx = &fx_;
+    struct fpm_nexthop nh;
+
+    fpm_nexthop_init(&nh);
+    nh.op = FPM_OP_ADD;
+    nh.id = 5;
+    nh.blackhole = true;
+    fpmd_nh_input(fx->rib, &nh);
+    fpm_nexthop_destroy(&nh);
+    route_add(fx, "10.9.0.0/16", 254, 5, NULL);
+    CHECK_TAKE(fx, "SET default 10.9.0.0/16 drop\n");
+
+    fpmd_rib_new_generation(fx->rib);
+    nh_add(fx, 5, "192.168.1.9", 0, 0);
+    CHECK_TAKE(fx, "SET default 10.9.0.0/16 drop\n");
+    ck_assert_uint_eq(fpmd_rib_get_stats(fx->rib)->routes_detached, 1);
+}
+END_TEST
+
 /* Two tables never share a VRF name (their routes would share row
  * UUIDs): a table whose "tableN" a Vrf row gave to another table gets
  * "tableN-2"; a Vrf row that moves its name to another table waits for a
@@ -1174,6 +1197,68 @@ load_route_status(struct fixture *fx, const char *prefix, const char *status)
     free(s);
 }
 
+/* On the OVSDB path with FIB suppression, a transaction lost with the
+ * connection: its retry deletes status:offload again only for the updates
+ * that did (a changed route), not for one that only changed the metric,
+ * whose offload orchd would not write back. */
+START_TEST(test_status_stale_lost)
+{
+    struct fixture ovsdb = { .rib = fpmd_rib_create(test_ifname) };
+    struct fixture *fx = &ovsdb;
+    struct ds sent = DS_EMPTY_INITIALIZER;
+    const char *del = "[\"status\",\"delete\"";
+
+    fpmd_offload_set_cb(fx->rib, offload_cb, fx);
+    fpmd_offload_enable(fx->rib, true);
+    fpmd_rib_load_begin(fx->rib);
+    fpmd_rib_load_end(fx->rib);
+    fpmd_rib_new_generation(fx->rib);
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
+    db_commit_all(fx);
+
+    /* A new metric: no delete, lost or retried. */
+    route_add_metric(fx, "10.1.0.0/24", 254, 0, "192.168.1.2", 30);
+    db_lose_one(fx, &sent);
+    db_commit_all__(fx, 1, &sent);
+    ck_assert_ptr_null(strstr(ds_cstr(&sent), del));
+
+    /* New next hops: the delete, and again in the retry. */
+    ds_clear(&sent);
+    route_add_metric(fx, "10.1.0.0/24", 254, 0, "192.168.1.3", 30);
+    db_lose_one(fx, &sent);
+    ck_assert_ptr_nonnull(strstr(ds_cstr(&sent), del));
+    ds_clear(&sent);
+    db_commit_all__(fx, 1, &sent);
+    ck_assert_ptr_nonnull(strstr(ds_cstr(&sent), del));
+    ds_destroy(&sent);
+    fpmd_rib_destroy(fx->rib);
+}
+END_TEST
+
+/* fpmsyncd restarted: zebra's replay of a route offloaded before, with
+ * only a new metric, is confirmed at once: the row says what orchd holds,
+ * and orchd answers nothing for a route it already holds. */
+START_TEST(test_zmq_status_load_metric)
+{
+    struct fixture *fx = &fx_;
+
+    teardown();
+    fixture_init(fx, 100000, false);
+    fpmd_offload_enable(fx->rib, true);
+    fpmd_rib_load_begin(fx->rib);
+    load_route_status(fx, "10.1.0.0/24",
+                      "[\"map\",[[\"offload\",\"true\"]]]");
+    fpmd_rib_load_end(fx->rib);
+    fpmd_zmq_resync(fx->zmq);
+
+    route_add_metric(fx, "10.1.0.0/24", 254, 0, "192.168.1.2", 30);
+    ck_assert_uint_eq(fx->n_offloads, 1);
+    /* New next hops still wait for orchd. */
+    route_add_metric(fx, "10.1.0.0/24", 254, 0, "192.168.1.3", 30);
+    ck_assert_uint_eq(fx->n_offloads, 1);
+}
+END_TEST
+
 /* fpmsyncd restarted: what the rows' statuses say is read at load, and a
  * result that matches it is not written again. */
 START_TEST(test_zmq_status_load)
@@ -1244,6 +1329,7 @@ fpmsyncd_zmq_suite(void)
     tcase_add_test(tc, test_zmq_coalesce);
     tcase_add_test(tc, test_zmq_hold_group);
     tcase_add_test(tc, test_zmq_nhg_ids_reused);
+    tcase_add_test(tc, test_zmq_nhg_ids_reused_blackhole);
     tcase_add_test(tc, test_zmq_vrf_names_unique);
     tcase_add_test(tc, test_zmq_withdraw);
     tcase_add_test(tc, test_zmq_resync);
@@ -1255,6 +1341,8 @@ fpmsyncd_zmq_suite(void)
     tcase_add_test(tc, test_zmq_status_in_insert);
     tcase_add_test(tc, test_zmq_status_lost_withdrawn);
     tcase_add_test(tc, test_zmq_status_load);
+    tcase_add_test(tc, test_zmq_status_load_metric);
+    tcase_add_test(tc, test_status_stale_lost);
     tcase_add_test(tc, test_zmq_full);
     tcase_add_test(tc, test_zmq_db_behind);
     suite_add_tcase(s, tc);
