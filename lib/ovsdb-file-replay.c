@@ -51,10 +51,16 @@ struct span {
  * in memory: at a million routes about a third of the file.  Blocks of
  * ARENA_BLOCK bytes; an offset is a block's index and a position in it. */
 #define ARENA_SHIFT 22
-#define ARENA_BLOCK (1u << ARENA_SHIFT)
-#define ARENA_MAX_BLOCKS (UINT32_MAX >> ARENA_SHIFT)
+static unsigned int arena_shift = ARENA_SHIFT;
+#define ARENA_BLOCK (1u << arena_shift)
+#define ARENA_MAX_BLOCKS (UINT32_MAX >> arena_shift)
 struct arena {
-    char **blocks;              /* Each ARENA_BLOCK bytes. */
+    char **blocks;              /* Each ARENA_BLOCK bytes, or NULL once
+                                 * freed. */
+    uint32_t *live;             /* Each block's values still in a row: a
+                                 * block of none but the last is freed, so
+                                 * that the arena shrinks as the rows are
+                                 * consumed (ovsdb_file_replay_consume()). */
     size_t n_blocks;            /* Number of 'blocks'. */
     size_t used;                /* Bytes used in the last block. */
 };
@@ -146,6 +152,7 @@ table_clear(struct table *t)
         free(t->arena.blocks[j]);
     }
     free(t->arena.blocks);
+    free(t->arena.live);
     memset(&t->arena, 0, sizeof t->arena);
 }
 
@@ -235,9 +242,39 @@ span_value(const struct ovsdb_file_replay *r, const struct table *t,
         return (struct ovsdb_file_replay_value) { text, strlen(text) };
     }
     return (struct ovsdb_file_replay_value) {
-        t->arena.blocks[s.off >> ARENA_SHIFT] + (s.off & (ARENA_BLOCK - 1)),
+        t->arena.blocks[s.off >> arena_shift] + (s.off & (ARENA_BLOCK - 1)),
         s.len
     };
+}
+
+/* Releases value 's' of table 't', which a row no longer holds: its
+ * arena block is freed once it holds no value of a row, unless it is the
+ * block being filled.  (An owned value stays until the replay is
+ * destroyed.) */
+static void
+release_value(struct table *t, struct span s)
+{
+    struct arena *a = &t->arena;
+    size_t b;
+
+    if (s.len & SPAN_OWNED) {
+        return;
+    }
+    b = s.off >> arena_shift;
+    ovs_assert(b < a->n_blocks && a->live[b]);
+    if (!--a->live[b] && b != a->n_blocks - 1) {
+        free(a->blocks[b]);
+        a->blocks[b] = NULL;
+    }
+}
+
+/* Releases every value of 'row', a row of 't'. */
+static void
+release_row(struct table *t, struct row *row)
+{
+    for (size_t i = 0; i < t->n_columns; i++) {
+        release_value(t, row->values[i]);
+    }
 }
 
 /* Copies value 'v' of table 't' into its arena (or, if it is too long for
@@ -253,13 +290,20 @@ copy_value(struct ovsdb_file_replay *r, struct table *t,
     }
     if (!a->n_blocks || a->used + v.len > ARENA_BLOCK) {
         ovs_assert(a->n_blocks < ARENA_MAX_BLOCKS);
+        if (a->n_blocks && !a->live[a->n_blocks - 1]) {
+            free(a->blocks[a->n_blocks - 1]);
+            a->blocks[a->n_blocks - 1] = NULL;
+        }
         a->blocks = xrealloc(a->blocks, (a->n_blocks + 1) * sizeof *a->blocks);
+        a->live = xrealloc(a->live, (a->n_blocks + 1) * sizeof *a->live);
+        a->live[a->n_blocks] = 0;
         a->blocks[a->n_blocks++] = xmalloc(ARENA_BLOCK);
         a->used = 0;
     }
+    a->live[a->n_blocks - 1]++;
     memcpy(a->blocks[a->n_blocks - 1] + a->used, v.s, v.len);
     struct span s = {
-        .off = (uint32_t) ((a->n_blocks - 1) << ARENA_SHIFT | a->used),
+        .off = (uint32_t) ((a->n_blocks - 1) << arena_shift | a->used),
         .len = v.len,
     };
     a->used += v.len;
@@ -418,6 +462,7 @@ apply_diff(struct ovsdb_file_replay *r, struct table *t,
     if (msg) {
         return msg;
     } else if (ovsdb_datum_is_default(&a, &c->type)) {
+        release_value(t, *v);
         *v = copy_value(r, t, diff);
         ovsdb_datum_destroy(&a, &c->type);
         return NULL;
@@ -433,6 +478,7 @@ apply_diff(struct ovsdb_file_replay *r, struct table *t,
         } else {
             struct json *json = ovsdb_datum_to_json(&a, &c->type);
 
+            release_value(t, *v);
             *v = own(r, json_to_string(json, 0));
             json_destroy(json);
         }
@@ -466,6 +512,7 @@ replay_row(struct ovsdb_file_replay *r, struct table *t,
         }
         hmap_remove(&t->rows, &row->node);
         t->order[row->order_idx] = NULL;
+        release_row(t, row);
         free(row);
         return q;
     }
@@ -513,6 +560,7 @@ replay_row(struct ovsdb_file_replay *r, struct table *t,
                     .idx = idx, .value = v,
                 };
             } else {
+                release_value(t, row->values[idx]);
                 row->values[idx] = copy_value(r, t, v);
             }
         }
@@ -629,6 +677,7 @@ replay_txn(struct ovsdb_file_replay *r, const char *text, size_t len)
         struct span *v = &pd->row->values[pd->idx];
 
         if (!is_diff) {
+            release_value(pd->table, *v);
             *v = copy_value(r, pd->table, pd->value);
         } else {
             char *msg = apply_diff(r, pd->table, pd->column, v, pd->value);
@@ -755,11 +804,14 @@ ovsdb_file_replay_read(struct ovsdb_file_replay *r, const char *file)
 }
 
 /* Makes ovsdb_file_replay_read() read 'n' bytes at a time (at least 1; 0
- * for the default), so that tests can cut records across reads. */
+ * for the default), and the replays made from now on keep their values in
+ * blocks of 2**'shift' bytes (8 to 22; 0 for the default, 22), so that
+ * tests can cut records across reads and fill and free many blocks. */
 void
-ovsdb_file_replay_set_read_chunk(size_t n)
+ovsdb_file_replay_set_test_sizes(size_t n, unsigned int shift)
 {
     read_chunk = n ? n : READ_CHUNK;
+    arena_shift = shift ? MAX(8, MIN(shift, ARENA_SHIFT)) : ARENA_SHIFT;
 }
 
 /* Replays 'size' bytes of database file text at 'text', which the replay
@@ -814,6 +866,7 @@ for_each(struct ovsdb_file_replay *r, struct table *t, bool consume,
         if (consume) {
             hmap_remove(&t->rows, &row->node);
             t->order[j] = NULL;
+            release_row(t, row);
             free(row);
         }
     }
