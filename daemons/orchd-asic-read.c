@@ -38,9 +38,7 @@ struct orchd_asic_read {
     struct ovsdb_slice_reader *reader;  /* The slices. */
     orchd_asic_read_cb *cb;             /* Called with each row... */
     void *aux;                          /* ...and this. */
-    const char **keys;                  /* Next-hop keys of a row... */
-    int64_t *weights;                   /* ...and their weights... */
-    size_t allocated;                   /* ...room for this many. */
+    struct ovsdb_wire_map nexthops;     /* Scratch: a row's next hops. */
     size_t n_bad;                       /* Rows that could not be read. */
     bool acks_only;                     /* Only the acknowledgement's
                                          * columns are read. */
@@ -54,7 +52,6 @@ read_row(int select_idx OVS_UNUSED, const struct json *row, void *r_)
 {
     struct orchd_asic_read *r = r_;
     struct orchd_asic_row ar;
-    const struct json_array *pairs = NULL;
 
     memset(&ar, 0, sizeof ar);
     if (!ovsdb_wire_get_uuid(ovsdb_wire_col(row, "_uuid"), &ar.uuid)
@@ -64,8 +61,8 @@ read_row(int select_idx OVS_UNUSED, const struct json *row, void *r_)
                          ovsdb_wire_col(row, "prefix")))
                 || !(ar.packet_action = ovsdb_wire_get_string(
                          ovsdb_wire_col(row, "packet_action")))
-                || !(pairs = ovsdb_wire_get_string_int_map(
-                         ovsdb_wire_col(row, "nexthops")))))
+                || !ovsdb_wire_get_map(ovsdb_wire_col(row, "nexthops"),
+                                       &r->nexthops)))
         || !ovsdb_wire_get_integer(ovsdb_wire_col(row, "seq"), &ar.seq)
         || !ovsdb_wire_get_integer(ovsdb_wire_col(row, "applied_seq"),
                                    &ar.applied_seq)) {
@@ -76,24 +73,11 @@ read_row(int select_idx OVS_UNUSED, const struct json *row, void *r_)
     }
     ar.state = ovsdb_wire_get_string(ovsdb_wire_col(row, "state"));
     ar.error = ovsdb_wire_get_string(ovsdb_wire_col(row, "error"));
-    if (!pairs) {
-        r->cb(r->aux, &ar);
-        return;
+    if (!r->acks_only) {
+        ar.nh_keys = r->nexthops.keys;
+        ar.nh_weights = r->nexthops.values;
+        ar.n_nexthops = r->nexthops.n;
     }
-    if (pairs->n > r->allocated) {
-        r->allocated = MAX(pairs->n, 2 * r->allocated);
-        r->keys = xrealloc(r->keys, r->allocated * sizeof *r->keys);
-        r->weights = xrealloc(r->weights, r->allocated * sizeof *r->weights);
-    }
-    for (size_t i = 0; i < pairs->n; i++) {
-        const struct json_array *kv = json_array(pairs->elems[i]);
-
-        r->keys[i] = json_string(kv->elems[0]);
-        r->weights[i] = json_integer(kv->elems[1]);
-    }
-    ar.nh_keys = r->keys;
-    ar.nh_weights = r->weights;
-    ar.n_nexthops = pairs->n;
     r->cb(r->aux, &ar);
 }
 
@@ -173,8 +157,7 @@ orchd_asic_read_destroy(struct orchd_asic_read *r)
 {
     if (r) {
         ovsdb_slice_reader_destroy(r->reader);
-        free(r->keys);
-        free(r->weights);
+        ovsdb_wire_map_destroy(&r->nexthops);
         free(r);
     }
 }

@@ -49,9 +49,7 @@ struct orchd_route_monitor {
                                  * before more changes are passed on. */
     struct ovs_list held;       /* "struct ovsdb_cs_event"s received while
                                  * 'needs_read'. */
-    const char **keys;          /* Scratch: a row's next-hop keys... */
-    int64_t *weights;           /* ...and weights... */
-    size_t allocated;           /* ...with room for this many. */
+    struct ovsdb_wire_map nexthops; /* Scratch: a row's next hops. */
     struct orchd_route_monitor_stats stats; /* Counters. */
 };
 
@@ -64,35 +62,22 @@ decode_row(struct orchd_route_monitor *m, const struct uuid *uuid,
 {
     const struct json *blackhole = shash_find_data(cols, "blackhole");
     const struct json *group = shash_find_data(cols, "nexthop_group");
-    const struct json_array *pairs;
 
     memset(row, 0, sizeof *row);
     row->uuid = *uuid;
     row->vrf = ovsdb_wire_get_string(shash_find_data(cols, "vrf"));
     row->prefix = ovsdb_wire_get_string(shash_find_data(cols, "prefix"));
-    pairs = ovsdb_wire_get_string_int_map(shash_find_data(cols,
-                                                          "nexthops"));
-    if (!row->vrf || !row->prefix || !pairs || !group || !blackhole
-        || (blackhole->type != JSON_TRUE && blackhole->type != JSON_FALSE)) {
+    if (!row->vrf || !row->prefix || !group || !blackhole
+        || (blackhole->type != JSON_TRUE && blackhole->type != JSON_FALSE)
+        || !ovsdb_wire_get_map(shash_find_data(cols, "nexthops"),
+                               &m->nexthops)) {
         return false;
     }
     row->blackhole = blackhole->type == JSON_TRUE;
     row->has_group = ovsdb_wire_get_integer(group, &row->group);
-
-    if (pairs->n > m->allocated) {
-        m->allocated = MAX(pairs->n, 2 * m->allocated);
-        m->keys = xrealloc(m->keys, m->allocated * sizeof *m->keys);
-        m->weights = xrealloc(m->weights, m->allocated * sizeof *m->weights);
-    }
-    for (size_t i = 0; i < pairs->n; i++) {
-        const struct json_array *kv = json_array(pairs->elems[i]);
-
-        m->keys[i] = json_string(kv->elems[0]);
-        m->weights[i] = json_integer(kv->elems[1]);
-    }
-    row->nh_keys = m->keys;
-    row->nh_weights = m->weights;
-    row->n_nexthops = pairs->n;
+    row->nh_keys = m->nexthops.keys;
+    row->nh_weights = m->nexthops.values;
+    row->n_nexthops = m->nexthops.n;
     return true;
 }
 
@@ -204,8 +189,7 @@ orchd_route_monitor_destroy(struct orchd_route_monitor *m)
             ovsdb_cs_event_destroy(event);
         }
         ovsdb_cs_destroy(m->cs);
-        free(m->keys);
-        free(m->weights);
+        ovsdb_wire_map_destroy(&m->nexthops);
         free(m);
     }
 }

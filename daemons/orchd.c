@@ -1031,6 +1031,29 @@ remove_unwanted(struct orchd *o, const struct hmap *wanted,
     return true;
 }
 
+/* Ends the initial sync: removes the Asic_Route rows read at start
+ * ('seed''s, kept on the northbound OVSDB path only) that no route wants
+ * (not in 'wanted', which this empties), and logs what it found, with
+ * 'n_routes' routes processed. */
+static void
+finish_initial_sync(struct orchd *o, struct seed *seed, struct hmap *wanted,
+                    uint64_t n_routes)
+{
+    struct uuid_node *un;
+    size_t n_orphans = 0;
+
+    HMAP_FOR_EACH (un, node, &seed->rows) {
+        n_orphans += remove_unwanted(o, wanted, &un->uuid);
+    }
+    uuid_set_clear(wanted);
+    hmap_destroy(wanted);
+    ovsdb_idl_track_clear(o->idl);
+    VLOG_INFO("initial sync: %"PRIuSIZE" entries already in Asic_Route, "
+              "%"PRIu64" routes, %"PRIuSIZE" stale entries to remove",
+              seed->n_seeded, n_routes, n_orphans);
+    o->synced = true;
+}
+
 /* First contact with the database: learns what Asic_Route already holds,
  * then programs only what differs, so a restart neither removes nor re-adds
  * a route that is already right.  (On the northbound fast path, fpmsyncd's
@@ -1041,8 +1064,6 @@ initial_sync(struct orchd *o, struct unixctl_server *unixctl,
 {
     const struct fibrec_route *route;
     struct hmap wanted = HMAP_INITIALIZER(&wanted);
-    struct uuid_node *un;
-    size_t n_orphans = 0;
 
     /* The read of Asic_Route began beside the IDL's first copy; finish
      * it, serving 'unixctl' meanwhile. */
@@ -1073,18 +1094,7 @@ initial_sync(struct orchd *o, struct unixctl_server *unixctl,
         }
     }
 
-    /* Rows that no route wants are stale (the read kept their UUIDs on
-     * the northbound OVSDB path only). */
-    HMAP_FOR_EACH (un, node, &seed->rows) {
-        n_orphans += remove_unwanted(o, &wanted, &un->uuid);
-    }
-    uuid_set_clear(&wanted);
-    hmap_destroy(&wanted);
-    ovsdb_idl_track_clear(o->idl);
-    VLOG_INFO("initial sync: %"PRIuSIZE" entries already in Asic_Route, "
-              "%"PRIu64" routes, %"PRIuSIZE" stale entries to remove",
-              seed->n_seeded, o->n_updates, n_orphans);
-    o->synced = true;
+    finish_initial_sync(o, seed, &wanted, o->n_updates);
 }
 
 /* initial_sync() without a Route replica: the routes and this instance's
@@ -1096,8 +1106,6 @@ initial_sync_from_file(struct orchd *o, struct unixctl_server *unixctl,
 {
     struct hmap wanted = HMAP_INITIALIZER(&wanted);
     const struct orchd_route *r;
-    struct uuid_node *un;
-    size_t n_orphans = 0;
 
     process_vrfs(o);
     while (!read_routes_file(o, seed)) {
@@ -1118,17 +1126,8 @@ initial_sync_from_file(struct orchd *o, struct unixctl_server *unixctl,
             uuid_set_add(&wanted, &r->entry->asic_uuid);
         }
     }
-    HMAP_FOR_EACH (un, node, &seed->rows) {
-        n_orphans += remove_unwanted(o, &wanted, &un->uuid);
-    }
-    uuid_set_clear(&wanted);
-    hmap_destroy(&wanted);
-    ovsdb_idl_track_clear(o->idl);
-    VLOG_INFO("initial sync: %"PRIuSIZE" entries already in Asic_Route, "
-              "%"PRIuSIZE" routes, %"PRIuSIZE" stale entries to remove",
-              seed->n_seeded, orchd_route_table_count(&o->routes),
-              n_orphans);
-    o->synced = true;
+    finish_initial_sync(o, seed, &wanted,
+                        orchd_route_table_count(&o->routes));
     /* The changes received meanwhile, newer than the file. */
     orchd_route_monitor_read_done(o->rm);
 }

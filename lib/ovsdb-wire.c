@@ -432,3 +432,36 @@ ovsdb_wire_result_count(const struct json *r)
     count = shash_find_data(json_object(r), "count");
     return count && count->type == JSON_INTEGER ? json_integer(count) : 1;
 }
+
+/* Decodes 'v', a map of strings to integers on the wire, into 'm'.
+ * Returns false, with 'm' empty, if 'v' is not of that form. */
+bool
+ovsdb_wire_get_map(const struct json *v, struct ovsdb_wire_map *m)
+{
+    const struct json_array *pairs = ovsdb_wire_get_string_int_map(v);
+
+    m->n = 0;
+    if (!pairs) {
+        return false;
+    }
+    if (pairs->n > m->allocated) {
+        m->allocated = MAX(pairs->n, 2 * m->allocated);
+        m->keys = xrealloc(m->keys, m->allocated * sizeof *m->keys);
+        m->values = xrealloc(m->values, m->allocated * sizeof *m->values);
+    }
+    for (size_t i = 0; i < pairs->n; i++) {
+        const struct json_array *kv = json_array(pairs->elems[i]);
+
+        m->keys[i] = json_string(kv->elems[0]);
+        m->values[i] = json_integer(kv->elems[1]);
+    }
+    m->n = pairs->n;
+    return true;
+}
+
+void
+ovsdb_wire_map_destroy(struct ovsdb_wire_map *m)
+{
+    free(m->keys);
+    free(m->values);
+}

@@ -95,6 +95,18 @@ bool ovsdb_wire_get_integer(const struct json *, int64_t *);
 const char *ovsdb_wire_get_string(const struct json *);
 bool ovsdb_wire_get_uuid(const struct json *, struct uuid *);
 const struct json_array *ovsdb_wire_get_string_int_map(const struct json *);
+
+/* A string-to-integer map value decoded into arrays: 'keys[i]' (pointing
+ * into the JSON decoded, valid as long as it is) and 'values[i]' for 'i'
+ * below 'n'.  Zero-initialize; reused from one decoding to the next. */
+struct ovsdb_wire_map {
+    const char **keys;          /* The keys... */
+    int64_t *values;            /* ...and their values... */
+    size_t n;                   /* ...in this many pairs. */
+    size_t allocated;           /* Room in 'keys' and 'values'. */
+};
+bool ovsdb_wire_get_map(const struct json *, struct ovsdb_wire_map *);
+void ovsdb_wire_map_destroy(struct ovsdb_wire_map *);
 const char *ovsdb_wire_map_get_string(const struct json *map,
                                       const char *key);
 
