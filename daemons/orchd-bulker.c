@@ -449,10 +449,16 @@ take_pending(struct orchd_bulker *b, struct orchd_bulk_item *item)
                 b->stats.n_unchanged_done++;
                 b->cbs.done(b->aux, &st->key, desired, true, NULL);
             }
-            if (st->programmed == st->written) {
-                set_programmed(b, st, desired);
+            if (ovs_list_is_empty(&st->waiting)) {
+                /* (Not while a write is in flight: its acknowledgement
+                 * finds its route failed by 'written' being its entry.) */
+                if (st->programmed == st->written) {
+                    set_programmed(b, st, desired);
+                }
+                set_written(b, st, desired);
+            } else {
+                orchd_entry_unref(desired);
             }
-            set_written(b, st, desired);
             return false;
         }
         item->op = st->written || st->unknown ? ORCHD_BULK_SET

@@ -540,6 +540,32 @@ START_TEST(test_coalesced_back_answered)
 }
 END_TEST
 
+/* The same content set again while its write is in flight, and that
+ * write fails: the route is known failed, and the next set writes it. */
+START_TEST(test_unchanged_while_in_flight_then_failed)
+{
+    struct orchd_bulker_config cfg = { .max_bulk = 10,
+                                       .max_outstanding = 4 };
+    struct fake f = { .n_sent = 0 };
+    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+
+    orchd_bulker_set(b, make_entry(4, "1.1.1.1@e0"));
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 1);
+    orchd_bulker_sent(b, f.sent[0], true);
+    orchd_bulker_set(b, make_entry(4, "1.1.1.1@e0"));   /* Unchanged. */
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 1);
+    ack_bulk(b, f.sent[0], false);
+    ck_assert_uint_eq(f.n_done_fail, 1);
+
+    orchd_bulker_set(b, make_entry(4, "1.1.1.1@e0"));   /* Retried. */
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 2);
+    orchd_bulker_destroy(b);
+}
+END_TEST
+
 /* Sorted bulks: removals first, then prefixes in numeric order. */
 START_TEST(test_sorted_bulk)
 {
@@ -897,6 +923,7 @@ orchd_bulker_suite(void)
     tcase_add_test(tc, test_late_ack_after_removal);
     tcase_add_test(tc, test_seed_skips_unchanged);
     tcase_add_test(tc, test_coalesced_back_answered);
+    tcase_add_test(tc, test_unchanged_while_in_flight_then_failed);
     tcase_add_test(tc, test_sorted_bulk);
     tcase_add_test(tc, test_remove_names_content);
     tcase_add_test(tc, test_can_send_holds_bulks);
