@@ -39,30 +39,42 @@
 
 /* Where a value's JSON text is: 'len' bytes at offset 'off' of its
  * table's arena or, with SPAN_OWNED set in 'len', the string
- * 'owned[off]'. */
+ * 'owned[off]', which SPAN_SHARED marks as a column's default (in every
+ * row that has it, never freed with one). */
 struct span {
     uint32_t off;               /* Offset in the arena, or owned index. */
-    uint32_t len;               /* Bytes, | SPAN_OWNED for an owned one. */
+    uint32_t len;               /* Bytes, or SPAN_OWNED [| SPAN_SHARED]. */
 };
 #define SPAN_OWNED 0x80000000u
+#define SPAN_SHARED 0x40000000u
 
 /* A table's values, copied out of the records as they are replayed, so
  * that the file is read a piece at a time and only the columns kept stay
  * in memory: at a million routes about a third of the file.  Blocks of
- * ARENA_BLOCK bytes; an offset is a block's index and a position in it. */
+ * ARENA_BLOCK bytes; an offset is a block's index and a position in it,
+ * so that at most 'arena_max_blocks' blocks exist at once (4 GiB of
+ * values).  A block that no row's value is in any more is freed and its
+ * index used again, so that values overwritten by later records (a file
+ * of much churn) or consumed do not count; values beyond the limit are
+ * kept apart, as owned values. */
 #define ARENA_SHIFT 22
 static unsigned int arena_shift = ARENA_SHIFT;
 #define ARENA_BLOCK (1u << arena_shift)
-#define ARENA_MAX_BLOCKS (UINT32_MAX >> arena_shift)
+static size_t arena_max_blocks;  /* 0: UINT32_MAX >> arena_shift. */
 struct arena {
     char **blocks;              /* Each ARENA_BLOCK bytes, or NULL once
                                  * freed. */
     uint32_t *live;             /* Each block's values still in a row: a
-                                 * block of none but the last is freed, so
+                                 * block of none but 'cur' is freed, so
                                  * that the arena shrinks as the rows are
                                  * consumed (ovsdb_file_replay_consume()). */
     size_t n_blocks;            /* Number of 'blocks'. */
-    size_t used;                /* Bytes used in the last block. */
+    size_t cur;                 /* Index of the block being filled, or
+                                 * SIZE_MAX before the first. */
+    size_t used;                /* Bytes used in block 'cur'. */
+    size_t *free_idx;           /* Indexes whose block was freed, to use
+                                 * again. */
+    size_t n_free;              /* Number of 'free_idx'. */
 };
 
 /* How much of the file is read at a time by default (a record longer than
@@ -122,9 +134,14 @@ struct ovsdb_file_replay {
     size_t n_records;           /* Whole records read, schema included. */
 
     char **owned;               /* Values not in the file (defaults, diffs
-                                 * applied). */
+                                 * applied, values too long for an arena
+                                 * block), NULL once freed. */
     size_t n_owned;             /* Number of 'owned'. */
     size_t allocated_owned;     /* Room in 'owned'. */
+    size_t *free_owned;         /* Indexes of 'owned' freed, to use
+                                 * again. */
+    size_t n_free_owned;        /* Number of 'free_owned'. */
+    size_t allocated_free_owned; /* Room in 'free_owned'. */
 
     struct pending *pending;    /* Diffs of the current record. */
     size_t n_pending;           /* Number of 'pending'. */
@@ -137,23 +154,52 @@ ovsdb_file_replay_create(void)
     return xzalloc(sizeof(struct ovsdb_file_replay));
 }
 
+static void release_value(struct ovsdb_file_replay *, struct table *,
+                          struct span);
+
+/* Initializes arena 'a', empty. */
+static void
+arena_init(struct arena *a)
+{
+    memset(a, 0, sizeof *a);
+    a->cur = SIZE_MAX;
+}
+
+/* Frees arena 'a' and its blocks, and initializes it again. */
+static void
+arena_clear(struct arena *a)
+{
+    for (size_t j = 0; j < a->n_blocks; j++) {
+        free(a->blocks[j]);
+    }
+    free(a->blocks);
+    free(a->live);
+    free(a->free_idx);
+    arena_init(a);
+}
+
 /* Frees the rows of 't' and their values. */
 static void
-table_clear(struct table *t)
+table_clear(struct ovsdb_file_replay *r, struct table *t)
 {
     for (size_t j = 0; j < t->n_order; j++) {
-        free(t->order[j]);
+        struct row *row = t->order[j];
+
+        if (row) {
+            /* The arena goes whole; owned values one by one. */
+            for (size_t i = 0; i < t->n_columns; i++) {
+                if (row->values[i].len & SPAN_OWNED) {
+                    release_value(r, t, row->values[i]);
+                }
+            }
+            free(row);
+        }
     }
     free(t->order);
     t->order = NULL;
     t->n_order = t->allocated_order = 0;
     hmap_clear(&t->rows);
-    for (size_t j = 0; j < t->arena.n_blocks; j++) {
-        free(t->arena.blocks[j]);
-    }
-    free(t->arena.blocks);
-    free(t->arena.live);
-    memset(&t->arena, 0, sizeof t->arena);
+    arena_clear(&t->arena);
 }
 
 void
@@ -165,7 +211,7 @@ ovsdb_file_replay_destroy(struct ovsdb_file_replay *r)
     for (size_t i = 0; i < r->n_tables; i++) {
         struct table *t = r->tables[i];
 
-        table_clear(t);
+        table_clear(r, t);
         hmap_destroy(&t->rows);
         for (size_t j = 0; j < t->n_columns; j++) {
             free(t->columns[j].name);
@@ -180,6 +226,7 @@ ovsdb_file_replay_destroy(struct ovsdb_file_replay *r)
         free(r->owned[i]);
     }
     free(r->owned);
+    free(r->free_owned);
     free(r->pending);
     free(r);
 }
@@ -204,7 +251,7 @@ ovsdb_file_replay_add_table(struct ovsdb_file_replay *r, const char *table,
             OVSDB_TYPE_SCALAR_INITIALIZER(OVSDB_BASE_VOID_INIT);
     }
     hmap_init(&t->rows);
-    memset(&t->arena, 0, sizeof t->arena);
+    arena_init(&t->arena);
     t->order = NULL;
     t->n_order = t->allocated_order = 0;
     return r->n_tables++;
@@ -223,12 +270,22 @@ ovsdb_file_replay_n_rows(const struct ovsdb_file_replay *r, size_t table)
 static struct span
 own(struct ovsdb_file_replay *r, char *s)
 {
-    if (r->n_owned >= r->allocated_owned) {
-        r->owned = x2nrealloc(r->owned, &r->allocated_owned,
-                              sizeof *r->owned);
+    size_t idx;
+
+    if (r->n_free_owned) {
+        idx = r->free_owned[--r->n_free_owned];
+    } else {
+        if (r->n_owned >= r->allocated_owned) {
+            r->owned = x2nrealloc(r->owned, &r->allocated_owned,
+                                  sizeof *r->owned);
+        }
+        idx = r->n_owned++;
     }
-    r->owned[r->n_owned] = s;
-    return (struct span) { .off = r->n_owned++, .len = SPAN_OWNED };
+    /* Owned indexes are fewer than the values in memory: 'off' holds
+     * them. */
+    ovs_assert(idx <= UINT32_MAX);
+    r->owned[idx] = s;
+    return (struct span) { .off = idx, .len = SPAN_OWNED };
 }
 
 /* Returns the text of 's', a value of table 't'. */
@@ -247,38 +304,81 @@ span_value(const struct ovsdb_file_replay *r, const struct table *t,
     };
 }
 
-/* Releases value 's' of table 't', which a row no longer holds: its
- * arena block is freed once it holds no value of a row, unless it is the
- * block being filled.  (An owned value stays until the replay is
- * destroyed.) */
+/* Frees block 'b' of arena 'a', which holds no value, for its index to
+ * be used again. */
 static void
-release_value(struct table *t, struct span s)
+arena_free_block(struct arena *a, size_t b)
+{
+    free(a->blocks[b]);
+    a->blocks[b] = NULL;
+    a->free_idx = xrealloc(a->free_idx, (a->n_free + 1) * sizeof *a->free_idx);
+    a->free_idx[a->n_free++] = b;
+}
+
+/* Releases value 's' of table 't', which a row no longer holds: an owned
+ * value is freed, unless it is a column's default; an arena block is freed
+ * once it holds no value of a row, unless it is the block being filled. */
+static void
+release_value(struct ovsdb_file_replay *r, struct table *t, struct span s)
 {
     struct arena *a = &t->arena;
     size_t b;
 
     if (s.len & SPAN_OWNED) {
+        if (!(s.len & SPAN_SHARED)) {
+            free(r->owned[s.off]);
+            r->owned[s.off] = NULL;
+            if (r->n_free_owned >= r->allocated_free_owned) {
+                r->free_owned = x2nrealloc(r->free_owned,
+                                           &r->allocated_free_owned,
+                                           sizeof *r->free_owned);
+            }
+            r->free_owned[r->n_free_owned++] = s.off;
+        }
         return;
     }
     b = s.off >> arena_shift;
     ovs_assert(b < a->n_blocks && a->live[b]);
-    if (!--a->live[b] && b != a->n_blocks - 1) {
-        free(a->blocks[b]);
-        a->blocks[b] = NULL;
+    if (!--a->live[b] && b != a->cur) {
+        arena_free_block(a, b);
     }
 }
 
 /* Releases every value of 'row', a row of 't'. */
 static void
-release_row(struct table *t, struct row *row)
+release_row(struct ovsdb_file_replay *r, struct table *t, struct row *row)
 {
     for (size_t i = 0; i < t->n_columns; i++) {
-        release_value(t, row->values[i]);
+        release_value(r, t, row->values[i]);
     }
 }
 
+/* Returns the index of a block of arena 'a' to fill, allocated, or
+ * SIZE_MAX if 'a' has as many blocks as offsets can name. */
+static size_t
+arena_new_block(struct arena *a)
+{
+    size_t max = arena_max_blocks ? arena_max_blocks
+                                  : UINT32_MAX >> arena_shift;
+    size_t b;
+
+    if (a->n_free) {
+        b = a->free_idx[--a->n_free];
+    } else if (a->n_blocks < max) {
+        b = a->n_blocks++;
+        a->blocks = xrealloc(a->blocks, a->n_blocks * sizeof *a->blocks);
+        a->live = xrealloc(a->live, a->n_blocks * sizeof *a->live);
+    } else {
+        return SIZE_MAX;
+    }
+    a->blocks[b] = xmalloc(ARENA_BLOCK);
+    a->live[b] = 0;
+    return b;
+}
+
 /* Copies value 'v' of table 't' into its arena (or, if it is too long for
- * a block, as an owned value) and returns its span. */
+ * a block or the arena has no block left to give, as an owned value) and
+ * returns its span. */
 static struct span
 copy_value(struct ovsdb_file_replay *r, struct table *t,
            struct ovsdb_file_replay_value v)
@@ -288,22 +388,23 @@ copy_value(struct ovsdb_file_replay *r, struct table *t,
     if (v.len >= ARENA_BLOCK / 4) {
         return own(r, xmemdup0(v.s, v.len));
     }
-    if (!a->n_blocks || a->used + v.len > ARENA_BLOCK) {
-        ovs_assert(a->n_blocks < ARENA_MAX_BLOCKS);
-        if (a->n_blocks && !a->live[a->n_blocks - 1]) {
-            free(a->blocks[a->n_blocks - 1]);
-            a->blocks[a->n_blocks - 1] = NULL;
+    if (a->cur == SIZE_MAX || a->used + v.len > ARENA_BLOCK) {
+        size_t old = a->cur;
+        size_t b = arena_new_block(a);
+
+        if (b == SIZE_MAX) {
+            return own(r, xmemdup0(v.s, v.len));
         }
-        a->blocks = xrealloc(a->blocks, (a->n_blocks + 1) * sizeof *a->blocks);
-        a->live = xrealloc(a->live, (a->n_blocks + 1) * sizeof *a->live);
-        a->live[a->n_blocks] = 0;
-        a->blocks[a->n_blocks++] = xmalloc(ARENA_BLOCK);
+        a->cur = b;
         a->used = 0;
+        if (old != SIZE_MAX && !a->live[old]) {
+            arena_free_block(a, old);
+        }
     }
-    a->live[a->n_blocks - 1]++;
-    memcpy(a->blocks[a->n_blocks - 1] + a->used, v.s, v.len);
+    a->live[a->cur]++;
+    memcpy(a->blocks[a->cur] + a->used, v.s, v.len);
     struct span s = {
-        .off = (uint32_t) ((a->n_blocks - 1) << arena_shift | a->used),
+        .off = (uint32_t) (a->cur << arena_shift | a->used),
         .len = v.len,
     };
     a->used += v.len;
@@ -333,6 +434,7 @@ column_from_schema(struct ovsdb_file_replay *r, struct column *c,
     ovsdb_datum_init_default(&dflt, &c->type);
     struct json *json = ovsdb_datum_to_json(&dflt, &c->type);
     c->dflt = own(r, json_to_string(json, 0));
+    c->dflt.len |= SPAN_SHARED;
     json_destroy(json);
     ovsdb_datum_destroy(&dflt, &c->type);
     return NULL;
@@ -462,7 +564,7 @@ apply_diff(struct ovsdb_file_replay *r, struct table *t,
     if (msg) {
         return msg;
     } else if (ovsdb_datum_is_default(&a, &c->type)) {
-        release_value(t, *v);
+        release_value(r, t, *v);
         *v = copy_value(r, t, diff);
         ovsdb_datum_destroy(&a, &c->type);
         return NULL;
@@ -478,7 +580,7 @@ apply_diff(struct ovsdb_file_replay *r, struct table *t,
         } else {
             struct json *json = ovsdb_datum_to_json(&a, &c->type);
 
-            release_value(t, *v);
+            release_value(r, t, *v);
             *v = own(r, json_to_string(json, 0));
             json_destroy(json);
         }
@@ -510,9 +612,18 @@ replay_row(struct ovsdb_file_replay *r, struct table *t,
                                "does not exist", UUID_ARGS(uuid), t->name);
             return NULL;
         }
+        /* A malformed record may have modified the row before: its
+         * modifications pending go with it. */
+        size_t n = 0;
+        for (size_t i = 0; i < r->n_pending; i++) {
+            if (r->pending[i].row != row) {
+                r->pending[n++] = r->pending[i];
+            }
+        }
+        r->n_pending = n;
         hmap_remove(&t->rows, &row->node);
         t->order[row->order_idx] = NULL;
-        release_row(t, row);
+        release_row(r, t, row);
         free(row);
         return q;
     }
@@ -560,7 +671,7 @@ replay_row(struct ovsdb_file_replay *r, struct table *t,
                     .idx = idx, .value = v,
                 };
             } else {
-                release_value(t, row->values[idx]);
+                release_value(r, t, row->values[idx]);
                 row->values[idx] = copy_value(r, t, v);
             }
         }
@@ -677,7 +788,7 @@ replay_txn(struct ovsdb_file_replay *r, const char *text, size_t len)
         struct span *v = &pd->row->values[pd->idx];
 
         if (!is_diff) {
-            release_value(pd->table, *v);
+            release_value(r, pd->table, *v);
             *v = copy_value(r, pd->table, pd->value);
         } else {
             char *msg = apply_diff(r, pd->table, pd->column, v, pd->value);
@@ -805,13 +916,17 @@ ovsdb_file_replay_read(struct ovsdb_file_replay *r, const char *file)
 
 /* Makes ovsdb_file_replay_read() read 'n' bytes at a time (at least 1; 0
  * for the default), and the replays made from now on keep their values in
- * blocks of 2**'shift' bytes (8 to 22; 0 for the default, 22), so that
- * tests can cut records across reads and fill and free many blocks. */
+ * blocks of 2**'shift' bytes (8 to 22; 0 for the default, 22), at most
+ * 'max_blocks' of them at once in a table (0 for as many as offsets can
+ * name), so that tests can cut records across reads, fill and free many
+ * blocks and run out of them. */
 void
-ovsdb_file_replay_set_test_sizes(size_t n, unsigned int shift)
+ovsdb_file_replay_set_test_sizes(size_t n, unsigned int shift,
+                                 size_t max_blocks)
 {
     read_chunk = n ? n : READ_CHUNK;
     arena_shift = shift ? MAX(8, MIN(shift, ARENA_SHIFT)) : ARENA_SHIFT;
+    arena_max_blocks = max_blocks;
 }
 
 /* Replays 'size' bytes of database file text at 'text', which the replay
@@ -841,7 +956,7 @@ ovsdb_file_replay_read_buffer(struct ovsdb_file_replay *r, const char *file,
 void
 ovsdb_file_replay_drop_table(struct ovsdb_file_replay *r, size_t table)
 {
-    table_clear(r->tables[table]);
+    table_clear(r, r->tables[table]);
 }
 
 /* Calls 'cb' for each row of 't', in the order they were inserted,
@@ -866,7 +981,7 @@ for_each(struct ovsdb_file_replay *r, struct table *t, bool consume,
         if (consume) {
             hmap_remove(&t->rows, &row->node);
             t->order[j] = NULL;
-            release_row(t, row);
+            release_row(r, t, row);
             free(row);
         }
     }
@@ -885,8 +1000,8 @@ ovsdb_file_replay_for_each(const struct ovsdb_file_replay *r, size_t table,
 }
 
 /* Calls 'cb' for each row of table 'table' as ovsdb_file_replay_for_each()
- * does, freeing each row once called back (its values' text stays until
- * the end), then drops the table: for a caller that builds its own state
+ * does, freeing each row and its values once called back, then drops
+ * the table: for a caller that builds its own state
  * from the rows, so that the two are not both whole in memory. */
 void
 ovsdb_file_replay_consume(struct ovsdb_file_replay *r, size_t table,

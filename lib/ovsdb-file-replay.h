@@ -78,7 +78,8 @@ size_t ovsdb_file_replay_add_table(struct ovsdb_file_replay *,
 
 char *ovsdb_file_replay_read(struct ovsdb_file_replay *, const char *file)
     OVS_WARN_UNUSED_RESULT;
-void ovsdb_file_replay_set_test_sizes(size_t read_chunk, unsigned int shift);
+void ovsdb_file_replay_set_test_sizes(size_t read_chunk, unsigned int shift,
+                                      size_t max_blocks);
 char *ovsdb_file_replay_read_buffer(struct ovsdb_file_replay *,
                                     const char *file, char *text,
                                     size_t size)

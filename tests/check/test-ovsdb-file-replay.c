@@ -184,11 +184,11 @@ START_TEST(test_read_in_pieces)
     ck_assert_ptr_null(replay(&f, &whole));
     for (size_t chunk = 1; chunk < 300; chunk += 37) {
         /* Values in blocks of 256 bytes, so many, freed as they empty. */
-        ovsdb_file_replay_set_test_sizes(chunk, 8);
+        ovsdb_file_replay_set_test_sizes(chunk, 8, 0);
         ck_assert_ptr_null(replay(&f, &rows));
         ck_assert_str_eq(ds_cstr(&rows), ds_cstr(&whole));
     }
-    ovsdb_file_replay_set_test_sizes(0, 8);
+    ovsdb_file_replay_set_test_sizes(0, 8, 0);
     ck_assert(strstr(ds_cstr(&whole), "\"four\" 4 false"));
     ck_assert(!strstr(ds_cstr(&whole), "\"row 3\""));
 
@@ -217,13 +217,84 @@ START_TEST(test_read_in_pieces)
     ovsdb_file_replay_for_each(r, t, row_uuid, &again);
     ck_assert_str_eq(ds_cstr(&again), "");
     ds_destroy(&again);
-    ovsdb_file_replay_set_test_sizes(0, 0);
+    ovsdb_file_replay_set_test_sizes(0, 0, 0);
     ovsdb_file_replay_destroy(r);
     unlink(name);
     free(name);
     ds_destroy(&f);
     ds_destroy(&rows);
     ds_destroy(&whole);
+}
+END_TEST
+
+/* A file of much churn: one row's map written again and again, as whole
+ * values and as diffs, and rows inserted and deleted, with values in
+ * blocks of 256 bytes of which a table may have only 4 at once.  The
+ * blocks of values overwritten are used again, and once none is left the
+ * values are kept apart: the rows are the same as with the default
+ * sizes. */
+START_TEST(test_churn)
+{
+    struct ds f = DS_EMPTY_INITIALIZER, rows = DS_EMPTY_INITIALIZER;
+    struct ds whole = DS_EMPTY_INITIALIZER;
+
+    put_record(&f, SCHEMA);
+    for (int i = 0; i < 2000; i++) {
+        char *json;
+
+        if (i % 3) {
+            json = xasprintf("{\"T\":{" U1 ":{\"s\":\"value %d\","
+                             "\"m\":[\"map\",[[\"k%d\",%d]]]}},"
+                             "\"_is_diff\":true}", i, i, i);
+        } else {
+            json = xasprintf("{\"T\":{" U1 ":{\"s\":\"whole %d\","
+                             "\"m\":[\"map\",[[\"w\",%d]]]},"
+                             "\"%08x-2222-2222-2222-222222222222\":"
+                             "{\"s\":\"row %d\"}}}", i, i, i, i);
+        }
+        put_record(&f, json);
+        free(json);
+        if (i % 3 == 2) {
+            json = xasprintf("{\"T\":{\"%08x-2222-2222-2222-222222222222"
+                             "\":null}}", i - 2);
+            put_record(&f, json);
+            free(json);
+        }
+    }
+    ck_assert_ptr_null(replay(&f, &whole));
+    ck_assert(strstr(ds_cstr(&whole), "\"value 1999\" 0 false [\"map\","
+                     "[[\"k1999\",1999],[\"w\",1998]]]"));
+    /* Room for every value live at once, then for less than that. */
+    for (size_t max = 4; max; max = max > 1 ? 1 : 0) {
+        ovsdb_file_replay_set_test_sizes(0, 8, max);
+        ck_assert_ptr_null(replay(&f, &rows));
+        ck_assert_str_eq(ds_cstr(&rows), ds_cstr(&whole));
+    }
+    ovsdb_file_replay_set_test_sizes(0, 0, 0);
+    ds_destroy(&f);
+    ds_destroy(&rows);
+    ds_destroy(&whole);
+}
+END_TEST
+
+/* A malformed record that modifies a row's map and then deletes the row
+ * (a row named twice in a table's object) leaves no modification of the
+ * row pending: the row is gone, and nothing else is touched. */
+START_TEST(test_modified_then_deleted)
+{
+    struct ds f = DS_EMPTY_INITIALIZER, rows = DS_EMPTY_INITIALIZER;
+
+    put_record(&f, SCHEMA);
+    put_record(&f, "{\"T\":{" U1 ":{\"s\":\"a\"}," U2 ":{\"s\":\"b\"}}}");
+    put_record(&f, "{\"T\":{" U1 ":{\"m\":[\"map\",[[\"k\",1]]]},"
+               U2 ":{\"m\":[\"map\",[[\"j\",2]]]}," U1 ":null},"
+               "\"_is_diff\":true}");
+    ck_assert_ptr_null(replay(&f, &rows));
+    ck_assert_str_eq(ds_cstr(&rows),
+                     "\"b\" 0 false [\"map\",[[\"j\",2]]] [\"set\",[]] "
+                     "[\"set\",[]]\n");
+    ds_destroy(&f);
+    ds_destroy(&rows);
 }
 END_TEST
 
@@ -433,6 +504,8 @@ ovsdb_file_replay_suite(void)
     tcase_add_test(tc, test_insert_modify_delete);
     tcase_add_test(tc, test_cut_short);
     tcase_add_test(tc, test_read_in_pieces);
+    tcase_add_test(tc, test_churn);
+    tcase_add_test(tc, test_modified_then_deleted);
     tcase_add_test(tc, test_errors);
     tcase_add_test(tc, test_schema_errors);
     tcase_add_test(tc, test_decoders);
