@@ -80,14 +80,14 @@ fpmd_offload_reset(struct fpmd_rib *rib)
     struct fpmd_offloaded *rec;
 
     HMAP_FOR_EACH_POP (rec, node, &rib->offload.offloaded) {
-        rec->route->be.flags &= ~FPMD_F_OFFLOADED;
+        rec->route->be.flags &= ~(FPMD_F_OFFLOADED | FPMD_F_CONFIRMED);
         free(rec);
     }
     if (rib->offload.n_unrecorded) {
         struct fpmd_route *r;
 
         HMAP_FOR_EACH (r, node, &rib->routes) {
-            r->be.flags &= ~FPMD_F_OFFLOADED;
+            r->be.flags &= ~(FPMD_F_OFFLOADED | FPMD_F_CONFIRMED);
         }
         rib->offload.n_unrecorded = 0;
     }
@@ -132,31 +132,55 @@ fpmd_offload_notify(struct fpmd_rib *rib, const struct fpmd_route *r)
     rib->offload.cb(&fr, rib->offload.aux);
 }
 
-/* Marks 'r' as no longer offloaded (its status is being rewritten, or it
- * is going away). */
-void
-fpmd_offload_clear(struct fpmd_rib *rib, struct fpmd_route *r)
+/* Returns the record of 'r', or NULL. */
+static struct fpmd_offloaded *
+route_record(const struct fpmd_rib *rib, const struct fpmd_route *r)
 {
     struct fpmd_offloaded *rec;
     struct uuid u;
 
+    if (hmap_is_empty(&rib->offload.offloaded)) {
+        /* Only if there are records is the row's UUID worth computing. */
+        return NULL;
+    }
+    fpmd_rib_entry_uuid(rib, &r->be, &u);
+    rec = offloaded_find(rib, &u);
+    return rec && rec->route == r ? rec : NULL;
+}
+
+/* Marks 'r' as no longer offloaded (its content changed, or it is going
+ * away).  Its record, if its row had one, stays as long as the row says
+ * offload=true (until fpmd_offload_status_cleared()): what orchd writes
+ * there meanwhile, for content 'r' no longer has, is then known to be no
+ * answer, and an error it writes finds the route (FPMD_F_CONFIRMED). */
+void
+fpmd_offload_clear(struct fpmd_rib *rib, struct fpmd_route *r)
+{
     if (!(r->be.flags & FPMD_F_OFFLOADED)) {
         return;
     }
     r->be.flags &= ~FPMD_F_OFFLOADED;
-    if (!hmap_is_empty(&rib->offload.offloaded)) {
-        /* Only then is the row's UUID worth computing. */
-        fpmd_rib_entry_uuid(rib, &r->be, &u);
-        rec = offloaded_find(rib, &u);
-        if (rec && rec->route == r) {
-            hmap_remove(&rib->offload.offloaded, &rec->node);
-            free(rec);
-            return;
-        }
+    if (!route_record(rib, r)) {
+        /* Flagged by fpmd_offload_route_set(), without a record. */
+        ovs_assert(rib->offload.n_unrecorded);
+        rib->offload.n_unrecorded--;
     }
-    /* Flagged by fpmd_offload_route_set(), without a record. */
-    ovs_assert(rib->offload.n_unrecorded);
-    rib->offload.n_unrecorded--;
+}
+
+/* Forgets 'r', which is being freed: its flag and its record. */
+void
+fpmd_offload_route_freed(struct fpmd_rib *rib, struct fpmd_route *r)
+{
+    struct fpmd_offloaded *rec = route_record(rib, r);
+
+    if (rec) {
+        hmap_remove(&rib->offload.offloaded, &rec->node);
+        free(rec);
+    } else if (r->be.flags & FPMD_F_OFFLOADED) {
+        ovs_assert(rib->offload.n_unrecorded);
+        rib->offload.n_unrecorded--;
+    }
+    r->be.flags &= ~(FPMD_F_OFFLOADED | FPMD_F_CONFIRMED);
 }
 
 /* Records that route 'r', whose Route row is 'u', is offloaded, and tells
@@ -173,7 +197,7 @@ offload_set(struct fpmd_rib *rib, struct fpmd_route *r, const struct uuid *u)
         rec->route = r;
         hmap_insert(&rib->offload.offloaded, &rec->node, uuid_hash(u));
     }
-    r->be.flags |= FPMD_F_OFFLOADED;
+    r->be.flags |= FPMD_F_OFFLOADED | FPMD_F_CONFIRMED;
     fpmd_offload_notify(rib, r);
 }
 
@@ -189,7 +213,25 @@ fpmd_offload_route_set(struct fpmd_rib *rib, struct fpmd_route *r)
         r->be.flags |= FPMD_F_OFFLOADED;
         rib->offload.n_unrecorded++;
     }
+    r->be.flags |= FPMD_F_CONFIRMED;
     fpmd_offload_notify(rib, r);
+}
+
+/* Route 'r' changed back to the content orchd confirmed last, before its
+ * change left fpmsyncd (fpmd_route_refresh()): it is offloaded as it
+ * was, and zebra is told so.  On the OVSDB path its row still says so:
+ * its record goes back in. */
+void
+fpmd_offload_confirmed_back(struct fpmd_rib *rib, struct fpmd_route *r)
+{
+    if (rib->zmq) {
+        fpmd_offload_route_set(rib, r);
+    } else {
+        struct uuid u;
+
+        fpmd_rib_entry_uuid(rib, &r->be, &u);
+        offload_set(rib, r, &u);
+    }
 }
 
 /* Records that Route row 'u' ('vrf', 'prefix') has offload=true in its
@@ -218,13 +260,14 @@ fpmd_offload_status_set(struct fpmd_rib *rib, const struct uuid *u,
 }
 
 /* Route row 'u', offloaded, had its status changed but still says
- * offload=true: tell zebra again (orchd reprogrammed it). */
+ * offload=true: tell zebra again (orchd reprogrammed it), unless the
+ * route changed since (that is no answer for its new content). */
 void
 fpmd_offload_status_touched(struct fpmd_rib *rib, const struct uuid *u)
 {
     struct fpmd_offloaded *rec = offloaded_find(rib, u);
 
-    if (rec) {
+    if (rec && rec->route->be.flags & FPMD_F_OFFLOADED) {
         fpmd_offload_notify(rib, rec->route);
     }
 }
@@ -236,7 +279,7 @@ fpmd_offload_status_cleared(struct fpmd_rib *rib, const struct uuid *u)
     struct fpmd_offloaded *rec = offloaded_find(rib, u);
 
     if (rec) {
-        rec->route->be.flags &= ~FPMD_F_OFFLOADED;
+        rec->route->be.flags &= ~(FPMD_F_OFFLOADED | FPMD_F_CONFIRMED);
         hmap_remove(&rib->offload.offloaded, &rec->node);
         free(rec);
     }

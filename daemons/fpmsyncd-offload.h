@@ -72,8 +72,12 @@ void fpmd_offload_status_cleared(struct fpmd_rib *, const struct uuid *);
 /* The northbound fast path's results. */
 void fpmd_offload_route_set(struct fpmd_rib *, struct fpmd_route *);
 
+/* A route changed back to the content orchd confirmed. */
+void fpmd_offload_confirmed_back(struct fpmd_rib *, struct fpmd_route *);
+
 /* For routes. */
 void fpmd_offload_notify(struct fpmd_rib *, const struct fpmd_route *);
 void fpmd_offload_clear(struct fpmd_rib *, struct fpmd_route *);
+void fpmd_offload_route_freed(struct fpmd_rib *, struct fpmd_route *);
 
 #endif /* daemons/fpmsyncd-offload.h */

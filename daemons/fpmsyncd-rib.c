@@ -130,7 +130,7 @@ route_free(struct fpmd_rib *rib, struct fpmd_route *r)
     if (rib->zmq) {
         fpmd_zmq_route_freed(rib->zmq, r);
     }
-    fpmd_offload_clear(rib, r);
+    fpmd_offload_route_freed(rib, r);
     fpmd_status_route_freed(rib, r);
     fpmd_rib_forget_foreign(rib, &r->be);
     route_set_nh(rib, r, NULL);
@@ -184,12 +184,15 @@ route_asic_hash(const struct fpmd_route *r)
  * One is sent at once if 'r' is offloaded and what orchd programs of it is
  * unchanged: a replay, a path change merged with its deferred delete into
  * no change, a new protocol or metric.  orchd sends no result for those,
- * so nothing else would.  Otherwise 'r' waits for orchd's result for its
- * new content (on the OVSDB path, for status:offload written again). */
+ * so nothing else would.  So is one if 'r' changed back to the content
+ * orchd confirmed last before the change left fpmsyncd (A, B, A with B
+ * still queued here): orchd, which never saw B, holds A and answers
+ * nothing either.  Otherwise 'r' waits for orchd's result for its new
+ * content (on the OVSDB path, for status:offload written again). */
 void
 fpmd_route_refresh(struct fpmd_rib *rib, struct fpmd_route *r)
 {
-    bool row_unchanged, asic_unchanged;
+    bool row_unchanged, asic_unchanged, confirmed;
     uint32_t hash, asic_hash;
 
     if (!fpmd_route_writable(r)) {
@@ -202,17 +205,25 @@ fpmd_route_refresh(struct fpmd_rib *rib, struct fpmd_route *r)
                      && r->be.db_hash == hash
                      && (!r->be.queued || fpmd_rib_defers(rib, r)));
     asic_unchanged = row_unchanged || asic_hash == r->asic_hash;
+    confirmed = (r->be.flags & FPMD_F_CONFIRMED
+                 && asic_hash == r->sent_asic_hash);
     r->asic_hash = asic_hash;
 
     route_batch_set(&rib->batch, &r->be, hash);
     if (rib->zmq) {
         fpmd_zmq_route_set(rib->zmq, r, !row_unchanged);
     }
-    if (!asic_unchanged) {
+    if (asic_unchanged && r->be.flags & FPMD_F_OFFLOADED) {
+        fpmd_offload_notify(rib, r);
+    } else if (confirmed) {
+        /* Its row keeps the status:offload orchd wrote for this content:
+         * no update that deletes it. */
+        rib->stats.offload_changed_back++;
+        r->be.flags &= ~FPMD_F_STATUS_STALE;
+        fpmd_offload_confirmed_back(rib, r);
+    } else if (!asic_unchanged) {
         fpmd_offload_clear(rib, r);
         fpmd_route_status_stale(rib, r);
-    } else if (r->be.flags & FPMD_F_OFFLOADED) {
-        fpmd_offload_notify(rib, r);
     }
 }
 
@@ -828,6 +839,7 @@ load_route(struct fpmd_rib *rib, const struct json *row)
          * with only a new metric or protocol changes nothing there, and
          * orchd answers nothing (fpmd_route_refresh()). */
         r->asic_hash = load_asic_hash(rib, row);
+        fpmd_route_sent(r);
     }
     route_key_route_uuid(vrf_name, &prefix, &expected);
     fpmd_rib_load_found(rib, &r->be, hash, &u, &expected);
@@ -969,6 +981,9 @@ fpmd_rib_format(const struct fpmd_rib *rib, struct ds *s)
     ds_put_format(s, "deletes deferred: %"PRIu64" (%"PRIu64" merged with "
                   "the add that followed, %"PRIu64" carried out alone)\n",
                   st->del_deferred, st->del_merged, st->del_alone);
+    ds_put_format(s, "changes back offloaded at once: %"PRIu64" (to the "
+                  "content orchd had confirmed, before the change left)\n",
+                  st->offload_changed_back);
     ds_put_format(s, "generation: %"PRIu32", reconciliations: %"PRIu64
                   ", stale routes deleted: %"PRIu64", stale next hops "
                   "deleted: %"PRIu64"\n", rib->gen, st->reconciles,

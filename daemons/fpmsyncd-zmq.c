@@ -281,6 +281,8 @@ fpmd_zmq_resync(struct fpmd_zmq *zmq)
     zmq->n_resyncs++;
     COVERAGE_INC(fpmd_zmq_resync);
     HMAP_FOR_EACH (r, node, &zmq->rib->routes) {
+        /* What it confirmed, a restarted orchd may not hold. */
+        r->be.flags &= ~FPMD_F_CONFIRMED;
         resync_add(zmq, r);
         enqueue(zmq, r);
     }
@@ -365,13 +367,15 @@ take_route(struct fpmd_zmq *zmq, struct ofpbuf *b, struct fpmd_route *r)
         }
         zmq->n_sets++;
         r->be.flags |= FPMD_F_ZMQ_SENT;
+        fpmd_route_sent(r);
         return true;
     }
     if (!(r->be.flags & FPMD_F_ZMQ_SENT)) {
         zmq->n_cancelled++;
         return false;
     }
-    r->be.flags &= ~FPMD_F_ZMQ_SENT;
+    /* orchd removes what it confirmed. */
+    r->be.flags &= ~(FPMD_F_ZMQ_SENT | FPMD_F_CONFIRMED);
     if (!put_route(zmq, b, r, ROUTE_FRAME_DEL)) {
         zmq->n_unencodable++;
         return false;
@@ -488,12 +492,14 @@ take_db_frame(struct fpmd_zmq *zmq, struct ofpbuf *b)
 /* Results. */
 
 /* Returns true if a result for a SET of 'r' (NULL if the route is gone)
- * is about the content 'r' has: it was sent and has not changed since. */
+ * is about the content 'r' has: it was sent, and what orchd programs of it
+ * has not changed since (a change may be queued that changed it back). */
 static bool
 result_is_current(const struct fpmd_route *r)
 {
     return (r && r->be.want && r->be.flags & FPMD_F_ZMQ_SENT
-            && !(r->be.flags & FPMD_F_ZMQ_QUEUED));
+            && (!(r->be.flags & FPMD_F_ZMQ_QUEUED)
+                || r->asic_hash == r->sent_asic_hash));
 }
 
 /* RESULTS entries looked up together by fpmd_zmq_results(). */
@@ -525,13 +531,19 @@ handle_result(struct fpmd_zmq *zmq, const struct fpmd_result *re)
                      e->error);
         if (r) {
             fpmd_offload_clear(rib, r);
+            r->be.flags &= ~FPMD_F_CONFIRMED;
         }
         if (e->op == ROUTE_FRAME_SET && result_is_current(r)) {
             fpmd_status_set_error(rib, r, e->error, e->error_len);
         }
     } else if (e->op == ROUTE_FRAME_SET) {
         if (!result_is_current(r)) {
-            /* Changed or gone since: its next result counts. */
+            /* Changed or gone since: its next result counts.  What was
+             * sent is programmed, though: a change back to it is
+             * offloaded at once (fpmd_route_refresh()). */
+            if (r && r->be.flags & FPMD_F_ZMQ_SENT) {
+                r->be.flags |= FPMD_F_CONFIRMED;
+            }
             zmq->n_results_stale++;
             return;
         }

@@ -781,6 +781,143 @@ START_TEST(test_zmq_results_unchanged)
 }
 END_TEST
 
+/* With FIB suppression, a route changed (B) and changed back (A) while
+ * the change had not left fpmsyncd: orchd still holds A and answers
+ * nothing for it, so fpmsyncd confirms A at once, as it would a replay
+ * of A.  Found by review: zebra waited for ever. */
+START_TEST(test_zmq_changed_back_unsent)
+{
+    struct fixture *fx = &fx_;
+
+    fpmd_offload_enable(fx->rib, true);
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
+    CHECK_TAKE(fx, "SET default 10.1.0.0/24 forward 192.168.1.2@eth2*1\n");
+    db_commit_all(fx);
+    result(fx, "10.1.0.0/24", 0);
+    ck_assert_uint_eq(fx->n_offloads, 1);
+
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.3");
+    ck_assert_uint_eq(fx->n_offloads, 1);
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
+    ck_assert_uint_eq(fx->n_offloads, 2);
+    ck_assert_uint_eq(fpmd_rib_get_stats(fx->rib)->offload_changed_back, 1);
+    /* Sent again, unchanged for orchd, which answers nothing; it stays
+     * confirmed, so the same again is answered at once too. */
+    CHECK_TAKE(fx, "SET default 10.1.0.0/24 forward 192.168.1.2@eth2*1\n");
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.3");
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
+    ck_assert_uint_eq(fx->n_offloads, 3);
+    CHECK_TAKE(fx, "SET default 10.1.0.0/24 forward 192.168.1.2@eth2*1\n");
+
+    /* B sent, then changed back: A waits for orchd's result. */
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.3");
+    CHECK_TAKE(fx, "SET default 10.1.0.0/24 forward 192.168.1.3@eth2*1\n");
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
+    ck_assert_uint_eq(fx->n_offloads, 3);
+    /* B's result, stale, then A's. */
+    result(fx, "10.1.0.0/24", 0);
+    ck_assert_uint_eq(fx->n_offloads, 3);
+    CHECK_TAKE(fx, "SET default 10.1.0.0/24 forward 192.168.1.2@eth2*1\n");
+    result(fx, "10.1.0.0/24", 0);
+    ck_assert_uint_eq(fx->n_offloads, 4);
+    ck_assert_uint_eq(fpmd_rib_get_stats(fx->rib)->offload_changed_back, 2);
+
+    /* A sent, B queued before A's result, which comes while B waits (for
+     * content that changed, so it is not an answer for B); then back to
+     * A: offloaded at once, as orchd holds A. */
+    route_add(fx, "10.2.0.0/24", 254, 0, "192.168.1.2");
+    CHECK_TAKE(fx, "SET default 10.2.0.0/24 forward 192.168.1.2@eth2*1\n");
+    route_add(fx, "10.2.0.0/24", 254, 0, "192.168.1.3");
+    result(fx, "10.2.0.0/24", 0);
+    ck_assert_uint_eq(fx->n_offloads, 4);
+    route_add(fx, "10.2.0.0/24", 254, 0, "192.168.1.2");
+    ck_assert_uint_eq(fx->n_offloads, 5);
+    CHECK_TAKE(fx, "SET default 10.2.0.0/24 forward 192.168.1.2@eth2*1\n");
+
+    /* A result that comes when the route was changed and changed back,
+     * still queued, is for what the route has: an answer. */
+    route_add(fx, "10.3.0.0/24", 254, 0, "192.168.1.2");
+    CHECK_TAKE(fx, "SET default 10.3.0.0/24 forward 192.168.1.2@eth2*1\n");
+    route_add(fx, "10.3.0.0/24", 254, 0, "192.168.1.3");
+    route_add(fx, "10.3.0.0/24", 254, 0, "192.168.1.2");
+    ck_assert_uint_eq(fx->n_offloads, 5);
+    result(fx, "10.3.0.0/24", 0);
+    ck_assert_uint_eq(fx->n_offloads, 6);
+}
+END_TEST
+
+/* The same on the OVSDB path, where orchd answers by writing
+ * status:offload, which the Route.status monitor reports: a change back
+ * before the change's transaction is taken is offloaded at once, and the
+ * row's status, which still holds, is not deleted. */
+START_TEST(test_changed_back_unwritten)
+{
+    struct fixture ovsdb = { .rib = fpmd_rib_create(test_ifname) };
+    struct fixture *fx = &ovsdb;
+    struct ds sent = DS_EMPTY_INITIALIZER;
+    const struct fpm_prefix p = fpm_test_prefix("10.1.0.0/24");
+    struct fib_prefix prefix;
+    struct uuid u;
+
+    fib_prefix_init(&prefix, p.family, p.addr, p.len);
+    route_key_route_uuid("default", &prefix, &u);
+    fpmd_offload_set_cb(fx->rib, offload_cb, fx);
+    fpmd_offload_enable(fx->rib, true);
+    fpmd_rib_load_begin(fx->rib);
+    fpmd_rib_load_end(fx->rib);
+    fpmd_rib_new_generation(fx->rib);
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
+    db_commit_all(fx);
+    fpmd_offload_status_set(fx->rib, &u, "default", "10.1.0.0/24");
+    ck_assert_uint_eq(fx->n_offloads, 1);
+
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.3");
+    ck_assert_uint_eq(fx->n_offloads, 1);
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
+    ck_assert_uint_eq(fx->n_offloads, 2);
+    db_commit_all__(fx, 1, &sent);
+    ck_assert_ptr_null(strstr(ds_cstr(&sent), "status"));
+    ck_assert(!hmap_is_empty(&fx->rib->offload.offloaded));
+
+    /* Written, then changed back: the change back waits for orchd. */
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.3");
+    db_commit_all(fx);
+    fpmd_offload_status_cleared(fx->rib, &u);
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
+    ck_assert_uint_eq(fx->n_offloads, 2);
+    ds_clear(&sent);
+    db_commit_all__(fx, 1, &sent);
+    ck_assert_ptr_nonnull(strstr(ds_cstr(&sent), "[\"status\",\"delete\""));
+    fpmd_offload_status_set(fx->rib, &u, "default", "10.1.0.0/24");
+    ck_assert_uint_eq(fx->n_offloads, 3);
+
+    /* While B waits, what orchd writes into the row for A (its status
+     * touched) is no answer for B; and once orchd writes that A failed
+     * (offload gone), a change back to A is not offloaded. */
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.3");
+    fpmd_offload_status_touched(fx->rib, &u);
+    ck_assert_uint_eq(fx->n_offloads, 3);
+    fpmd_offload_status_cleared(fx->rib, &u);
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
+    ck_assert_uint_eq(fx->n_offloads, 3);
+    db_commit_all(fx);
+    fpmd_offload_status_set(fx->rib, &u, "default", "10.1.0.0/24");
+    ck_assert_uint_eq(fx->n_offloads, 4);
+
+    /* Withdrawn, its row deleted, announced again: orchd removed it, so
+     * the new row waits for orchd. */
+    route_del(fx, "10.1.0.0/24");
+    fpmd_rib_release_del(fx->rib);
+    db_commit_all(fx);
+    fpmd_offload_status_cleared(fx->rib, &u);
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
+    ck_assert_uint_eq(fx->n_offloads, 4);
+    ck_assert_uint_eq(fpmd_rib_get_stats(fx->rib)->offload_changed_back, 1);
+    ds_destroy(&sent);
+    fpmd_rib_destroy(fx->rib);
+}
+END_TEST
+
 /* Route.status. */
 
 /* Returns the prefix 10.N.0.0/24 of the default VRF whose Route row is
@@ -1337,6 +1474,8 @@ fpmsyncd_zmq_suite(void)
     tcase_add_test(tc, test_zmq_resync_after_restart);
     tcase_add_test(tc, test_zmq_results);
     tcase_add_test(tc, test_zmq_results_unchanged);
+    tcase_add_test(tc, test_zmq_changed_back_unsent);
+    tcase_add_test(tc, test_changed_back_unwritten);
     tcase_add_test(tc, test_zmq_status);
     tcase_add_test(tc, test_zmq_status_in_insert);
     tcase_add_test(tc, test_zmq_status_lost_withdrawn);
