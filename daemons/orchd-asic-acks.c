@@ -30,7 +30,6 @@
 #include "openvswitch/shash.h"
 #include "openvswitch/vlog.h"
 #include "ovsdb-cs.h"
-#include "ovsdb-error.h"
 #include "timeval.h"
 #include "util.h"
 #include "uuid.h"
@@ -39,8 +38,6 @@ VLOG_DEFINE_THIS_MODULE(orchd_asic_acks);
 
 COVERAGE_DEFINE(orchd_asic_ack);
 COVERAGE_DEFINE(orchd_asic_ack_other_instance);
-
-static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
 
 #define DB_NAME "Fibsync"
 #define TABLE "Asic_Route"
@@ -147,7 +144,6 @@ process_update(struct orchd_asic_acks *a,
 {
     const struct ovsdb_cs_table_update *tu;
     struct ovsdb_cs_db_update *du;
-    struct ovsdb_error *error;
 
     if (u->clear) {
         if (a->ready) {
@@ -161,11 +157,8 @@ process_update(struct orchd_asic_acks *a,
         a->ready = true;
     }
 
-    error = ovsdb_cs_parse_db_update(u->table_updates, u->version, &du);
-    if (error) {
-        char *s = ovsdb_error_to_string_free(error);
-        VLOG_WARN_RL(&rl, "bad update from the database: %s", s);
-        free(s);
+    du = ovsdb_wire_parse_update(u, "acknowledgements monitor");
+    if (!du) {
         return;
     }
     tu = ovsdb_cs_db_update_find_table(du, TABLE);

@@ -29,7 +29,6 @@
 #include "openvswitch/shash.h"
 #include "openvswitch/vlog.h"
 #include "ovsdb-cs.h"
-#include "ovsdb-error.h"
 #include "util.h"
 
 VLOG_DEFINE_THIS_MODULE(orchd_route_monitor);
@@ -88,13 +87,9 @@ process_update(struct orchd_route_monitor *m,
 {
     const struct ovsdb_cs_table_update *tu;
     struct ovsdb_cs_db_update *du;
-    struct ovsdb_error *error;
 
-    error = ovsdb_cs_parse_db_update(u->table_updates, u->version, &du);
-    if (error) {
-        char *s = ovsdb_error_to_string_free(error);
-        VLOG_WARN_RL(&rl, "bad update from the database: %s", s);
-        free(s);
+    du = ovsdb_wire_parse_update(u, "Route monitor");
+    if (!du) {
         return;
     }
     tu = ovsdb_cs_db_update_find_table(du, TABLE);

@@ -39,7 +39,6 @@
 #include "openvswitch/shash.h"
 #include "openvswitch/vlog.h"
 #include "ovsdb-cs.h"
-#include "ovsdb-error.h"
 #include "smap.h"
 #include "sset.h"
 #include "timeval.h"
@@ -878,14 +877,11 @@ static void
 queue_update(struct syncd_db *db, struct ovsdb_cs_event *event)
 {
     struct ovsdb_cs_update_event *u = &event->update;
-    struct ovsdb_cs_db_update *du;
-    struct ovsdb_error *error;
+    struct ovsdb_cs_db_update *du = ovsdb_wire_parse_update(u,
+                                                            "Asic_Route "
+                                                            "monitor");
 
-    error = ovsdb_cs_parse_db_update(u->table_updates, u->version, &du);
-    if (error) {
-        char *s = ovsdb_error_to_string_free(error);
-        VLOG_WARN_RL(&rl, "bad update from the database: %s", s);
-        free(s);
+    if (!du) {
         ovsdb_cs_event_destroy(event);
         return;
     }

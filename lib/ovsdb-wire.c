@@ -18,13 +18,21 @@
 
 #include "lib/ovsdb-wire.h"
 
+#include "coverage.h"
 #include "jsonrpc.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/json.h"
 #include "openvswitch/shash.h"
+#include "openvswitch/vlog.h"
+#include "ovsdb-cs.h"
+#include "ovsdb-error.h"
 #include "svec.h"
 #include "util.h"
 #include "uuid.h"
+
+VLOG_DEFINE_THIS_MODULE(ovsdb_wire);
+
+COVERAGE_DEFINE(ovsdb_wire_bad_update);
 
 /* ---- Values --------------------------------------------------------------
  */
@@ -464,4 +472,29 @@ ovsdb_wire_map_destroy(struct ovsdb_wire_map *m)
 {
     free(m->keys);
     free(m->values);
+}
+
+/* Parses the table updates of monitor update 'u' (ovsdb-cs), received by
+ * 'who' (a name for the log).  Returns them for the caller to destroy
+ * with ovsdb_cs_db_update_destroy(), or NULL for an update that does not
+ * parse, which is logged (rate-limited) and counted (coverage counter
+ * ovsdb_wire_bad_update). */
+struct ovsdb_cs_db_update *
+ovsdb_wire_parse_update(const struct ovsdb_cs_update_event *u,
+                        const char *who)
+{
+    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+    struct ovsdb_cs_db_update *du;
+    struct ovsdb_error *error;
+
+    error = ovsdb_cs_parse_db_update(u->table_updates, u->version, &du);
+    if (error) {
+        char *s = ovsdb_error_to_string_free(error);
+
+        COVERAGE_INC(ovsdb_wire_bad_update);
+        VLOG_WARN_RL(&rl, "%s: bad update from the database: %s", who, s);
+        free(s);
+        return NULL;
+    }
+    return du;
 }

@@ -39,6 +39,8 @@ struct ds;
 struct json;
 struct json_array;
 struct jsonrpc_msg;
+struct ovsdb_cs_db_update;
+struct ovsdb_cs_update_event;
 struct uuid;
 
 /* Values. */
@@ -109,6 +111,10 @@ bool ovsdb_wire_get_map(const struct json *, struct ovsdb_wire_map *);
 void ovsdb_wire_map_destroy(struct ovsdb_wire_map *);
 const char *ovsdb_wire_map_get_string(const struct json *map,
                                       const char *key);
+
+/* Monitor updates (ovsdb-cs). */
+struct ovsdb_cs_db_update *ovsdb_wire_parse_update(
+    const struct ovsdb_cs_update_event *, const char *who);
 
 /* Transact replies. */
 char *ovsdb_wire_reply_error(const struct jsonrpc_msg *, size_t n_ops,
