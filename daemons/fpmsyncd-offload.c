@@ -80,14 +80,14 @@ fpmd_offload_reset(struct fpmd_rib *rib)
     struct fpmd_offloaded *rec;
 
     HMAP_FOR_EACH_POP (rec, node, &rib->offload.offloaded) {
-        rec->route->be.flags &= ~(FPMD_F_OFFLOADED | FPMD_F_CONFIRMED);
+        rec->route->be.flags &= ~(FPMD_F_OFFLOADED | FPMD_F_RECORDED);
         free(rec);
     }
     if (rib->offload.n_unrecorded) {
         struct fpmd_route *r;
 
         HMAP_FOR_EACH (r, node, &rib->routes) {
-            r->be.flags &= ~(FPMD_F_OFFLOADED | FPMD_F_CONFIRMED);
+            r->be.flags &= ~FPMD_F_OFFLOADED;
         }
         rib->offload.n_unrecorded = 0;
     }
@@ -132,27 +132,42 @@ fpmd_offload_notify(struct fpmd_rib *rib, const struct fpmd_route *r)
     rib->offload.cb(&fr, rib->offload.aux);
 }
 
-/* Returns the record of 'r', or NULL. */
+/* Returns the record of 'r', which has one (FPMD_F_RECORDED). */
 static struct fpmd_offloaded *
 route_record(const struct fpmd_rib *rib, const struct fpmd_route *r)
 {
     struct fpmd_offloaded *rec;
     struct uuid u;
 
-    if (hmap_is_empty(&rib->offload.offloaded)) {
-        /* Only if there are records is the row's UUID worth computing. */
-        return NULL;
-    }
     fpmd_rib_entry_uuid(rib, &r->be, &u);
     rec = offloaded_find(rib, &u);
-    return rec && rec->route == r ? rec : NULL;
+    if (!rec || rec->route != r) {
+        /* Its row's UUID changed since (a foreign row that went): look
+         * the record up by its route. */
+        HMAP_FOR_EACH (rec, node, &rib->offload.offloaded) {
+            if (rec->route == r) {
+                return rec;
+            }
+        }
+        OVS_NOT_REACHED();
+    }
+    return rec;
 }
 
-/* Marks 'r' as no longer offloaded (its content changed, or it is going
- * away).  Its record, if its row had one, stays as long as the row says
- * offload=true (until fpmd_offload_status_cleared()): what orchd writes
- * there meanwhile, for content 'r' no longer has, is then known to be no
- * answer, and an error it writes finds the route (FPMD_F_CONFIRMED). */
+/* Removes record 'rec', and the offload its route has by it. */
+static void
+record_remove(struct fpmd_rib *rib, struct fpmd_offloaded *rec)
+{
+    rec->route->be.flags &= ~(FPMD_F_OFFLOADED | FPMD_F_RECORDED);
+    hmap_remove(&rib->offload.offloaded, &rec->node);
+    free(rec);
+}
+
+/* Marks 'r' as no longer offloaded: its content changed, or it is going
+ * away.  A record of its row stays as long as the row says offload=true
+ * (until fpmd_offload_status_cleared()), for fpmd_offload_from_row(), and
+ * so that what orchd writes there meanwhile, for content 'r' may no longer
+ * have, is known to be no answer (fpmd_offload_status_touched()). */
 void
 fpmd_offload_clear(struct fpmd_rib *rib, struct fpmd_route *r)
 {
@@ -160,7 +175,7 @@ fpmd_offload_clear(struct fpmd_rib *rib, struct fpmd_route *r)
         return;
     }
     r->be.flags &= ~FPMD_F_OFFLOADED;
-    if (!route_record(rib, r)) {
+    if (!(r->be.flags & FPMD_F_RECORDED)) {
         /* Flagged by fpmd_offload_route_set(), without a record. */
         ovs_assert(rib->offload.n_unrecorded);
         rib->offload.n_unrecorded--;
@@ -171,16 +186,10 @@ fpmd_offload_clear(struct fpmd_rib *rib, struct fpmd_route *r)
 void
 fpmd_offload_route_freed(struct fpmd_rib *rib, struct fpmd_route *r)
 {
-    struct fpmd_offloaded *rec = route_record(rib, r);
-
-    if (rec) {
-        hmap_remove(&rib->offload.offloaded, &rec->node);
-        free(rec);
-    } else if (r->be.flags & FPMD_F_OFFLOADED) {
-        ovs_assert(rib->offload.n_unrecorded);
-        rib->offload.n_unrecorded--;
+    fpmd_offload_clear(rib, r);
+    if (r->be.flags & FPMD_F_RECORDED) {
+        record_remove(rib, route_record(rib, r));
     }
-    r->be.flags &= ~(FPMD_F_OFFLOADED | FPMD_F_CONFIRMED);
 }
 
 /* Records that route 'r', whose Route row is 'u', is offloaded, and tells
@@ -190,14 +199,23 @@ offload_set(struct fpmd_rib *rib, struct fpmd_route *r, const struct uuid *u)
 {
     struct fpmd_offloaded *rec = offloaded_find(rib, u);
 
+    if (rec && rec->route != r) {
+        /* The row's record named another route: it is this one's now. */
+        record_remove(rib, rec);
+        rec = NULL;
+    }
     if (!rec) {
         fpmd_offload_clear(rib, r);
+        if (r->be.flags & FPMD_F_RECORDED) {
+            /* A record under another UUID (its row's changed). */
+            record_remove(rib, route_record(rib, r));
+        }
         rec = xmalloc(sizeof *rec);
         rec->uuid = *u;
         rec->route = r;
         hmap_insert(&rib->offload.offloaded, &rec->node, uuid_hash(u));
     }
-    r->be.flags |= FPMD_F_OFFLOADED | FPMD_F_CONFIRMED;
+    r->be.flags |= FPMD_F_OFFLOADED | FPMD_F_RECORDED;
     fpmd_offload_notify(rib, r);
 }
 
@@ -211,27 +229,26 @@ fpmd_offload_route_set(struct fpmd_rib *rib, struct fpmd_route *r)
 {
     if (!(r->be.flags & FPMD_F_OFFLOADED)) {
         r->be.flags |= FPMD_F_OFFLOADED;
-        rib->offload.n_unrecorded++;
+        if (!(r->be.flags & FPMD_F_RECORDED)) {
+            rib->offload.n_unrecorded++;
+        }
     }
-    r->be.flags |= FPMD_F_CONFIRMED;
     fpmd_offload_notify(rib, r);
 }
 
-/* Route 'r' changed back to the content orchd confirmed last, before its
- * change left fpmsyncd (fpmd_route_refresh()): it is offloaded as it
- * was, and zebra is told so.  On the OVSDB path its row still says so:
- * its record goes back in. */
-void
-fpmd_offload_confirmed_back(struct fpmd_rib *rib, struct fpmd_route *r)
+/* On the OVSDB path: if the row of 'r' says offload=true (the Route.status
+ * monitor said so, and nothing took it back since), marks 'r' offloaded,
+ * as its row says, tells zebra, and returns true.  The caller knows that
+ * the row holds 'r''s content (fpmd_route_refresh()). */
+bool
+fpmd_offload_from_row(struct fpmd_rib *rib, struct fpmd_route *r)
 {
-    if (rib->zmq) {
-        fpmd_offload_route_set(rib, r);
-    } else {
-        struct uuid u;
-
-        fpmd_rib_entry_uuid(rib, &r->be, &u);
-        offload_set(rib, r, &u);
+    if (!(r->be.flags & FPMD_F_RECORDED)) {
+        return false;
     }
+    r->be.flags |= FPMD_F_OFFLOADED;
+    fpmd_offload_notify(rib, r);
+    return true;
 }
 
 /* Records that Route row 'u' ('vrf', 'prefix') has offload=true in its
@@ -279,8 +296,6 @@ fpmd_offload_status_cleared(struct fpmd_rib *rib, const struct uuid *u)
     struct fpmd_offloaded *rec = offloaded_find(rib, u);
 
     if (rec) {
-        rec->route->be.flags &= ~(FPMD_F_OFFLOADED | FPMD_F_CONFIRMED);
-        hmap_remove(&rib->offload.offloaded, &rec->node);
-        free(rec);
+        record_remove(rib, rec);
     }
 }

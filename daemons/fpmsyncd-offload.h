@@ -29,6 +29,15 @@
  * new content is no longer offloaded until its status says so again; a
  * route zebra replays unchanged is confirmed at once.
  *
+ * A change that orchd never sees needs an answer too: a route announced
+ * A (offloaded), then B, then A again before B left fpmsyncd.  On the
+ * OVSDB path B's write is coalesced away and the row, which still holds A
+ * and says offload=true (an update that changes what orchd programs
+ * deletes it), answers (fpmd_offload_from_row()); so a route's record
+ * stays while its row says so, whatever its content.  On the fast path
+ * fpmsyncd asks orchd to answer A even though orchd holds it already
+ * (ROUTE_FRAME_EF_ANSWER on every SET of a route not offloaded).
+ *
  * Part of the rib (daemons/fpmsyncd-rib.h); thread safety: none. */
 
 #include <stdbool.h>
@@ -46,8 +55,10 @@ typedef void fpmd_offload_func(const struct fpm_route *r, void *aux);
 /* The rib's FIB suppression state. */
 struct fpmd_offload {
     struct hmap offloaded;      /* 'struct fpmd_offloaded's, by UUID: the
-                                 * offloaded routes the Route.status
-                                 * monitor reported (the OVSDB path). */
+                                 * Route rows whose status says
+                                 * offload=true, as the Route.status
+                                 * monitor reported (the OVSDB path), with
+                                 * their routes (FPMD_F_RECORDED). */
     size_t n_unrecorded;        /* Offloaded routes with no record (the
                                  * fast path's, fpmd_offload_route_set()). */
     bool enabled;               /* FIB suppression on. */
@@ -72,8 +83,8 @@ void fpmd_offload_status_cleared(struct fpmd_rib *, const struct uuid *);
 /* The northbound fast path's results. */
 void fpmd_offload_route_set(struct fpmd_rib *, struct fpmd_route *);
 
-/* A route changed back to the content orchd confirmed. */
-void fpmd_offload_confirmed_back(struct fpmd_rib *, struct fpmd_route *);
+/* A route whose row holds its content (the OVSDB path). */
+bool fpmd_offload_from_row(struct fpmd_rib *, struct fpmd_route *);
 
 /* For routes. */
 void fpmd_offload_notify(struct fpmd_rib *, const struct fpmd_route *);

@@ -54,7 +54,11 @@ enum {
     FPMD_F_FOREIGN = 1 << 1,    /* The row's UUID is not the deterministic
                                  * one: it is in the rib's 'foreign'. */
     FPMD_F_SEEN = 1 << 2,       /* Seen in the database load under way. */
-    FPMD_F_OFFLOADED = 1 << 3,  /* Route.status says offload=true. */
+    FPMD_F_OFFLOADED = 1 << 3,  /* Offloaded as it is: orchd said so for
+                                 * its content (fast path), or its row says
+                                 * offload=true (OVSDB path; the row may say
+                                 * so, for older content, without it:
+                                 * fpmsyncd-offload.h). */
 
     /* The northbound fast path's (daemons/fpmsyncd-zmq.h), routes only. */
     FPMD_F_ZMQ_QUEUED = 1 << 4, /* On its queue: not freed until it leaves
@@ -69,13 +73,9 @@ enum {
                                    * next update also deletes
                                    * status:offload, which orchd's result
                                    * writes again (fpmsyncd-txn.c). */
-
-    /* Both paths', routes only. */
-    FPMD_F_CONFIRMED = 1 << 8,  /* orchd confirmed the content last sent
-                                 * to it ('sent_asic_hash') programmed:
-                                 * a change back to that content before
-                                 * the change leaves fpmsyncd is offloaded
-                                 * at once (fpmd_route_refresh()). */
+    FPMD_F_RECORDED = 1 << 8,   /* Its row says offload=true: it has a
+                                 * record in the rib's offload state
+                                 * (fpmsyncd-offload.c). */
 };
 
 /* A route. */
@@ -105,10 +105,6 @@ struct fpmd_route {
                                  * fpmd_route_refresh(): a change of its
                                  * protocol or metric alone leaves it
                                  * offloaded. */
-    uint32_t sent_asic_hash;    /* The same of the content last sent to
-                                 * orchd: over the fast path's channel, or
-                                 * on the OVSDB path in the row last
-                                 * written (fpmd_route_sent()). */
     struct fpmd_nh *nh;         /* Next hops, or NULL if none. */
     struct ovs_list nh_node;    /* In 'nh->routes', if 'nh'. */
 };
@@ -206,18 +202,6 @@ fpmd_route_protocol(const struct fpmd_route *r,
         return "connected";
     }
     return route_key_protocol_name(r->protocol, buf);
-}
-
-/* Records that 'r''s current content leaves fpmsyncd for orchd: sent on
- * the fast path, written into its row on the OVSDB path.  What orchd
- * confirmed stays confirmed if orchd programs the same of it. */
-static inline void
-fpmd_route_sent(struct fpmd_route *r)
-{
-    if (r->sent_asic_hash != r->asic_hash) {
-        r->sent_asic_hash = r->asic_hash;
-        r->be.flags &= ~FPMD_F_CONFIRMED;
-    }
 }
 
 /* Marks 'r''s Route.status stale (FPMD_F_STATUS_STALE) if that is news

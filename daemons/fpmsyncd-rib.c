@@ -192,7 +192,7 @@ route_asic_hash(const struct fpmd_route *r)
 void
 fpmd_route_refresh(struct fpmd_rib *rib, struct fpmd_route *r)
 {
-    bool row_unchanged, asic_unchanged, confirmed;
+    bool row_unchanged, asic_unchanged;
     uint32_t hash, asic_hash;
 
     if (!fpmd_route_writable(r)) {
@@ -205,8 +205,6 @@ fpmd_route_refresh(struct fpmd_rib *rib, struct fpmd_route *r)
                      && r->be.db_hash == hash
                      && (!r->be.queued || fpmd_rib_defers(rib, r)));
     asic_unchanged = row_unchanged || asic_hash == r->asic_hash;
-    confirmed = (r->be.flags & FPMD_F_CONFIRMED
-                 && asic_hash == r->sent_asic_hash);
     r->asic_hash = asic_hash;
 
     route_batch_set(&rib->batch, &r->be, hash);
@@ -215,12 +213,15 @@ fpmd_route_refresh(struct fpmd_rib *rib, struct fpmd_route *r)
     }
     if (asic_unchanged && r->be.flags & FPMD_F_OFFLOADED) {
         fpmd_offload_notify(rib, r);
-    } else if (confirmed) {
-        /* Its row keeps the status:offload orchd wrote for this content:
-         * no update that deletes it. */
+    } else if (!rib->zmq && route_batch_entry_is_settled(&r->be)
+               && fpmd_offload_from_row(rib, r)) {
+        /* On the OVSDB path, its row already holds this content (a change
+         * back before the change was written: A, B, A with B coalesced
+         * away) and says offload=true, which orchd wrote for that content
+         * (an update that changes what orchd programs deletes it): orchd,
+         * which saw no change, answers nothing, so the row does. */
         rib->stats.offload_changed_back++;
         r->be.flags &= ~FPMD_F_STATUS_STALE;
-        fpmd_offload_confirmed_back(rib, r);
     } else if (!asic_unchanged) {
         fpmd_offload_clear(rib, r);
         fpmd_route_status_stale(rib, r);
@@ -839,7 +840,6 @@ load_route(struct fpmd_rib *rib, const struct json *row)
          * with only a new metric or protocol changes nothing there, and
          * orchd answers nothing (fpmd_route_refresh()). */
         r->asic_hash = load_asic_hash(rib, row);
-        fpmd_route_sent(r);
     }
     route_key_route_uuid(vrf_name, &prefix, &expected);
     fpmd_rib_load_found(rib, &r->be, hash, &u, &expected);

@@ -151,28 +151,18 @@ put_op(struct ds *s, struct fpmd_rib *rib, const struct route_batch_op *op)
     if (op->type == ROUTE_BATCH_DELETE) {
         ds_put_char(s, '}');
         if (e->tag == FPMD_ROUTE) {
-            /* No row: its next insert starts with an empty status, and
-             * on the OVSDB path orchd removes what it confirmed. */
+            /* No row: its next insert starts with an empty status. */
             fpmd_status_row_emptied(rib, CONTAINER_OF(e, struct fpmd_route,
                                                       be));
-            if (!rib->zmq) {
-                op->entry->flags &= ~FPMD_F_CONFIRMED;
-            }
         }
         return false;
     }
     ds_put_cstr(s, ",\"row\":");
     switch ((enum fpmd_kind) e->tag) {
-    case FPMD_ROUTE: {
-        struct fpmd_route *r = CONTAINER_OF(e, struct fpmd_route, be);
-
-        status = put_route_row(s, rib, r, &u, insert);
-        if (!rib->zmq) {
-            /* On this path orchd reads what the row says. */
-            fpmd_route_sent(r);
-        }
+    case FPMD_ROUTE:
+        status = put_route_row(s, rib, CONTAINER_OF(e, struct fpmd_route, be),
+                               &u, insert);
         break;
-    }
     case FPMD_NH:
         put_nh_row(s, CONTAINER_OF(e, struct fpmd_nh, be), insert);
         break;

@@ -281,8 +281,6 @@ fpmd_zmq_resync(struct fpmd_zmq *zmq)
     zmq->n_resyncs++;
     COVERAGE_INC(fpmd_zmq_resync);
     HMAP_FOR_EACH (r, node, &zmq->rib->routes) {
-        /* What it confirmed, a restarted orchd may not hold. */
-        r->be.flags &= ~FPMD_F_CONFIRMED;
         resync_add(zmq, r);
         enqueue(zmq, r);
     }
@@ -338,6 +336,13 @@ put_route(struct fpmd_zmq *zmq, struct ofpbuf *b, const struct fpmd_route *r,
 
     memset(&rr, 0, sizeof rr);
     rr.op = op;
+    if (op == ROUTE_FRAME_SET && zmq->rib->offload.enabled
+        && !(r->be.flags & FPMD_F_OFFLOADED)) {
+        /* zebra may wait for an answer about this content, which orchd
+         * may hold already (changed and changed back before the change
+         * was sent): ask for one even then. */
+        rr.flags = ROUTE_FRAME_EF_ANSWER;
+    }
     rr.prefix = r->prefix;
     rr.vrf = vrf;
     rr.vrf_len = vrf_len;
@@ -367,15 +372,13 @@ take_route(struct fpmd_zmq *zmq, struct ofpbuf *b, struct fpmd_route *r)
         }
         zmq->n_sets++;
         r->be.flags |= FPMD_F_ZMQ_SENT;
-        fpmd_route_sent(r);
         return true;
     }
     if (!(r->be.flags & FPMD_F_ZMQ_SENT)) {
         zmq->n_cancelled++;
         return false;
     }
-    /* orchd removes what it confirmed. */
-    r->be.flags &= ~(FPMD_F_ZMQ_SENT | FPMD_F_CONFIRMED);
+    r->be.flags &= ~FPMD_F_ZMQ_SENT;
     if (!put_route(zmq, b, r, ROUTE_FRAME_DEL)) {
         zmq->n_unencodable++;
         return false;
@@ -492,14 +495,12 @@ take_db_frame(struct fpmd_zmq *zmq, struct ofpbuf *b)
 /* Results. */
 
 /* Returns true if a result for a SET of 'r' (NULL if the route is gone)
- * is about the content 'r' has: it was sent, and what orchd programs of it
- * has not changed since (a change may be queued that changed it back). */
+ * is about the content 'r' has: it was sent and has not changed since. */
 static bool
 result_is_current(const struct fpmd_route *r)
 {
     return (r && r->be.want && r->be.flags & FPMD_F_ZMQ_SENT
-            && (!(r->be.flags & FPMD_F_ZMQ_QUEUED)
-                || r->asic_hash == r->sent_asic_hash));
+            && !(r->be.flags & FPMD_F_ZMQ_QUEUED));
 }
 
 /* RESULTS entries looked up together by fpmd_zmq_results(). */
@@ -531,19 +532,13 @@ handle_result(struct fpmd_zmq *zmq, const struct fpmd_result *re)
                      e->error);
         if (r) {
             fpmd_offload_clear(rib, r);
-            r->be.flags &= ~FPMD_F_CONFIRMED;
         }
         if (e->op == ROUTE_FRAME_SET && result_is_current(r)) {
             fpmd_status_set_error(rib, r, e->error, e->error_len);
         }
     } else if (e->op == ROUTE_FRAME_SET) {
         if (!result_is_current(r)) {
-            /* Changed or gone since: its next result counts.  What was
-             * sent is programmed, though: a change back to it is
-             * offloaded at once (fpmd_route_refresh()). */
-            if (r && r->be.flags & FPMD_F_ZMQ_SENT) {
-                r->be.flags |= FPMD_F_CONFIRMED;
-            }
+            /* Changed or gone since: its next result counts. */
             zmq->n_results_stale++;
             return;
         }

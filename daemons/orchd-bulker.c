@@ -46,8 +46,11 @@ struct orchd_route_state {
     bool pending;               /* In 'pending' list. */
     bool named;                 /* Last asked to be present (set or seed,
                                  * not del or swept since). */
-    bool coalesced;             /* While pending: it replaced other
-                                 * content that was pending. */
+    bool answer_owed;           /* While pending: it replaced other
+                                 * content that was pending, or its caller
+                                 * asked for an answer
+                                 * (orchd_bulker_set_answer()): 'done' is
+                                 * owed even if nothing is written. */
 };
 
 BUILD_ASSERT_DECL(sizeof(struct orchd_route_state) <= 104);
@@ -282,7 +285,7 @@ enqueue(struct orchd_bulker *b, struct orchd_route_state *st,
 {
     if (st->pending) {
         /* Last write wins; the route keeps its place in the queue. */
-        st->coalesced = true;
+        st->answer_owed = true;
         orchd_entry_unref(st->desired);
         st->desired = desired;
         b->stats.n_coalesced++;
@@ -303,6 +306,20 @@ orchd_bulker_set(struct orchd_bulker *b, struct orchd_entry *e)
     b->stats.n_set++;
     name(b, st);
     enqueue(b, st, e);
+}
+
+/* As orchd_bulker_set(), for a caller that waits for the route's 'done'
+ * even if 'e' is what is programmed already, and so needs no write (on
+ * the northbound fast path, fpmsyncd under FIB suppression: a route
+ * changed and changed back before the change reached orchd). */
+void
+orchd_bulker_set_answer(struct orchd_bulker *b, struct orchd_entry *e)
+{
+    struct orchd_route_state *st = get_state(b, &e->asic_uuid);
+
+    orchd_bulker_set(b, e);
+    st->answer_owed = true;
+    b->stats.n_answer_asked++;
 }
 
 /* Wants the route 'key' removed. */
@@ -406,7 +423,7 @@ take_pending(struct orchd_bulker *b, struct orchd_bulk_item *item)
 {
     struct orchd_route_state *st;
     struct orchd_entry *desired;
-    bool coalesced;
+    bool answer_owed;
 
     prefetch_pending(b);
     st = CONTAINER_OF(ovs_list_pop_front(&b->pending),
@@ -417,8 +434,8 @@ take_pending(struct orchd_bulker *b, struct orchd_bulk_item *item)
     b->n_taken++;
     st->pending = false;
     st->desired = NULL;
-    coalesced = st->coalesced;
-    st->coalesced = false;
+    answer_owed = st->answer_owed;
+    st->answer_owed = false;
 
     memset(item, 0, sizeof *item);
     item->key = st->key;
@@ -441,11 +458,14 @@ take_pending(struct orchd_bulker *b, struct orchd_bulk_item *item)
              * same content read from Asic_Route at start, so that the two
              * share one entry. */
             b->stats.n_unchanged++;
-            if (coalesced && st->programmed && ovs_list_is_empty(&st->waiting)
+            if (answer_owed && st->programmed
+                && ovs_list_is_empty(&st->waiting)
                 && orchd_entry_same_content(st->programmed, desired)) {
                 /* Other content was asked for and replaced by this, which
-                 * is programmed: whoever asked for it waits for an answer
-                 * that no write would give (FIB suppression). */
+                 * is programmed, or the caller asked: whoever asked waits
+                 * for an answer that no write would give (FIB
+                 * suppression).  (With a write of it in flight, that
+                 * write's acknowledgement answers.) */
                 b->stats.n_unchanged_done++;
                 b->cbs.done(b->aux, &st->key, desired, true, NULL);
             }
@@ -963,9 +983,10 @@ orchd_bulker_format(const struct orchd_bulker *b, struct ds *s)
                   b->n_written, b->n_pending, b->n_outstanding,
                   st->max_outstanding_seen);
     ds_put_format(s, "updates: %"PRIu64" set, %"PRIu64" delete, %"PRIu64
-                  " coalesced, %"PRIu64" unchanged (%"PRIu64" answered)\n",
+                  " coalesced, %"PRIu64" unchanged (%"PRIu64" answered, "
+                  "%"PRIu64" answers asked)\n",
                   st->n_set, st->n_del, st->n_coalesced, st->n_unchanged,
-                  st->n_unchanged_done);
+                  st->n_unchanged_done, st->n_answer_asked);
     ds_put_format(s, "bulks: %"PRIu64" with %"PRIu64" writes (%"PRIu64
                   " create, %"PRIu64" set, %"PRIu64" remove), %"PRIu64
                   " failed to send\n",

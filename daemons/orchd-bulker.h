@@ -160,7 +160,9 @@ struct orchd_bulker_stats {
     uint64_t n_coalesced;       /* Updates that replaced a waiting one. */
     uint64_t n_unchanged;       /* Updates equal to what is written... */
     uint64_t n_unchanged_done;  /* ...of which reported done: they had
-                                 * replaced other pending content. */
+                                 * replaced other pending content, or
+                                 * their caller asked. */
+    uint64_t n_answer_asked;    /* orchd_bulker_set_answer() calls. */
     uint64_t n_bulks;           /* Bulks sent. */
     uint64_t n_items;           /* Writes sent. */
     uint64_t n_creates, n_sets, n_removes; /* By operation. */
@@ -187,6 +189,7 @@ void orchd_bulker_seed(struct orchd_bulker *, struct orchd_entry *,
 void orchd_bulker_set_next_seq(struct orchd_bulker *, int64_t);
 
 void orchd_bulker_set(struct orchd_bulker *, struct orchd_entry *);
+void orchd_bulker_set_answer(struct orchd_bulker *, struct orchd_entry *);
 void orchd_bulker_prefetch(const struct orchd_bulker *,
                            const struct uuid *key, bool chain);
 void orchd_bulker_prefetch_result(const struct orchd_bulker *, int64_t seq,

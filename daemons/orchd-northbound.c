@@ -70,6 +70,7 @@ struct orchd_northbound {
     struct nb_held {
         struct orchd_entry *entry; /* SET: the entry; NULL for a DEL. */
         struct uuid key;        /* The route's Asic_Route key. */
+        bool answer;            /* SET: ROUTE_FRAME_EF_ANSWER. */
     } held[ROUTE_FRAME_GROUP_SIZE];
     size_t n_held;              /* Entries in 'held'. */
 
@@ -266,7 +267,9 @@ release_held(struct orchd_northbound *nb)
     for (size_t i = 0; i < nb->n_held; i++) {
         struct nb_held *h = &nb->held[i];
 
-        if (h->entry) {
+        if (h->entry && h->answer) {
+            orchd_worker_set_answer(nb->worker, h->entry);
+        } else if (h->entry) {
             orchd_worker_set(nb->worker, h->entry);
         } else {
             orchd_worker_del(nb->worker, &h->key);
@@ -275,16 +278,18 @@ release_held(struct orchd_northbound *nb)
     nb->n_held = 0;
 }
 
-/* Holds back the SET of 'entry' (if nonnull) or the DEL of route 'key',
- * its bucket prefetched; a full group is handed over. */
+/* Holds back the SET of 'entry' (if nonnull; 'answer' as its
+ * ROUTE_FRAME_EF_ANSWER says) or the DEL of route 'key', its bucket
+ * prefetched; a full group is handed over. */
 static void
 hold(struct orchd_northbound *nb, struct orchd_entry *entry,
-     const struct uuid *key)
+     const struct uuid *key, bool answer)
 {
     struct nb_held *h = &nb->held[nb->n_held++];
 
     h->entry = entry;
     h->key = *key;
+    h->answer = answer;
     orchd_worker_prefetch(nb->worker, key, false);
     if (nb->n_held == ARRAY_SIZE(nb->held)) {
         release_held(nb);
@@ -332,7 +337,8 @@ handle_set(struct orchd_northbound *nb, const struct route_frame_route *e,
      * by its Asic_Route key (a result needs a nonzero one, see
      * orchd_worker_result). */
     entry->route_uuid = entry->asic_uuid;
-    hold(nb, entry, &entry->asic_uuid);
+    hold(nb, entry, &entry->asic_uuid,
+         (e->flags & ROUTE_FRAME_EF_ANSWER) != 0);
     nb->n_sets++;
     COVERAGE_INC(orchd_nb_set);
 }
@@ -345,7 +351,7 @@ handle_del(struct orchd_northbound *nb, const struct route_frame_route *e,
     struct uuid key;
 
     orchd_entry_asic_uuid(vrf, &e->prefix, &key);
-    hold(nb, NULL, &key);
+    hold(nb, NULL, &key, false);
     nb->n_dels++;
     COVERAGE_INC(orchd_nb_del);
 }

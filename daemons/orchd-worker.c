@@ -82,6 +82,7 @@ struct orchd_worker {
 /* The kinds of queued operation. */
 enum task_type {
     TASK_SET,                       /* orchd_worker_set(). */
+    TASK_SET_ANSWER,                /* orchd_worker_set_answer(). */
     TASK_DEL,                       /* orchd_worker_del(). */
     TASK_ACK,                       /* orchd_worker_ack(). */
     TASK_CONFIG,                    /* orchd_worker_set_config(). */
@@ -316,6 +317,9 @@ task_run(void *t_)
     case TASK_SET:
         orchd_bulker_set(w->bulker, t->entry);
         break;
+    case TASK_SET_ANSWER:
+        orchd_bulker_set_answer(w->bulker, t->entry);
+        break;
     case TASK_DEL:
         orchd_bulker_del(w->bulker, &t->key);
         break;
@@ -507,6 +511,18 @@ orchd_worker_set(struct orchd_worker *w, struct orchd_entry *e)
     struct task *t = xzalloc(sizeof *t);
 
     t->type = TASK_SET;
+    t->entry = e;
+    submit(w, t);
+}
+
+/* As orchd_worker_set(), and its result is wanted even if 'e' is
+ * programmed as it is already (orchd_bulker_set_answer()). */
+void
+orchd_worker_set_answer(struct orchd_worker *w, struct orchd_entry *e)
+{
+    struct task *t = xzalloc(sizeof *t);
+
+    t->type = TASK_SET_ANSWER;
     t->entry = e;
     submit(w, t);
 }

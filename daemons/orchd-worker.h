@@ -57,6 +57,7 @@ void orchd_worker_start(struct orchd_worker *, bool use_ring,
 bool orchd_worker_uses_ring(const struct orchd_worker *);
 
 void orchd_worker_set(struct orchd_worker *, struct orchd_entry *);
+void orchd_worker_set_answer(struct orchd_worker *, struct orchd_entry *);
 void orchd_worker_prefetch(struct orchd_worker *, const struct uuid *key,
                            bool chain);
 void orchd_worker_del(struct orchd_worker *, const struct uuid *key);

@@ -133,7 +133,7 @@ put_entry_head(struct ofpbuf *b, const struct route_frame_route *r,
     e[2] = r->prefix.len;
     e[3] = byte3;
     e[4] = r->vrf_len;
-    e[5] = 0;
+    e[5] = r->flags;
     put_unaligned_be16((ovs_be16 *) (e + 6), htons(last16));
     put_unaligned_be64((ovs_be64 *) (e + 8), htonll(r->seq));
     ofpbuf_put(b, r->vrf, r->vrf_len);
@@ -305,9 +305,12 @@ route_frame_read(struct route_frame_reader *r, struct route_frame_route *route)
     if (route->op != ROUTE_FRAME_SET && route->op != ROUTE_FRAME_DEL) {
         return ROUTE_FRAME_E_OP;
     }
-    /* The entry's flags byte is reserved, hence zero, like the header's
-     * reserved word (see route_frame_parse_header()). */
-    if (e[5]) {
+    /* The entry's flags byte has no bit but those known, and none in a
+     * result or a delete, where it is reserved, like the header's reserved
+     * word (see route_frame_parse_header()). */
+    route->flags = e[5];
+    if (e[5] & ~(r->type == ROUTE_FRAME_ROUTES && route->op == ROUTE_FRAME_SET
+                 ? ROUTE_FRAME_EF_ALL : 0)) {
         return ROUTE_FRAME_E_RESERVED;
     }
     if ((e[1] != 4 && e[1] != 6) || e[2] > (e[1] == 4 ? 32 : 128)) {

@@ -42,7 +42,8 @@
  *     u8  plen      prefix length
  *     u8  action    enum route_frame_action (0 for a delete)
  *     u8  vrf_len   1...255
- *     u8  flags     0 (reserved)
+ *     u8  flags     ROUTE_FRAME_EF_* (a SET's; 0 in a DEL); no other bit
+ *                   may be set
  *     u16 n_nexthops  0 for a delete; at most ROUTE_FRAME_MAX_NEXTHOPS
  *     u64 seq       the sender's number for this write of the route,
  *                   echoed in its result (like Asic_Route's seq and
@@ -102,6 +103,14 @@ struct ofpbuf;
 #define ROUTE_FRAME_F_ALL (ROUTE_FRAME_F_REPLY | ROUTE_FRAME_F_GAP \
                            | ROUTE_FRAME_F_PROBE | ROUTE_FRAME_F_SYNC_END \
                            | ROUTE_FRAME_F_DB_BEHIND)
+
+/* Entry flags (ROUTES, SET entries only). */
+#define ROUTE_FRAME_EF_ANSWER 0x1 /* Answer with a result even if the route
+                                   * is already programmed as it says: its
+                                   * sender waits for one (FIB suppression:
+                                   * a route changed and changed back
+                                   * before the change was sent). */
+#define ROUTE_FRAME_EF_ALL ROUTE_FRAME_EF_ANSWER
 
 /* Message types. */
 enum route_frame_type {
@@ -170,6 +179,7 @@ struct route_frame_route {
     uint8_t op;                 /* enum route_frame_op. */
     uint8_t action;             /* enum route_frame_action (ROUTES). */
     uint8_t status;             /* 0 or an error code (RESULTS). */
+    uint8_t flags;              /* ROUTE_FRAME_EF_* (ROUTES). */
     uint64_t seq;               /* Number of this write of the route. */
     const char *vrf;            /* Not null-terminated. */
     uint8_t vrf_len;            /* Bytes in 'vrf'. */

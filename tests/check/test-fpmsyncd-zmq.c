@@ -191,10 +191,11 @@ nh_add(struct fixture *fx, uint32_t id, const char *gw, uint32_t m1,
 }
 
 /* Takes the next frame and returns its entries as text, one line each
- * ("SET VRF PREFIX ACTION [KEY*WEIGHT...]" or "DEL VRF PREFIX"), then
- * "SYNC_END" if it ends a resync; "none" if there was no frame. */
+ * ("SET VRF PREFIX ACTION [KEY*WEIGHT...]", with " answer" if 'answers'
+ * and it asks for one, or "DEL VRF PREFIX"), then "SYNC_END" if it ends a
+ * resync; "none" if there was no frame. */
 static char *
-take(struct fixture *fx)
+take__(struct fixture *fx, bool answers)
 {
     struct route_frame_reader *rd = xmalloc(sizeof *rd);
     struct ds s = DS_EMPTY_INITIALIZER;
@@ -226,6 +227,9 @@ take(struct fixture *fx)
             ds_put_format(&s, " %.*s*%"PRIu32, (int) e.nexthops[i].key_len,
                           e.nexthops[i].key, e.nexthops[i].weight);
         }
+        if (answers && e.flags & ROUTE_FRAME_EF_ANSWER) {
+            ds_put_cstr(&s, " answer");
+        }
         ds_put_char(&s, '\n');
     }
     if (h.flags & ROUTE_FRAME_F_SYNC_END) {
@@ -235,6 +239,20 @@ out:
     ofpbuf_uninit(&b);
     free(rd);
     return ds_steal_cstr(&s);
+}
+
+/* take__() without the answers asked for. */
+static char *
+take(struct fixture *fx)
+{
+    return take__(fx, false);
+}
+
+/* take__() with them. */
+static char *
+take_answers(struct fixture *fx)
+{
+    return take__(fx, true);
 }
 
 /* qsort() comparator of strings. */
@@ -275,6 +293,8 @@ take_sorted(struct fixture *fx)
         free(text_);                                                    \
     } while (0)
 #define CHECK_TAKE(FX, EXPECTED) CHECK_TAKE__(FX, EXPECTED, take)
+#define CHECK_TAKE_ANSWERS(FX, EXPECTED) \
+    CHECK_TAKE__(FX, EXPECTED, take_answers)
 #define CHECK_TAKE_SORTED(FX, EXPECTED) \
     CHECK_TAKE__(FX, EXPECTED, take_sorted)
 
@@ -782,74 +802,65 @@ START_TEST(test_zmq_results_unchanged)
 END_TEST
 
 /* With FIB suppression, a route changed (B) and changed back (A) while
- * the change had not left fpmsyncd: orchd still holds A and answers
- * nothing for it, so fpmsyncd confirms A at once, as it would a replay
- * of A.  Found by review: zebra waited for ever. */
+ * the change had not left fpmsyncd: orchd, which never saw B, holds A
+ * and would answer nothing for it, so fpmsyncd asks it to
+ * (ROUTE_FRAME_EF_ANSWER), as it does for every route it sends that is
+ * not offloaded.  Found by review: zebra waited for ever. */
 START_TEST(test_zmq_changed_back_unsent)
 {
     struct fixture *fx = &fx_;
 
     fpmd_offload_enable(fx->rib, true);
     route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
-    CHECK_TAKE(fx, "SET default 10.1.0.0/24 forward 192.168.1.2@eth2*1\n");
+    CHECK_TAKE_ANSWERS(fx, "SET default 10.1.0.0/24 forward "
+                       "192.168.1.2@eth2*1 answer\n");
     db_commit_all(fx);
     result(fx, "10.1.0.0/24", 0);
     ck_assert_uint_eq(fx->n_offloads, 1);
 
     route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.3");
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
     ck_assert_uint_eq(fx->n_offloads, 1);
-    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
+    CHECK_TAKE_ANSWERS(fx, "SET default 10.1.0.0/24 forward "
+                       "192.168.1.2@eth2*1 answer\n");
+    result(fx, "10.1.0.0/24", 0);
     ck_assert_uint_eq(fx->n_offloads, 2);
-    ck_assert_uint_eq(fpmd_rib_get_stats(fx->rib)->offload_changed_back, 1);
-    /* Sent again, unchanged for orchd, which answers nothing; it stays
-     * confirmed, so the same again is answered at once too. */
-    CHECK_TAKE(fx, "SET default 10.1.0.0/24 forward 192.168.1.2@eth2*1\n");
-    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.3");
-    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
-    ck_assert_uint_eq(fx->n_offloads, 3);
-    CHECK_TAKE(fx, "SET default 10.1.0.0/24 forward 192.168.1.2@eth2*1\n");
 
-    /* B sent, then changed back: A waits for orchd's result. */
-    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.3");
-    CHECK_TAKE(fx, "SET default 10.1.0.0/24 forward 192.168.1.3@eth2*1\n");
-    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
+    /* Offloaded, a new metric only: sent (the row changes) without
+     * asking, and answered at once. */
+    route_add_metric(fx, "10.1.0.0/24", 254, 0, "192.168.1.2", 30);
     ck_assert_uint_eq(fx->n_offloads, 3);
-    /* B's result, stale, then A's. */
-    result(fx, "10.1.0.0/24", 0);
-    ck_assert_uint_eq(fx->n_offloads, 3);
-    CHECK_TAKE(fx, "SET default 10.1.0.0/24 forward 192.168.1.2@eth2*1\n");
-    result(fx, "10.1.0.0/24", 0);
-    ck_assert_uint_eq(fx->n_offloads, 4);
-    ck_assert_uint_eq(fpmd_rib_get_stats(fx->rib)->offload_changed_back, 2);
+    CHECK_TAKE_ANSWERS(fx, "SET default 10.1.0.0/24 forward "
+                       "192.168.1.2@eth2*1\n");
 
     /* A sent, B queued before A's result, which comes while B waits (for
-     * content that changed, so it is not an answer for B); then back to
-     * A: offloaded at once, as orchd holds A. */
+     * content that changed since, so no answer for B); then back to A:
+     * sent again, asking, and answered. */
     route_add(fx, "10.2.0.0/24", 254, 0, "192.168.1.2");
-    CHECK_TAKE(fx, "SET default 10.2.0.0/24 forward 192.168.1.2@eth2*1\n");
+    CHECK_TAKE_ANSWERS(fx, "SET default 10.2.0.0/24 forward "
+                       "192.168.1.2@eth2*1 answer\n");
     route_add(fx, "10.2.0.0/24", 254, 0, "192.168.1.3");
     result(fx, "10.2.0.0/24", 0);
-    ck_assert_uint_eq(fx->n_offloads, 4);
+    ck_assert_uint_eq(fx->n_offloads, 3);
     route_add(fx, "10.2.0.0/24", 254, 0, "192.168.1.2");
-    ck_assert_uint_eq(fx->n_offloads, 5);
-    CHECK_TAKE(fx, "SET default 10.2.0.0/24 forward 192.168.1.2@eth2*1\n");
+    CHECK_TAKE_ANSWERS(fx, "SET default 10.2.0.0/24 forward "
+                       "192.168.1.2@eth2*1 answer\n");
+    result(fx, "10.2.0.0/24", 0);
+    ck_assert_uint_eq(fx->n_offloads, 4);
 
-    /* A result that comes when the route was changed and changed back,
-     * still queued, is for what the route has: an answer. */
+    /* FIB suppression off: nothing asks. */
+    fpmd_offload_enable(fx->rib, false);
     route_add(fx, "10.3.0.0/24", 254, 0, "192.168.1.2");
-    CHECK_TAKE(fx, "SET default 10.3.0.0/24 forward 192.168.1.2@eth2*1\n");
-    route_add(fx, "10.3.0.0/24", 254, 0, "192.168.1.3");
-    route_add(fx, "10.3.0.0/24", 254, 0, "192.168.1.2");
-    ck_assert_uint_eq(fx->n_offloads, 5);
-    result(fx, "10.3.0.0/24", 0);
-    ck_assert_uint_eq(fx->n_offloads, 6);
+    CHECK_TAKE_ANSWERS(fx, "SET default 10.3.0.0/24 forward "
+                       "192.168.1.2@eth2*1\n");
 }
 END_TEST
 
-/* The same on the OVSDB path, where orchd answers by writing
- * status:offload, which the Route.status monitor reports: a change back
- * before the change's transaction is taken is offloaded at once, and the
- * row's status, which still holds, is not deleted. */
+/* The OVSDB path, where orchd answers by writing status:offload, which
+ * the Route.status monitor reports: a change back before the change's
+ * transaction is taken finds the row holding the content it announces
+ * and saying offload=true, which answers; the row's status is not
+ * deleted. */
 START_TEST(test_changed_back_unwritten)
 {
     struct fixture ovsdb = { .rib = fpmd_rib_create(test_ifname) };
@@ -875,9 +886,9 @@ START_TEST(test_changed_back_unwritten)
     ck_assert_uint_eq(fx->n_offloads, 1);
     route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
     ck_assert_uint_eq(fx->n_offloads, 2);
+    ck_assert_uint_eq(fpmd_rib_get_stats(fx->rib)->offload_changed_back, 1);
     db_commit_all__(fx, 1, &sent);
-    ck_assert_ptr_null(strstr(ds_cstr(&sent), "status"));
-    ck_assert(!hmap_is_empty(&fx->rib->offload.offloaded));
+    ck_assert_str_eq(ds_cstr(&sent), "");
 
     /* Written, then changed back: the change back waits for orchd. */
     route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.3");
@@ -892,28 +903,87 @@ START_TEST(test_changed_back_unwritten)
     ck_assert_uint_eq(fx->n_offloads, 3);
 
     /* While B waits, what orchd writes into the row for A (its status
-     * touched) is no answer for B; and once orchd writes that A failed
-     * (offload gone), a change back to A is not offloaded. */
+     * touched) is no answer for B; once orchd writes that A failed
+     * (offload gone), a change back to A is not answered by the row. */
     route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.3");
     fpmd_offload_status_touched(fx->rib, &u);
     ck_assert_uint_eq(fx->n_offloads, 3);
     fpmd_offload_status_cleared(fx->rib, &u);
     route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
     ck_assert_uint_eq(fx->n_offloads, 3);
-    db_commit_all(fx);
     fpmd_offload_status_set(fx->rib, &u, "default", "10.1.0.0/24");
     ck_assert_uint_eq(fx->n_offloads, 4);
 
+    /* B taken and lost with the connection: what the row holds is
+     * unknown, so A waits. */
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.3");
+    db_lose_one(fx, NULL);
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
+    ck_assert_uint_eq(fx->n_offloads, 4);
+    db_commit_all(fx);
+
     /* Withdrawn, its row deleted, announced again: orchd removed it, so
      * the new row waits for orchd. */
+    fpmd_offload_status_set(fx->rib, &u, "default", "10.1.0.0/24");
+    ck_assert_uint_eq(fx->n_offloads, 5);
     route_del(fx, "10.1.0.0/24");
     fpmd_rib_release_del(fx->rib);
     db_commit_all(fx);
     fpmd_offload_status_cleared(fx->rib, &u);
     route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
-    ck_assert_uint_eq(fx->n_offloads, 4);
+    ck_assert_uint_eq(fx->n_offloads, 5);
     ck_assert_uint_eq(fpmd_rib_get_stats(fx->rib)->offload_changed_back, 1);
+
+    /* A route freed while its row's record stays (its content changed
+     * since it was offloaded) takes the record with it. */
+    db_commit_all(fx);
+    fpmd_offload_status_set(fx->rib, &u, "default", "10.1.0.0/24");
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.3");
+    route_del(fx, "10.1.0.0/24");
+    fpmd_rib_release_del(fx->rib);
+    db_commit_all(fx);
+    ck_assert(hmap_is_empty(&fx->rib->offload.offloaded));
     ds_destroy(&sent);
+    fpmd_rib_destroy(fx->rib);
+}
+END_TEST
+
+/* The same through a zebra next-hop group whose members the rows do not
+ * carry (Global other_config:resolve_nexthops=false): a change of the
+ * group's members leaves the row as it is; the route changed to another
+ * next hop and back to the group before the change is written is
+ * answered by the row. */
+START_TEST(test_changed_back_group)
+{
+    struct fixture ovsdb = { .rib = fpmd_rib_create(test_ifname) };
+    struct fixture *fx = &ovsdb;
+    const struct fpm_prefix p = fpm_test_prefix("10.1.0.0/24");
+    struct fib_prefix prefix;
+    struct uuid u;
+
+    fib_prefix_init(&prefix, p.family, p.addr, p.len);
+    route_key_route_uuid("default", &prefix, &u);
+    fpmd_rib_set_resolve(fx->rib, false);
+    fpmd_offload_set_cb(fx->rib, offload_cb, fx);
+    fpmd_offload_enable(fx->rib, true);
+    fpmd_rib_load_begin(fx->rib);
+    fpmd_rib_load_end(fx->rib);
+    fpmd_rib_new_generation(fx->rib);
+    nh_add(fx, 1, "192.168.1.2", 0, 0);
+    nh_add(fx, 2, "192.168.1.3", 0, 0);
+    nh_add(fx, 3, "192.168.1.4", 0, 0);
+    nh_add(fx, 10, NULL, 1, 2);
+    route_add(fx, "10.1.0.0/24", 254, 10, NULL);
+    db_commit_all(fx);
+    fpmd_offload_status_set(fx->rib, &u, "default", "10.1.0.0/24");
+    ck_assert_uint_eq(fx->n_offloads, 1);
+
+    nh_add(fx, 10, NULL, 1, 3);
+    db_commit_all(fx);
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.9");
+    route_add(fx, "10.1.0.0/24", 254, 10, NULL);
+    ck_assert_uint_eq(fx->n_offloads, 3);
+    ck_assert_uint_eq(fpmd_rib_get_stats(fx->rib)->offload_changed_back, 1);
     fpmd_rib_destroy(fx->rib);
 }
 END_TEST
@@ -1476,6 +1546,7 @@ fpmsyncd_zmq_suite(void)
     tcase_add_test(tc, test_zmq_results_unchanged);
     tcase_add_test(tc, test_zmq_changed_back_unsent);
     tcase_add_test(tc, test_changed_back_unwritten);
+    tcase_add_test(tc, test_changed_back_group);
     tcase_add_test(tc, test_zmq_status);
     tcase_add_test(tc, test_zmq_status_in_insert);
     tcase_add_test(tc, test_zmq_status_lost_withdrawn);

@@ -540,6 +540,60 @@ START_TEST(test_coalesced_back_answered)
 }
 END_TEST
 
+/* A caller that asks for an answer (orchd_bulker_set_answer()) gets 'done'
+ * for content programmed already, at once; for content whose write is in
+ * flight, from that write's acknowledgement, once; for new content, from
+ * its write.  A plain set of the same content answers nothing. */
+START_TEST(test_set_answer)
+{
+    struct orchd_bulker_config cfg = { .max_bulk = 10,
+                                       .max_outstanding = 4 };
+    struct fake f = { .n_sent = 0 };
+    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+    struct orchd_bulker_stats st;
+
+    orchd_bulker_set(b, make_entry(4, "1.1.1.1@e0"));
+    orchd_bulker_run(b);
+    orchd_bulker_sent(b, f.sent[0], true);
+    ack_bulk(b, f.sent[0], true);
+    ck_assert_uint_eq(f.n_done_ok, 1);
+
+    orchd_bulker_set(b, make_entry(4, "1.1.1.1@e0"));
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_done_ok, 1);
+    orchd_bulker_set_answer(b, make_entry(4, "1.1.1.1@e0"));
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 1);
+    ck_assert_uint_eq(f.n_done_ok, 2);
+
+    /* In flight: the acknowledgement answers, once. */
+    orchd_bulker_set(b, make_entry(4, "2.2.2.2@e0"));
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 2);
+    orchd_bulker_sent(b, f.sent[1], true);
+    orchd_bulker_set_answer(b, make_entry(4, "2.2.2.2@e0"));
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 2);
+    ck_assert_uint_eq(f.n_done_ok, 2);
+    ack_bulk(b, f.sent[1], true);
+    ck_assert_uint_eq(f.n_done_ok, 3);
+
+    /* New content: its write answers. */
+    orchd_bulker_set_answer(b, make_entry(4, "3.3.3.3@e0"));
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 3);
+    ck_assert_uint_eq(f.n_done_ok, 3);
+    orchd_bulker_sent(b, f.sent[2], true);
+    ack_bulk(b, f.sent[2], true);
+    ck_assert_uint_eq(f.n_done_ok, 4);
+
+    orchd_bulker_get_stats(b, &st);
+    ck_assert_uint_eq(st.n_answer_asked, 3);
+    ck_assert_uint_eq(st.n_unchanged_done, 1);
+    orchd_bulker_destroy(b);
+}
+END_TEST
+
 /* The same content set again while its write is in flight, and that
  * write fails: the route is known failed, and the next set writes it. */
 START_TEST(test_unchanged_while_in_flight_then_failed)
@@ -923,6 +977,7 @@ orchd_bulker_suite(void)
     tcase_add_test(tc, test_late_ack_after_removal);
     tcase_add_test(tc, test_seed_skips_unchanged);
     tcase_add_test(tc, test_coalesced_back_answered);
+    tcase_add_test(tc, test_set_answer);
     tcase_add_test(tc, test_unchanged_while_in_flight_then_failed);
     tcase_add_test(tc, test_sorted_bulk);
     tcase_add_test(tc, test_remove_names_content);

@@ -326,9 +326,60 @@ START_TEST(test_frame_reserved)
 
     ck_assert_int_eq(validate_with(12, 1), ROUTE_FRAME_E_RESERVED);
     ck_assert_int_eq(validate_with(15, 0x80), ROUTE_FRAME_E_RESERVED);
-    ck_assert_int_eq(validate_with(e0 + 5, 1), ROUTE_FRAME_E_RESERVED);
+    /* A SET's flags: only those known. */
+    ck_assert_int_eq(validate_with(e0 + 5, 2), ROUTE_FRAME_E_RESERVED);
+    ck_assert_int_eq(validate_with(e0 + 5, 0x81), ROUTE_FRAME_E_RESERVED);
+    ck_assert_int_eq(validate_with(e0 + 5, ROUTE_FRAME_EF_ANSWER),
+                     ROUTE_FRAME_OK);
     ck_assert_str_eq(route_frame_strerror(ROUTE_FRAME_E_RESERVED),
                      "reserved field not zero");
+}
+END_TEST
+
+/* ROUTE_FRAME_EF_ANSWER travels with a SET, and is refused on a DEL or a
+ * result, where the flags byte is reserved. */
+START_TEST(test_frame_answer_flag)
+{
+    struct route_frame_route r = {
+        .op = ROUTE_FRAME_SET, .action = ROUTE_FRAME_TRAP,
+        .vrf = "default", .vrf_len = 7, .prefix = prefix("10.1.0.0/16"),
+        .flags = ROUTE_FRAME_EF_ANSWER,
+    };
+    struct route_frame_reader *rd = xmalloc(sizeof *rd);
+    struct route_frame_header h;
+    struct route_frame_route out;
+    struct ofpbuf b;
+
+    ofpbuf_init(&b, 0);
+    route_frame_start(&b, ROUTE_FRAME_ROUTES, 1, 1);
+    route_frame_put_route(&b, &r);
+    r.flags = 0;
+    route_frame_put_route(&b, &r);
+    ck_assert_int_eq(route_frame_validate(b.data, b.size, &h),
+                     ROUTE_FRAME_OK);
+    route_frame_reader_init(rd, b.data, b.size);
+    ck_assert_int_eq(route_frame_read(rd, &out), ROUTE_FRAME_OK);
+    ck_assert_uint_eq(out.flags, ROUTE_FRAME_EF_ANSWER);
+    ck_assert_int_eq(route_frame_read(rd, &out), ROUTE_FRAME_OK);
+    ck_assert_uint_eq(out.flags, 0);
+
+    r.op = ROUTE_FRAME_DEL;
+    r.action = ROUTE_FRAME_FORWARD;
+    r.flags = ROUTE_FRAME_EF_ANSWER;
+    ofpbuf_clear(&b);
+    route_frame_start(&b, ROUTE_FRAME_ROUTES, 1, 1);
+    route_frame_put_route(&b, &r);
+    ck_assert_int_eq(route_frame_validate(b.data, b.size, &h),
+                     ROUTE_FRAME_E_RESERVED);
+
+    r.op = ROUTE_FRAME_SET;
+    ofpbuf_clear(&b);
+    route_frame_start(&b, ROUTE_FRAME_RESULTS, 1, 1);
+    route_frame_put_result(&b, &r);
+    ck_assert_int_eq(route_frame_validate(b.data, b.size, &h),
+                     ROUTE_FRAME_E_RESERVED);
+    ofpbuf_uninit(&b);
+    free(rd);
 }
 END_TEST
 
@@ -367,6 +418,7 @@ route_frame_suite(void)
     tcase_add_test(tc, test_frame_truncated);
     tcase_add_test(tc, test_frame_malformed);
     tcase_add_test(tc, test_frame_reserved);
+    tcase_add_test(tc, test_frame_answer_flag);
     tcase_add_test(tc, test_frame_random);
     suite_add_tcase(s, tc);
     return s;
