@@ -75,6 +75,7 @@ struct arena {
     size_t *free_idx;           /* Indexes whose block was freed, to use
                                  * again. */
     size_t n_free;              /* Number of 'free_idx'. */
+    size_t allocated_free;      /* Room in 'free_idx'. */
 };
 
 /* How much of the file is read at a time by default (a record longer than
@@ -87,7 +88,8 @@ struct column {
     char *name;                 /* Its name. */
     struct ovsdb_type type;     /* Its type, from the schema (void until
                                  * the schema is read). */
-    struct span dflt;           /* Its default value (owned). */
+    struct span dflt;           /* Its default value (owned, shared by the
+                                 * rows that have it: SPAN_SHARED). */
 };
 
 /* A table kept. */
@@ -97,6 +99,9 @@ struct table {
     size_t n_columns;           /* Number of 'columns'. */
     struct hmap rows;           /* "struct row"s, by uuid_hash(). */
     struct arena arena;         /* Their values. */
+    uint64_t n_blocks_filled;   /* Arena blocks begun (allocated or
+                                 * rewound), ever. */
+    uint64_t n_values_apart;    /* Values kept apart: no block to give. */
     struct row **order;         /* The same, in the order inserted (NULL
                                  * where deleted): iterating them in this
                                  * order reads the file's text in order. */
@@ -252,9 +257,23 @@ ovsdb_file_replay_add_table(struct ovsdb_file_replay *r, const char *table,
     }
     hmap_init(&t->rows);
     arena_init(&t->arena);
+    t->n_blocks_filled = t->n_values_apart = 0;
     t->order = NULL;
     t->n_order = t->allocated_order = 0;
     return r->n_tables++;
+}
+
+/* Stores in '*filled' the number of arena blocks that table 'table' began
+ * to fill (allocated, or emptied and used again), and in '*apart' the
+ * number of its values kept apart because its arena had no block left to
+ * give: for tests, which see the blocks' reuse by them. */
+void
+ovsdb_file_replay_get_arena_counts(const struct ovsdb_file_replay *r,
+                                   size_t table, uint64_t *filled,
+                                   uint64_t *apart)
+{
+    *filled = r->tables[table]->n_blocks_filled;
+    *apart = r->tables[table]->n_values_apart;
 }
 
 size_t
@@ -311,7 +330,10 @@ arena_free_block(struct arena *a, size_t b)
 {
     free(a->blocks[b]);
     a->blocks[b] = NULL;
-    a->free_idx = xrealloc(a->free_idx, (a->n_free + 1) * sizeof *a->free_idx);
+    if (a->n_free >= a->allocated_free) {
+        a->free_idx = x2nrealloc(a->free_idx, &a->allocated_free,
+                                 sizeof *a->free_idx);
+    }
     a->free_idx[a->n_free++] = b;
 }
 
@@ -388,18 +410,21 @@ copy_value(struct ovsdb_file_replay *r, struct table *t,
     if (v.len >= ARENA_BLOCK / 4) {
         return own(r, xmemdup0(v.s, v.len));
     }
-    if (a->cur == SIZE_MAX || a->used + v.len > ARENA_BLOCK) {
-        size_t old = a->cur;
+    if (a->cur != SIZE_MAX && a->used + v.len > ARENA_BLOCK
+        && !a->live[a->cur]) {
+        /* Full, but none of its values is in a row any more: again. */
+        a->used = 0;
+        t->n_blocks_filled++;
+    } else if (a->cur == SIZE_MAX || a->used + v.len > ARENA_BLOCK) {
         size_t b = arena_new_block(a);
 
         if (b == SIZE_MAX) {
+            t->n_values_apart++;
             return own(r, xmemdup0(v.s, v.len));
         }
         a->cur = b;
         a->used = 0;
-        if (old != SIZE_MAX && !a->live[old]) {
-            arena_free_block(a, old);
-        }
+        t->n_blocks_filled++;
     }
     a->live[a->cur]++;
     memcpy(a->blocks[a->cur] + a->used, v.s, v.len);
@@ -915,18 +940,18 @@ ovsdb_file_replay_read(struct ovsdb_file_replay *r, const char *file)
 }
 
 /* Makes ovsdb_file_replay_read() read 'n' bytes at a time (at least 1; 0
- * for the default), and the replays made from now on keep their values in
- * blocks of 2**'shift' bytes (8 to 22; 0 for the default, 22), at most
- * 'max_blocks' of them at once in a table (0 for as many as offsets can
- * name), so that tests can cut records across reads, fill and free many
- * blocks and run out of them. */
+ * for the default), and keep values in blocks of 2**'shift' bytes (8 to
+ * 22; 0 for the default, 22), at most 'max_blocks' of them at once in a
+ * table (0 for as many as offsets can name), so that tests can cut records
+ * across reads, fill and free many blocks and run out of them.  Call it
+ * with no replay under way. */
 void
 ovsdb_file_replay_set_test_sizes(size_t n, unsigned int shift,
                                  size_t max_blocks)
 {
     read_chunk = n ? n : READ_CHUNK;
     arena_shift = shift ? MAX(8, MIN(shift, ARENA_SHIFT)) : ARENA_SHIFT;
-    arena_max_blocks = max_blocks;
+    arena_max_blocks = MIN(max_blocks, UINT32_MAX >> arena_shift);
 }
 
 /* Replays 'size' bytes of database file text at 'text', which the replay

@@ -87,6 +87,9 @@ char *ovsdb_file_replay_read_buffer(struct ovsdb_file_replay *,
 
 size_t ovsdb_file_replay_n_rows(const struct ovsdb_file_replay *,
                                 size_t table);
+void ovsdb_file_replay_get_arena_counts(const struct ovsdb_file_replay *,
+                                        size_t table, uint64_t *filled,
+                                        uint64_t *apart);
 void ovsdb_file_replay_drop_table(struct ovsdb_file_replay *, size_t table);
 
 /* Called for each row of a table: 'uuid' is the row's, 'values' holds its

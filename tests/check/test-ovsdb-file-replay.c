@@ -227,11 +227,35 @@ START_TEST(test_read_in_pieces)
 }
 END_TEST
 
+/* Replays 'text' as replay() does, and stores the arena counts of T
+ * (ovsdb_file_replay_get_arena_counts()) in '*filled' and '*apart'. */
+static char *
+replay_counted(const struct ds *text, struct ds *rows, uint64_t *filled,
+               uint64_t *apart)
+{
+    struct ovsdb_file_replay *r = ovsdb_file_replay_create();
+    size_t t = ovsdb_file_replay_add_table(r, "T", T_COLS,
+                                           ARRAY_SIZE(T_COLS));
+    char *name = write_file(text);
+    char *error = ovsdb_file_replay_read(r, name);
+
+    ds_clear(rows);
+    if (!error) {
+        ovsdb_file_replay_for_each(r, t, row_text, rows);
+    }
+    ovsdb_file_replay_get_arena_counts(r, t, filled, apart);
+    ovsdb_file_replay_destroy(r);
+    unlink(name);
+    free(name);
+    return error;
+}
+
 /* A file of much churn: one row's map written again and again, as whole
  * values and as diffs, and rows inserted and deleted, with values in
  * blocks of 256 bytes of which a table may have only 4 at once.  The
- * blocks of values overwritten are used again, and once none is left the
- * values are kept apart: the rows are the same as with the default
+ * blocks of values overwritten are used again (many more are filled than
+ * 4, and no value is kept apart), and with 1 block the values that do
+ * not fit are kept apart: the rows are the same as with the default
  * sizes. */
 START_TEST(test_churn)
 {
@@ -265,11 +289,17 @@ START_TEST(test_churn)
     ck_assert(strstr(ds_cstr(&whole), "\"value 1999\" 0 false [\"map\","
                      "[[\"k1999\",1999],[\"w\",1998]]]"));
     /* Room for every value live at once, then for less than that. */
-    for (size_t max = 4; max; max = max > 1 ? 1 : 0) {
-        ovsdb_file_replay_set_test_sizes(0, 8, max);
-        ck_assert_ptr_null(replay(&f, &rows));
-        ck_assert_str_eq(ds_cstr(&rows), ds_cstr(&whole));
-    }
+    uint64_t filled, apart;
+
+    ovsdb_file_replay_set_test_sizes(0, 8, 4);
+    ck_assert_ptr_null(replay_counted(&f, &rows, &filled, &apart));
+    ck_assert_str_eq(ds_cstr(&rows), ds_cstr(&whole));
+    ck_assert_uint_gt(filled, 40);
+    ck_assert_uint_eq(apart, 0);
+    ovsdb_file_replay_set_test_sizes(0, 8, 1);
+    ck_assert_ptr_null(replay_counted(&f, &rows, &filled, &apart));
+    ck_assert_str_eq(ds_cstr(&rows), ds_cstr(&whole));
+    ck_assert_uint_gt(apart, 0);
     ovsdb_file_replay_set_test_sizes(0, 0, 0);
     ds_destroy(&f);
     ds_destroy(&rows);
