@@ -504,15 +504,22 @@ submit_new(struct orchd_worker *w, enum task_type type)
     submit(w, t);
 }
 
+/* Submits a task of 'type' (TASK_SET or TASK_SET_ANSWER) for 'e'. */
+static void
+submit_set(struct orchd_worker *w, enum task_type type, struct orchd_entry *e)
+{
+    struct task *t = xzalloc(sizeof *t);
+
+    t->type = type;
+    t->entry = e;
+    submit(w, t);
+}
+
 /* Wants 'e' programmed (takes ownership of one reference). */
 void
 orchd_worker_set(struct orchd_worker *w, struct orchd_entry *e)
 {
-    struct task *t = xzalloc(sizeof *t);
-
-    t->type = TASK_SET;
-    t->entry = e;
-    submit(w, t);
+    submit_set(w, TASK_SET, e);
 }
 
 /* As orchd_worker_set(), and its result is wanted even if 'e' is
@@ -520,11 +527,7 @@ orchd_worker_set(struct orchd_worker *w, struct orchd_entry *e)
 void
 orchd_worker_set_answer(struct orchd_worker *w, struct orchd_entry *e)
 {
-    struct task *t = xzalloc(sizeof *t);
-
-    t->type = TASK_SET_ANSWER;
-    t->entry = e;
-    submit(w, t);
+    submit_set(w, TASK_SET_ANSWER, e);
 }
 
 /* Tells 'w' that a task for route 'key' comes soon: with no assistant

@@ -801,6 +801,18 @@ START_TEST(test_zmq_results_unchanged)
 }
 END_TEST
 
+/* Starts fixture 'fx', made with a rib alone (the OVSDB path: no
+ * northbound channel), with FIB suppression on and its database read. */
+static void
+ovsdb_path_start(struct fixture *fx)
+{
+    fpmd_offload_set_cb(fx->rib, offload_cb, fx);
+    fpmd_offload_enable(fx->rib, true);
+    fpmd_rib_load_begin(fx->rib);
+    fpmd_rib_load_end(fx->rib);
+    fpmd_rib_new_generation(fx->rib);
+}
+
 /* With FIB suppression, a route changed (B) and changed back (A) while
  * the change had not left fpmsyncd: orchd, which never saw B, holds A
  * and would answer nothing for it, so fpmsyncd asks it to
@@ -872,11 +884,7 @@ START_TEST(test_changed_back_unwritten)
 
     fib_prefix_init(&prefix, p.family, p.addr, p.len);
     route_key_route_uuid("default", &prefix, &u);
-    fpmd_offload_set_cb(fx->rib, offload_cb, fx);
-    fpmd_offload_enable(fx->rib, true);
-    fpmd_rib_load_begin(fx->rib);
-    fpmd_rib_load_end(fx->rib);
-    fpmd_rib_new_generation(fx->rib);
+    ovsdb_path_start(fx);
     route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
     db_commit_all(fx);
     fpmd_offload_status_set(fx->rib, &u, "default", "10.1.0.0/24");
@@ -964,11 +972,7 @@ START_TEST(test_changed_back_group)
     fib_prefix_init(&prefix, p.family, p.addr, p.len);
     route_key_route_uuid("default", &prefix, &u);
     fpmd_rib_set_resolve(fx->rib, false);
-    fpmd_offload_set_cb(fx->rib, offload_cb, fx);
-    fpmd_offload_enable(fx->rib, true);
-    fpmd_rib_load_begin(fx->rib);
-    fpmd_rib_load_end(fx->rib);
-    fpmd_rib_new_generation(fx->rib);
+    ovsdb_path_start(fx);
     nh_add(fx, 1, "192.168.1.2", 0, 0);
     nh_add(fx, 2, "192.168.1.3", 0, 0);
     nh_add(fx, 3, "192.168.1.4", 0, 0);
@@ -1415,11 +1419,7 @@ START_TEST(test_status_stale_lost)
     struct ds sent = DS_EMPTY_INITIALIZER;
     const char *del = "[\"status\",\"delete\"";
 
-    fpmd_offload_set_cb(fx->rib, offload_cb, fx);
-    fpmd_offload_enable(fx->rib, true);
-    fpmd_rib_load_begin(fx->rib);
-    fpmd_rib_load_end(fx->rib);
-    fpmd_rib_new_generation(fx->rib);
+    ovsdb_path_start(fx);
     route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
     db_commit_all(fx);
 

@@ -90,9 +90,12 @@ row_text(const struct uuid *uuid OVS_UNUSED,
 }
 
 /* Replays 'text' keeping T's columns T_COLS.  Returns NULL and the rows'
- * text in 'rows', or the error. */
+ * text in 'rows', or the error.  Stores T's arena counts
+ * (ovsdb_file_replay_get_arena_counts()) in '*filled' and '*apart' if
+ * nonnull. */
 static char *
-replay(const struct ds *text, struct ds *rows)
+replay_counted(const struct ds *text, struct ds *rows, uint64_t *filled,
+               uint64_t *apart)
 {
     struct ovsdb_file_replay *r = ovsdb_file_replay_create();
     size_t t = ovsdb_file_replay_add_table(r, "T", T_COLS,
@@ -104,10 +107,20 @@ replay(const struct ds *text, struct ds *rows)
     if (!error) {
         ovsdb_file_replay_for_each(r, t, row_text, rows);
     }
+    if (filled) {
+        ovsdb_file_replay_get_arena_counts(r, t, filled, apart);
+    }
     ovsdb_file_replay_destroy(r);
     unlink(name);
     free(name);
     return error;
+}
+
+/* replay_counted() without the counts. */
+static char *
+replay(const struct ds *text, struct ds *rows)
+{
+    return replay_counted(text, rows, NULL, NULL);
 }
 
 START_TEST(test_insert_modify_delete)
@@ -226,29 +239,6 @@ START_TEST(test_read_in_pieces)
     ds_destroy(&whole);
 }
 END_TEST
-
-/* Replays 'text' as replay() does, and stores the arena counts of T
- * (ovsdb_file_replay_get_arena_counts()) in '*filled' and '*apart'. */
-static char *
-replay_counted(const struct ds *text, struct ds *rows, uint64_t *filled,
-               uint64_t *apart)
-{
-    struct ovsdb_file_replay *r = ovsdb_file_replay_create();
-    size_t t = ovsdb_file_replay_add_table(r, "T", T_COLS,
-                                           ARRAY_SIZE(T_COLS));
-    char *name = write_file(text);
-    char *error = ovsdb_file_replay_read(r, name);
-
-    ds_clear(rows);
-    if (!error) {
-        ovsdb_file_replay_for_each(r, t, row_text, rows);
-    }
-    ovsdb_file_replay_get_arena_counts(r, t, filled, apart);
-    ovsdb_file_replay_destroy(r);
-    unlink(name);
-    free(name);
-    return error;
-}
 
 /* A file of much churn: one row's map written again and again, as whole
  * values and as diffs, and rows inserted and deleted, with values in
