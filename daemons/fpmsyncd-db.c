@@ -254,7 +254,12 @@ status_updates(struct fpmd_db *db, const struct json *updates)
 }
 
 /* Applies the FIB suppression setting to the rib and the monitor (which
- * the northbound fast path does without). */
+ * the northbound fast path does without).  The monitor starts only once
+ * the database is read (or known to hold what fpmsyncd had read): its
+ * first reply names the rows that say offload=true, which only routes
+ * fpmsyncd holds can take in.  Started before the load, it found none
+ * after fpmsyncd's restart, and zebra's replay of routes orchd held
+ * already was never answered. */
 static void
 apply_fib_suppression(struct fpmd_db *db)
 {
@@ -266,7 +271,9 @@ apply_fib_suppression(struct fpmd_db *db)
         return;
     }
     if (monitor && !db->status_monitor && !db->status_id) {
-        status_monitor_start(db);
+        if (db->state == FPMD_DB_READY) {
+            status_monitor_start(db);
+        }
     } else if (!monitor && (db->status_monitor || db->status_id)) {
         status_monitor_stop(db);
     }
@@ -525,6 +532,7 @@ mark_checked(struct fpmd_db *db, const struct jsonrpc_msg *msg)
         fpmd_rib_db_kept(db->rib);
         db->state = FPMD_DB_READY;
         db->kept = true;
+        apply_fib_suppression(db);
     } else {
         VLOG_INFO("%s: reading the database again: %s", remote,
                   ds_cstr(&why));
@@ -588,6 +596,7 @@ load_run(struct fpmd_db *db)
                   fpmd_rib_n_pending(db->rib));
         db->state = FPMD_DB_READY;
         mark_start_epoch(db);
+        apply_fib_suppression(db);
         return true;
     }
     OVS_NOT_REACHED();

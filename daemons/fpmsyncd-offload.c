@@ -26,8 +26,8 @@
 #include "util.h"
 #include "uuid.h"
 
-/* A route whose Route.status says offload=true, by row UUID (the status
- * monitor reports changes and deletions by UUID only). */
+/* A Route row whose status says offload=true, and its route, by row UUID
+ * (the status monitor reports changes and deletions by UUID only). */
 struct fpmd_offloaded {
     struct hmap_node node;      /* In 'offloaded', by uuid_hash(). */
     struct uuid uuid;           /* The Route row. */
@@ -237,9 +237,10 @@ fpmd_offload_route_set(struct fpmd_rib *rib, struct fpmd_route *r)
 }
 
 /* On the OVSDB path: if the row of 'r' says offload=true (the Route.status
- * monitor said so, and nothing took it back since), marks 'r' offloaded,
- * as its row says, tells zebra, and returns true.  The caller knows that
- * the row holds 'r''s content (fpmd_route_refresh()). */
+ * monitor said so, and no update that deletes it was sent since), marks
+ * 'r' offloaded, as its row says, tells zebra, and returns true.  The
+ * caller knows that what orchd programs of the row is 'r''s content
+ * (fpmd_route_refresh()). */
 bool
 fpmd_offload_from_row(struct fpmd_rib *rib, struct fpmd_route *r)
 {
@@ -249,6 +250,18 @@ fpmd_offload_from_row(struct fpmd_rib *rib, struct fpmd_route *r)
     r->be.flags |= FPMD_F_OFFLOADED;
     fpmd_offload_notify(rib, r);
     return true;
+}
+
+/* On the OVSDB path: an update that deletes status:offload from the row of
+ * 'r' (or its insert, with an empty status) is being sent: what the row
+ * said is no answer for the content that follows, so its record goes
+ * now, rather than when the Route.status monitor reports the delete. */
+void
+fpmd_offload_row_cleared(struct fpmd_rib *rib, struct fpmd_route *r)
+{
+    if (r->be.flags & FPMD_F_RECORDED) {
+        record_remove(rib, route_record(rib, r));
+    }
 }
 
 /* Records that Route row 'u' ('vrf', 'prefix') has offload=true in its

@@ -30,13 +30,16 @@
  * route zebra replays unchanged is confirmed at once.
  *
  * A change that orchd never sees needs an answer too: a route announced
- * A (offloaded), then B, then A again before B left fpmsyncd.  On the
- * OVSDB path B's write is coalesced away and the row, which still holds A
- * and says offload=true (an update that changes what orchd programs
- * deletes it), answers (fpmd_offload_from_row()); so a route's record
- * stays while its row says so, whatever its content.  On the fast path
- * fpmsyncd asks orchd to answer A even though orchd holds it already
- * (ROUTE_FRAME_EF_ANSWER on every SET of a route not offloaded).
+ * A (offloaded), then B, then A again (or A with a new metric) before B
+ * left fpmsyncd.  On the OVSDB path B's write is replaced in the queue and
+ * the row, which still holds what orchd programs of A and says
+ * offload=true (an update that changes what orchd programs deletes it),
+ * answers (fpmd_offload_from_row()); so a route's record stays while its
+ * row says so, whatever the route's content, until an update that
+ * deletes the row's offload is sent (fpmd_offload_row_cleared()).  On the
+ * fast path fpmsyncd asks orchd to answer A even though orchd holds it
+ * already (ROUTE_FRAME_EF_ANSWER on every SET of a route not
+ * offloaded).
  *
  * Part of the rib (daemons/fpmsyncd-rib.h); thread safety: none. */
 
@@ -83,8 +86,9 @@ void fpmd_offload_status_cleared(struct fpmd_rib *, const struct uuid *);
 /* The northbound fast path's results. */
 void fpmd_offload_route_set(struct fpmd_rib *, struct fpmd_route *);
 
-/* A route whose row holds its content (the OVSDB path). */
+/* The OVSDB path's rows. */
 bool fpmd_offload_from_row(struct fpmd_rib *, struct fpmd_route *);
+void fpmd_offload_row_cleared(struct fpmd_rib *, struct fpmd_route *);
 
 /* For routes. */
 void fpmd_offload_notify(struct fpmd_rib *, const struct fpmd_route *);

@@ -105,6 +105,13 @@ struct fpmd_route {
                                  * fpmd_route_refresh(): a change of its
                                  * protocol or metric alone leaves it
                                  * offloaded. */
+    uint32_t row_asic_hash;     /* The same of what its row holds, as of
+                                 * the last transaction taken for it or
+                                 * the last announcement that left the row
+                                 * as it is (a group's members changed):
+                                 * on the OVSDB path, an announcement with
+                                 * the same is no change for orchd,
+                                 * whatever zebra announced in between. */
     struct fpmd_nh *nh;         /* Next hops, or NULL if none. */
     struct ovs_list nh_node;    /* In 'nh->routes', if 'nh'. */
 };

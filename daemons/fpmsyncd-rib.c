@@ -184,15 +184,18 @@ route_asic_hash(const struct fpmd_route *r)
  * One is sent at once if 'r' is offloaded and what orchd programs of it is
  * unchanged: a replay, a path change merged with its deferred delete into
  * no change, a new protocol or metric.  orchd sends no result for those,
- * so nothing else would.  So is one if 'r' changed back to the content
- * orchd confirmed last before the change left fpmsyncd (A, B, A with B
- * still queued here): orchd, which never saw B, holds A and answers
- * nothing either.  Otherwise 'r' waits for orchd's result for its new
- * content (on the OVSDB path, for status:offload written again). */
+ * so nothing else would.  On the OVSDB path "unchanged" is measured
+ * against what the row holds (row_asic_hash), so that a route changed back
+ * before the change left fpmsyncd (A, B, A' with B still queued here) is
+ * answered by its row's offload, which still holds: orchd, which never
+ * saw B, answers nothing.  (On the fast path fpmsyncd asks orchd to
+ * answer: fpmsyncd-zmq.c.)  Otherwise 'r' waits for orchd's result for
+ * its new content (on the OVSDB path, for status:offload written
+ * again). */
 void
 fpmd_route_refresh(struct fpmd_rib *rib, struct fpmd_route *r)
 {
-    bool row_unchanged, asic_unchanged;
+    bool row_unchanged, asic_unchanged, row_asic_same;
     uint32_t hash, asic_hash;
 
     if (!fpmd_route_writable(r)) {
@@ -205,23 +208,35 @@ fpmd_route_refresh(struct fpmd_rib *rib, struct fpmd_route *r)
                      && r->be.db_hash == hash
                      && (!r->be.queued || fpmd_rib_defers(rib, r)));
     asic_unchanged = row_unchanged || asic_hash == r->asic_hash;
+    /* On the OVSDB path what counts is what orchd programs from the row:
+     * zebra may have announced other content in between that never left
+     * fpmsyncd (A, B, A' with B still queued). */
+    row_asic_same = (!rib->zmq
+                     && (row_unchanged
+                         || (r->be.db == ROUTE_BATCH_DB_PRESENT
+                             && asic_hash == r->row_asic_hash)));
     r->asic_hash = asic_hash;
+    if (row_unchanged) {
+        r->row_asic_hash = asic_hash;
+    }
 
     route_batch_set(&rib->batch, &r->be, hash);
     if (rib->zmq) {
         fpmd_zmq_route_set(rib->zmq, r, !row_unchanged);
     }
-    if (asic_unchanged && r->be.flags & FPMD_F_OFFLOADED) {
-        fpmd_offload_notify(rib, r);
-    } else if (!rib->zmq && route_batch_entry_is_settled(&r->be)
-               && fpmd_offload_from_row(rib, r)) {
-        /* On the OVSDB path, its row already holds this content (a change
-         * back before the change was written: A, B, A with B coalesced
-         * away) and says offload=true, which orchd wrote for that content
-         * (an update that changes what orchd programs deletes it): orchd,
-         * which saw no change, answers nothing, so the row does. */
-        rib->stats.offload_changed_back++;
+    if (row_asic_same) {
+        /* The row's offload, if it says so, holds for this content: no
+         * update deletes it, and if 'r' lost its offload to content that
+         * never left, the row answers (orchd, which saw no change, answers
+         * nothing). */
         r->be.flags &= ~FPMD_F_STATUS_STALE;
+        if (r->be.flags & FPMD_F_OFFLOADED) {
+            fpmd_offload_notify(rib, r);
+        } else if (fpmd_offload_from_row(rib, r)) {
+            rib->stats.offload_changed_back++;
+        }
+    } else if (asic_unchanged && r->be.flags & FPMD_F_OFFLOADED) {
+        fpmd_offload_notify(rib, r);
     } else if (!asic_unchanged) {
         fpmd_offload_clear(rib, r);
         fpmd_route_status_stale(rib, r);
@@ -839,7 +854,7 @@ load_route(struct fpmd_rib *rib, const struct json *row)
         /* What orchd holds of it, as the row says: zebra's replay of it
          * with only a new metric or protocol changes nothing there, and
          * orchd answers nothing (fpmd_route_refresh()). */
-        r->asic_hash = load_asic_hash(rib, row);
+        r->asic_hash = r->row_asic_hash = load_asic_hash(rib, row);
     }
     route_key_route_uuid(vrf_name, &prefix, &expected);
     fpmd_rib_load_found(rib, &r->be, hash, &u, &expected);
@@ -981,8 +996,8 @@ fpmd_rib_format(const struct fpmd_rib *rib, struct ds *s)
     ds_put_format(s, "deletes deferred: %"PRIu64" (%"PRIu64" merged with "
                   "the add that followed, %"PRIu64" carried out alone)\n",
                   st->del_deferred, st->del_merged, st->del_alone);
-    ds_put_format(s, "changes back offloaded at once: %"PRIu64" (to the "
-                  "content orchd had confirmed, before the change left)\n",
+    ds_put_format(s, "changes back offloaded at once: %"PRIu64" (by the "
+                  "row's offload, the change never written)\n",
                   st->offload_changed_back);
     ds_put_format(s, "generation: %"PRIu32", reconciliations: %"PRIu64
                   ", stale routes deleted: %"PRIu64", stale next hops "

@@ -123,10 +123,10 @@ struct fpmd_rib_stats {
     uint64_t reconciles;        /* Reconciliations run. */
     uint64_t stale_routes;      /* Routes deleted by reconciliation. */
     uint64_t stale_nhgs;        /* Next-hop objects deleted by it. */
-    uint64_t offload_sent;      /* Offload notifications asked for... */
-    uint64_t offload_changed_back; /* ...of which for a route changed back
-                                 * to the content orchd confirmed before
-                                 * the change left fpmsyncd. */
+    uint64_t offload_sent;      /* Offload notifications asked for. */
+    uint64_t offload_changed_back; /* Routes offloaded by their row's
+                                 * offload (OVSDB path): changed back
+                                 * before the change was written. */
     uint64_t txn_errors;        /* Transactions the database refused. */
     uint64_t del_deferred;      /* Route deletes deferred, in case their
                                  * add follows. */

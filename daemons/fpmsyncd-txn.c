@@ -159,10 +159,14 @@ put_op(struct ds *s, struct fpmd_rib *rib, const struct route_batch_op *op)
     }
     ds_put_cstr(s, ",\"row\":");
     switch ((enum fpmd_kind) e->tag) {
-    case FPMD_ROUTE:
-        status = put_route_row(s, rib, CONTAINER_OF(e, struct fpmd_route, be),
-                               &u, insert);
+    case FPMD_ROUTE: {
+        struct fpmd_route *r = CONTAINER_OF(e, struct fpmd_route, be);
+
+        status = put_route_row(s, rib, r, &u, insert);
+        /* What orchd will program from the row (the OVSDB path's). */
+        r->row_asic_hash = r->asic_hash;
         break;
+    }
     case FPMD_NH:
         put_nh_row(s, CONTAINER_OF(e, struct fpmd_nh, be), insert);
         break;
@@ -192,8 +196,12 @@ put_stale_statuses(struct ds *s, struct fpmd_rib *rib,
         if (e->tag != FPMD_ROUTE || !(e->flags & FPMD_F_STATUS_STALE)) {
             continue;
         }
-        /* An insert starts with an empty status; a delete takes it. */
+        /* An insert starts with an empty status; a delete takes it.  Either
+         * way what the row said of its offload is no longer what it will
+         * say. */
         e->flags &= ~FPMD_F_STATUS_STALE;
+        fpmd_offload_row_cleared(rib, CONTAINER_OF(e, struct fpmd_route,
+                                                   be));
         if (op->type == ROUTE_BATCH_UPDATE) {
             op->marked = true;
             fpmd_rib_entry_uuid(rib, e, &u);

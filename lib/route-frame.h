@@ -42,8 +42,10 @@
  *     u8  plen      prefix length
  *     u8  action    enum route_frame_action (0 for a delete)
  *     u8  vrf_len   1...255
- *     u8  flags     ROUTE_FRAME_EF_* (a SET's; 0 in a DEL); no other bit
- *                   may be set
+ *     u8  flags     ROUTE_FRAME_EF_* (a SET's; 0 in a DEL, as in every
+ *                   RESULTS entry); no other bit may be set.  A receiver
+ *                   older than a flag refuses the frame: the daemons are
+ *                   upgraded together
  *     u16 n_nexthops  0 for a delete; at most ROUTE_FRAME_MAX_NEXTHOPS
  *     u64 seq       the sender's number for this write of the route,
  *                   echoed in its result (like Asic_Route's seq and

@@ -898,49 +898,64 @@ START_TEST(test_changed_back_unwritten)
     db_commit_all__(fx, 1, &sent);
     ck_assert_str_eq(ds_cstr(&sent), "");
 
+    /* Changed back with a new metric only (A'): still what orchd holds,
+     * so the row answers, and A''s update does not delete its offload
+     * (orchd, which programs nothing new, would not write it again). */
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.3");
+    route_add_metric(fx, "10.1.0.0/24", 254, 0, "192.168.1.2", 30);
+    ck_assert_uint_eq(fx->n_offloads, 3);
+    ck_assert_uint_eq(fpmd_rib_get_stats(fx->rib)->offload_changed_back, 2);
+    ds_clear(&sent);
+    db_commit_all__(fx, 1, &sent);
+    ck_assert_ptr_nonnull(strstr(ds_cstr(&sent), "\"metric\":30"));
+    ck_assert_ptr_null(strstr(ds_cstr(&sent), "status"));
+    route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
+    ck_assert_uint_eq(fx->n_offloads, 4);
+    db_commit_all(fx);
+
     /* Written, then changed back: the change back waits for orchd. */
     route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.3");
     db_commit_all(fx);
     fpmd_offload_status_cleared(fx->rib, &u);
     route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
-    ck_assert_uint_eq(fx->n_offloads, 2);
+    ck_assert_uint_eq(fx->n_offloads, 4);
     ds_clear(&sent);
     db_commit_all__(fx, 1, &sent);
     ck_assert_ptr_nonnull(strstr(ds_cstr(&sent), "[\"status\",\"delete\""));
     fpmd_offload_status_set(fx->rib, &u, "default", "10.1.0.0/24");
-    ck_assert_uint_eq(fx->n_offloads, 3);
+    ck_assert_uint_eq(fx->n_offloads, 5);
 
     /* While B waits, what orchd writes into the row for A (its status
      * touched) is no answer for B; once orchd writes that A failed
      * (offload gone), a change back to A is not answered by the row. */
     route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.3");
     fpmd_offload_status_touched(fx->rib, &u);
-    ck_assert_uint_eq(fx->n_offloads, 3);
+    ck_assert_uint_eq(fx->n_offloads, 5);
     fpmd_offload_status_cleared(fx->rib, &u);
     route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
-    ck_assert_uint_eq(fx->n_offloads, 3);
+    ck_assert_uint_eq(fx->n_offloads, 5);
     fpmd_offload_status_set(fx->rib, &u, "default", "10.1.0.0/24");
-    ck_assert_uint_eq(fx->n_offloads, 4);
+    ck_assert_uint_eq(fx->n_offloads, 6);
 
     /* B taken and lost with the connection: what the row holds is
      * unknown, so A waits. */
     route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.3");
     db_lose_one(fx, NULL);
     route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
-    ck_assert_uint_eq(fx->n_offloads, 4);
+    ck_assert_uint_eq(fx->n_offloads, 6);
     db_commit_all(fx);
 
     /* Withdrawn, its row deleted, announced again: orchd removed it, so
      * the new row waits for orchd. */
     fpmd_offload_status_set(fx->rib, &u, "default", "10.1.0.0/24");
-    ck_assert_uint_eq(fx->n_offloads, 5);
+    ck_assert_uint_eq(fx->n_offloads, 7);
     route_del(fx, "10.1.0.0/24");
     fpmd_rib_release_del(fx->rib);
     db_commit_all(fx);
     fpmd_offload_status_cleared(fx->rib, &u);
     route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
-    ck_assert_uint_eq(fx->n_offloads, 5);
-    ck_assert_uint_eq(fpmd_rib_get_stats(fx->rib)->offload_changed_back, 1);
+    ck_assert_uint_eq(fx->n_offloads, 7);
+    ck_assert_uint_eq(fpmd_rib_get_stats(fx->rib)->offload_changed_back, 2);
 
     /* A route freed while its row's record stays (its content changed
      * since it was offloaded) takes the record with it. */
