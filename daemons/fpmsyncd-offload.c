@@ -215,7 +215,14 @@ offload_set(struct fpmd_rib *rib, struct fpmd_route *r, const struct uuid *u)
         rec->route = r;
         hmap_insert(&rib->offload.offloaded, &rec->node, uuid_hash(u));
     }
-    r->be.flags |= FPMD_F_OFFLOADED | FPMD_F_RECORDED;
+    r->be.flags |= FPMD_F_RECORDED;
+    if (r->be.flags & FPMD_F_STATUS_STALE) {
+        /* An update that deletes the row's offload waits to be sent:
+         * the offload is for content 'r' no longer has (the monitor's
+         * first reply, read after fpmsyncd's writes began). */
+        return;
+    }
+    r->be.flags |= FPMD_F_OFFLOADED;
     fpmd_offload_notify(rib, r);
 }
 

@@ -151,9 +151,12 @@ put_op(struct ds *s, struct fpmd_rib *rib, const struct route_batch_op *op)
     if (op->type == ROUTE_BATCH_DELETE) {
         ds_put_char(s, '}');
         if (e->tag == FPMD_ROUTE) {
-            /* No row: its next insert starts with an empty status. */
-            fpmd_status_row_emptied(rib, CONTAINER_OF(e, struct fpmd_route,
-                                                      be));
+            struct fpmd_route *r = CONTAINER_OF(e, struct fpmd_route, be);
+
+            /* No row: its next insert starts with an empty status, and
+             * what the row said of its offload is no answer for it. */
+            fpmd_status_row_emptied(rib, r);
+            fpmd_offload_row_cleared(rib, r);
         }
         return false;
     }
@@ -165,6 +168,10 @@ put_op(struct ds *s, struct fpmd_rib *rib, const struct route_batch_op *op)
         status = put_route_row(s, rib, r, &u, insert);
         /* What orchd will program from the row (the OVSDB path's). */
         r->row_asic_hash = r->asic_hash;
+        if (insert) {
+            /* A new row: what an old one said of its offload is gone. */
+            fpmd_offload_row_cleared(rib, r);
+        }
         break;
     }
     case FPMD_NH:
