@@ -270,10 +270,9 @@ apply_fib_suppression(struct fpmd_db *db)
     if (db->state == FPMD_DB_DISCONNECTED) {
         return;
     }
-    if (monitor && !db->status_monitor && !db->status_id) {
-        if (db->state == FPMD_DB_READY) {
-            status_monitor_start(db);
-        }
+    if (monitor && !db->status_monitor && !db->status_id
+        && db->state == FPMD_DB_READY) {
+        status_monitor_start(db);
     } else if (!monitor && (db->status_monitor || db->status_id)) {
         status_monitor_stop(db);
     }

@@ -182,9 +182,10 @@ fpmd_offload_clear(struct fpmd_rib *rib, struct fpmd_route *r)
     }
 }
 
-/* Forgets 'r', which is being freed: its flag and its record. */
+/* Forgets what 'r' knows of its offload: its flag and its record (it is
+ * being freed, or its row's record is made again). */
 void
-fpmd_offload_route_freed(struct fpmd_rib *rib, struct fpmd_route *r)
+fpmd_offload_forget(struct fpmd_rib *rib, struct fpmd_route *r)
 {
     fpmd_offload_clear(rib, r);
     if (r->be.flags & FPMD_F_RECORDED) {
@@ -205,11 +206,8 @@ offload_set(struct fpmd_rib *rib, struct fpmd_route *r, const struct uuid *u)
         rec = NULL;
     }
     if (!rec) {
-        fpmd_offload_clear(rib, r);
-        if (r->be.flags & FPMD_F_RECORDED) {
-            /* A record under another UUID (its row's changed). */
-            record_remove(rib, route_record(rib, r));
-        }
+        /* (It may have a record under another UUID: its row's changed.) */
+        fpmd_offload_forget(rib, r);
         rec = xmalloc(sizeof *rec);
         rec->uuid = *u;
         rec->route = r;

@@ -93,6 +93,6 @@ void fpmd_offload_row_cleared(struct fpmd_rib *, struct fpmd_route *);
 /* For routes. */
 void fpmd_offload_notify(struct fpmd_rib *, const struct fpmd_route *);
 void fpmd_offload_clear(struct fpmd_rib *, struct fpmd_route *);
-void fpmd_offload_route_freed(struct fpmd_rib *, struct fpmd_route *);
+void fpmd_offload_forget(struct fpmd_rib *, struct fpmd_route *);
 
 #endif /* daemons/fpmsyncd-offload.h */

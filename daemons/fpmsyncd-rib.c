@@ -130,7 +130,7 @@ route_free(struct fpmd_rib *rib, struct fpmd_route *r)
     if (rib->zmq) {
         fpmd_zmq_route_freed(rib->zmq, r);
     }
-    fpmd_offload_route_freed(rib, r);
+    fpmd_offload_forget(rib, r);
     fpmd_status_route_freed(rib, r);
     fpmd_rib_forget_foreign(rib, &r->be);
     route_set_nh(rib, r, NULL);

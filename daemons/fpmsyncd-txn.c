@@ -203,13 +203,12 @@ put_stale_statuses(struct ds *s, struct fpmd_rib *rib,
         if (e->tag != FPMD_ROUTE || !(e->flags & FPMD_F_STATUS_STALE)) {
             continue;
         }
-        /* An insert starts with an empty status; a delete takes it.  Either
-         * way what the row said of its offload is no longer what it will
-         * say. */
+        /* An insert starts with an empty status; a delete takes it (put_op()
+         * forgets what the row said of its offload for both). */
         e->flags &= ~FPMD_F_STATUS_STALE;
-        fpmd_offload_row_cleared(rib, CONTAINER_OF(e, struct fpmd_route,
-                                                   be));
         if (op->type == ROUTE_BATCH_UPDATE) {
+            fpmd_offload_row_cleared(rib, CONTAINER_OF(e, struct fpmd_route,
+                                                       be));
             op->marked = true;
             fpmd_rib_entry_uuid(rib, e, &u);
             ds_put_char(s, ',');

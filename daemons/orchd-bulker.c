@@ -297,15 +297,27 @@ enqueue(struct orchd_bulker *b, struct orchd_route_state *st,
     b->n_pending++;
 }
 
-/* Wants 'e' programmed (takes ownership of one reference). */
-void
-orchd_bulker_set(struct orchd_bulker *b, struct orchd_entry *e)
+/* Wants 'e' programmed (takes ownership of one reference); if 'answer',
+ * owes its caller a 'done' even if nothing is written. */
+static void
+set__(struct orchd_bulker *b, struct orchd_entry *e, bool answer)
 {
     struct orchd_route_state *st = get_state(b, &e->asic_uuid);
 
     b->stats.n_set++;
     name(b, st);
     enqueue(b, st, e);
+    if (answer) {
+        st->answer_owed = true;
+        b->stats.n_answer_asked++;
+    }
+}
+
+/* Wants 'e' programmed (takes ownership of one reference). */
+void
+orchd_bulker_set(struct orchd_bulker *b, struct orchd_entry *e)
+{
+    set__(b, e, false);
 }
 
 /* As orchd_bulker_set(), for a caller that waits for the route's 'done'
@@ -315,11 +327,7 @@ orchd_bulker_set(struct orchd_bulker *b, struct orchd_entry *e)
 void
 orchd_bulker_set_answer(struct orchd_bulker *b, struct orchd_entry *e)
 {
-    struct orchd_route_state *st = get_state(b, &e->asic_uuid);
-
-    orchd_bulker_set(b, e);
-    st->answer_owed = true;
-    b->stats.n_answer_asked++;
+    set__(b, e, true);
 }
 
 /* Wants the route 'key' removed. */

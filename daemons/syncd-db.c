@@ -877,10 +877,9 @@ static void
 queue_update(struct syncd_db *db, struct ovsdb_cs_event *event)
 {
     struct ovsdb_cs_update_event *u = &event->update;
-    struct ovsdb_cs_db_update *du = ovsdb_wire_parse_update(u,
-                                                            "Asic_Route "
-                                                            "monitor");
+    struct ovsdb_cs_db_update *du;
 
+    du = ovsdb_wire_parse_update(u, "Asic_Route monitor");
     if (!du) {
         ovsdb_cs_event_destroy(event);
         return;

@@ -410,19 +410,18 @@ copy_value(struct ovsdb_file_replay *r, struct table *t,
     if (v.len >= ARENA_BLOCK / 4) {
         return own(r, xmemdup0(v.s, v.len));
     }
-    if (a->cur != SIZE_MAX && a->used + v.len > ARENA_BLOCK
-        && !a->live[a->cur]) {
-        /* Full, but none of its values is in a row any more: again. */
-        a->used = 0;
-        t->n_blocks_filled++;
-    } else if (a->cur == SIZE_MAX || a->used + v.len > ARENA_BLOCK) {
-        size_t b = arena_new_block(a);
+    if (a->cur == SIZE_MAX || a->used + v.len > ARENA_BLOCK) {
+        if (a->cur == SIZE_MAX || a->live[a->cur]) {
+            size_t b = arena_new_block(a);
 
-        if (b == SIZE_MAX) {
-            t->n_values_apart++;
-            return own(r, xmemdup0(v.s, v.len));
+            if (b == SIZE_MAX) {
+                t->n_values_apart++;
+                return own(r, xmemdup0(v.s, v.len));
+            }
+            a->cur = b;
         }
-        a->cur = b;
+        /* A new block, or the full one again if none of its values is in
+         * a row any more. */
         a->used = 0;
         t->n_blocks_filled++;
     }
