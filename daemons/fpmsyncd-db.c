@@ -193,12 +193,14 @@ status_monitor_start(struct fpmd_db *db)
                                               params);
 }
 
-/* Cancels the Route.status monitor, or forgets the request for it, and
- * forgets which routes are offloaded. */
+/* Cancels the Route.status monitor, installed or asked for (the server
+ * takes requests in order: it has made the monitor by the time it reads
+ * the cancel, and the id "status" is free again for the next request),
+ * and forgets which routes are offloaded. */
 static void
 status_monitor_stop(struct fpmd_db *db)
 {
-    if (db->status_monitor) {
+    if (db->status_monitor || db->status_id) {
         struct json *params = json_array_create_1(
             json_string_create("status"));
 
@@ -649,6 +651,11 @@ db_disconnected(struct fpmd_db *db)
     free_id(&db->mark_id);
     db->kept = false;
     load_stop(db);
+    if (db->status_monitor || db->status_id) {
+        /* What the monitor said may no longer hold when the database
+         * comes back: replays wait for the new monitor's first reply. */
+        fpmd_offload_reset(db->rib);
+    }
     free_id(&db->status_id);
     db->status_monitor = false;
     db->state = FPMD_DB_DISCONNECTED;

@@ -214,10 +214,12 @@ offload_set(struct fpmd_rib *rib, struct fpmd_route *r, const struct uuid *u)
         hmap_insert(&rib->offload.offloaded, &rec->node, uuid_hash(u));
     }
     r->be.flags |= FPMD_F_RECORDED;
-    if (r->be.flags & FPMD_F_STATUS_STALE) {
-        /* An update that deletes the row's offload waits to be sent:
-         * the offload is for content 'r' no longer has (the monitor's
-         * first reply, read after fpmsyncd's writes began). */
+    if (r->be.flags & FPMD_F_STATUS_STALE || r->n_clearing) {
+        /* An update that deletes the row's offload waits to be sent, or
+         * is in flight: the offload is for content 'r' no longer has (the
+         * monitor's first reply, or orchd's write, read before the
+         * server took that update).  The delete's own report removes the
+         * record; orchd's answer for the new content makes it again. */
         return;
     }
     r->be.flags |= FPMD_F_OFFLOADED;
@@ -242,14 +244,15 @@ fpmd_offload_route_set(struct fpmd_rib *rib, struct fpmd_route *r)
 }
 
 /* On the OVSDB path: if the row of 'r' says offload=true (the Route.status
- * monitor said so, and no update that deletes it was sent since), marks
+ * monitor said so, and no update that deletes it was sent since or is in
+ * flight), marks
  * 'r' offloaded, as its row says, tells zebra, and returns true.  The
  * caller knows that what orchd programs of the row is 'r''s content
  * (fpmd_route_refresh()). */
 bool
 fpmd_offload_from_row(struct fpmd_rib *rib, struct fpmd_route *r)
 {
-    if (!(r->be.flags & FPMD_F_RECORDED)) {
+    if (!(r->be.flags & FPMD_F_RECORDED) || r->n_clearing) {
         return false;
     }
     r->be.flags |= FPMD_F_OFFLOADED;

@@ -98,6 +98,11 @@ struct fpmd_route {
     unsigned int status_held : 1;   /* Taken before its row was written:
                                      * queued again by the row's insert. */
 
+    /* The OVSDB path's FIB suppression (fpmsyncd-txn.c), in the same. */
+    unsigned int n_clearing : 8;    /* Transactions in flight that delete
+                                     * its row's status:offload: what the
+                                     * row says meanwhile is no answer. */
+
     uint32_t metric;            /* RTA_PRIORITY, 0 if none. */
     uint32_t gen;               /* Generation that last announced it. */
     uint32_t asic_hash;         /* Hash of what orchd programs of it (drop

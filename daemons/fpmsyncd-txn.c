@@ -207,8 +207,11 @@ put_stale_statuses(struct ds *s, struct fpmd_rib *rib,
          * forgets what the row said of its offload for both). */
         e->flags &= ~FPMD_F_STATUS_STALE;
         if (op->type == ROUTE_BATCH_UPDATE) {
-            fpmd_offload_row_cleared(rib, CONTAINER_OF(e, struct fpmd_route,
-                                                       be));
+            struct fpmd_route *r = CONTAINER_OF(e, struct fpmd_route, be);
+
+            fpmd_offload_row_cleared(rib, r);
+            ovs_assert(r->n_clearing < UINT8_MAX);
+            r->n_clearing++;
             op->marked = true;
             fpmd_rib_entry_uuid(rib, e, &u);
             ds_put_char(s, ',');
@@ -283,6 +286,24 @@ txn_failed(struct fpmd_rib *rib, struct route_batch_txn *txn)
     route_batch_txn_fail(&rib->batch, txn);
 }
 
+/* 'txn', built by fpmd_txn_build(), committed or failed: its deletes of
+ * status:offload are no longer in flight. */
+static void
+txn_settle_clearing(struct route_batch_txn *txn)
+{
+    for (size_t i = 0; i < txn->n_ops; i++) {
+        const struct route_batch_op *op = &txn->ops[i];
+
+        if (op->type == ROUTE_BATCH_UPDATE && op->marked) {
+            struct fpmd_route *r = CONTAINER_OF(op->entry, struct fpmd_route,
+                                                be);
+
+            ovs_assert(r->n_clearing);
+            r->n_clearing--;
+        }
+    }
+}
+
 /* Completes 'txn', the oldest transaction in flight, with the writer's
  * 'reply'.  Returns true if it committed.  Otherwise every row of 'txn' is
  * queued again, and for a transaction the database refused, a description
@@ -294,6 +315,7 @@ fpmd_txn_reply(struct fpmd_rib *rib, struct route_batch_txn *txn,
     const struct json *results = reply->results;
     unsigned int *counts;
 
+    txn_settle_clearing(txn);
     if (reply->result == OVSDB_WRITER_LOST) {
         txn_failed(rib, txn);
         return false;

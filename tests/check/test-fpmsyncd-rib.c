@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "daemons/fpmsyncd-nexthop.h"
+#include "daemons/fpmsyncd-offload.h"
 #include "daemons/fpmsyncd-rib.h"
 #include "daemons/fpmsyncd-txn.h"
 #include "lib/fpm-frame.h"
@@ -97,6 +98,7 @@ struct fake_db {
     size_t n_txns;              /* Transactions applied. */
     size_t n_ops;               /* Operations applied. */
     size_t n_insert, n_update, n_delete; /* By type. */
+    size_t n_mutate;            /* Mutates (of Route.status), not applied. */
 };
 
 static struct shash *
@@ -197,6 +199,10 @@ fake_transact(struct fake_db *db, const struct json *params)
             json_object_put(r, "count", json_integer_create(old ? 1 : 0));
             json_destroy(old);
             db->n_delete++;
+        } else if (!strcmp(type, "mutate")) {
+            json_object_put(r, "count", json_integer_create(
+                                shash_find(rows, where_uuid(op)) ? 1 : 0));
+            db->n_mutate++;
         } else {
             ck_abort_msg("unexpected op %s", type);
         }
@@ -226,6 +232,27 @@ take(struct fpmd_rib *rib, size_t max, struct json **params)
     return txn;
 }
 
+/* Applies 'txn', taken by take() with 'params' (which it frees), to 'db'
+ * and completes it. */
+static void
+commit(struct fpmd_rib *rib, struct fake_db *db, struct route_batch_txn *txn,
+       struct json *params)
+{
+    struct json *result = fake_transact(db, params);
+    struct ds errors = DS_EMPTY_INITIALIZER;
+    struct ovsdb_writer_reply reply = {
+        .result = OVSDB_WRITER_SUCCESS,
+        .results = result,
+        .failed_op = SIZE_MAX,
+        .n_ops = txn->n_ops,
+    };
+
+    ck_assert(fpmd_txn_reply(rib, txn, &reply, &errors));
+    ds_destroy(&errors);
+    json_destroy(result);
+    json_destroy(params);
+}
+
 /* Writes everything 'rib' has queued into 'db'.  Returns the number of
  * transactions. */
 static size_t
@@ -234,25 +261,13 @@ flush(struct fpmd_rib *rib, struct fake_db *db, size_t max)
     size_t n = 0;
 
     for (;;) {
-        struct json *params, *result;
+        struct json *params;
         struct route_batch_txn *txn = take(rib, max, &params);
-        struct ds errors = DS_EMPTY_INITIALIZER;
 
         if (!txn) {
             return n;
         }
-        result = fake_transact(db, params);
-
-        struct ovsdb_writer_reply reply = {
-            .result = OVSDB_WRITER_SUCCESS,
-            .results = result,
-            .failed_op = SIZE_MAX,
-            .n_ops = txn->n_ops,
-        };
-        ck_assert(fpmd_txn_reply(rib, txn, &reply, &errors));
-        ds_destroy(&errors);
-        json_destroy(result);
-        json_destroy(params);
+        commit(rib, db, txn, params);
         n++;
     }
 }
@@ -1014,6 +1029,93 @@ START_TEST(test_load_scanner_edges)
 }
 END_TEST
 
+/* Counts offload notifications into '*n_'. */
+static void
+count_offload(const struct fpm_route *r OVS_UNUSED, void *n_)
+{
+    size_t *n = n_;
+
+    (*n)++;
+}
+
+/* FIB suppression on the OVSDB path: while an update that deletes a row's
+ * status:offload is in flight, what the Route.status monitor says of the
+ * row is for the content before it, so zebra gets no answer, neither from
+ * the monitor's report nor for its own replay of the new content; orchd's
+ * answer after the update does.  A lost update sends the delete again. */
+START_TEST(test_offload_waits_for_status_delete)
+{
+    static const char *prefix = "10.9.0.0/24";
+    struct route_batch_txn *txn;
+    size_t n_offloads = 0;
+    struct json *params;
+    struct fake_db db;
+    struct fpmd_rib *rib;
+    struct uuid u;
+
+    fake_init(&db);
+    rib = rib_start(&db);
+    fpmd_offload_set_cb(rib, count_offload, &n_offloads);
+    fpmd_offload_enable(rib, true);
+    fpmd_rib_new_generation(rib);
+    route_key_route_uuid_text("default", prefix, &u);
+
+    /* A is written, and orchd's answer for it arrives. */
+    route_msg(rib, FPM_OP_ADD, prefix, "192.168.1.2");
+    flush(rib, &db, 1000);
+    ck_assert_uint_eq(db.n_mutate, 0);
+    fpmd_offload_status_set(rib, &u, "default", prefix);
+    ck_assert_uint_eq(n_offloads, 1);
+
+    /* A' (another gateway): its update deletes the row's offload... */
+    route_msg(rib, FPM_OP_ADD, prefix, "192.168.1.3");
+    txn = take(rib, 1000, &params);
+    ck_assert_ptr_nonnull(txn);
+
+    /* ...and is in flight when the monitor's first reply (after a
+     * reconnection, say) still reports the row offloaded, and when zebra
+     * replays A'. */
+    fpmd_offload_reset(rib);
+    fpmd_offload_status_set(rib, &u, "default", prefix);
+    route_msg(rib, FPM_OP_ADD, prefix, "192.168.1.3");
+    ck_assert_uint_eq(n_offloads, 1);
+
+    /* The update commits with its mutate; the monitor reports the
+     * offload deleted, then orchd's answer for A'. */
+    commit(rib, &db, txn, params);
+    ck_assert_uint_eq(db.n_mutate, 1);
+    fpmd_offload_status_cleared(rib, &u);
+    ck_assert_uint_eq(n_offloads, 1);
+    fpmd_offload_status_set(rib, &u, "default", prefix);
+    ck_assert_uint_eq(n_offloads, 2);
+
+    /* A'' is lost in flight: the retry deletes the offload again, and
+     * until it commits the row's offload is no answer. */
+    route_msg(rib, FPM_OP_ADD, prefix, "192.168.1.4");
+    txn = take(rib, 1000, &params);
+    ck_assert_ptr_nonnull(txn);
+    struct ovsdb_writer_reply lost = { .result = OVSDB_WRITER_LOST };
+    struct ds errors = DS_EMPTY_INITIALIZER;
+    ck_assert(!fpmd_txn_reply(rib, txn, &lost, &errors));
+    ds_destroy(&errors);
+    json_destroy(params);
+    fpmd_offload_status_set(rib, &u, "default", prefix);
+    ck_assert_uint_eq(n_offloads, 2);
+    txn = take(rib, 1000, &params);
+    ck_assert_ptr_nonnull(txn);
+    fpmd_offload_status_set(rib, &u, "default", prefix);
+    ck_assert_uint_eq(n_offloads, 2);
+    commit(rib, &db, txn, params);
+    ck_assert_uint_eq(db.n_mutate, 2);
+    fpmd_offload_status_cleared(rib, &u);
+    fpmd_offload_status_set(rib, &u, "default", prefix);
+    ck_assert_uint_eq(n_offloads, 3);
+
+    fpmd_rib_destroy(rib);
+    fake_destroy(&db);
+}
+END_TEST
+
 Suite *
 fpmsyncd_rib_suite(void)
 {
@@ -1028,6 +1130,7 @@ fpmsyncd_rib_suite(void)
     tcase_add_test(tc, test_reconcile_placeholder_members);
     tcase_add_test(tc, test_failure_and_vanished_row);
     tcase_add_test(tc, test_deferred_delete);
+    tcase_add_test(tc, test_offload_waits_for_status_delete);
     tcase_add_test(tc, test_load_scanner_chunks);
     tcase_add_test(tc, test_load_scanner_edges);
     suite_add_tcase(s, tc);
