@@ -854,8 +854,11 @@ load_route(struct fpmd_rib *rib, const struct json *row)
         /* What orchd holds of it, as the row says: zebra's replay of it
          * with only a new metric or protocol changes nothing there, and
          * orchd answers nothing (fpmd_route_refresh()). */
-        r->asic_hash = r->row_asic_hash = load_asic_hash(rib, row);
+        r->asic_hash = load_asic_hash(rib, row);
     }
+    /* What the row holds now, for a route fpmsyncd held already too: a
+     * write lost with the connection may never have committed. */
+    r->row_asic_hash = load_asic_hash(rib, row);
     route_key_route_uuid(vrf_name, &prefix, &expected);
     fpmd_rib_load_found(rib, &r->be, hash, &u, &expected);
     fpmd_status_load_row(rib, r, shash_find_data(cols, "status"));

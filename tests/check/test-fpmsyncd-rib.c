@@ -1116,6 +1116,69 @@ START_TEST(test_offload_waits_for_status_delete)
 }
 END_TEST
 
+/* FIB suppression on the OVSDB path: a write lost with the connection
+ * that never committed leaves the row with the older content, which the
+ * database's read again says; zebra's replay of the newer content is no
+ * change back to what the row holds, so the row's offload (for the older
+ * content) answers nothing, and the retry deletes it. */
+START_TEST(test_offload_after_lost_write_and_reload)
+{
+    static const char *prefix = "10.9.0.0/24";
+    struct ovsdb_writer_reply lost = { .result = OVSDB_WRITER_LOST };
+    struct ds errors = DS_EMPTY_INITIALIZER;
+    struct route_batch_txn *txn;
+    size_t n_offloads = 0;
+    struct json *params, *load;
+    struct fake_db db;
+    struct fpmd_rib *rib;
+    struct uuid u;
+
+    fake_init(&db);
+    rib = rib_start(&db);
+    fpmd_offload_set_cb(rib, count_offload, &n_offloads);
+    fpmd_offload_enable(rib, true);
+    fpmd_rib_new_generation(rib);
+    route_key_route_uuid_text("default", prefix, &u);
+
+    route_msg(rib, FPM_OP_ADD, prefix, "192.168.1.2");
+    flush(rib, &db, 1000);
+    fpmd_offload_status_set(rib, &u, "default", prefix);
+    ck_assert_uint_eq(n_offloads, 1);
+
+    /* B's update is lost and never reached the database. */
+    route_msg(rib, FPM_OP_ADD, prefix, "192.168.1.3");
+    txn = take(rib, 1000, &params);
+    ck_assert_ptr_nonnull(txn);
+    ck_assert(!fpmd_txn_reply(rib, txn, &lost, &errors));
+    json_destroy(params);
+    fpmd_rib_db_lost(rib);
+
+    /* The database is read again (it holds A, offloaded), the monitor's
+     * first reply says so, and zebra replays B. */
+    load = fake_load(&db);
+    ck_assert_ptr_null(load_reply(rib, load));
+    json_destroy(load);
+    fpmd_offload_reset(rib);
+    fpmd_offload_status_set(rib, &u, "default", prefix);
+    route_msg(rib, FPM_OP_ADD, prefix, "192.168.1.3");
+    ck_assert_uint_eq(n_offloads, 1);
+
+    /* B's retry deletes the offload; orchd's answer for B answers. */
+    ck_assert_uint_eq(db.n_mutate, 0);
+    flush(rib, &db, 1000);
+    ck_assert_uint_eq(db.n_mutate, 1);
+    check_col(find_route(&db, "default", prefix), "nexthops",
+              "[\"map\",[[\"192.168.1.3@eth3\",1]]]");
+    fpmd_offload_status_cleared(rib, &u);
+    fpmd_offload_status_set(rib, &u, "default", prefix);
+    ck_assert_uint_eq(n_offloads, 2);
+
+    ds_destroy(&errors);
+    fpmd_rib_destroy(rib);
+    fake_destroy(&db);
+}
+END_TEST
+
 Suite *
 fpmsyncd_rib_suite(void)
 {
@@ -1131,6 +1194,7 @@ fpmsyncd_rib_suite(void)
     tcase_add_test(tc, test_failure_and_vanished_row);
     tcase_add_test(tc, test_deferred_delete);
     tcase_add_test(tc, test_offload_waits_for_status_delete);
+    tcase_add_test(tc, test_offload_after_lost_write_and_reload);
     tcase_add_test(tc, test_load_scanner_chunks);
     tcase_add_test(tc, test_load_scanner_edges);
     suite_add_tcase(s, tc);
