@@ -40,7 +40,10 @@ COVERAGE_DEFINE(syncd_warm_save);
 COVERAGE_DEFINE(syncd_warm_restore);
 COVERAGE_DEFINE(syncd_warm_refused);
 
-#define WARM_MAGIC "fibsync-syncd-warm 1"
+/* Version 2 writes VRF names escaped (escape_vrf()); version 1 files,
+ * which wrote them raw, are still read. */
+#define WARM_MAGIC "fibsync-syncd-warm 2"
+#define WARM_MAGIC_V1 "fibsync-syncd-warm 1"
 
 /* Most next hops on one line: more than any route can have. */
 #define WARM_MAX_NEXTHOPS 1024
@@ -53,6 +56,28 @@ struct save_ctx {
     size_t n;                   /* Routes written. */
 };
 
+/* True if byte 'c' of a VRF name is written as "%XX": a VRF name is 1 to
+ * 255 bytes but for a null byte, so it may hold the space that separates
+ * a line's words, the new-line that ends it, and '%' itself. */
+static bool
+vrf_byte_escaped(unsigned char c)
+{
+    return c <= ' ' || c == '%' || c == 0x7f;
+}
+
+/* Writes VRF name 'vrf' to 'f', escaped. */
+static void
+escape_vrf(FILE *f, const char *vrf)
+{
+    for (const unsigned char *c = (const unsigned char *) vrf; *c; c++) {
+        if (vrf_byte_escaped(*c)) {
+            fprintf(f, "%%%02X", *c);
+        } else {
+            putc(*c, f);
+        }
+    }
+}
+
 static void
 save_route(const struct syncd_route_op *op, void *ctx_)
 {
@@ -60,8 +85,9 @@ save_route(const struct syncd_route_op *op, void *ctx_)
     char prefix[FIB_PREFIX_STRLEN];
 
     fib_prefix_format(&op->prefix, prefix);
-    fprintf(ctx->f, "route %s %s %s", op->vrf, prefix,
-            syncd_action_name(op->action));
+    fputs("route ", ctx->f);
+    escape_vrf(ctx->f, op->vrf);
+    fprintf(ctx->f, " %s %s", prefix, syncd_action_name(op->action));
     for (size_t i = 0; i < op->n_nexthops; i++) {
         const struct syncd_nexthop *nh = &op->nexthops[i];
 
@@ -162,10 +188,36 @@ parse_nexthop(char *s, struct syncd_nexthop *nh)
     return syncd_nexthop_key_parse(s, w, nh);
 }
 
+/* Undoes escape_vrf() on 's', in place.  Returns false if 's' holds a
+ * bad escape or a null byte. */
+static bool
+unescape_vrf(char *s)
+{
+    char *out = s;
+
+    for (const char *in = s; *in; in++) {
+        if (*in == '%') {
+            int hi = hexit_value(in[1]);
+            int lo = hi < 0 ? -1 : hexit_value(in[2]);
+
+            if (lo < 0 || !(hi << 4 | lo)) {
+                return false;
+            }
+            *out++ = hi << 4 | lo;
+            in += 2;
+        } else {
+            *out++ = *in;
+        }
+    }
+    *out = '\0';
+    return true;
+}
+
 /* Parses "route ..." line 's' (modified, without its new-line) into
- * 'wl'.  Returns NULL or an error for the caller to free. */
+ * 'wl', the VRF name escaped if 'escaped'.  Returns NULL or an error for
+ * the caller to free. */
 static char *
-parse_route(char *s, struct warm_line *wl)
+parse_route(char *s, bool escaped, struct warm_line *wl)
 {
     char *save = NULL;
     char *word = strtok_r(s, " ", &save);
@@ -176,6 +228,9 @@ parse_route(char *s, struct warm_line *wl)
 
     if (!word || strcmp(word, "route") || !vrf || !prefix || !action) {
         return xstrdup("not \"route VRF PREFIX ACTION [NEXTHOP=WEIGHT]...\"");
+    }
+    if (escaped && !unescape_vrf(vrf)) {
+        return xstrdup("bad escape in the VRF name");
     }
     memset(&wl->op, 0, sizeof wl->op);
     wl->op.type = SYNCD_OP_SET;
@@ -213,6 +268,7 @@ read_file(FILE *f, const char *file, struct syncd_apply *sa,
     char *error = NULL;
     size_t lineno = 0;
     bool ended = false;
+    bool escaped = true;
 
     *n = 0;
     rewind(f);
@@ -225,9 +281,10 @@ read_file(FILE *f, const char *file, struct syncd_apply *sa,
             error = xasprintf("%s:%"PRIuSIZE": text after the end line",
                               file, lineno);
         } else if (lineno == 1) {
-            if (strcmp(s, WARM_MAGIC)) {
-                error = xasprintf("%s: not a syncd warm file (version 1)",
-                                  file);
+            escaped = !strcmp(s, WARM_MAGIC);
+            if (!escaped && strcmp(s, WARM_MAGIC_V1)) {
+                error = xasprintf("%s: not a syncd warm file (version 1 or "
+                                  "2)", file);
             }
         } else if (!strncmp(s, "end ", 4)) {
             if (!str_to_ullong(s + 4, 10, (unsigned long long *) &end_n)
@@ -237,7 +294,7 @@ read_file(FILE *f, const char *file, struct syncd_apply *sa,
             }
             ended = true;
         } else {
-            char *bad = parse_route(s, wl);
+            char *bad = parse_route(s, escaped, wl);
 
             if (bad) {
                 error = xasprintf("%s:%"PRIuSIZE": bad route line: %s", file,

@@ -778,7 +778,13 @@ START_TEST(test_warm_damaged)
     static const char *bad[][2] = {
         { "fibsync-syncd-warm 1\nroute default 10.0.0.0/8 drop\n",
           "truncated (no end line after 1 routes)" },
-        { "fibsync-syncd-warm 2\nend 0\n", "not a syncd warm file" },
+        { "fibsync-syncd-warm 3\nend 0\n", "not a syncd warm file" },
+        { "fibsync-syncd-warm 2\nroute bad%2 10.0.0.0/8 drop\nend 1\n",
+          "bad escape in the VRF name" },
+        { "fibsync-syncd-warm 2\nroute bad%00 10.0.0.0/8 drop\nend 1\n",
+          "bad escape in the VRF name" },
+        { "fibsync-syncd-warm 2\nroute bad%zz 10.0.0.0/8 drop\nend 1\n",
+          "bad escape in the VRF name" },
         { "fibsync-syncd-warm 1\nroute default 10.0.0.0/8 drop\nend 2\n",
           "end line does not count the 1 routes" },
         { "fibsync-syncd-warm 1\nroute default 10.0.0.1/8 drop\nend 1\n",
@@ -817,6 +823,70 @@ START_TEST(test_warm_damaged)
 }
 END_TEST
 
+/* A VRF name is 1 to 255 bytes but for a null byte: one with a space, a
+ * new-line or a '%' comes back from the warm file as it was (version 2
+ * escapes it), and a version 1 file, which wrote names raw, is still
+ * read. */
+START_TEST(test_warm_vrf_names)
+{
+    static const char *vrfs[] = { "blue vrf", "100%", "two\nlines", "tab\t" };
+    char dir[] = "/tmp/syncd-warm-XXXXXX";
+    struct syncd_warm_start ws;
+    struct ds text = DS_EMPTY_INITIALIZER;
+    struct results res;
+    size_t n;
+
+    ck_assert(mkdtemp(dir) != NULL);
+    char *file = xasprintf("%s/syncd.warm", dir);
+
+    struct syncd_apply *sa = create(&res, 0, 4);
+    for (size_t i = 0; i < ARRAY_SIZE(vrfs); i++) {
+        set_route(sa, vrfs[i], "10.0.0.0/8", SAI_PACKET_ACTION_FORWARD,
+                  i + 1, (const char *[]) { "192.0.2.1@eth1", NULL });
+    }
+    syncd_apply_flush(sa);
+    ck_assert_ptr_null(syncd_warm_save(sa, file, &n));
+    ck_assert_uint_eq(n, ARRAY_SIZE(vrfs));
+    syncd_apply_destroy(sa);
+
+    FILE *f = fopen(file, "r");
+    ck_assert(f != NULL);
+    ck_assert(!ds_get_line(&text, f));
+    ck_assert_str_eq(ds_cstr(&text), "fibsync-syncd-warm 2");
+    for (n = 1; !ds_get_line(&text, f); n++) {
+        continue;
+    }
+    fclose(f);
+    ck_assert_uint_eq(n, ARRAY_SIZE(vrfs) + 2);     /* One line a route. */
+
+    sa = create(&res, 0, 4);
+    ck_assert_ptr_null(syncd_warm_restore(sa, file, &ws));
+    ck_assert_uint_eq(ws.restored, ARRAY_SIZE(vrfs));
+    ck_assert_uint_eq(ws.failed, 0);
+    for (size_t i = 0; i < ARRAY_SIZE(vrfs); i++) {
+        ck_assert_lookup(sa, vrfs[i], "10.1.2.3",
+                         "10.0.0.0/8 forward 192.0.2.1@eth1=1");
+    }
+    syncd_apply_destroy(sa);
+    syncd_warm_start_destroy(&ws);
+
+    /* Version 1: "%41" is three bytes of the name there. */
+    write_file(file, "fibsync-syncd-warm 1\n"
+               "route v%41 10.0.0.0/8 drop\nend 1\n");
+    sa = create(&res, 0, 4);
+    ck_assert_ptr_null(syncd_warm_restore(sa, file, &ws));
+    ck_assert_uint_eq(ws.restored, 1);
+    ck_assert_lookup(sa, "v%41", "10.1.2.3", "10.0.0.0/8 drop");
+    ck_assert_lookup(sa, "vA", "10.1.2.3", "miss");
+    syncd_apply_destroy(sa);
+    syncd_warm_start_destroy(&ws);
+
+    rmdir(dir);
+    free(file);
+    ds_destroy(&text);
+}
+END_TEST
+
 Suite *
 syncd_apply_suite(void)
 {
@@ -835,6 +905,7 @@ syncd_apply_suite(void)
     tcase_add_test(tc, test_mark_and_sweep);
     tcase_add_test(tc, test_warm_round_trip);
     tcase_add_test(tc, test_warm_damaged);
+    tcase_add_test(tc, test_warm_vrf_names);
     tcase_set_timeout(tc, 30);
     suite_add_tcase(s, tc);
     return s;
