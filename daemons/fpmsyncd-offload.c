@@ -219,7 +219,12 @@ offload_set(struct fpmd_rib *rib, struct fpmd_route *r, const struct uuid *u)
          * is in flight: the offload is for content 'r' no longer has (the
          * monitor's first reply, or orchd's write, read before the
          * server took that update).  The delete's own report removes the
-         * record; orchd's answer for the new content makes it again. */
+         * record; orchd's answer for the new content makes it again.
+         * That leans on ovsdb-server's order on one connection: it sends
+         * a monitor's updates before any reply that follows them
+         * (ovsdb_jsonrpc_session_send() flushes the monitors first) and a
+         * transaction's reply when it commits, so the report of the
+         * delete reaches fpmsyncd before the reply that ends the count. */
         return;
     }
     r->be.flags |= FPMD_F_OFFLOADED;

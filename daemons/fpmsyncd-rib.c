@@ -857,8 +857,13 @@ load_route(struct fpmd_rib *rib, const struct json *row)
         r->asic_hash = load_asic_hash(rib, row);
     }
     /* What the row holds now, for a route fpmsyncd held already too: a
-     * write lost with the connection may never have committed. */
+     * write lost with the connection may never have committed.  A row
+     * that names its group without its members cannot say: if it holds
+     * what fpmsyncd wants, the route's own value holds for it. */
     r->row_asic_hash = load_asic_hash(rib, row);
+    if (!r->row_asic_hash && r->be.want && r->be.want_hash == hash) {
+        r->row_asic_hash = r->asic_hash;
+    }
     route_key_route_uuid(vrf_name, &prefix, &expected);
     fpmd_rib_load_found(rib, &r->be, hash, &u, &expected);
     fpmd_status_load_row(rib, r, shash_find_data(cols, "status"));

@@ -1179,6 +1179,64 @@ START_TEST(test_offload_after_lost_write_and_reload)
 }
 END_TEST
 
+/* The same through a row that names its next-hop group without its
+ * members (other_config:resolve_nexthops=false), read again while it
+ * holds what fpmsyncd wants: zebra's change to another next hop and back
+ * to the group before the change is written is answered by the row, as
+ * before the read. */
+START_TEST(test_offload_group_row_after_reload)
+{
+    static const char *prefix = "10.1.0.0/24";
+    size_t n_offloads = 0;
+    struct fake_db db;
+    struct fpmd_rib *rib;
+    struct json *load;
+    struct fpm_route fr;
+    struct uuid u;
+
+    fake_init(&db);
+    rib = rib_start(&db);
+    fpmd_rib_set_resolve(rib, false);
+    fpmd_offload_set_cb(rib, count_offload, &n_offloads);
+    fpmd_offload_enable(rib, true);
+    fpmd_rib_new_generation(rib);
+    route_key_route_uuid_text("default", prefix, &u);
+    feed(rib, "zebra-nhg-replay.fpm", 0, 0);
+    flush(rib, &db, 1000);
+    check_col(find_route(&db, "default", prefix), "nexthop_group", "24");
+    check_col(find_route(&db, "default", prefix), "nexthops", "");
+    fpmd_offload_status_set(rib, &u, "default", prefix);
+    ck_assert_uint_eq(n_offloads, 1);
+
+    fpmd_rib_db_lost(rib);
+    load = fake_load(&db);
+    ck_assert_ptr_null(load_reply(rib, load));
+    json_destroy(load);
+    fpmd_offload_reset(rib);
+    fpmd_offload_status_set(rib, &u, "default", prefix);
+    ck_assert_uint_eq(n_offloads, 2);
+
+    /* Another next hop, then the group again, nothing written between. */
+    route_msg(rib, FPM_OP_ADD, prefix, "192.168.1.9");
+    fpm_route_init(&fr);
+    fr.op = FPM_OP_ADD;
+    fr.table = 254;
+    fr.prefix = fpm_test_prefix(prefix);
+    fr.protocol = 186;
+    fr.metric = 20;
+    fr.type = FPM_ROUTE_UNICAST;
+    fr.nhg_id = 24;
+    fpmd_rib_route(rib, &fr);
+    fpm_route_destroy(&fr);
+    ck_assert_uint_eq(n_offloads, 3);
+    flush(rib, &db, 1000);
+    ck_assert_uint_eq(db.n_mutate, 0);
+
+    fpmd_rib_destroy(rib);
+    fake_destroy(&db);
+}
+END_TEST
+
 Suite *
 fpmsyncd_rib_suite(void)
 {
@@ -1195,6 +1253,7 @@ fpmsyncd_rib_suite(void)
     tcase_add_test(tc, test_deferred_delete);
     tcase_add_test(tc, test_offload_waits_for_status_delete);
     tcase_add_test(tc, test_offload_after_lost_write_and_reload);
+    tcase_add_test(tc, test_offload_group_row_after_reload);
     tcase_add_test(tc, test_load_scanner_chunks);
     tcase_add_test(tc, test_load_scanner_edges);
     suite_add_tcase(s, tc);
