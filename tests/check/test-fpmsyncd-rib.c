@@ -1038,6 +1038,72 @@ count_offload(const struct fpm_route *r OVS_UNUSED, void *n_)
     (*n)++;
 }
 
+/* Starts a rib over 'db' (which it initializes) with FIB suppression on,
+ * counting its offload notifications into '*n_offloads', and stores the
+ * UUID of the row of 'prefix' in the default VRF into '*u'.  If 'gw' is
+ * nonnull, 'prefix' via 'gw' is written and its row reported offloaded:
+ * zebra has its first answer. */
+static struct fpmd_rib *
+offload_start(struct fake_db *db, const char *prefix, const char *gw,
+              size_t *n_offloads, struct uuid *u)
+{
+    struct fpmd_rib *rib;
+
+    fake_init(db);
+    rib = rib_start(db);
+    fpmd_offload_set_cb(rib, count_offload, n_offloads);
+    fpmd_offload_enable(rib, true);
+    fpmd_rib_new_generation(rib);
+    route_key_route_uuid_text("default", prefix, u);
+    if (gw) {
+        route_msg(rib, FPM_OP_ADD, prefix, gw);
+        flush(rib, db, 1000);
+        ck_assert_uint_eq(db->n_mutate, 0);
+        fpmd_offload_status_set(rib, u, "default", prefix);
+        ck_assert_uint_eq(*n_offloads, 1);
+    }
+    return rib;
+}
+
+/* Takes 'rib''s queued writes as one transaction and loses it with the
+ * connection, as if the server never saw it. */
+static void
+take_and_lose(struct fpmd_rib *rib)
+{
+    struct ovsdb_writer_reply lost = { .result = OVSDB_WRITER_LOST };
+    struct ds errors = DS_EMPTY_INITIALIZER;
+    struct route_batch_txn *txn;
+    struct json *params;
+
+    txn = take(rib, 1000, &params);
+    ck_assert_ptr_nonnull(txn);
+    ck_assert(!fpmd_txn_reply(rib, txn, &lost, &errors));
+    ds_destroy(&errors);
+    json_destroy(params);
+}
+
+/* Hands 'rib' what its Route.status monitor reports after an update that
+ * deleted the offload of the row 'u' of 'prefix' committed: the delete,
+ * then orchd's write of the offload for the new content. */
+static void
+status_delete_then_answer(struct fpmd_rib *rib, const struct uuid *u,
+                          const char *prefix)
+{
+    fpmd_offload_status_cleared(rib, u);
+    fpmd_offload_status_set(rib, u, "default", prefix);
+}
+
+/* Reads 'db' into 'rib' again, as after a lost connection. */
+static void
+reload(struct fpmd_rib *rib, struct fake_db *db)
+{
+    struct json *load = fake_load(db);
+
+    fpmd_rib_db_lost(rib);
+    ck_assert_ptr_null(load_reply(rib, load));
+    json_destroy(load);
+}
+
 /* FIB suppression on the OVSDB path: while an update that deletes a row's
  * status:offload is in flight, what the Route.status monitor says of the
  * row is for the content before it, so zebra gets no answer, neither from
@@ -1053,19 +1119,8 @@ START_TEST(test_offload_waits_for_status_delete)
     struct fpmd_rib *rib;
     struct uuid u;
 
-    fake_init(&db);
-    rib = rib_start(&db);
-    fpmd_offload_set_cb(rib, count_offload, &n_offloads);
-    fpmd_offload_enable(rib, true);
-    fpmd_rib_new_generation(rib);
-    route_key_route_uuid_text("default", prefix, &u);
-
     /* A is written, and orchd's answer for it arrives. */
-    route_msg(rib, FPM_OP_ADD, prefix, "192.168.1.2");
-    flush(rib, &db, 1000);
-    ck_assert_uint_eq(db.n_mutate, 0);
-    fpmd_offload_status_set(rib, &u, "default", prefix);
-    ck_assert_uint_eq(n_offloads, 1);
+    rib = offload_start(&db, prefix, "192.168.1.2", &n_offloads, &u);
 
     /* A' (another gateway): its update deletes the row's offload... */
     route_msg(rib, FPM_OP_ADD, prefix, "192.168.1.3");
@@ -1084,21 +1139,13 @@ START_TEST(test_offload_waits_for_status_delete)
      * offload deleted, then orchd's answer for A'. */
     commit(rib, &db, txn, params);
     ck_assert_uint_eq(db.n_mutate, 1);
-    fpmd_offload_status_cleared(rib, &u);
-    ck_assert_uint_eq(n_offloads, 1);
-    fpmd_offload_status_set(rib, &u, "default", prefix);
+    status_delete_then_answer(rib, &u, prefix);
     ck_assert_uint_eq(n_offloads, 2);
 
     /* A'' is lost in flight: the retry deletes the offload again, and
      * until it commits the row's offload is no answer. */
     route_msg(rib, FPM_OP_ADD, prefix, "192.168.1.4");
-    txn = take(rib, 1000, &params);
-    ck_assert_ptr_nonnull(txn);
-    struct ovsdb_writer_reply lost = { .result = OVSDB_WRITER_LOST };
-    struct ds errors = DS_EMPTY_INITIALIZER;
-    ck_assert(!fpmd_txn_reply(rib, txn, &lost, &errors));
-    ds_destroy(&errors);
-    json_destroy(params);
+    take_and_lose(rib);
     fpmd_offload_status_set(rib, &u, "default", prefix);
     ck_assert_uint_eq(n_offloads, 2);
     txn = take(rib, 1000, &params);
@@ -1107,8 +1154,7 @@ START_TEST(test_offload_waits_for_status_delete)
     ck_assert_uint_eq(n_offloads, 2);
     commit(rib, &db, txn, params);
     ck_assert_uint_eq(db.n_mutate, 2);
-    fpmd_offload_status_cleared(rib, &u);
-    fpmd_offload_status_set(rib, &u, "default", prefix);
+    status_delete_then_answer(rib, &u, prefix);
     ck_assert_uint_eq(n_offloads, 3);
 
     fpmd_rib_destroy(rib);
@@ -1124,40 +1170,20 @@ END_TEST
 START_TEST(test_offload_after_lost_write_and_reload)
 {
     static const char *prefix = "10.9.0.0/24";
-    struct ovsdb_writer_reply lost = { .result = OVSDB_WRITER_LOST };
-    struct ds errors = DS_EMPTY_INITIALIZER;
-    struct route_batch_txn *txn;
     size_t n_offloads = 0;
-    struct json *params, *load;
     struct fake_db db;
     struct fpmd_rib *rib;
     struct uuid u;
 
-    fake_init(&db);
-    rib = rib_start(&db);
-    fpmd_offload_set_cb(rib, count_offload, &n_offloads);
-    fpmd_offload_enable(rib, true);
-    fpmd_rib_new_generation(rib);
-    route_key_route_uuid_text("default", prefix, &u);
-
-    route_msg(rib, FPM_OP_ADD, prefix, "192.168.1.2");
-    flush(rib, &db, 1000);
-    fpmd_offload_status_set(rib, &u, "default", prefix);
-    ck_assert_uint_eq(n_offloads, 1);
+    rib = offload_start(&db, prefix, "192.168.1.2", &n_offloads, &u);
 
     /* B's update is lost and never reached the database. */
     route_msg(rib, FPM_OP_ADD, prefix, "192.168.1.3");
-    txn = take(rib, 1000, &params);
-    ck_assert_ptr_nonnull(txn);
-    ck_assert(!fpmd_txn_reply(rib, txn, &lost, &errors));
-    json_destroy(params);
-    fpmd_rib_db_lost(rib);
+    take_and_lose(rib);
 
     /* The database is read again (it holds A, offloaded), the monitor's
      * first reply says so, and zebra replays B. */
-    load = fake_load(&db);
-    ck_assert_ptr_null(load_reply(rib, load));
-    json_destroy(load);
+    reload(rib, &db);
     fpmd_offload_reset(rib);
     fpmd_offload_status_set(rib, &u, "default", prefix);
     route_msg(rib, FPM_OP_ADD, prefix, "192.168.1.3");
@@ -1169,11 +1195,9 @@ START_TEST(test_offload_after_lost_write_and_reload)
     ck_assert_uint_eq(db.n_mutate, 1);
     check_col(find_route(&db, "default", prefix), "nexthops",
               "[\"map\",[[\"192.168.1.3@eth3\",1]]]");
-    fpmd_offload_status_cleared(rib, &u);
-    fpmd_offload_status_set(rib, &u, "default", prefix);
+    status_delete_then_answer(rib, &u, prefix);
     ck_assert_uint_eq(n_offloads, 2);
 
-    ds_destroy(&errors);
     fpmd_rib_destroy(rib);
     fake_destroy(&db);
 }
@@ -1190,17 +1214,11 @@ START_TEST(test_offload_group_row_after_reload)
     size_t n_offloads = 0;
     struct fake_db db;
     struct fpmd_rib *rib;
-    struct json *load;
     struct fpm_route fr;
     struct uuid u;
 
-    fake_init(&db);
-    rib = rib_start(&db);
+    rib = offload_start(&db, prefix, NULL, &n_offloads, &u);
     fpmd_rib_set_resolve(rib, false);
-    fpmd_offload_set_cb(rib, count_offload, &n_offloads);
-    fpmd_offload_enable(rib, true);
-    fpmd_rib_new_generation(rib);
-    route_key_route_uuid_text("default", prefix, &u);
     feed(rib, "zebra-nhg-replay.fpm", 0, 0);
     flush(rib, &db, 1000);
     check_col(find_route(&db, "default", prefix), "nexthop_group", "24");
@@ -1208,10 +1226,7 @@ START_TEST(test_offload_group_row_after_reload)
     fpmd_offload_status_set(rib, &u, "default", prefix);
     ck_assert_uint_eq(n_offloads, 1);
 
-    fpmd_rib_db_lost(rib);
-    load = fake_load(&db);
-    ck_assert_ptr_null(load_reply(rib, load));
-    json_destroy(load);
+    reload(rib, &db);
     fpmd_offload_reset(rib);
     fpmd_offload_status_set(rib, &u, "default", prefix);
     ck_assert_uint_eq(n_offloads, 2);
