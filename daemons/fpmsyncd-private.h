@@ -46,6 +46,10 @@ enum fpmd_kind {
     FPMD_VRF,                   /* struct fpmd_vrf: a Vrf row. */
 };
 
+/* The 'aux' of each route's 'struct route_batch_entry': on the northbound
+ * fast path, the token of its last SET sent to orchd, 1 to 255 in turn (0
+ * before the first), which orchd's result echoes (fpmsyncd-zmq.c). */
+
 /* Bits in the 'flags' of each 'struct route_batch_entry'. */
 enum {
     FPMD_F_NO_CONTENT = 1 << 0, /* Read from the database and not announced

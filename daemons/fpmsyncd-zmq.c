@@ -324,11 +324,11 @@ encode_nexthops(struct fpmd_zmq *zmq, const struct fpmd_route *r,
     return true;
 }
 
-/* Appends 'r' to the ROUTES frame in 'b' as an entry of 'op'.  Returns
- * false if it cannot. */
+/* Appends 'r' to the ROUTES frame in 'b' as an entry of 'op', numbered
+ * 'token' (see fpmd_route's 'be.aux').  Returns false if it cannot. */
 static bool
 put_route(struct fpmd_zmq *zmq, struct ofpbuf *b, const struct fpmd_route *r,
-          enum route_frame_op op)
+          enum route_frame_op op, uint8_t token)
 {
     const char *vrf = fpmd_vrf_get(&zmq->rib->vrfs, r->vrf)->name;
     size_t vrf_len = strlen(vrf);
@@ -346,6 +346,7 @@ put_route(struct fpmd_zmq *zmq, struct ofpbuf *b, const struct fpmd_route *r,
     rr.prefix = r->prefix;
     rr.vrf = vrf;
     rr.vrf_len = vrf_len;
+    rr.seq = token;
     if (!vrf_len || vrf_len > UINT8_MAX
         || (op == ROUTE_FRAME_SET && !encode_nexthops(zmq, r, &rr))) {
         return false;
@@ -366,10 +367,15 @@ take_route(struct fpmd_zmq *zmq, struct ofpbuf *b, struct fpmd_route *r)
     }
     resync_done(zmq, r);
     if (r->be.want) {
-        if (!put_route(zmq, b, r, ROUTE_FRAME_SET)) {
+        /* A new token for this write: orchd's result for an older one,
+         * which may come after it, answers nothing. */
+        uint8_t token = r->be.aux == UINT8_MAX ? 1 : r->be.aux + 1;
+
+        if (!put_route(zmq, b, r, ROUTE_FRAME_SET, token)) {
             zmq->n_unencodable++;
             return false;
         }
+        r->be.aux = token;
         zmq->n_sets++;
         r->be.flags |= FPMD_F_ZMQ_SENT;
         return true;
@@ -379,7 +385,7 @@ take_route(struct fpmd_zmq *zmq, struct ofpbuf *b, struct fpmd_route *r)
         return false;
     }
     r->be.flags &= ~FPMD_F_ZMQ_SENT;
-    if (!put_route(zmq, b, r, ROUTE_FRAME_DEL)) {
+    if (!put_route(zmq, b, r, ROUTE_FRAME_DEL, 0)) {
         zmq->n_unencodable++;
         return false;
     }
@@ -495,12 +501,17 @@ take_db_frame(struct fpmd_zmq *zmq, struct ofpbuf *b)
 /* Results. */
 
 /* Returns true if a result for a SET of 'r' (NULL if the route is gone)
- * is about the content 'r' has: it was sent and has not changed since. */
+ * that echoes 'token' is about the content 'r' has: it was sent, has not
+ * changed since, and the result answers its last SET (orchd echoes a
+ * SET's token when what it programmed, or failed to, is what the route
+ * was last set to), not an older one that orchd acknowledged after the
+ * newer was sent. */
 static bool
-result_is_current(const struct fpmd_route *r)
+result_is_current(const struct fpmd_route *r, uint64_t token)
 {
     return (r && r->be.want && r->be.flags & FPMD_F_ZMQ_SENT
-            && !(r->be.flags & FPMD_F_ZMQ_QUEUED));
+            && !(r->be.flags & FPMD_F_ZMQ_QUEUED)
+            && token == r->be.aux);
 }
 
 /* RESULTS entries looked up together by fpmd_zmq_results(). */
@@ -533,11 +544,11 @@ handle_result(struct fpmd_zmq *zmq, const struct fpmd_result *re)
         if (r) {
             fpmd_offload_clear(rib, r);
         }
-        if (e->op == ROUTE_FRAME_SET && result_is_current(r)) {
+        if (e->op == ROUTE_FRAME_SET && result_is_current(r, e->seq)) {
             fpmd_status_set_error(rib, r, e->error, e->error_len);
         }
     } else if (e->op == ROUTE_FRAME_SET) {
-        if (!result_is_current(r)) {
+        if (!result_is_current(r, e->seq)) {
             /* Changed or gone since: its next result counts. */
             zmq->n_results_stale++;
             return;

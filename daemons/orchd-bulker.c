@@ -51,6 +51,7 @@ struct orchd_route_state {
                                  * asked for an answer
                                  * (orchd_bulker_set_answer()): 'done' is
                                  * owed even if nothing is written. */
+    uint8_t token;              /* The token of the last entry set. */
 };
 
 BUILD_ASSERT_DECL(sizeof(struct orchd_route_state) <= 104);
@@ -297,6 +298,17 @@ enqueue(struct orchd_bulker *b, struct orchd_route_state *st,
     b->n_pending++;
 }
 
+/* Returns the token that a 'done' for content 'e' of the route of 'st'
+ * carries: the last set's, if that set 'e''s content (pending, or
+ * written since), otherwise 0. */
+static uint8_t
+answer_token(const struct orchd_route_state *st, const struct orchd_entry *e)
+{
+    const struct orchd_entry *last = st->pending ? st->desired : st->written;
+
+    return e && last && orchd_entry_same_content(last, e) ? st->token : 0;
+}
+
 /* Wants 'e' programmed (takes ownership of one reference); if 'answer',
  * owes its caller a 'done' even if nothing is written. */
 static void
@@ -305,6 +317,7 @@ set__(struct orchd_bulker *b, struct orchd_entry *e, bool answer)
     struct orchd_route_state *st = get_state(b, &e->asic_uuid);
 
     b->stats.n_set++;
+    st->token = e->token;
     name(b, st);
     enqueue(b, st, e);
     if (answer) {
@@ -475,7 +488,8 @@ take_pending(struct orchd_bulker *b, struct orchd_bulk_item *item)
                  * suppression).  (With a write of it in flight, that
                  * write's acknowledgement answers.) */
                 b->stats.n_unchanged_done++;
-                b->cbs.done(b->aux, &st->key, desired, true, NULL);
+                b->cbs.done(b->aux, &st->key, desired, true, NULL,
+                            st->token);
             }
             if (ovs_list_is_empty(&st->waiting)) {
                 /* (Not while a write is in flight: its acknowledgement
@@ -622,7 +636,7 @@ orchd_bulker_sent(struct orchd_bulker *b, struct orchd_bulk *bulk, bool ok)
                 complete_item(item);
                 b->stats.n_acked++;
                 set_programmed(b, st, NULL);
-                b->cbs.done(b->aux, &item->key, NULL, true, NULL);
+                b->cbs.done(b->aux, &item->key, NULL, true, NULL, 0);
                 maybe_free_state(b, st);
             }
             continue;
@@ -731,7 +745,8 @@ ack_route(struct orchd_bulker *b, struct orchd_route_state *st,
                     st->failed = true;
                 }
             }
-            b->cbs.done(b->aux, key, item->entry, ok, error);
+            b->cbs.done(b->aux, key, item->entry, ok, error,
+                        answer_token(st, item->entry));
         } else {
             b->stats.n_superseded++;
         }

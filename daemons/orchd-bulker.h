@@ -143,10 +143,13 @@ struct orchd_bulker_cbs {
     /* Reports the end of one write: 'entry' is the content written (NULL
      * for a removal), 'ok' whether it was programmed, 'error' why not.
      * 'superseded' writes (replaced by a newer write before they were
-     * acknowledged) are not reported. */
+     * acknowledged) are not reported.  'token' is the token of the last
+     * entry set for the route (orchd_entry's) if 'entry' has its content,
+     * and 0 if the route was set to other content since: the answer a
+     * caller that numbers its sets can match to the set it answers. */
     void (*done)(void *aux, const struct uuid *key,
                  const struct orchd_entry *entry, bool ok,
-                 const char *error);
+                 const char *error, uint8_t token);
 
     /* Optional: returns false while no bulk can be sent now (the channel
      * behind 'send' is full); orchd_bulker_run() then builds none. */

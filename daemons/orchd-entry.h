@@ -50,6 +50,11 @@ struct orchd_entry {
     size_t n_nexthops;          /* Number of 'nexthops'. */
     enum orchd_action action;   /* Packet action. */
     struct fib_prefix prefix;   /* Destination. */
+    uint8_t token;              /* On the northbound fast path: the token
+                                 * of the SET it came from, which its
+                                 * route's result echoes (see
+                                 * orchd_bulker_cbs 'done'); 0 otherwise.
+                                 * Not content. */
 };
 BUILD_ASSERT_DECL(sizeof(struct orchd_entry) <= 88);
 

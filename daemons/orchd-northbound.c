@@ -161,11 +161,12 @@ orchd_northbound_destroy(struct orchd_northbound *nb)
 /* Results. */
 
 /* Appends a result for 'op' on ('vrf', 'prefix') to the results to send:
- * programmed if 'status' is 0, otherwise failed because of 'error'. */
+ * programmed if 'status' is 0, otherwise failed because of 'error'; it
+ * echoes 'token' (see orchd_entry). */
 static void
 put_result(struct orchd_northbound *nb, uint8_t op, const char *vrf,
            size_t vrf_len, const struct fib_prefix *prefix, uint8_t status,
-           const char *error)
+           const char *error, uint8_t token)
 {
     struct route_frame_route rr;
 
@@ -177,6 +178,7 @@ put_result(struct orchd_northbound *nb, uint8_t op, const char *vrf,
     rr.prefix = *prefix;
     rr.error = error;
     rr.error_len = error ? MIN(strlen(error), UINT16_MAX) : 0;
+    rr.seq = token;
     if (!rr.vrf_len) {
         return;
     }
@@ -206,12 +208,12 @@ orchd_northbound_results(struct orchd_northbound *nb,
 
     LIST_FOR_EACH_POP (r, node, results) {
         /* fpmsyncd checks that the result is about the content its route
-         * has now: a route changed or removed since counts as stale
-         * there. */
+         * has now and answers its last SET (the token): a route changed
+         * or removed since counts as stale there. */
         if (send_ok || !r->ok) {
             put_result(nb, ROUTE_FRAME_SET, r->vrf, strlen(r->vrf),
                        &r->prefix, !r->ok, r->ok ? NULL
-                       : r->error ? r->error : "failed");
+                       : r->error ? r->error : "failed", r->token);
         } else {
             nb->n_results_dropped++;
         }
@@ -253,7 +255,7 @@ refuse(struct orchd_northbound *nb, const struct route_frame_route *e,
     COVERAGE_INC(orchd_nb_refused);
     fib_prefix_format(&e->prefix, buf);
     VLOG_WARN_RL(&rl, "northbound: %s: %s", buf, why);
-    put_result(nb, e->op, e->vrf, e->vrf_len, &e->prefix, 1, why);
+    put_result(nb, e->op, e->vrf, e->vrf_len, &e->prefix, 1, why, e->seq);
 }
 
 /* Hands the entries held back (see 'held') to the worker, in order,
@@ -337,6 +339,7 @@ handle_set(struct orchd_northbound *nb, const struct route_frame_route *e,
      * by its Asic_Route key (a result needs a nonzero one, see
      * orchd_worker_result). */
     entry->route_uuid = entry->asic_uuid;
+    entry->token = e->seq;
     hold(nb, entry, &entry->asic_uuid,
          (e->flags & ROUTE_FRAME_EF_ANSWER) != 0);
     nb->n_sets++;

@@ -115,7 +115,7 @@ struct bulk_ctx {
  * Removals and entries that come from no Route row are not reported. */
 static void
 add_result(struct orchd_worker *w, const struct orchd_entry *entry,
-           bool ok, const char *error)
+           bool ok, const char *error, uint8_t token)
 {
     struct orchd_worker_result *r;
 
@@ -133,6 +133,7 @@ add_result(struct orchd_worker *w, const struct orchd_entry *entry,
     r->prefix = entry->prefix;
     r->ok = ok;
     r->error = error ? xstrdup(error) : NULL;
+    r->token = token;
     ovs_list_push_back(&w->results, &r->node);
     ovs_mutex_unlock(&w->results_mutex);
     seq_change(w->results_seq);
@@ -141,7 +142,7 @@ add_result(struct orchd_worker *w, const struct orchd_entry *entry,
 /* Bulker callback: one write ended. */
 static void
 bulker_done(void *w_, const struct uuid *key, const struct orchd_entry *e,
-            bool ok, const char *error)
+            bool ok, const char *error, uint8_t token)
 {
     struct orchd_worker *w = w_;
     char prefix[FIB_PREFIX_STRLEN];
@@ -156,7 +157,7 @@ bulker_done(void *w_, const struct uuid *key, const struct orchd_entry *e,
                      e ? orchd_entry_prefix(e, prefix) : "?", e ? e->vrf : "?",
                      error ? error : "unknown error");
     }
-    add_result(w, e, ok, error);
+    add_result(w, e, ok, error, token);
 }
 
 /* Writer callback: the transaction of one bulk ended. */

@@ -41,6 +41,7 @@ struct orchd_worker_result {
     struct fib_prefix prefix;   /* Its prefix. */
     bool ok;                    /* Programmed? */
     char *error;                /* If not, why (owned). */
+    uint8_t token;              /* What it answers (orchd_bulker_cbs). */
 };
 
 struct orchd_worker *orchd_worker_create(const char *db_remote,

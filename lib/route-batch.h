@@ -126,6 +126,7 @@ struct route_batch_entry {
     uint8_t n_inflight;         /* Transactions in flight that hold an
                                  * operation on this entry. */
     uint8_t tag;                /* Free for the owner (e.g. a type). */
+    uint8_t aux;                /* Free for the owner. */
     uint16_t flags;             /* Free for the owner. */
 };
 

@@ -49,7 +49,12 @@
  *     u16 n_nexthops  0 for a delete; at most ROUTE_FRAME_MAX_NEXTHOPS
  *     u64 seq       the sender's number for this write of the route,
  *                   echoed in its result (like Asic_Route's seq and
- *                   applied_seq on the OVSDB path)
+ *                   applied_seq on the OVSDB path).  On the northbound
+ *                   hop fpmsyncd numbers each route's SETs 1 to 255 in
+ *                   turn, and orchd's result echoes the number of the
+ *                   route's last SET when it is about that SET's content,
+ *                   0 otherwise: an answer for older content is never
+ *                   taken for newer
  *     vrf_len bytes   VRF name
  *     4 or 16 bytes   prefix address, host bits zero
  *     n_nexthops x { u32 weight (>= 1); u16 key_len (>= 1); key bytes }

@@ -90,7 +90,7 @@ bench_send(void *sent_, struct orchd_bulk *bulk)
 static void
 bench_done(void *sent_, const struct uuid *key OVS_UNUSED,
            const struct orchd_entry *entry OVS_UNUSED, bool ok,
-           const char *error OVS_UNUSED)
+           const char *error OVS_UNUSED, uint8_t token OVS_UNUSED)
 {
     struct bench_sent *sent = sent_;
 

@@ -90,7 +90,7 @@ no_send(void *aux OVS_UNUSED, struct orchd_bulk *bulk OVS_UNUSED)
 static void
 no_done(void *aux OVS_UNUSED, const struct uuid *key OVS_UNUSED,
         const struct orchd_entry *entry OVS_UNUSED, bool ok OVS_UNUSED,
-        const char *error OVS_UNUSED)
+        const char *error OVS_UNUSED, uint8_t token OVS_UNUSED)
 {
 }
 

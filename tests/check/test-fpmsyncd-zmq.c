@@ -675,16 +675,18 @@ START_TEST(test_zmq_resync_after_restart)
 END_TEST
 
 /* Builds a RESULTS frame with one entry for 'prefix' of the VRF named by
- * the 'vrf_len' bytes at 'vrf', and hands it to the fast path. */
+ * the 'vrf_len' bytes at 'vrf', echoing 'token', and hands it to the fast
+ * path. */
 static void
-result_in_vrf(struct fixture *fx, const char *vrf, size_t vrf_len,
-              const char *prefix, uint8_t status)
+result_token_in_vrf(struct fixture *fx, const char *vrf, size_t vrf_len,
+                    const char *prefix, uint8_t status, uint8_t token)
 {
     struct route_frame_route rr;
     struct fpm_prefix p = fpm_test_prefix(prefix);
     struct ofpbuf b;
 
     memset(&rr, 0, sizeof rr);
+    rr.seq = token;
     rr.op = ROUTE_FRAME_SET;
     rr.vrf = vrf;
     rr.vrf_len = vrf_len;
@@ -697,6 +699,30 @@ result_in_vrf(struct fixture *fx, const char *vrf, size_t vrf_len,
     route_frame_put_result(&b, &rr);
     fpmd_zmq_results(fx->zmq, b.data, b.size);
     ofpbuf_uninit(&b);
+}
+
+/* Returns the token of the last SET sent of 'prefix' in the default VRF,
+ * 0 if fpmsyncd has no such route. */
+static uint8_t
+last_token(struct fixture *fx, const char *prefix)
+{
+    struct fpm_prefix p = fpm_test_prefix(prefix);
+    struct fib_prefix fp;
+    const struct fpmd_route *r;
+
+    fib_prefix_init(&fp, p.family, p.addr, p.len);
+    r = fpmd_route_find(fx->rib, 0, &fp);
+    return r ? r->be.aux : 0;
+}
+
+/* result_token_in_vrf() as orchd answers the last SET of 'prefix' in the
+ * default VRF. */
+static void
+result_in_vrf(struct fixture *fx, const char *vrf, size_t vrf_len,
+              const char *prefix, uint8_t status)
+{
+    result_token_in_vrf(fx, vrf, vrf_len, prefix, status,
+                        last_token(fx, prefix));
 }
 
 /* result_in_vrf() for the default VRF. */
@@ -724,6 +750,11 @@ START_TEST(test_zmq_results)
     result(fx, "10.2.0.0/24", 0);      /* For the old content. */
     ck_assert_uint_eq(fx->n_offloads, 1);
     CHECK_TAKE(fx, "SET default 10.2.0.0/24 forward 192.168.1.3@eth2*1\n");
+    /* The old content's result, after the new content was sent: it
+     * echoes the older SET's token. */
+    result_token_in_vrf(fx, "default", 7, "10.2.0.0/24", 0,
+                        last_token(fx, "10.2.0.0/24") - 1);
+    ck_assert_uint_eq(fx->n_offloads, 1);
     result(fx, "10.2.0.0/24", 1);
     result(fx, "10.9.0.0/24", 0);      /* Unknown. */
     /* No VRF's name: cut at its null byte it would be "default". */

@@ -22,6 +22,7 @@ struct fake {
     size_t n_done_ok;               /* done() with ok. */
     size_t n_done_fail;             /* done() with !ok. */
     size_t n_done_remove;           /* done() for removals. */
+    uint8_t last_token;             /* The last done()'s token. */
     char last_error[64];            /* Last error reported. */
     char last_nexthop[64];          /* First next hop of last ok write. */
 };
@@ -37,10 +38,12 @@ fake_send(void *f_, struct orchd_bulk *bulk)
 
 static void
 fake_done(void *f_, const struct uuid *key OVS_UNUSED,
-          const struct orchd_entry *e, bool ok, const char *error)
+          const struct orchd_entry *e, bool ok, const char *error,
+          uint8_t token)
 {
     struct fake *f = f_;
 
+    f->last_token = token;
     if (!e) {
         f->n_done_remove++;
     } else if (ok) {
@@ -594,6 +597,64 @@ START_TEST(test_set_answer)
 }
 END_TEST
 
+/* make_entry() numbered 'token', as the northbound fast path numbers each
+ * SET of a route. */
+static struct orchd_entry *
+make_token_entry(int i, const char *nh, uint8_t token)
+{
+    struct orchd_entry *e = make_entry(i, nh);
+
+    e->token = token;
+    return e;
+}
+
+/* A route's 'done' carries the token of its last set when it is about the
+ * content of that set, and 0 when the route was set to other content
+ * since: an acknowledgement of an older write answers no newer set. */
+START_TEST(test_done_tokens)
+{
+    struct orchd_bulker_config cfg = { .max_bulk = 10,
+                                       .max_outstanding = 4 };
+    struct fake f = { .n_sent = 0 };
+    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+
+    /* A written; B set while A is in flight: A's acknowledgement answers
+     * no set (0), B's answers B's. */
+    orchd_bulker_set(b, make_token_entry(4, "1.1.1.1@e0", 1));
+    orchd_bulker_run(b);
+    orchd_bulker_sent(b, f.sent[0], true);
+    orchd_bulker_set(b, make_token_entry(4, "2.2.2.2@e0", 2));
+    ack_bulk(b, f.sent[0], true);
+    ck_assert_uint_eq(f.n_done_ok, 1);
+    ck_assert_uint_eq(f.last_token, 0);
+    orchd_bulker_run(b);
+    orchd_bulker_sent(b, f.sent[1], true);
+    ack_bulk(b, f.sent[1], true);
+    ck_assert_uint_eq(f.n_done_ok, 2);
+    ck_assert_uint_eq(f.last_token, 2);
+
+    /* B again, asking: programmed already, answered at once with its own
+     * token. */
+    orchd_bulker_set_answer(b, make_token_entry(4, "2.2.2.2@e0", 3));
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_done_ok, 3);
+    ck_assert_uint_eq(f.last_token, 3);
+
+    /* C in flight, C again asking: C's acknowledgement answers the later
+     * set, whose content it is. */
+    orchd_bulker_set(b, make_token_entry(4, "3.3.3.3@e0", 4));
+    orchd_bulker_run(b);
+    orchd_bulker_sent(b, f.sent[2], true);
+    orchd_bulker_set_answer(b, make_token_entry(4, "3.3.3.3@e0", 5));
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 3);
+    ack_bulk(b, f.sent[2], false);
+    ck_assert_uint_eq(f.n_done_fail, 1);
+    ck_assert_uint_eq(f.last_token, 5);
+    orchd_bulker_destroy(b);
+}
+END_TEST
+
 /* The same content set again while its write is in flight, and that
  * write fails: the route is known failed, and the next set writes it. */
 START_TEST(test_unchanged_while_in_flight_then_failed)
@@ -978,6 +1039,7 @@ orchd_bulker_suite(void)
     tcase_add_test(tc, test_seed_skips_unchanged);
     tcase_add_test(tc, test_coalesced_back_answered);
     tcase_add_test(tc, test_set_answer);
+    tcase_add_test(tc, test_done_tokens);
     tcase_add_test(tc, test_unchanged_while_in_flight_then_failed);
     tcase_add_test(tc, test_sorted_bulk);
     tcase_add_test(tc, test_remove_names_content);

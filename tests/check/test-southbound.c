@@ -54,7 +54,8 @@ orchd_send(void *o_, struct orchd_bulk *bulk)
 
 static void
 orchd_done(void *o_, const struct uuid *key OVS_UNUSED,
-           const struct orchd_entry *e, bool ok, const char *error)
+           const struct orchd_entry *e, bool ok, const char *error,
+           uint8_t token OVS_UNUSED)
 {
     struct orchd_end *o = o_;
 
