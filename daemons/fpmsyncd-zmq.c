@@ -31,6 +31,7 @@
 #include "openvswitch/ofpbuf.h"
 #include "openvswitch/poll-loop.h"
 #include "openvswitch/vlog.h"
+#include "random.h"
 #include "timeval.h"
 #include "util.h"
 
@@ -64,6 +65,9 @@ struct fpmd_zmq {
     size_t n_peers;             /* Elements in 'peers'. */
     size_t max_pending;         /* Queue length that stops zebra. */
     size_t frame_max;           /* Routes in a frame at most. */
+    uint8_t first_token;        /* The token of the next route's first SET
+                                 * (take_route()): 1 to 255 in turn from a
+                                 * random start. */
 
     /* The queue. */
     struct ptr_fifo queue;      /* 'struct fpmd_route's flagged
@@ -129,6 +133,7 @@ fpmd_zmq_create(struct fpmd_rib *rib, const struct fpmd_zmq_options *options,
 
     *errorp = NULL;
     zmq->rib = rib;
+    zmq->first_token = 1 + random_range(UINT8_MAX);
     zmq->max_pending = options->max_pending;
     zmq->frame_max = (options->frame_max ? options->frame_max
                      : FPMD_ZMQ_FRAME_ROUTES);
@@ -368,12 +373,19 @@ take_route(struct fpmd_zmq *zmq, struct ofpbuf *b, struct fpmd_route *r)
     resync_done(zmq, r);
     if (r->be.want) {
         /* A new token for this write: orchd's result for an older one,
-         * which may come after it, answers nothing. */
-        uint8_t token = r->be.aux == UINT8_MAX ? 1 : r->be.aux + 1;
+         * which may come after it, answers nothing.  A route's first
+         * takes the rolling 'first_token', so that a result for a route
+         * withdrawn and freed, or sent before fpmsyncd restarted, seldom
+         * matches the route announced again. */
+        uint8_t token = (!r->be.aux ? zmq->first_token
+                         : r->be.aux == UINT8_MAX ? 1 : r->be.aux + 1);
 
         if (!put_route(zmq, b, r, ROUTE_FRAME_SET, token)) {
             zmq->n_unencodable++;
             return false;
+        }
+        if (!r->be.aux) {
+            zmq->first_token = token == UINT8_MAX ? 1 : token + 1;
         }
         r->be.aux = token;
         zmq->n_sets++;
@@ -541,10 +553,9 @@ handle_result(struct fpmd_zmq *zmq, const struct fpmd_result *re)
         VLOG_WARN_RL(&rl, "%s vrf %.*s: orchd could not program it: %.*s",
                      buf, (int) e->vrf_len, e->vrf, (int) e->error_len,
                      e->error);
-        if (r) {
-            fpmd_offload_clear(rib, r);
-        }
         if (e->op == ROUTE_FRAME_SET && result_is_current(r, e->seq)) {
+            /* (A failure of older content says nothing of this one's.) */
+            fpmd_offload_clear(rib, r);
             fpmd_status_set_error(rib, r, e->error, e->error_len);
         }
     } else if (e->op == ROUTE_FRAME_SET) {

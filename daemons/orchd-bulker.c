@@ -300,13 +300,24 @@ enqueue(struct orchd_bulker *b, struct orchd_route_state *st,
 
 /* Returns the token that a 'done' for content 'e' of the route of 'st'
  * carries: the last set's, if that set 'e''s content (pending, or
- * written since), otherwise 0. */
+ * written since) and no write of other content waits behind 'e' (which
+ * would replace it before the last set's write), otherwise 0. */
 static uint8_t
 answer_token(const struct orchd_route_state *st, const struct orchd_entry *e)
 {
     const struct orchd_entry *last = st->pending ? st->desired : st->written;
+    const struct orchd_bulk_item *item;
 
-    return e && last && orchd_entry_same_content(last, e) ? st->token : 0;
+    if (!e || !last || !orchd_entry_same_content(last, e)) {
+        return 0;
+    }
+    LIST_FOR_EACH (item, node, &st->waiting) {
+        if (item->op == ORCHD_BULK_REMOVE || !item->entry
+            || !orchd_entry_same_content(item->entry, e)) {
+            return 0;
+        }
+    }
+    return st->token;
 }
 
 /* Wants 'e' programmed (takes ownership of one reference); if 'answer',
@@ -754,6 +765,16 @@ ack_route(struct orchd_bulker *b, struct orchd_route_state *st,
     }
     if (!matched) {
         b->stats.n_stale_acks++;
+    }
+    if (st->unknown && !st->pending && ovs_list_is_empty(&st->waiting)) {
+        /* A newer write failed to go out while this one waited
+         * (orchd_bulker_sent()): try its content again now, as that
+         * function does when nothing waits. */
+        struct orchd_entry *retry = (st->written
+                                     ? orchd_entry_ref(st->written) : NULL);
+
+        set_written(b, st, NULL);
+        enqueue(b, st, retry);
     }
     maybe_free_state(b, st);
 }

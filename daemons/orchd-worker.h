@@ -40,8 +40,8 @@ struct orchd_worker_result {
     const char *vrf;            /* Its VRF (interned: never freed). */
     struct fib_prefix prefix;   /* Its prefix. */
     bool ok;                    /* Programmed? */
-    char *error;                /* If not, why (owned). */
     uint8_t token;              /* What it answers (orchd_bulker_cbs). */
+    char *error;                /* If not, why (owned). */
 };
 
 struct orchd_worker *orchd_worker_create(const char *db_remote,

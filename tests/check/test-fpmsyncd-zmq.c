@@ -769,6 +769,14 @@ START_TEST(test_zmq_results)
     ck_assert_uint_eq(fx->n_offloads, 3);
     CHECK_TAKE(fx, "none");
 
+    /* A failure of older content says nothing of the route's: it stays
+     * offloaded, and zebra's replay is answered at once. */
+    result_token_in_vrf(fx, "default", 7, "10.2.0.0/24", 1,
+                        last_token(fx, "10.2.0.0/24") - 1);
+    route_add(fx, "10.2.0.0/24", 254, 0, "192.168.1.3");
+    ck_assert_uint_eq(fx->n_offloads, 4);
+    CHECK_TAKE(fx, "none");
+
     /* On this path only each route's flag says it is offloaded: no
      * record by row UUID, as the Route.status monitor keeps. */
     ck_assert(hmap_is_empty(&fx->rib->offload.offloaded));
@@ -783,9 +791,9 @@ START_TEST(test_zmq_results)
     ck_assert_uint_eq(fx->rib->offload.n_unrecorded, 0);
     fpmd_offload_enable(fx->rib, true);
     route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
-    ck_assert_uint_eq(fx->n_offloads, 3);
-    result(fx, "10.1.0.0/24", 0);
     ck_assert_uint_eq(fx->n_offloads, 4);
+    result(fx, "10.1.0.0/24", 0);
+    ck_assert_uint_eq(fx->n_offloads, 5);
 }
 END_TEST
 

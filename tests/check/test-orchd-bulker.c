@@ -655,6 +655,64 @@ START_TEST(test_done_tokens)
 }
 END_TEST
 
+/* A write that fails to go out while an older write of its route waits
+ * for its acknowledgement is tried again once that one is acknowledged:
+ * nothing else would write it. */
+START_TEST(test_send_failure_behind_waiting_write)
+{
+    struct orchd_bulker_config cfg = { .max_bulk = 10,
+                                       .max_outstanding = 4 };
+    struct fake f = { .n_sent = 0 };
+    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+
+    orchd_bulker_set(b, make_entry(4, "1.1.1.1@e0"));
+    orchd_bulker_run(b);
+    orchd_bulker_sent(b, f.sent[0], true);
+    orchd_bulker_set(b, make_entry(4, "2.2.2.2@e0"));
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 2);
+    orchd_bulker_sent(b, f.sent[1], false);
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 2);         /* The first still waits. */
+
+    ack_bulk(b, f.sent[0], true);
+    ck_assert_uint_eq(f.n_done_ok, 1);
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 3);
+    orchd_bulker_sent(b, f.sent[2], true);
+    ack_bulk(b, f.sent[2], true);
+    ck_assert_uint_eq(f.n_done_ok, 2);
+    ck_assert_str_eq(f.last_nexthop, "2.2.2.2@e0");
+    orchd_bulker_destroy(b);
+}
+END_TEST
+
+/* A, B and A again, each written before the next is set: the first A's
+ * acknowledgement, with B still to be applied behind it, answers no set;
+ * the last A's answers the last set. */
+START_TEST(test_done_token_behind_other_content)
+{
+    struct orchd_bulker_config cfg = { .max_bulk = 10,
+                                       .max_outstanding = 4 };
+    struct fake f = { .n_sent = 0 };
+    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+    static const char *nhs[] = { "1.1.1.1@e0", "2.2.2.2@e0", "1.1.1.1@e0" };
+
+    for (size_t i = 0; i < ARRAY_SIZE(nhs); i++) {
+        orchd_bulker_set(b, make_token_entry(4, nhs[i], i + 1));
+        orchd_bulker_run(b);
+        orchd_bulker_sent(b, f.sent[i], true);
+    }
+    ck_assert_uint_eq(f.n_sent, 3);
+    for (size_t i = 0; i < ARRAY_SIZE(nhs); i++) {
+        ack_bulk(b, f.sent[i], true);
+        ck_assert_uint_eq(f.n_done_ok, i + 1);
+        ck_assert_uint_eq(f.last_token, (i == 2 ? 3 : 0));
+    }
+    orchd_bulker_destroy(b);
+}
+END_TEST
+
 /* The same content set again while its write is in flight, and that
  * write fails: the route is known failed, and the next set writes it. */
 START_TEST(test_unchanged_while_in_flight_then_failed)
@@ -1040,6 +1098,8 @@ orchd_bulker_suite(void)
     tcase_add_test(tc, test_coalesced_back_answered);
     tcase_add_test(tc, test_set_answer);
     tcase_add_test(tc, test_done_tokens);
+    tcase_add_test(tc, test_done_token_behind_other_content);
+    tcase_add_test(tc, test_send_failure_behind_waiting_write);
     tcase_add_test(tc, test_unchanged_while_in_flight_then_failed);
     tcase_add_test(tc, test_sorted_bulk);
     tcase_add_test(tc, test_remove_names_content);
