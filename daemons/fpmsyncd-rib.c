@@ -1005,8 +1005,9 @@ fpmd_rib_format(const struct fpmd_rib *rib, struct ds *s)
                   "the add that followed, %"PRIu64" carried out alone)\n",
                   st->del_deferred, st->del_merged, st->del_alone);
     ds_put_format(s, "changes back offloaded at once: %"PRIu64" (by the "
-                  "row's offload, the change never written)\n",
-                  st->offload_changed_back);
+                  "row's offload, the change never written); rows written "
+                  "again for a stale offload: %"PRIu64"\n",
+                  st->offload_changed_back, st->status_rewrites);
     ds_put_format(s, "generation: %"PRIu32", reconciliations: %"PRIu64
                   ", stale routes deleted: %"PRIu64", stale next hops "
                   "deleted: %"PRIu64"\n", rib->gen, st->reconciles,

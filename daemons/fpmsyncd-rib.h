@@ -124,6 +124,8 @@ struct fpmd_rib_stats {
     uint64_t stale_routes;      /* Routes deleted by reconciliation. */
     uint64_t stale_nhgs;        /* Next-hop objects deleted by it. */
     uint64_t offload_sent;      /* Offload notifications asked for. */
+    uint64_t status_rewrites;   /* Rows written again to delete their
+                                 * stale status:offload (fpmsyncd-txn.c). */
     uint64_t offload_changed_back; /* Routes offloaded by their row's
                                  * offload (OVSDB path): changed back
                                  * before the change was written. */

@@ -341,7 +341,39 @@ fpmd_txn_reply(struct fpmd_rib *rib, struct route_batch_txn *txn,
         counts[i] = ovsdb_wire_result_count(json_array(results)->elems[i]);
     }
     fpmd_status_inserts_committed(rib, (uintptr_t) txn->aux);
+
+    /* A route of 'txn' whose status:offload is still to be deleted
+     * (FPMD_F_STATUS_STALE) needs a write of its row to carry the delete.
+     * When an update that carried it failed while this one, which did
+     * not, was in flight, the failed one's retry, queued, would find the
+     * row as the route wants it and be cancelled: it is made to write.
+     * Such a route wants its row, so committing 'txn' cannot free it. */
+    struct route_batch_entry **owing = NULL;
+    size_t n_owing = 0, allocated = 0;
+
+    for (size_t i = 0; i < txn->n_ops; i++) {
+        struct route_batch_entry *e = txn->ops[i].entry;
+
+        if (e->tag == FPMD_ROUTE && e->flags & FPMD_F_STATUS_STALE
+            && e->want) {
+            if (n_owing >= allocated) {
+                owing = x2nrealloc(owing, &allocated, sizeof *owing);
+            }
+            owing[n_owing++] = e;
+        }
+    }
     route_batch_txn_commit(&rib->batch, txn, counts);
+    for (size_t i = 0; i < n_owing; i++) {
+        struct route_batch_entry *e = owing[i];
+
+        if (e->flags & FPMD_F_STATUS_STALE && !e->n_inflight
+            && e->db == ROUTE_BATCH_DB_PRESENT
+            && e->db_hash == e->want_hash) {
+            rib->stats.status_rewrites++;
+            route_batch_rewrite(&rib->batch, e);
+        }
+    }
+    free(owing);
     free(counts);
     return true;
 }

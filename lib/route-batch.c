@@ -199,6 +199,22 @@ route_batch_forget(struct route_batch *b, struct route_batch_entry *e)
     check_idle(b, e);
 }
 
+/* Queues 'e', which wants a row, to be written again even though the
+ * database is believed to hold what it wants: its owner has more to write
+ * with the row (fpmsyncd's delete of a stale status).  The row's state
+ * becomes unknown, so the write is an update, followed by an insert if
+ * the row turns out to be gone.  'e' must not be in flight. */
+void
+route_batch_rewrite(struct route_batch *b, struct route_batch_entry *e)
+{
+    ovs_assert(!e->n_inflight && e->want);
+    if (e->db == ROUTE_BATCH_DB_PRESENT) {
+        e->db = ROUTE_BATCH_DB_UNKNOWN;
+        e->db_hash = 0;
+    }
+    route_batch_enqueue(b, e);
+}
+
 /* Makes route_batch_take() stop in front of 'e', while it is queued, until
  * the next call (NULL: stop nowhere).  'e' need not be queued. */
 void

@@ -228,6 +228,7 @@ void route_batch_resync(struct route_batch *, struct route_batch_entry *,
                         bool present, uint32_t hash);
 void route_batch_keep(struct route_batch_entry *, uint32_t hash);
 void route_batch_forget(struct route_batch *, struct route_batch_entry *);
+void route_batch_rewrite(struct route_batch *, struct route_batch_entry *);
 void route_batch_defer(struct route_batch *,
                        const struct route_batch_entry *);
 

@@ -1203,6 +1203,61 @@ START_TEST(test_offload_after_lost_write_and_reload)
 }
 END_TEST
 
+/* FIB suppression on the OVSDB path: an update that deletes the row's
+ * offload (A to B) is refused by the server while a later one that does
+ * not (B with a new metric, C, orchd's programming unchanged) is in
+ * flight.  The refused one's retry finds the row as C wants it and is
+ * cancelled; once C commits, the row is written again to carry the
+ * delete, and orchd's answer for C reaches zebra. */
+START_TEST(test_offload_refused_delete_behind_write)
+{
+    static const char *prefix = "10.9.0.0/24";
+    struct ovsdb_writer_reply refused = {
+        .result = OVSDB_WRITER_ERROR,
+        .error = "transaction error: \"simulated\"",
+        .failed_op = SIZE_MAX,
+    };
+    struct ds errors = DS_EMPTY_INITIALIZER;
+    struct route_batch_txn *t1, *t2;
+    struct json *p1, *p2;
+    size_t n_offloads = 0;
+    struct fake_db db;
+    struct fpmd_rib *rib;
+    struct fpm_route fr;
+    struct uuid u;
+
+    rib = offload_start(&db, prefix, "192.168.1.2", &n_offloads, &u);
+
+    route_msg(rib, FPM_OP_ADD, prefix, "192.168.1.3");
+    t1 = take(rib, 1000, &p1);
+    ck_assert_ptr_nonnull(t1);
+    fpm_route_init(&fr);
+    fpm_test_simple_route(&fr, FPM_OP_ADD, prefix, "192.168.1.3", 3);
+    fr.metric = 50;
+    fpmd_rib_route(rib, &fr);
+    fpm_route_destroy(&fr);
+    t2 = take(rib, 1000, &p2);
+    ck_assert_ptr_nonnull(t2);
+
+    refused.n_ops = t1->n_ops;
+    ck_assert(!fpmd_txn_reply(rib, t1, &refused, &errors));
+    json_destroy(p1);
+    commit(rib, &db, t2, p2);
+    ck_assert_uint_eq(db.n_mutate, 0);
+
+    flush(rib, &db, 1000);
+    ck_assert_uint_eq(db.n_mutate, 1);
+    ck_assert_uint_eq(fpmd_rib_get_stats(rib)->status_rewrites, 1);
+    check_col(find_route(&db, "default", prefix), "metric", "50");
+    status_delete_then_answer(rib, &u, prefix);
+    ck_assert_uint_eq(n_offloads, 2);
+
+    ds_destroy(&errors);
+    fpmd_rib_destroy(rib);
+    fake_destroy(&db);
+}
+END_TEST
+
 /* The same through a row that names its next-hop group without its
  * members (other_config:resolve_nexthops=false), read again while it
  * holds what fpmsyncd wants: zebra's change to another next hop and back
@@ -1269,6 +1324,7 @@ fpmsyncd_rib_suite(void)
     tcase_add_test(tc, test_offload_waits_for_status_delete);
     tcase_add_test(tc, test_offload_after_lost_write_and_reload);
     tcase_add_test(tc, test_offload_group_row_after_reload);
+    tcase_add_test(tc, test_offload_refused_delete_behind_write);
     tcase_add_test(tc, test_load_scanner_chunks);
     tcase_add_test(tc, test_load_scanner_edges);
     suite_add_tcase(s, tc);

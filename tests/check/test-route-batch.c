@@ -459,6 +459,30 @@ START_TEST(test_keep_resync_forget)
 }
 END_TEST
 
+/* A row the database holds as wanted, written again on its owner's word:
+ * an update, then an insert if the update finds no row. */
+START_TEST(test_rewrite)
+{
+    route_batch_set(&b, &rows[0].be, 5);
+    route_batch_txn_commit(&b, take(10, 1), NULL);
+    take(10, 0);
+
+    route_batch_rewrite(&b, &rows[0].be);
+    check_op(take(10, 1), 0, &rows[0], ROUTE_BATCH_UPDATE, 5);
+    route_batch_txn_commit(&b, route_batch_oldest_txn(&b),
+                           (unsigned int[]) { 1 });
+    take(10, 0);
+
+    route_batch_rewrite(&b, &rows[0].be);
+    check_op(take(10, 1), 0, &rows[0], ROUTE_BATCH_UPDATE, 5);
+    route_batch_txn_commit(&b, route_batch_oldest_txn(&b),
+                           (unsigned int[]) { 0 });      /* Gone. */
+    check_op(take(10, 1), 0, &rows[0], ROUTE_BATCH_INSERT, 5);
+    route_batch_txn_commit(&b, route_batch_oldest_txn(&b), NULL);
+    take(10, 0);
+}
+END_TEST
+
 Suite *
 route_batch_suite(void)
 {
@@ -477,6 +501,7 @@ route_batch_suite(void)
     tcase_add_test(tc, test_held);
     tcase_add_test(tc, test_deferred);
     tcase_add_test(tc, test_keep_resync_forget);
+    tcase_add_test(tc, test_rewrite);
     suite_add_tcase(s, tc);
     return s;
 }
