@@ -125,6 +125,9 @@ struct syncd_apply {
     /* Failed removals to retry. */
     struct sa_orphan *orphans;  /* Routes to remove again. */
     size_t n_orphans, allocated_orphans;   /* Their number, capacity. */
+    struct sa_nhg **stuck_nhgs; /* Next-hop groups to remove again (out
+                                 * of 'nhgs': no route takes them). */
+    size_t n_stuck_nhgs, allocated_stuck_nhgs; /* Number, capacity. */
     long long int next_retry;   /* When to retry them (msec). */
 
     syncd_apply_result_cb *cb;  /* Result callback. */
@@ -160,6 +163,8 @@ size_t syncd_nexthop_target_describe(const struct sa_target *,
                                      struct syncd_nexthop **,
                                      size_t *allocated);
 void syncd_nexthop_gc(struct syncd_apply *);
+void syncd_nexthop_retry_stuck(struct syncd_apply *);
+void syncd_apply_retry_later(struct syncd_apply *);
 
 /* Life cycle of the objects (syncd-nexthop.c). */
 void syncd_nexthop_init(struct syncd_apply *);

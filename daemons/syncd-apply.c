@@ -443,6 +443,16 @@ syncd_apply_prefetch(const struct syncd_apply *sa, const char *vrf,
     }
 }
 
+/* Schedules syncd_apply_run()'s retry of failed removals, unless one is
+ * scheduled already: call it after queueing one. */
+void
+syncd_apply_retry_later(struct syncd_apply *sa)
+{
+    if (sa->n_orphans + sa->n_stuck_nhgs == 1) {
+        sa->next_retry = time_msec() + ORPHAN_RETRY_MSEC;
+    }
+}
+
 /* Marks 'route', whose removal failed, for a later retry. */
 static void
 orphan_add(struct syncd_apply *sa, struct sa_route *route)
@@ -452,9 +462,7 @@ orphan_add(struct syncd_apply *sa, struct sa_route *route)
 
         route->flags |= SA_ROUTE_ORPHAN;
         APPEND(sa->orphans, sa->n_orphans, sa->allocated_orphans, o);
-        if (sa->n_orphans == 1) {
-            sa->next_retry = time_msec() + ORPHAN_RETRY_MSEC;
-        }
+        syncd_apply_retry_later(sa);
         sa->stats.orphans++;
         COVERAGE_INC(syncd_apply_orphan);
     }
@@ -705,7 +713,8 @@ syncd_apply_n_pending(const struct syncd_apply *sa)
 void
 syncd_apply_run(struct syncd_apply *sa)
 {
-    if (!sa->n_orphans || time_msec() < sa->next_retry) {
+    if ((!sa->n_orphans && !sa->n_stuck_nhgs)
+        || time_msec() < sa->next_retry) {
         return;
     }
 
@@ -731,7 +740,8 @@ syncd_apply_run(struct syncd_apply *sa)
     }
     free(orphans);
     syncd_apply_flush(sa);
-    if (sa->n_orphans) {
+    syncd_nexthop_retry_stuck(sa);
+    if (sa->n_orphans || sa->n_stuck_nhgs) {
         sa->next_retry = time_msec() + ORPHAN_RETRY_MSEC;
     }
 }
@@ -739,7 +749,7 @@ syncd_apply_run(struct syncd_apply *sa)
 void
 syncd_apply_wait(struct syncd_apply *sa)
 {
-    if (sa->n_orphans) {
+    if (sa->n_orphans || sa->n_stuck_nhgs) {
         poll_timer_wait_until(sa->next_retry);
     }
 }

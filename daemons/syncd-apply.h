@@ -190,6 +190,8 @@ struct syncd_apply_stats {
     uint64_t orphans;           /* Removals that failed and were queued
                                  * for retry. */
     uint64_t orphan_retries;    /* Retried removals. */
+    uint64_t nhg_stuck;         /* Next-hop groups whose removal failed
+                                 * part way, set aside and retried. */
     uint64_t errors[32];        /* Failed operations by status code
                                  * (daemons/syncd-status.h). */
 };

@@ -70,20 +70,25 @@ struct sa_nh {
 /* A member of a next-hop group. */
 struct sa_member {
     struct sa_nh *nh;           /* The next hop (the member holds a
-                                 * reference). */
+                                 * reference), NULL once the member is
+                                 * removed. */
     uint32_t weight;            /* Its weight. */
-    sai_object_id_t oid;        /* The SAI group member. */
+    sai_object_id_t oid;        /* The SAI group member,
+                                 * SAI_NULL_OBJECT_ID once removed. */
 };
 
 /* A next-hop group, one per distinct set of (next hop, weight) members.
  * Its references are the routes that point at it and the queued operations
  * that will. */
 struct sa_nhg {
-    struct hmap_node node;      /* In 'sa->nhgs', by members. */
+    struct hmap_node node;      /* In 'sa->nhgs', by members, unless
+                                 * 'stuck'. */
     struct hmap_node oid_node;  /* In 'sa->nhgs_by_oid'. */
     sai_object_id_t oid;        /* The SAI next-hop group. */
     uint32_t refcnt;            /* References. */
     bool in_gc;                 /* In 'sa->gc_nhgs'? */
+    bool stuck;                 /* Its removal failed, perhaps part way:
+                                 * in 'sa->stuck_nhgs', not 'sa->nhgs'. */
     size_t n;                   /* Number of members. */
     struct sa_member members[]; /* Sorted by (next hop id, weight). */
 };
@@ -317,25 +322,23 @@ member_compare(const void *a_, const void *b_)
     return a->weight < b->weight ? -1 : a->weight > b->weight;
 }
 
-/* Removes 'n' group members with ids 'ids' from the switch.  Returns the
- * first failure, if any. */
+/* Removes the 'n' group members with ids 'ids' from the switch, storing
+ * each one's outcome in 'statuses'.  Returns the first failure, if any. */
 static sai_status_t
-members_remove(struct syncd_apply *sa, const sai_object_id_t *ids, size_t n)
+members_remove(struct syncd_apply *sa, const sai_object_id_t *ids, size_t n,
+               sai_status_t *statuses)
 {
-    sai_status_t *statuses = xmalloc(n * sizeof *statuses);
-    sai_status_t status = SAI_STATUS_SUCCESS;
-
-    if (sa->nhg_api->remove_next_hop_group_members(
+    if (!sa->nhg_api->remove_next_hop_group_members(
             n, ids, SAI_BULK_OP_ERROR_MODE_IGNORE_ERROR, statuses)) {
-        for (size_t i = 0; i < n; i++) {
-            if (statuses[i]) {
-                status = statuses[i];
-                break;
-            }
+        memset(statuses, 0, n * sizeof *statuses);
+        return SAI_STATUS_SUCCESS;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (statuses[i]) {
+            return statuses[i];
         }
     }
-    free(statuses);
-    return status;
+    return SAI_STATUS_SUCCESS;
 }
 
 /* Creates a group with the 'n' members in 'm' (sorted, each holding a
@@ -398,7 +401,7 @@ nhg_create(struct syncd_apply *sa, const struct sa_member *m, size_t n,
             }
         }
         if (n_created) {
-            members_remove(sa, ids, n_created);
+            members_remove(sa, ids, n_created, statuses);
         }
         sa->nhg_api->remove_next_hop_group(oid);
     } else {
@@ -423,37 +426,85 @@ nhg_create(struct syncd_apply *sa, const struct sa_member *m, size_t n,
     return nhg;
 }
 
-/* Removes next-hop group 'nhg', unused, from the switch and frees it.
- * Returns false (keeping it) if the switch refused. */
+/* Removes next-hop group 'nhg', unused, from the switch: its members that
+ * are left, then the group.  Returns true if all went and 'nhg' is freed.
+ * Otherwise some members may be gone, so the group no longer has the
+ * content it is known by: it is set aside ('stuck'), where no route can
+ * take it, and syncd_nexthop_retry_stuck() tries again later. */
 static bool
 nhg_destroy(struct syncd_apply *sa, struct sa_nhg *nhg)
 {
     sai_object_id_t *ids = xmalloc(nhg->n * sizeof *ids);
-    sai_status_t status;
+    sai_status_t *statuses = xmalloc(nhg->n * sizeof *statuses);
+    size_t *which = xmalloc(nhg->n * sizeof *which);
+    sai_status_t status = SAI_STATUS_SUCCESS;
+    size_t n = 0;
 
     for (size_t i = 0; i < nhg->n; i++) {
-        ids[i] = nhg->members[i].oid;
+        if (nhg->members[i].oid != SAI_NULL_OBJECT_ID) {
+            ids[n] = nhg->members[i].oid;
+            which[n++] = i;
+        }
     }
-    status = members_remove(sa, ids, nhg->n);
+    if (n) {
+        status = members_remove(sa, ids, n, statuses);
+        for (size_t j = 0; j < n; j++) {
+            struct sa_member *m = &nhg->members[which[j]];
+
+            if (!statuses[j]) {
+                m->oid = SAI_NULL_OBJECT_ID;
+                nh_unref(sa, m->nh);
+                m->nh = NULL;
+            }
+        }
+    }
     free(ids);
+    free(statuses);
+    free(which);
     if (!status) {
         status = sa->nhg_api->remove_next_hop_group(nhg->oid);
     }
     if (status) {
-        VLOG_WARN_RL(&rl, "cannot remove next-hop group 0x%"PRIx64": %s",
-                     nhg->oid, sai_util_status_name(status));
+        VLOG_WARN_RL(&rl, "cannot remove next-hop group 0x%"PRIx64": %s%s",
+                     nhg->oid, sai_util_status_name(status),
+                     nhg->stuck ? "" : " (set aside, retried later)");
+        if (!nhg->stuck) {
+            nhg->stuck = true;
+            hmap_remove(&sa->nhgs, &nhg->node);
+            APPEND(sa->stuck_nhgs, sa->n_stuck_nhgs,
+                   sa->allocated_stuck_nhgs, nhg);
+            syncd_apply_retry_later(sa);
+            sa->stats.nhg_stuck++;
+        }
         return false;
     }
 
-    for (size_t i = 0; i < nhg->n; i++) {
-        nh_unref(sa, nhg->members[i].nh);
+    if (!nhg->stuck) {
+        hmap_remove(&sa->nhgs, &nhg->node);
     }
-    hmap_remove(&sa->nhgs, &nhg->node);
     hmap_remove(&sa->nhgs_by_oid, &nhg->oid_node);
     free(nhg);
     sa->stats.nhg_removed++;
     COVERAGE_INC(syncd_apply_nhg_remove);
     return true;
+}
+
+/* Tries again to remove the next-hop groups set aside by nhg_destroy(),
+ * then the next hops that this leaves unused. */
+void
+syncd_nexthop_retry_stuck(struct syncd_apply *sa)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < sa->n_stuck_nhgs; i++) {
+        struct sa_nhg *nhg = sa->stuck_nhgs[i];
+
+        if (!nhg_destroy(sa, nhg)) {
+            sa->stuck_nhgs[n++] = nhg;
+        }
+    }
+    sa->n_stuck_nhgs = n;
+    syncd_nexthop_gc(sa);
 }
 
 /* Removes next hop 'nh', unused, from the switch and frees it.  Returns
@@ -718,6 +769,10 @@ syncd_nexthop_destroy(struct syncd_apply *sa)
     HMAP_FOR_EACH_POP (nhg, node, &sa->nhgs) {
         free(nhg);
     }
+    for (size_t i = 0; i < sa->n_stuck_nhgs; i++) {
+        free(sa->stuck_nhgs[i]);
+    }
+    free(sa->stuck_nhgs);
     struct sa_nh *nh;
     HMAP_FOR_EACH_POP (nh, node, &sa->nhs) {
         free(nh);
@@ -879,8 +934,13 @@ syncd_apply_format_target(const struct syncd_apply *sa,
         format_nh(nh, s);
         ds_put_cstr(s, "=1");
     } else if ((nhg = nhg_by_oid(sa, next_hop_id)) != NULL) {
+        size_t start = s->length;
+
         for (size_t i = 0; i < nhg->n; i++) {
-            if (i) {
+            if (!nhg->members[i].nh) {
+                continue;       /* Removed from a group set aside. */
+            }
+            if (s->length > start) {
                 ds_put_char(s, ',');
             }
             format_nh(nhg->members[i].nh, s);
@@ -912,6 +972,9 @@ syncd_apply_target_to_json(const struct syncd_apply *sa,
         json_object_put(obj, ds_cstr(&key), json_integer_create(1));
     } else if ((nhg = nhg_by_oid(sa, next_hop_id)) != NULL) {
         for (size_t i = 0; i < nhg->n; i++) {
+            if (!nhg->members[i].nh) {
+                continue;       /* Removed from a group set aside. */
+            }
             ds_clear(&key);
             format_nh(nhg->members[i].nh, &key);
             json_object_put(obj, ds_cstr(&key),

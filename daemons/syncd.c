@@ -1274,8 +1274,9 @@ cmd_stats(struct unixctl_conn *conn, int argc OVS_UNUSED,
                   "; groups: created %"PRIu64" removed %"PRIu64"\n",
                   as.nh_created, as.nh_removed, as.nhg_created,
                   as.nhg_removed);
-    ds_put_format(&s, "orphans: %"PRIu64" retries %"PRIu64"\n",
-                  as.orphans, as.orphan_retries);
+    ds_put_format(&s, "orphans: %"PRIu64" retries %"PRIu64"; groups set "
+                  "aside: %"PRIu64"\n", as.orphans, as.orphan_retries,
+                  as.nhg_stuck);
     ds_put_format(&s, "routes: %"PRIuSIZE"\n",
                   syncd_apply_n_routes(d->apply));
     if (as.last_fib_change) {
