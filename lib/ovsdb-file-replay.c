@@ -61,6 +61,33 @@ struct span {
 static unsigned int arena_shift = ARENA_SHIFT;
 #define ARENA_BLOCK (1u << arena_shift)
 static size_t arena_max_blocks;  /* 0: UINT32_MAX >> arena_shift. */
+/* Indexes of freed slots, to use again. */
+struct idx_stack {
+    size_t *idx;                /* The indexes, the last freed last. */
+    size_t n;                   /* Number of 'idx'. */
+    size_t allocated;           /* Room in 'idx'. */
+};
+
+static void
+idx_stack_push(struct idx_stack *s, size_t i)
+{
+    if (s->n >= s->allocated) {
+        s->idx = x2nrealloc(s->idx, &s->allocated, sizeof *s->idx);
+    }
+    s->idx[s->n++] = i;
+}
+
+/* Pops the index freed last into '*i'.  Returns false if there is none. */
+static bool
+idx_stack_pop(struct idx_stack *s, size_t *i)
+{
+    if (!s->n) {
+        return false;
+    }
+    *i = s->idx[--s->n];
+    return true;
+}
+
 struct arena {
     char **blocks;              /* Each ARENA_BLOCK bytes, or NULL once
                                  * freed. */
@@ -72,10 +99,7 @@ struct arena {
     size_t cur;                 /* Index of the block being filled, or
                                  * SIZE_MAX before the first. */
     size_t used;                /* Bytes used in block 'cur'. */
-    size_t *free_idx;           /* Indexes whose block was freed, to use
-                                 * again. */
-    size_t n_free;              /* Number of 'free_idx'. */
-    size_t allocated_free;      /* Room in 'free_idx'. */
+    struct idx_stack free_idx;  /* Indexes whose block was freed. */
 };
 
 /* How much of the file is read at a time by default (a record longer than
@@ -143,10 +167,7 @@ struct ovsdb_file_replay {
                                  * block), NULL once freed. */
     size_t n_owned;             /* Number of 'owned'. */
     size_t allocated_owned;     /* Room in 'owned'. */
-    size_t *free_owned;         /* Indexes of 'owned' freed, to use
-                                 * again. */
-    size_t n_free_owned;        /* Number of 'free_owned'. */
-    size_t allocated_free_owned; /* Room in 'free_owned'. */
+    struct idx_stack free_owned; /* Indexes of 'owned' freed. */
 
     struct pending *pending;    /* Diffs of the current record. */
     size_t n_pending;           /* Number of 'pending'. */
@@ -179,7 +200,7 @@ arena_clear(struct arena *a)
     }
     free(a->blocks);
     free(a->live);
-    free(a->free_idx);
+    free(a->free_idx.idx);
     arena_init(a);
 }
 
@@ -231,7 +252,7 @@ ovsdb_file_replay_destroy(struct ovsdb_file_replay *r)
         free(r->owned[i]);
     }
     free(r->owned);
-    free(r->free_owned);
+    free(r->free_owned.idx);
     free(r->pending);
     free(r);
 }
@@ -291,9 +312,7 @@ own(struct ovsdb_file_replay *r, char *s)
 {
     size_t idx;
 
-    if (r->n_free_owned) {
-        idx = r->free_owned[--r->n_free_owned];
-    } else {
+    if (!idx_stack_pop(&r->free_owned, &idx)) {
         if (r->n_owned >= r->allocated_owned) {
             r->owned = x2nrealloc(r->owned, &r->allocated_owned,
                                   sizeof *r->owned);
@@ -330,11 +349,7 @@ arena_free_block(struct arena *a, size_t b)
 {
     free(a->blocks[b]);
     a->blocks[b] = NULL;
-    if (a->n_free >= a->allocated_free) {
-        a->free_idx = x2nrealloc(a->free_idx, &a->allocated_free,
-                                 sizeof *a->free_idx);
-    }
-    a->free_idx[a->n_free++] = b;
+    idx_stack_push(&a->free_idx, b);
 }
 
 /* Releases value 's' of table 't', which a row no longer holds: an owned
@@ -350,12 +365,7 @@ release_value(struct ovsdb_file_replay *r, struct table *t, struct span s)
         if (!(s.len & SPAN_SHARED)) {
             free(r->owned[s.off]);
             r->owned[s.off] = NULL;
-            if (r->n_free_owned >= r->allocated_free_owned) {
-                r->free_owned = x2nrealloc(r->free_owned,
-                                           &r->allocated_free_owned,
-                                           sizeof *r->free_owned);
-            }
-            r->free_owned[r->n_free_owned++] = s.off;
+            idx_stack_push(&r->free_owned, s.off);
         }
         return;
     }
@@ -384,14 +394,13 @@ arena_new_block(struct arena *a)
                                   : UINT32_MAX >> arena_shift;
     size_t b;
 
-    if (a->n_free) {
-        b = a->free_idx[--a->n_free];
-    } else if (a->n_blocks < max) {
+    if (!idx_stack_pop(&a->free_idx, &b)) {
+        if (a->n_blocks >= max) {
+            return SIZE_MAX;
+        }
         b = a->n_blocks++;
         a->blocks = xrealloc(a->blocks, a->n_blocks * sizeof *a->blocks);
         a->live = xrealloc(a->live, a->n_blocks * sizeof *a->live);
-    } else {
-        return SIZE_MAX;
     }
     a->blocks[b] = xmalloc(ARENA_BLOCK);
     a->live[b] = 0;
