@@ -277,10 +277,15 @@ txn_failed(struct fpmd_rib *rib, struct route_batch_txn *txn)
              * the retry (put_stale_statuses()).  An update that carried no
              * such delete (a new metric, say) must not gain one: orchd
              * would not write the offload back for a route it already
-             * holds. */
-            fpmd_route_status_stale(rib, CONTAINER_OF(op->entry,
-                                                      struct fpmd_route,
-                                                      be));
+             * holds.  What the row holds for orchd is unknown until then:
+             * an announcement of the same content must not pass for no
+             * change to the row (fpmd_route_refresh()), which would take
+             * the delete back. */
+            struct fpmd_route *r = CONTAINER_OF(op->entry, struct fpmd_route,
+                                                be);
+
+            fpmd_route_status_stale(rib, r);
+            r->row_asic_hash = 0;
         }
     }
     route_batch_txn_fail(&rib->batch, txn);
@@ -302,6 +307,45 @@ txn_settle_clearing(struct route_batch_txn *txn)
             r->n_clearing--;
         }
     }
+}
+
+/* Commits 'txn' with 'counts' (see route_batch_txn_commit()), then has a
+ * route of it that still owes its row's status:offload delete
+ * (FPMD_F_STATUS_STALE) write its row again.  Such a route needs a write
+ * to carry the delete; when an update that carried it failed while this
+ * one, which did not, was in flight, the failed one's retry, queued,
+ * would find the row as the route wants it and be cancelled.  A route
+ * that owes the delete wants its row, so the commit cannot free it. */
+static void
+owe_stale_deletes(struct fpmd_rib *rib, struct route_batch_txn *txn,
+                  const unsigned int *counts)
+{
+    struct route_batch_entry **owing = NULL;
+    size_t n_owing = 0, allocated = 0;
+
+    for (size_t i = 0; i < txn->n_ops; i++) {
+        struct route_batch_entry *e = txn->ops[i].entry;
+
+        if (e->tag == FPMD_ROUTE && e->flags & FPMD_F_STATUS_STALE
+            && e->want) {
+            if (n_owing >= allocated) {
+                owing = x2nrealloc(owing, &allocated, sizeof *owing);
+            }
+            owing[n_owing++] = e;
+        }
+    }
+    route_batch_txn_commit(&rib->batch, txn, counts);
+    for (size_t i = 0; i < n_owing; i++) {
+        struct route_batch_entry *e = owing[i];
+
+        if (e->flags & FPMD_F_STATUS_STALE && !e->n_inflight
+            && e->db == ROUTE_BATCH_DB_PRESENT
+            && e->db_hash == e->want_hash) {
+            rib->stats.status_rewrites++;
+            route_batch_rewrite(&rib->batch, e);
+        }
+    }
+    free(owing);
 }
 
 /* Completes 'txn', the oldest transaction in flight, with the writer's
@@ -341,39 +385,7 @@ fpmd_txn_reply(struct fpmd_rib *rib, struct route_batch_txn *txn,
         counts[i] = ovsdb_wire_result_count(json_array(results)->elems[i]);
     }
     fpmd_status_inserts_committed(rib, (uintptr_t) txn->aux);
-
-    /* A route of 'txn' whose status:offload is still to be deleted
-     * (FPMD_F_STATUS_STALE) needs a write of its row to carry the delete.
-     * When an update that carried it failed while this one, which did
-     * not, was in flight, the failed one's retry, queued, would find the
-     * row as the route wants it and be cancelled: it is made to write.
-     * Such a route wants its row, so committing 'txn' cannot free it. */
-    struct route_batch_entry **owing = NULL;
-    size_t n_owing = 0, allocated = 0;
-
-    for (size_t i = 0; i < txn->n_ops; i++) {
-        struct route_batch_entry *e = txn->ops[i].entry;
-
-        if (e->tag == FPMD_ROUTE && e->flags & FPMD_F_STATUS_STALE
-            && e->want) {
-            if (n_owing >= allocated) {
-                owing = x2nrealloc(owing, &allocated, sizeof *owing);
-            }
-            owing[n_owing++] = e;
-        }
-    }
-    route_batch_txn_commit(&rib->batch, txn, counts);
-    for (size_t i = 0; i < n_owing; i++) {
-        struct route_batch_entry *e = owing[i];
-
-        if (e->flags & FPMD_F_STATUS_STALE && !e->n_inflight
-            && e->db == ROUTE_BATCH_DB_PRESENT
-            && e->db_hash == e->want_hash) {
-            rib->stats.status_rewrites++;
-            route_batch_rewrite(&rib->batch, e);
-        }
-    }
-    free(owing);
+    owe_stale_deletes(rib, txn, counts);
     free(counts);
     return true;
 }

@@ -298,12 +298,15 @@ enqueue(struct orchd_bulker *b, struct orchd_route_state *st,
     b->n_pending++;
 }
 
-/* Returns the token that a 'done' for content 'e' of the route of 'st'
- * carries: the last set's, if that set 'e''s content (pending, or
- * written since) and no write of other content waits behind 'e' (which
- * would replace it before the last set's write), otherwise 0. */
+/* Returns the token that a 'done' for content 'e' of the route of 'st',
+ * written as write 'seq', carries: the last set's, if that set 'e''s
+ * content (pending, or written since) and no later write of other
+ * content waits (which would replace it before the last set's write),
+ * otherwise 0.  (A removal older than 'seq' may still wait: see
+ * ack_route().) */
 static uint8_t
-answer_token(const struct orchd_route_state *st, const struct orchd_entry *e)
+answer_token(const struct orchd_route_state *st, const struct orchd_entry *e,
+             int64_t seq)
 {
     const struct orchd_entry *last = st->pending ? st->desired : st->written;
     const struct orchd_bulk_item *item;
@@ -312,8 +315,9 @@ answer_token(const struct orchd_route_state *st, const struct orchd_entry *e)
         return 0;
     }
     LIST_FOR_EACH (item, node, &st->waiting) {
-        if (item->op == ORCHD_BULK_REMOVE || !item->entry
-            || !orchd_entry_same_content(item->entry, e)) {
+        if (item->seq > seq
+            && (item->op == ORCHD_BULK_REMOVE || !item->entry
+                || !orchd_entry_same_content(item->entry, e))) {
             return 0;
         }
     }
@@ -756,8 +760,13 @@ ack_route(struct orchd_bulker *b, struct orchd_route_state *st,
                     st->failed = true;
                 }
             }
+            if (st->written == item->entry) {
+                /* The last write's outcome is known: an older write that
+                 * failed to go out needs no retry. */
+                st->unknown = false;
+            }
             b->cbs.done(b->aux, key, item->entry, ok, error,
-                        answer_token(st, item->entry));
+                        answer_token(st, item->entry, item->seq));
         } else {
             b->stats.n_superseded++;
         }

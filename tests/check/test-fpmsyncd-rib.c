@@ -1206,9 +1206,10 @@ END_TEST
 /* FIB suppression on the OVSDB path: an update that deletes the row's
  * offload (A to B) is refused by the server while a later one that does
  * not (B with a new metric, C, orchd's programming unchanged) is in
- * flight.  The refused one's retry finds the row as C wants it and is
- * cancelled; once C commits, the row is written again to carry the
- * delete, and orchd's answer for C reaches zebra. */
+ * flight, and zebra replays C meanwhile.  The refused one's retry finds
+ * the row as C wants it and is cancelled; once C commits, the row is
+ * written again to carry the delete, and orchd's answer for C reaches
+ * zebra. */
 START_TEST(test_offload_refused_delete_behind_write)
 {
     static const char *prefix = "10.9.0.0/24";
@@ -1235,13 +1236,15 @@ START_TEST(test_offload_refused_delete_behind_write)
     fpm_test_simple_route(&fr, FPM_OP_ADD, prefix, "192.168.1.3", 3);
     fr.metric = 50;
     fpmd_rib_route(rib, &fr);
-    fpm_route_destroy(&fr);
     t2 = take(rib, 1000, &p2);
     ck_assert_ptr_nonnull(t2);
 
     refused.n_ops = t1->n_ops;
     ck_assert(!fpmd_txn_reply(rib, t1, &refused, &errors));
     json_destroy(p1);
+    fpmd_rib_route(rib, &fr);                   /* Replayed. */
+    fpm_route_destroy(&fr);
+    ck_assert_uint_eq(n_offloads, 1);
     commit(rib, &db, t2, p2);
     ck_assert_uint_eq(db.n_mutate, 0);
 

@@ -713,6 +713,63 @@ START_TEST(test_done_token_behind_other_content)
 }
 END_TEST
 
+/* On the OVSDB southbound a route's removal waits until its transaction's
+ * reply is handled, and the route's next write may be acknowledged
+ * before: that acknowledgement still answers the last set. */
+START_TEST(test_done_token_past_older_removal)
+{
+    struct orchd_bulker_config cfg = { .max_bulk = 10,
+                                       .max_outstanding = 4 };
+    struct fake f = { .n_sent = 0 };
+    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+
+    struct orchd_entry *e = make_token_entry(4, "1.1.1.1@e0", 1);
+    struct uuid key = e->asic_uuid;
+
+    orchd_bulker_set(b, e);
+    orchd_bulker_run(b);
+    orchd_bulker_sent(b, f.sent[0], true);
+    ack_bulk(b, f.sent[0], true);
+
+    orchd_bulker_del(b, &key);
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 2);             /* Not yet sent. */
+    orchd_bulker_set(b, make_token_entry(4, "1.1.1.1@e0", 2));
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 3);
+    orchd_bulker_sent(b, f.sent[2], true);
+    ack_bulk(b, f.sent[2], true);
+    ck_assert_uint_eq(f.n_done_ok, 2);
+    ck_assert_uint_eq(f.last_token, 2);
+    orchd_bulker_sent(b, f.sent[1], true);
+    orchd_bulker_destroy(b);
+}
+END_TEST
+
+/* A write that fails to go out while a newer write of its route waits
+ * needs no retry once the newer one is acknowledged. */
+START_TEST(test_send_failure_before_waiting_write)
+{
+    struct orchd_bulker_config cfg = { .max_bulk = 10,
+                                       .max_outstanding = 4 };
+    struct fake f = { .n_sent = 0 };
+    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+
+    orchd_bulker_set(b, make_entry(4, "1.1.1.1@e0"));
+    orchd_bulker_run(b);
+    orchd_bulker_set(b, make_entry(4, "2.2.2.2@e0"));
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 2);
+    orchd_bulker_sent(b, f.sent[1], true);
+    orchd_bulker_sent(b, f.sent[0], false);
+    ack_bulk(b, f.sent[1], true);
+    ck_assert_uint_eq(f.n_done_ok, 1);
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 2);
+    orchd_bulker_destroy(b);
+}
+END_TEST
+
 /* The same content set again while its write is in flight, and that
  * write fails: the route is known failed, and the next set writes it. */
 START_TEST(test_unchanged_while_in_flight_then_failed)
@@ -1100,6 +1157,8 @@ orchd_bulker_suite(void)
     tcase_add_test(tc, test_done_tokens);
     tcase_add_test(tc, test_done_token_behind_other_content);
     tcase_add_test(tc, test_send_failure_behind_waiting_write);
+    tcase_add_test(tc, test_done_token_past_older_removal);
+    tcase_add_test(tc, test_send_failure_before_waiting_write);
     tcase_add_test(tc, test_unchanged_while_in_flight_then_failed);
     tcase_add_test(tc, test_sorted_bulk);
     tcase_add_test(tc, test_remove_names_content);
