@@ -170,12 +170,15 @@ bulk_committed(void *ctx_, const struct ovsdb_writer_reply *reply)
     bool ok = reply->result == OVSDB_WRITER_SUCCESS;
 
     if (ok) {
-        /* A change sent for an entry of unknown existence updated nothing
-         * if the entry was not there: create it instead. */
+        /* A change updated nothing if the entry was not there: its
+         * existence was unknown, or its row went behind orchd's back (a
+         * user's delete, a creation refused while the change was already
+         * taken).  Nothing would ever acknowledge it: create the entry
+         * instead. */
         for (size_t i = 0; i < bulk->n_items; i++) {
             struct orchd_bulk_item *item = &bulk->items[i];
 
-            if (item->unknown && item->op != ORCHD_BULK_REMOVE
+            if (item->op == ORCHD_BULK_SET
                 && i < json_array(reply->results)->n) {
                 const struct json *r = json_array(reply->results)->elems[i];
 
