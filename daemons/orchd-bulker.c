@@ -298,15 +298,14 @@ enqueue(struct orchd_bulker *b, struct orchd_route_state *st,
     b->n_pending++;
 }
 
-/* Returns the token that a 'done' for content 'e' of the route of 'st',
- * written as write 'seq', carries: the last set's, if that set 'e''s
- * content (pending, or written since) and no later write of other
- * content waits (which would replace it before the last set's write),
- * otherwise 0.  (A removal older than 'seq' may still wait: see
- * ack_route().) */
+/* Returns the token that a 'done' for content 'e' of the route of 'st'
+ * carries: the last set's, if that set 'e''s content (pending, or
+ * written since) and no later write of other content waits (which would
+ * replace it before the last set's write), otherwise 0.  Called once
+ * every write older than the one acknowledged is completed
+ * (ack_route()), so that every write still waiting is later. */
 static uint8_t
-answer_token(const struct orchd_route_state *st, const struct orchd_entry *e,
-             int64_t seq)
+answer_token(const struct orchd_route_state *st, const struct orchd_entry *e)
 {
     const struct orchd_entry *last = st->pending ? st->desired : st->written;
     const struct orchd_bulk_item *item;
@@ -315,9 +314,8 @@ answer_token(const struct orchd_route_state *st, const struct orchd_entry *e,
         return 0;
     }
     LIST_FOR_EACH (item, node, &st->waiting) {
-        if (item->seq > seq
-            && (item->op == ORCHD_BULK_REMOVE || !item->entry
-                || !orchd_entry_same_content(item->entry, e))) {
+        if (item->op == ORCHD_BULK_REMOVE || !item->entry
+            || !orchd_entry_same_content(item->entry, e)) {
             return 0;
         }
     }
@@ -744,8 +742,14 @@ ack_route(struct orchd_bulker *b, struct orchd_route_state *st,
             break;
         }
         if (item->op == ORCHD_BULK_REMOVE) {
-            /* Completed by orchd_bulker_sent(); the ack is for a later
-             * write that overtook the notification. */
+            /* orchd_bulker_sent() completes a removal, but this ack, for a
+             * later write, overtook its notification: the far end applied
+             * the removal first.  It is done, superseded by the write
+             * acknowledged (its late notification must not take that
+             * write's programmed entry away). */
+            complete_item(item);
+            b->stats.n_superseded++;
+            maybe_finish_bulk(b, bulk);
             continue;
         }
         matched = true;
@@ -766,7 +770,7 @@ ack_route(struct orchd_bulker *b, struct orchd_route_state *st,
                 st->unknown = false;
             }
             b->cbs.done(b->aux, key, item->entry, ok, error,
-                        answer_token(st, item->entry, item->seq));
+                        answer_token(st, item->entry));
         } else {
             b->stats.n_superseded++;
         }

@@ -741,7 +741,11 @@ START_TEST(test_done_token_past_older_removal)
     ack_bulk(b, f.sent[2], true);
     ck_assert_uint_eq(f.n_done_ok, 2);
     ck_assert_uint_eq(f.last_token, 2);
+
+    /* The removal's reply, read late, leaves the newer write programmed. */
     orchd_bulker_sent(b, f.sent[1], true);
+    ck_assert_ptr_nonnull(orchd_bulker_get_programmed(b, &key));
+    ck_assert_uint_eq(orchd_bulker_n_programmed(b), 1);
     orchd_bulker_destroy(b);
 }
 END_TEST
