@@ -61,6 +61,17 @@ static const struct orchd_bulker_cbs fake_cbs = {
     .done = fake_done,
 };
 
+/* Creates a bulker with bulks of 'max_bulk' writes and 'max_outstanding'
+ * of them at most, whose callbacks go to 'f'. */
+static struct orchd_bulker *
+fake_bulker(struct fake *f, size_t max_bulk, size_t max_outstanding)
+{
+    struct orchd_bulker_config cfg = { .max_bulk = max_bulk,
+                                       .max_outstanding = max_outstanding };
+
+    return orchd_bulker_create(&cfg, &fake_cbs, f);
+}
+
 /* Returns an entry for "10.0.I.0/24" via next hop 'nh'. */
 static struct orchd_entry *
 make_entry(int i, const char *nh)
@@ -113,10 +124,8 @@ ack_bulk(struct orchd_bulker *b, struct orchd_bulk *bulk, bool ok)
 
 START_TEST(test_bulks_split_at_max)
 {
-    struct orchd_bulker_config cfg = { .max_bulk = 10,
-                                       .max_outstanding = 8 };
     struct fake f = { .n_sent = 0 };
-    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+    struct orchd_bulker *b = fake_bulker(&f, 10, 8);
 
     for (int i = 0; i < 25; i++) {
         orchd_bulker_set(b, make_entry(i, "1.1.1.1@e0"));
@@ -255,10 +264,8 @@ END_TEST
  * add of one prefix ends with the prefix programmed. */
 START_TEST(test_add_del_add_one_prefix)
 {
-    struct orchd_bulker_config cfg = { .max_bulk = 100,
-                                       .max_outstanding = 4 };
     struct fake f = { .n_sent = 0 };
-    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+    struct orchd_bulker *b = fake_bulker(&f, 100, 4);
     struct uuid k = key_of(7);
 
     /* All three while nothing was sent: only the last counts. */
@@ -297,10 +304,8 @@ END_TEST
 /* An ack for a newer write completes older writes of the same route. */
 START_TEST(test_newer_ack_supersedes)
 {
-    struct orchd_bulker_config cfg = { .max_bulk = 1,
-                                       .max_outstanding = 4 };
     struct fake f = { .n_sent = 0 };
-    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+    struct orchd_bulker *b = fake_bulker(&f, 1, 4);
     struct orchd_bulker_stats st;
     struct uuid k = key_of(1);
 
@@ -326,10 +331,8 @@ END_TEST
  * the next update rather than skipped as unchanged. */
 START_TEST(test_failure_then_retry)
 {
-    struct orchd_bulker_config cfg = { .max_bulk = 10,
-                                       .max_outstanding = 1 };
     struct fake f = { .n_sent = 0 };
-    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+    struct orchd_bulker *b = fake_bulker(&f, 10, 1);
 
     orchd_bulker_set(b, make_entry(3, "1.1.1.1@e0"));
     orchd_bulker_run(b);
@@ -359,10 +362,8 @@ END_TEST
  * route's state. */
 START_TEST(test_programmed)
 {
-    struct orchd_bulker_config cfg = { .max_bulk = 10,
-                                       .max_outstanding = 4 };
     struct fake f = { .n_sent = 0 };
-    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+    struct orchd_bulker *b = fake_bulker(&f, 10, 4);
     struct uuid k1 = key_of(1), k2 = key_of(2), k3 = key_of(3);
     const struct orchd_entry *e;
 
@@ -416,10 +417,8 @@ END_TEST
  * its state. */
 START_TEST(test_late_ack_after_removal)
 {
-    struct orchd_bulker_config cfg = { .max_bulk = 10,
-                                       .max_outstanding = 4 };
     struct fake f = { .n_sent = 0 };
-    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+    struct orchd_bulker *b = fake_bulker(&f, 10, 4);
     struct orchd_bulker_stats stats;
     struct uuid k = key_of(5);
     int64_t seq;
@@ -454,10 +453,8 @@ END_TEST
  * an unknown write that finds no entry becomes a creation. */
 START_TEST(test_send_failure_requeues)
 {
-    struct orchd_bulker_config cfg = { .max_bulk = 10,
-                                       .max_outstanding = 1 };
     struct fake f = { .n_sent = 0 };
-    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+    struct orchd_bulker *b = fake_bulker(&f, 10, 1);
 
     orchd_bulker_set(b, make_entry(1, "1.1.1.1@e0"));
     orchd_bulker_set(b, make_entry(2, "1.1.1.1@e0"));
@@ -490,10 +487,8 @@ END_TEST
 /* Seeded entries (already in the ASIC at startup) are not rewritten. */
 START_TEST(test_seed_skips_unchanged)
 {
-    struct orchd_bulker_config cfg = { .max_bulk = 10,
-                                       .max_outstanding = 1 };
     struct fake f = { .n_sent = 0 };
-    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+    struct orchd_bulker *b = fake_bulker(&f, 10, 1);
     struct uuid k5 = key_of(5);
 
     orchd_bulker_seed(b, make_entry(4, "1.1.1.1@e0"), true);
@@ -517,10 +512,8 @@ END_TEST
  * not answered. */
 START_TEST(test_coalesced_back_answered)
 {
-    struct orchd_bulker_config cfg = { .max_bulk = 10,
-                                       .max_outstanding = 1 };
     struct fake f = { .n_sent = 0 };
-    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+    struct orchd_bulker *b = fake_bulker(&f, 10, 1);
 
     orchd_bulker_set(b, make_entry(4, "1.1.1.1@e0"));
     orchd_bulker_run(b);
@@ -549,10 +542,8 @@ END_TEST
  * its write.  A plain set of the same content answers nothing. */
 START_TEST(test_set_answer)
 {
-    struct orchd_bulker_config cfg = { .max_bulk = 10,
-                                       .max_outstanding = 4 };
     struct fake f = { .n_sent = 0 };
-    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+    struct orchd_bulker *b = fake_bulker(&f, 10, 4);
     struct orchd_bulker_stats st;
 
     orchd_bulker_set(b, make_entry(4, "1.1.1.1@e0"));
@@ -613,10 +604,8 @@ make_token_entry(int i, const char *nh, uint8_t token)
  * since: an acknowledgement of an older write answers no newer set. */
 START_TEST(test_done_tokens)
 {
-    struct orchd_bulker_config cfg = { .max_bulk = 10,
-                                       .max_outstanding = 4 };
     struct fake f = { .n_sent = 0 };
-    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+    struct orchd_bulker *b = fake_bulker(&f, 10, 4);
 
     /* A written; B set while A is in flight: A's acknowledgement answers
      * no set (0), B's answers B's. */
@@ -660,10 +649,8 @@ END_TEST
  * nothing else would write it. */
 START_TEST(test_send_failure_behind_waiting_write)
 {
-    struct orchd_bulker_config cfg = { .max_bulk = 10,
-                                       .max_outstanding = 4 };
     struct fake f = { .n_sent = 0 };
-    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+    struct orchd_bulker *b = fake_bulker(&f, 10, 4);
 
     orchd_bulker_set(b, make_entry(4, "1.1.1.1@e0"));
     orchd_bulker_run(b);
@@ -692,10 +679,8 @@ END_TEST
  * the last A's answers the last set. */
 START_TEST(test_done_token_behind_other_content)
 {
-    struct orchd_bulker_config cfg = { .max_bulk = 10,
-                                       .max_outstanding = 4 };
     struct fake f = { .n_sent = 0 };
-    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+    struct orchd_bulker *b = fake_bulker(&f, 10, 4);
     static const char *nhs[] = { "1.1.1.1@e0", "2.2.2.2@e0", "1.1.1.1@e0" };
 
     for (size_t i = 0; i < ARRAY_SIZE(nhs); i++) {
@@ -718,10 +703,8 @@ END_TEST
  * before: that acknowledgement still answers the last set. */
 START_TEST(test_done_token_past_older_removal)
 {
-    struct orchd_bulker_config cfg = { .max_bulk = 10,
-                                       .max_outstanding = 4 };
     struct fake f = { .n_sent = 0 };
-    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+    struct orchd_bulker *b = fake_bulker(&f, 10, 4);
 
     struct orchd_entry *e = make_token_entry(4, "1.1.1.1@e0", 1);
     struct uuid key = e->asic_uuid;
@@ -754,10 +737,8 @@ END_TEST
  * needs no retry once the newer one is acknowledged. */
 START_TEST(test_send_failure_before_waiting_write)
 {
-    struct orchd_bulker_config cfg = { .max_bulk = 10,
-                                       .max_outstanding = 4 };
     struct fake f = { .n_sent = 0 };
-    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+    struct orchd_bulker *b = fake_bulker(&f, 10, 4);
 
     orchd_bulker_set(b, make_entry(4, "1.1.1.1@e0"));
     orchd_bulker_run(b);
@@ -778,10 +759,8 @@ END_TEST
  * write fails: the route is known failed, and the next set writes it. */
 START_TEST(test_unchanged_while_in_flight_then_failed)
 {
-    struct orchd_bulker_config cfg = { .max_bulk = 10,
-                                       .max_outstanding = 4 };
     struct fake f = { .n_sent = 0 };
-    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+    struct orchd_bulker *b = fake_bulker(&f, 10, 4);
 
     orchd_bulker_set(b, make_entry(4, "1.1.1.1@e0"));
     orchd_bulker_run(b);
@@ -833,10 +812,8 @@ END_TEST
  * VRF and prefix. */
 START_TEST(test_remove_names_content)
 {
-    struct orchd_bulker_config cfg = { .max_bulk = 10,
-                                       .max_outstanding = 1 };
     struct fake f = { .n_sent = 0 };
-    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+    struct orchd_bulker *b = fake_bulker(&f, 10, 1);
     struct uuid k = key_of(5);
     char buf[FIB_PREFIX_STRLEN];
 
@@ -895,10 +872,8 @@ END_TEST
  * completed with it, as orchd_bulker_ack() does. */
 START_TEST(test_find_seq)
 {
-    struct orchd_bulker_config cfg = { .max_bulk = 1,
-                                       .max_outstanding = 4 };
     struct fake f = { .n_sent = 0 };
-    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+    struct orchd_bulker *b = fake_bulker(&f, 1, 4);
     struct orchd_bulker_stats st;
     struct orchd_bulk_item *item;
 
@@ -976,10 +951,8 @@ END_TEST
  * and only those; deleted routes are not named, seeded ones are. */
 START_TEST(test_generations)
 {
-    struct orchd_bulker_config cfg = { .max_bulk = 100,
-                                       .max_outstanding = 4 };
     struct fake f = { .n_sent = 0 };
-    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+    struct orchd_bulker *b = fake_bulker(&f, 100, 4);
     struct orchd_bulk *bulk;
 
     orchd_bulker_seed(b, make_entry(9, "9.9.9.9@e0"), true);
@@ -1028,10 +1001,8 @@ END_TEST
  * again, unchanged ones too; the mark says when all went out. */
 START_TEST(test_resync)
 {
-    struct orchd_bulker_config cfg = { .max_bulk = 10,
-                                       .max_outstanding = 1 };
     struct fake f = { .n_sent = 0 };
-    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+    struct orchd_bulker *b = fake_bulker(&f, 10, 1);
     struct orchd_bulker_stats st;
     struct uuid k1 = key_of(1);
     struct uuid k3 = key_of(3);
@@ -1088,10 +1059,8 @@ END_TEST
  * one, not one that failed, not one changed while the resync waited. */
 START_TEST(test_resync_resent)
 {
-    struct orchd_bulker_config cfg = { .max_bulk = 10,
-                                       .max_outstanding = 1 };
     struct fake f = { .n_sent = 0 };
-    struct orchd_bulker *b = orchd_bulker_create(&cfg, &fake_cbs, &f);
+    struct orchd_bulker *b = fake_bulker(&f, 10, 1);
     struct orchd_bulker_stats st;
     struct uuid k[4];
 
