@@ -250,10 +250,9 @@ fpmd_offload_route_set(struct fpmd_rib *rib, struct fpmd_route *r)
 
 /* On the OVSDB path: if the row of 'r' says offload=true (the Route.status
  * monitor said so, and no update that deletes it was sent since or is in
- * flight), marks
- * 'r' offloaded, as its row says, tells zebra, and returns true.  The
- * caller knows that what orchd programs of the row is 'r''s content
- * (fpmd_route_refresh()). */
+ * flight), marks 'r' offloaded, as its row says, tells zebra, and returns
+ * true.  The caller knows that what orchd programs of the row is 'r''s
+ * content (fpmd_route_refresh()). */
 bool
 fpmd_offload_from_row(struct fpmd_rib *rib, struct fpmd_route *r)
 {

@@ -827,7 +827,7 @@ load_route(struct fpmd_rib *rib, const struct json *row)
     struct fpmd_route *r;
     struct fpmd_vrf *vrf;
     struct uuid u, expected;
-    uint32_t hash;
+    uint32_t hash, row_asic_hash;
     char *error;
 
     if (!vrf_name || !prefix_s
@@ -848,19 +848,20 @@ load_route(struct fpmd_rib *rib, const struct json *row)
 
     vrf = fpmd_vrf_for_name(rib, vrf_name);
     r = fpmd_route_find(rib, vrf->idx, &prefix);
+    row_asic_hash = load_asic_hash(rib, row);
     if (!r) {
         r = route_create(rib, vrf, &prefix);
         r->be.flags |= FPMD_F_NO_CONTENT;
         /* What orchd holds of it, as the row says: zebra's replay of it
          * with only a new metric or protocol changes nothing there, and
          * orchd answers nothing (fpmd_route_refresh()). */
-        r->asic_hash = load_asic_hash(rib, row);
+        r->asic_hash = row_asic_hash;
     }
     /* What the row holds now, for a route fpmsyncd held already too: a
      * write lost with the connection may never have committed.  A row
      * that names its group without its members cannot say: if it holds
      * what fpmsyncd wants, the route's own value holds for it. */
-    r->row_asic_hash = load_asic_hash(rib, row);
+    r->row_asic_hash = row_asic_hash;
     if (!r->row_asic_hash && r->be.want && r->be.want_hash == hash) {
         r->row_asic_hash = r->asic_hash;
     }

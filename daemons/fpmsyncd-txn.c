@@ -314,11 +314,12 @@ txn_settle_clearing(struct route_batch_txn *txn)
  * (FPMD_F_STATUS_STALE) write its row again.  Such a route needs a write
  * to carry the delete; when an update that carried it failed while this
  * one, which did not, was in flight, the failed one's retry, queued,
- * would find the row as the route wants it and be cancelled.  A route
- * that owes the delete wants its row, so the commit cannot free it. */
+ * would find the row settled as the route wants it and be cancelled.  A
+ * route that owes the delete wants its row, so the commit cannot free
+ * it. */
 static void
-owe_stale_deletes(struct fpmd_rib *rib, struct route_batch_txn *txn,
-                  const unsigned int *counts)
+txn_commit(struct fpmd_rib *rib, struct route_batch_txn *txn,
+           const unsigned int *counts)
 {
     struct route_batch_entry **owing = NULL;
     size_t n_owing = 0, allocated = 0;
@@ -338,9 +339,8 @@ owe_stale_deletes(struct fpmd_rib *rib, struct route_batch_txn *txn,
     for (size_t i = 0; i < n_owing; i++) {
         struct route_batch_entry *e = owing[i];
 
-        if (e->flags & FPMD_F_STATUS_STALE && !e->n_inflight
-            && e->db == ROUTE_BATCH_DB_PRESENT
-            && e->db_hash == e->want_hash) {
+        if (e->flags & FPMD_F_STATUS_STALE
+            && route_batch_entry_is_settled(e)) {
             rib->stats.status_rewrites++;
             route_batch_rewrite(&rib->batch, e);
         }
@@ -385,7 +385,7 @@ fpmd_txn_reply(struct fpmd_rib *rib, struct route_batch_txn *txn,
         counts[i] = ovsdb_wire_result_count(json_array(results)->elems[i]);
     }
     fpmd_status_inserts_committed(rib, (uintptr_t) txn->aux);
-    owe_stale_deletes(rib, txn, counts);
+    txn_commit(rib, txn, counts);
     free(counts);
     return true;
 }

@@ -329,6 +329,13 @@ encode_nexthops(struct fpmd_zmq *zmq, const struct fpmd_route *r,
     return true;
 }
 
+/* Returns the token after 'token' (1 to 255 in turn). */
+static uint8_t
+next_token(uint8_t token)
+{
+    return token == UINT8_MAX ? 1 : token + 1;
+}
+
 /* Appends 'r' to the ROUTES frame in 'b' as an entry of 'op', numbered
  * 'token' (see fpmd_route's 'be.aux').  Returns false if it cannot. */
 static bool
@@ -377,15 +384,15 @@ take_route(struct fpmd_zmq *zmq, struct ofpbuf *b, struct fpmd_route *r)
          * takes the rolling 'first_token', so that a result for a route
          * withdrawn and freed, or sent before fpmsyncd restarted, seldom
          * matches the route announced again. */
-        uint8_t token = (!r->be.aux ? zmq->first_token
-                         : r->be.aux == UINT8_MAX ? 1 : r->be.aux + 1);
+        uint8_t token = (r->be.aux ? next_token(r->be.aux)
+                         : zmq->first_token);
 
         if (!put_route(zmq, b, r, ROUTE_FRAME_SET, token)) {
             zmq->n_unencodable++;
             return false;
         }
         if (!r->be.aux) {
-            zmq->first_token = token == UINT8_MAX ? 1 : token + 1;
+            zmq->first_token = next_token(token);
         }
         r->be.aux = token;
         zmq->n_sets++;

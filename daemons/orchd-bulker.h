@@ -83,8 +83,11 @@ struct orchd_bulk_item {
     struct orchd_entry *entry;  /* New content; for REMOVE, the content
                                  * removed (NULL if unknown). */
     int64_t seq;                /* Sequence number of this write. */
-    bool unknown;               /* Caller must check whether the entry
-                                 * exists (a previous write was lost). */
+    bool unknown;               /* The entry may not exist (a previous
+                                 * write was lost).  (orchd's OVSDB
+                                 * writer checks every SET's row count
+                                 * anyway: a row can also go behind its
+                                 * back.) */
     bool resent;                /* Content already programmed and
                                  * acknowledged, sent again only because
                                  * the far end lost it (a resync): the

@@ -83,6 +83,16 @@ route_batch_entry_is_idle(const struct route_batch_entry *e)
             && !e->n_inflight);
 }
 
+/* Returns true if the database holds, as far as the batcher knows, the
+ * row 'e' wants, with no transaction on it in flight: nothing is left to
+ * write for it (if it is queued, route_batch_take() skips it). */
+bool
+route_batch_entry_is_settled(const struct route_batch_entry *e)
+{
+    return (e->want && e->db == ROUTE_BATCH_DB_PRESENT
+            && e->db_hash == e->want_hash && !e->n_inflight);
+}
+
 /* Calls the idle callback if 'e' is idle. */
 static void
 check_idle(struct route_batch *b, struct route_batch_entry *e)

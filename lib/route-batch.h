@@ -219,6 +219,7 @@ void route_batch_destroy(struct route_batch *);
 
 void route_batch_entry_init(struct route_batch_entry *);
 bool route_batch_entry_is_idle(const struct route_batch_entry *);
+bool route_batch_entry_is_settled(const struct route_batch_entry *);
 
 void route_batch_set(struct route_batch *, struct route_batch_entry *,
                      uint32_t hash);
