@@ -23,6 +23,7 @@
 
 #include "coverage.h"
 #include "daemons/orchd-asic-read.h"
+#include "lib/ovsdb-cs-retry.h"
 #include "lib/ovsdb-wire.h"
 #include "openvswitch/json.h"
 #include "openvswitch/list.h"
@@ -44,6 +45,8 @@ COVERAGE_DEFINE(orchd_asic_ack_other_instance);
 
 struct orchd_asic_acks {
     struct ovsdb_cs *cs;        /* The monitor. */
+    struct ovsdb_cs_retry retry; /* Its reconnection once the server is
+                                  * back. */
     char *remote;               /* Database remote. */
     int instance;               /* orchd's ASIC instance. */
     int64_t read_slice;         /* Seq values per select of a read. */
@@ -230,6 +233,7 @@ orchd_asic_acks_create(const char *remote, int instance, int64_t read_slice,
     a->aux = aux;
     a->cs = ovsdb_cs_create(DB_NAME, 1, &cs_ops, a);
     ovsdb_cs_set_remote(a->cs, a->remote, true);
+    ovsdb_cs_retry_init(&a->retry, a->remote);
     return a;
 }
 
@@ -238,6 +242,7 @@ orchd_asic_acks_destroy(struct orchd_asic_acks *a)
 {
     if (a) {
         ovsdb_cs_destroy(a->cs);
+        ovsdb_cs_retry_destroy(&a->retry);
         orchd_asic_read_destroy(a->read);
         free(a->remote);
         free(a);
@@ -252,6 +257,9 @@ orchd_asic_acks_run(struct orchd_asic_acks *a)
     struct ovs_list events;
     struct ovsdb_cs_event *event;
 
+    if (ovsdb_cs_retry_run(&a->retry, ovsdb_cs_is_connected(a->cs))) {
+        ovsdb_cs_retry_reopen_cs(&a->retry, a->cs);
+    }
     ovsdb_cs_run(a->cs, &events);
     LIST_FOR_EACH_POP (event, list_node, &events) {
         if (event->type == OVSDB_CS_EVENT_TYPE_UPDATE) {
@@ -266,6 +274,7 @@ void
 orchd_asic_acks_wait(struct orchd_asic_acks *a)
 {
     ovsdb_cs_wait(a->cs);
+    ovsdb_cs_retry_wait(&a->retry);
     if (a->read) {
         orchd_asic_read_wait(a->read);
     } else if (a->read_retry) {

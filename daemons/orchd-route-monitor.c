@@ -22,6 +22,7 @@
 
 #include "coverage.h"
 #include "daemons/orchd-route-row.h"
+#include "lib/ovsdb-cs-retry.h"
 #include "lib/ovsdb-wire.h"
 #include "openvswitch/json.h"
 #include "openvswitch/list.h"
@@ -42,6 +43,8 @@ static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
 
 struct orchd_route_monitor {
     struct ovsdb_cs *cs;        /* The monitor. */
+    struct ovsdb_cs_retry retry; /* Its reconnection once the server is
+                                  * back. */
     orchd_route_monitor_cb *cb; /* Called with each change... */
     void *aux;                  /* ...and this. */
     bool needs_read;            /* Began: the caller must read the rows
@@ -171,6 +174,7 @@ orchd_route_monitor_create(const char *remote, orchd_route_monitor_cb *cb,
     ovs_list_init(&m->held);
     m->cs = ovsdb_cs_create(DB_NAME, 1, &cs_ops, m);
     ovsdb_cs_set_remote(m->cs, remote, true);
+    ovsdb_cs_retry_init(&m->retry, remote);
     return m;
 }
 
@@ -184,6 +188,7 @@ orchd_route_monitor_destroy(struct orchd_route_monitor *m)
             ovsdb_cs_event_destroy(event);
         }
         ovsdb_cs_destroy(m->cs);
+        ovsdb_cs_retry_destroy(&m->retry);
         ovsdb_wire_map_destroy(&m->nexthops);
         free(m);
     }
@@ -196,6 +201,9 @@ orchd_route_monitor_run(struct orchd_route_monitor *m)
     struct ovs_list events;
     struct ovsdb_cs_event *event;
 
+    if (ovsdb_cs_retry_run(&m->retry, ovsdb_cs_is_connected(m->cs))) {
+        ovsdb_cs_retry_reopen_cs(&m->retry, m->cs);
+    }
     ovsdb_cs_run(m->cs, &events);
     LIST_FOR_EACH_POP (event, list_node, &events) {
         handle_event(m, event);
@@ -206,6 +214,7 @@ void
 orchd_route_monitor_wait(struct orchd_route_monitor *m)
 {
     ovsdb_cs_wait(m->cs);
+    ovsdb_cs_retry_wait(&m->retry);
 }
 
 /* Has the monitor (re)begun, so that the caller must read every row and

@@ -46,6 +46,7 @@
 #include "lib/fibsync-instance.h"
 #include "lib/fibsync-paths.h"
 #include "lib/option-parse.h"
+#include "lib/ovsdb-cs-retry.h"
 #include "lib/ssl-options.h"
 #include "lib/perf-timer.h"
 #include "lib/route-key.h"
@@ -105,6 +106,8 @@ static struct setting features[N_FEATURES] = {
 /* The daemon's state. */
 struct orchd {
     struct ovsdb_idl *idl;          /* Replica of the database. */
+    struct ovsdb_cs_retry idl_retry; /* Its reconnection once the server
+                                      * is back. */
     struct ovsdb_idl_index *nhg_by_id;    /* Nexthop_Group by id. */
     struct orchd_cache *cache;      /* Programmed routes. */
     struct orchd_worker *worker;    /* Bulks and writes. */
@@ -1419,6 +1422,10 @@ run(struct orchd *o, struct unixctl_server *unixctl,
     unsigned int global_seqno)
 {
     while (!o->exiting) {
+        if (ovsdb_cs_retry_run(&o->idl_retry,
+                               ovsdb_idl_is_connected(o->idl))) {
+            ovsdb_cs_retry_reopen_idl(&o->idl_retry, o->idl);
+        }
         ovsdb_idl_run(o->idl);
         orchd_replica_follow(o->widening, o->idl);
         if (ovsdb_idl_get_seqno(o->idl) != global_seqno) {
@@ -1447,6 +1454,7 @@ run(struct orchd *o, struct unixctl_server *unixctl,
         perf_timer_run(o->drain_timer);
 
         ovsdb_idl_wait(o->idl);
+        ovsdb_cs_retry_wait(&o->idl_retry);
         if (o->acks) {
             orchd_asic_acks_wait(o->acks);
         }
@@ -1507,6 +1515,7 @@ main(int argc, char *argv[])
     unixctl_command_register("exit", "", 0, 0, orchd_unixctl_exit, &o);
     choose_paths(&o, unixctl);
     o.idl = ovsdb_idl_create(db_remote, &fibrec_idl_class, false, true);
+    ovsdb_cs_retry_init(&o.idl_retry, db_remote);
     orchd_route_table_init(&o.routes);
     if (routes_file && !o.nb_zmq) {
         /* No Route replica: the file, then a monitor of the changes. */
@@ -1667,6 +1676,7 @@ main(int argc, char *argv[])
     orchd_cache_destroy(o.cache);
     fibrec_ondemand_destroy(o.idl);
     ovsdb_idl_destroy(o.idl);
+    ovsdb_cs_retry_destroy(&o.idl_retry);
     route_index_destroy(o.ri);
     unixctl_server_destroy(unixctl);
     free(nb_endpoint);

@@ -28,6 +28,7 @@
 #include "daemons/syncd-rows.h"
 #include "daemons/syncd-writeback.h"
 #include "lib/fib-prefix.h"
+#include "lib/ovsdb-cs-retry.h"
 #include "lib/ovsdb-slice-reader.h"
 #include "lib/ovsdb-wire.h"
 #include "lib/setting.h"
@@ -101,6 +102,8 @@ struct syncd_db {
 
     /* Reading. */
     struct ovsdb_cs *cs;        /* The monitor. */
+    struct ovsdb_cs_retry retry; /* Its reconnection once the server is
+                                  * back. */
     struct ovs_list events;     /* "struct sdb_event"s to process. */
     size_t backlog;             /* Row updates in 'events' unprocessed. */
     struct syncd_row_parsed parsed; /* The row being parsed. */
@@ -936,6 +939,9 @@ monitor_run(struct syncd_db *db)
     if (db->backlog >= db->budget) {
         return;
     }
+    if (ovsdb_cs_retry_run(&db->retry, ovsdb_cs_is_connected(db->cs))) {
+        ovsdb_cs_retry_reopen_cs(&db->retry, db->cs);
+    }
     ovsdb_cs_run(db->cs, &events);
 
     struct ovsdb_cs_event *event;
@@ -997,6 +1003,7 @@ syncd_db_create(const struct syncd_db_options *options,
 
     db->cs = ovsdb_cs_create(DB_NAME, 1, &cs_ops, db);
     ovsdb_cs_set_remote(db->cs, db->remote, true);
+    ovsdb_cs_retry_init(&db->retry, db->remote);
     return db;
 }
 
@@ -1025,6 +1032,7 @@ syncd_db_destroy(struct syncd_db *db)
     read_stop(db);
     uuidset_destroy(&db->gone);
     ovsdb_cs_destroy(db->cs);
+    ovsdb_cs_retry_destroy(&db->retry);
     free(db->remote);
     free(db);
 }
@@ -1049,6 +1057,7 @@ syncd_db_wait(struct syncd_db *db)
     }
     if (db->backlog < db->budget) {
         ovsdb_cs_wait(db->cs);
+        ovsdb_cs_retry_wait(&db->retry);
     }
     if (db->reader) {
         ovsdb_slice_reader_wait(db->reader);

@@ -8,6 +8,7 @@ lib_libfibsync_la_SOURCES = \
 	lib/option-parse.c lib/option-parse.h \
 	lib/setting.c lib/setting.h \
 	lib/ssl-options.c lib/ssl-options.h \
+	lib/ovsdb-cs-retry.c lib/ovsdb-cs-retry.h \
 	lib/ovsdb-select-reader.c lib/ovsdb-select-reader.h \
 	lib/ovsdb-slice-reader.c lib/ovsdb-slice-reader.h \
 	lib/ovsdb-file-replay.c lib/ovsdb-file-replay.h \

@@ -1,0 +1,130 @@
+/*
+ * Copyright (c) 2026 The fibsync authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#include <config.h>
+
+#include "lib/ovsdb-cs-retry.h"
+
+#include <limits.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "openvswitch/poll-loop.h"
+#include "openvswitch/vlog.h"
+#include "ovsdb-cs.h"
+#include "ovsdb-idl.h"
+#include "socket-util.h"
+#include "timeval.h"
+#include "util.h"
+
+VLOG_DEFINE_THIS_MODULE(ovsdb_cs_retry);
+
+/* Starts watching a client of 'remote'. */
+void
+ovsdb_cs_retry_init(struct ovsdb_cs_retry *r, const char *remote)
+{
+    r->remote = xstrdup(remote);
+    r->path = (!strncmp(remote, "unix:", 5) && !strchr(remote, ',')
+               ? xstrdup(remote + 5) : NULL);
+    r->probe_at = LLONG_MIN;
+    r->n_reopens = 0;
+}
+
+void
+ovsdb_cs_retry_destroy(struct ovsdb_cs_retry *r)
+{
+    if (r) {
+        free(r->remote);
+        free(r->path);
+    }
+}
+
+/* Is a server accepting connections on 'path'? */
+static bool
+server_listens(const char *path)
+{
+    int fd = make_unix_socket(SOCK_STREAM, true, NULL, path);
+
+    if (fd < 0) {
+        return false;
+    }
+    close(fd);
+    return true;
+}
+
+/* Takes whether the client is 'connected' now.  Returns true if the
+ * caller should give its client a new session now: it is disconnected
+ * and its server listens again. */
+bool
+ovsdb_cs_retry_run(struct ovsdb_cs_retry *r, bool connected)
+{
+    long long int now;
+
+    if (!r->path) {
+        return false;
+    } else if (connected) {
+        r->probe_at = LLONG_MIN;
+        return false;
+    }
+
+    now = time_msec();
+    if (r->probe_at == LLONG_MIN) {
+        /* Just lost: ovsdb-cs tries at once by itself. */
+        r->probe_at = now + OVSDB_CS_RETRY_PROBE_MS;
+        return false;
+    } else if (now < r->probe_at) {
+        return false;
+    }
+
+    r->probe_at = now + OVSDB_CS_RETRY_PROBE_MS;
+    if (!server_listens(r->path)) {
+        return false;
+    }
+    /* The new session gets a second to connect before the next probe
+     * could reopen it again. */
+    r->probe_at = now + 1000;
+    r->n_reopens++;
+    VLOG_INFO("%s: the server listens again: reconnecting now", r->remote);
+    return true;
+}
+
+/* Wakes the poll loop for the next probe, if one is due. */
+void
+ovsdb_cs_retry_wait(const struct ovsdb_cs_retry *r)
+{
+    if (r->path && r->probe_at != LLONG_MIN) {
+        poll_timer_wait_until(r->probe_at);
+    }
+}
+
+/* Gives 'cs' a new session to the remote: the old one is waiting out its
+ * backoff, the new one connects at once.  (ovsdb_cs_set_remote() keeps
+ * the session when the remote is unchanged, hence the two calls.) */
+void
+ovsdb_cs_retry_reopen_cs(struct ovsdb_cs_retry *r, struct ovsdb_cs *cs)
+{
+    ovsdb_cs_set_remote(cs, NULL, true);
+    ovsdb_cs_set_remote(cs, r->remote, true);
+}
+
+/* The same for an IDL. */
+void
+ovsdb_cs_retry_reopen_idl(struct ovsdb_cs_retry *r, struct ovsdb_idl *idl)
+{
+    ovsdb_idl_set_remote(idl, NULL, true);
+    ovsdb_idl_set_remote(idl, r->remote, true);
+}

@@ -1,0 +1,70 @@
+/*
+ * Copyright (c) 2026 The fibsync authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#ifndef OVSDB_CS_RETRY_H
+#define OVSDB_CS_RETRY_H 1
+
+/* ovsdb-cs-retry: an ovsdb-cs client (or an IDL) back on its local
+ * ovsdb-server as soon as the server listens again.
+ *
+ * An ovsdb-cs session that loses its server retries after a backoff that
+ * doubles up to 8 s (lib/reconnect.c's default), and OVS 3.1's ovsdb-cs
+ * and IDL give no way to lower it.  A server restarted with a million
+ * routes listens again 11-30 s after it went, so each monitor came back
+ * up to 8 s after the server did, 4 s on average: the daemons' writers
+ * (lib/ovsdb-writer.h) retry every second, their monitors did not.
+ *
+ * This module watches a client whose remote is one "unix:" socket.  While
+ * the client is disconnected, it tries a connection of its own to the
+ * socket every OVSDB_CS_RETRY_PROBE_MS; once the server accepts one, it
+ * closes it and says so, and the caller gives its client a new session,
+ * which connects at once (ovsdb_cs_retry_reopen_cs(), or
+ * ovsdb_cs_retry_reopen_idl()).  Probing costs a refused
+ * connect() a quarter second and writes nothing to the log; the caller's
+ * client keeps its own backoff underneath.  Remotes over TCP or SSL, or
+ * naming several servers (a cluster), are left to ovsdb-cs.
+ *
+ * Thread safety: none; one per client, in the client's thread. */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct ovsdb_cs;
+struct ovsdb_idl;
+
+/* Milliseconds between probes of a disconnected client's socket. */
+#define OVSDB_CS_RETRY_PROBE_MS 250
+
+/* One client's watch. */
+struct ovsdb_cs_retry {
+    char *remote;               /* The client's remote, as given. */
+    char *path;                 /* Its socket's path, or NULL if the remote
+                                 * is not one "unix:" socket. */
+    long long int probe_at;     /* Next probe (msec), or LLONG_MIN while
+                                 * the client is connected. */
+    uint64_t n_reopens;         /* Clients reopened early (counter). */
+};
+
+void ovsdb_cs_retry_init(struct ovsdb_cs_retry *, const char *remote);
+void ovsdb_cs_retry_destroy(struct ovsdb_cs_retry *);
+
+bool ovsdb_cs_retry_run(struct ovsdb_cs_retry *, bool connected);
+void ovsdb_cs_retry_wait(const struct ovsdb_cs_retry *);
+
+void ovsdb_cs_retry_reopen_cs(struct ovsdb_cs_retry *, struct ovsdb_cs *);
+void ovsdb_cs_retry_reopen_idl(struct ovsdb_cs_retry *, struct ovsdb_idl *);
+
+#endif /* lib/ovsdb-cs-retry.h */
