@@ -146,7 +146,8 @@ asic_row(const struct uuid *uuid, const struct ovsdb_file_replay_value *v,
 
 /* Reads standalone database file 'file', calling 'asic_cb' (unless it is
  * NULL) with each Asic_Route row of ASIC instance 'instance', then
- * 'route_cb' with each Route row, and filling in '*stats'.  Returns NULL,
+ * 'route_cb' (unless it is NULL) with each Route row, and filling in
+ * '*stats'.  Returns NULL,
  * or an error message (for the caller to free) if the file could not be
  * read, in which case no callback was called. */
 char *
@@ -164,13 +165,15 @@ orchd_route_file_read(const char *file, int instance,
         .action = DS_EMPTY_INITIALIZER, .state = DS_EMPTY_INITIALIZER,
         .error = DS_EMPTY_INITIALIZER,
     };
-    size_t routes, asics = 0;
+    size_t routes = 0, asics = 0;
     char *error;
 
     memset(stats, 0, sizeof *stats);
     ovsdb_file_replay_map_init(&rd.nexthops);
-    routes = ovsdb_file_replay_add_table(r, "Route", route_cols,
-                                         ARRAY_SIZE(route_cols));
+    if (route_cb) {
+        routes = ovsdb_file_replay_add_table(r, "Route", route_cols,
+                                             ARRAY_SIZE(route_cols));
+    }
     if (asic_cb) {
         asics = ovsdb_file_replay_add_table(r, "Asic_Route", asic_cols,
                                             ARRAY_SIZE(asic_cols));
@@ -180,7 +183,9 @@ orchd_route_file_read(const char *file, int instance,
         if (asic_cb) {
             ovsdb_file_replay_consume(r, asics, asic_row, &rd);
         }
-        ovsdb_file_replay_consume(r, routes, route_row, &rd);
+        if (route_cb) {
+            ovsdb_file_replay_consume(r, routes, route_row, &rd);
+        }
     }
     ovsdb_file_replay_destroy(r);
     ds_destroy(&rd.vrf);

@@ -29,7 +29,8 @@
  * monitor), which is what orchd_route_monitor_needs_read() asks for.
  *
  * Asic_Route's rows of one ASIC instance are read too, when asked for, in
- * place of the selects of orchd-asic-read.h.
+ * place of the selects of orchd-asic-read.h; with a Route replica
+ * (--asic-from-file) they are the only rows read.
  *
  * Thread safety: none. */
 
