@@ -60,6 +60,7 @@ daemons_libsyncd_la_SOURCES = \
 	daemons/syncd-nexthop-key.c daemons/syncd-nexthop-key.h \
 	daemons/syncd-status.c daemons/syncd-status.h \
 	daemons/syncd-db.c daemons/syncd-db.h \
+	daemons/syncd-marks.c daemons/syncd-marks.h \
 	daemons/syncd-rows.c daemons/syncd-rows.h \
 	daemons/syncd-writeback.c daemons/syncd-writeback.h \
 	daemons/syncd-counters.c daemons/syncd-counters.h \

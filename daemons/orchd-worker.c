@@ -17,6 +17,7 @@
 #include "daemons/orchd-entry.h"
 #include "daemons/orchd-southbound.h"
 #include "lib/ovsdb-wire.h"
+#include "lib/ovsdb-write-mark.h"
 #include "lib/ovsdb-writer.h"
 #include "lib/perf-timer.h"
 #include "lib/spsc-ring.h"
@@ -47,6 +48,15 @@ struct orchd_worker {
                                      * bulker. */
     struct orchd_bulker *bulker OVS_GUARDED;  /* Bulk builder. */
     struct ovsdb_writer *writer OVS_GUARDED;  /* Asic_Route writer. */
+    struct ovsdb_write_mark mark OVS_GUARDED; /* Its Write_Mark on the
+                                               * southbound OVSDB path,
+                                               * which syncd follows. */
+    enum {
+        MARK_NONE,              /* No epoch: one starts before the next
+                                 * bulk. */
+        MARK_STARTED,           /* Bulks are marked. */
+        MARK_OFF,               /* The epoch was refused: no marks. */
+    } mark_state OVS_GUARDED;
     struct orchd_southbound *sb OVS_GUARDED;  /* Fast path, or NULL. */
     struct orchd_southbound_options *sb_options; /* Its options, if it is
                                                   * to be used. */
@@ -108,6 +118,8 @@ struct task {
 struct bulk_ctx {
     struct orchd_worker *w;         /* Owner. */
     struct orchd_bulk *bulk;        /* The bulk. */
+    bool marked;                    /* Its transaction ends with the
+                                     * mark's operation. */
 };
 
 /* Queues the outcome of writing 'entry' for Route.status write-back:
@@ -169,6 +181,10 @@ bulk_committed(void *ctx_, const struct ovsdb_writer_reply *reply)
     struct orchd_bulk *bulk = ctx->bulk;
     bool ok = reply->result == OVSDB_WRITER_SUCCESS;
 
+    if (ctx->marked) {
+        ovsdb_write_mark_done(&w->mark, ok);
+    }
+
     if (ok) {
         /* A change updated nothing if the entry was not there: its
          * existence was unknown, or its row went behind orchd's back (a
@@ -193,6 +209,45 @@ bulk_committed(void *ctx_, const struct ovsdb_writer_reply *reply)
     free(ctx);
 }
 
+/* Writer callback: the transaction that starts an epoch of the mark
+ * ended. */
+static void
+mark_epoch_done(void *w_, const struct ovsdb_writer_reply *reply)
+{
+    struct orchd_worker *w = w_;
+    bool committed = reply->result == OVSDB_WRITER_SUCCESS;
+
+    ovsdb_write_mark_epoch_done(&w->mark, committed);
+    if (reply->result == OVSDB_WRITER_ERROR) {
+        VLOG_WARN("Write_Mark refused (%s): syncd will read Asic_Route "
+                  "again after each reconnection", reply->error);
+        w->mark_state = MARK_OFF;
+    } else if (!committed) {
+        /* Lost with the connection: a new epoch before the next bulk, so
+         * that none goes out unmarked. */
+        w->mark_state = MARK_NONE;
+    }
+}
+
+/* Starts an epoch of the mark, unless one is on: its transaction goes
+ * before the bulk about to be sent.  syncd, seeing the row of the epoch
+ * unchanged after its monitor began again, knows that Asic_Route holds
+ * what it saw of orchd's writes and nothing newer (orchd-worker.h). */
+static void
+mark_start(struct orchd_worker *w) OVS_REQUIRES(w->mutex)
+{
+    struct uuid epoch;
+
+    if (w->mark_state != MARK_NONE) {
+        return;
+    }
+    uuid_generate(&epoch);
+    w->mark_state = MARK_STARTED;
+    ovsdb_writer_commit(w->writer,
+                        ovsdb_write_mark_start_epoch(&w->mark, &epoch),
+                        mark_epoch_done, w);
+}
+
 /* Bulker callback: writes 'bulk' into Asic_Route as one transaction. */
 static void
 bulker_send(void *w_, struct orchd_bulk *bulk)
@@ -214,6 +269,7 @@ bulker_send(void *w_, struct orchd_bulk *bulk)
         COVERAGE_INC(orchd_bulk_sent);
         return;
     }
+    mark_start(w);
     ops = json_array_create_empty();
     ctx = xmalloc(sizeof *ctx);
     for (size_t i = 0; i < bulk->n_items; i++) {
@@ -240,6 +296,16 @@ bulker_send(void *w_, struct orchd_bulk *bulk)
     }
     ctx->w = w;
     ctx->bulk = bulk;
+    if (w->mark_state == MARK_STARTED) {
+        struct json *mark = ovsdb_write_mark_op(&w->mark);
+
+        ctx->marked = mark != NULL;
+        if (mark) {
+            json_array_add(ops, mark);
+        }
+    } else {
+        ctx->marked = false;
+    }
     ovsdb_writer_commit(w->writer, ops, bulk_committed, ctx);
     perf_timer_inc(w->bulk_timer, bulk->n_items);
     perf_timer_pause(w->bulk_timer);
@@ -265,6 +331,11 @@ southbound_start(struct orchd_worker *w) OVS_REQUIRES(w->mutex)
     if (!w->sb_options) {
         return;
     }
+    /* Asic_Route is written behind, unmarked: a mark left by an orchd
+     * of the OVSDB path must not vouch for it. */
+    ovsdb_writer_commit(w->writer, ovsdb_write_mark_forget(&w->mark), NULL,
+                        NULL);
+    w->mark_state = MARK_OFF;
     w->sb = orchd_southbound_create(w->sb_options, w->bulker, w->writer,
                                     &error);
     if (!w->sb) {
@@ -277,7 +348,7 @@ southbound_start(struct orchd_worker *w) OVS_REQUIRES(w->mutex)
  * with bulker configuration 'cfg', and attaches 'cache' to its bulker's
  * programmed routes.  Until orchd_worker_start(), tasks run inline. */
 struct orchd_worker *
-orchd_worker_create(const char *db_remote,
+orchd_worker_create(const char *db_remote, const char *mark_writer,
                     const struct orchd_bulker_config *cfg,
                     struct orchd_cache *cache)
 {
@@ -302,6 +373,8 @@ orchd_worker_create(const char *db_remote,
     w->bulker = orchd_bulker_create(cfg, &cbs, w);
     w->writer = ovsdb_writer_create(db_remote, "Fibsync");
     ovsdb_writer_set_max_in_flight(w->writer, cfg->max_outstanding + 1);
+    ovsdb_write_mark_init(&w->mark, mark_writer);
+    w->mark_state = MARK_NONE;
     perf_timer_options_init(&popts);
     popts.module = &this_module;
     w->bulk_timer = perf_timer_create("BULK", &popts);
@@ -886,6 +959,7 @@ orchd_worker_destroy(struct orchd_worker *w)
     ovs_mutex_lock(&w->mutex);
     orchd_southbound_destroy(w->sb);
     ovsdb_writer_destroy(w->writer);
+    ovsdb_write_mark_destroy(&w->mark);
     orchd_bulker_destroy(w->bulker);
     perf_timer_destroy(w->bulk_timer);
     ovs_mutex_unlock(&w->mutex);

@@ -1526,6 +1526,7 @@ main(int argc, char *argv[])
 {
     struct unixctl_server *unixctl;
     struct orchd_bulker_config cfg;
+    char *mark_writer;
     struct perf_timer_options popts;
     struct orchd_replica_widening widening;
     struct seed seed;
@@ -1620,7 +1621,9 @@ main(int argc, char *argv[])
      * read (again below from the replica's, which may be newer): it must
      * exist before the Asic_Route read seeds it. */
     bulker_config(&cfg);
-    o.worker = orchd_worker_create(db_remote, &cfg, o.cache);
+    mark_writer = fibsync_instance_name("orchd", instance);
+    o.worker = orchd_worker_create(db_remote, mark_writer, &cfg, o.cache);
+    free(mark_writer);
     orchd_worker_set_southbound(o.worker, orchd_southbound_choose());
     orchd_worker_want_results(o.worker, features[F_FIB_SUPPRESSION].value);
     if (o.nb_zmq) {

@@ -25,6 +25,7 @@
 #include "asic-sim/sai-util.h"
 #include "coverage.h"
 #include "daemons/syncd-apply.h"
+#include "daemons/syncd-marks.h"
 #include "daemons/syncd-rows.h"
 #include "daemons/syncd-writeback.h"
 #include "lib/fib-prefix.h"
@@ -58,6 +59,7 @@ COVERAGE_DEFINE(syncd_db_wb_skipped);
 COVERAGE_DEFINE(syncd_db_other_instance);
 COVERAGE_DEFINE(syncd_db_read_row);
 COVERAGE_DEFINE(syncd_db_read_skipped);
+COVERAGE_DEFINE(syncd_db_read_kept);
 
 static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
 
@@ -71,6 +73,7 @@ struct sdb_event {
     struct ovsdb_cs_db_update *du;  /* Parsed update. */
     const struct ovsdb_cs_table_update *tu; /* Asic_Route, or NULL. */
     const struct ovsdb_cs_table_update *vrf_tu; /* Vrf, or NULL. */
+    const struct ovsdb_cs_table_update *mark_tu; /* Write_Mark, or NULL. */
     bool clear;                 /* Replaces everything known? */
     bool started;               /* Processing begun? */
     int phase;                  /* 0: removals, 1: the rest. */
@@ -115,6 +118,9 @@ struct syncd_db {
     enum sdb_read_part part;    /* Which part of it. */
     int64_t read_known_seq;     /* Highest seq of a row known when the
                                  * read began (SDB_READ_KEYS). */
+    struct syncd_marks marks;   /* The Write_Mark rows (syncd-marks.h)... */
+    bool marks_hold;            /* ...say, as the monitor began again,
+                                 * that the rows known stand as known. */
     size_t read_unsettled;      /* Rows the SDB_READ_KEYS part could not
                                  * settle by their seq alone. */
     size_t read_rows_before;    /* Rows read by the parts before. */
@@ -444,6 +450,40 @@ release_held(struct syncd_db *db, const char *vrf)
     free(v);
 }
 
+/* Takes the Write_Mark rows of 'ev'.  For the monitor's first contents
+ * after it began again, with rows known, decides whether the read that
+ * follows may do without reading them (syncd-marks.h): orchd's row as
+ * last seen, and syncd's own holding what it wrote back and read. */
+static void
+process_marks(struct syncd_db *db, const struct sdb_event *ev)
+{
+    struct ds why = DS_EMPTY_INITIALIZER;
+    bool orchd_holds;
+
+    orchd_holds = syncd_marks_update(&db->marks, ev->mark_tu, ev->clear,
+                                     &why);
+    if (!ev->clear || db->global_only || !hmap_count(&db->rows.rows)) {
+        ds_destroy(&why);
+        return;
+    }
+    db->marks_hold = false;
+    if (orchd_holds) {
+        struct uuid epoch;
+        int64_t txn;
+        bool found = syncd_marks_find(&db->marks,
+                                      syncd_writeback_mark_writer(db->wb),
+                                      &epoch, &txn);
+
+        db->marks_hold = syncd_writeback_mark_holds(db->wb,
+                                                    found ? &epoch : NULL,
+                                                    txn, &why);
+    }
+    if (!db->marks_hold) {
+        VLOG_INFO("Asic_Route read again by seq: %s", ds_cstr(&why));
+    }
+    ds_destroy(&why);
+}
+
 /* Takes in the Vrf rows of update 'ev' (all of them if it replaces
  * everything known), before any Asic_Route row of the same update: a Vrf
  * row and the routes in its VRF may come in one transaction.  The rows
@@ -635,23 +675,40 @@ read_start_part(struct syncd_db *db, enum sdb_read_part part)
 /* Starts reading the rows of syncd's instance after marking every row
  * known unseen: the monitor has just (re)started, and from now on tells
  * of every change.  With rows known (a reconnection), those at or below
- * the highest seq known are read by seq first (see "Reading" in
- * syncd-db.h). */
+ * the highest seq known are read by seq first, unless the marks say they
+ * stand as known; then only the rows above it are read (see "Reading"
+ * in syncd-db.h). */
 static void
 read_start(struct syncd_db *db)
 {
+    bool kept = db->marks_hold;
     struct syncd_row *row;
 
     read_stop(db);
+    db->marks_hold = false;
     db->read_known_seq = 0;
     HMAP_FOR_EACH (row, node, &db->rows.rows) {
-        row->flags &= ~SYNCD_ROW_SEEN;
+        if (kept) {
+            row->flags |= SYNCD_ROW_SEEN;
+        } else {
+            row->flags &= ~SYNCD_ROW_SEEN;
+        }
         db->read_known_seq = MAX(db->read_known_seq, row->seq);
     }
     db->read_unsettled = 0;
     db->read_rows_before = 0;
-    read_start_part(db, db->read_known_seq > 0 ? SDB_READ_KEYS
-                                               : SDB_READ_ALL);
+    if (kept && db->read_known_seq > 0) {
+        VLOG_INFO("Asic_Route not read again: the marks say the database "
+                  "holds the %"PRIuSIZE" rows known, as known; reading "
+                  "those above seq %"PRId64, hmap_count(&db->rows.rows),
+                  db->read_known_seq);
+        db->stats.read_kept++;
+        COVERAGE_INC(syncd_db_read_kept);
+        read_start_part(db, SDB_READ_NEWER);
+    } else {
+        read_start_part(db, db->read_known_seq > 0 ? SDB_READ_KEYS
+                                                   : SDB_READ_ALL);
+    }
     db->read_started = time_msec();
     db->read_retry = 0;
     db->stats.reads++;
@@ -681,6 +738,9 @@ read_done(struct syncd_db *db)
               "in %lld ms; %"PRIuSIZE" rows known before are gone",
               n_rows, n_slices, db->stats.read_msec, n_gone);
     db->initial_done = true;
+    /* What syncd knows now is what the database held: a new epoch of its
+     * mark vouches for it (syncd-marks.h). */
+    syncd_writeback_start_epoch(db->wb);
 }
 
 /* Advances the read, if one is running, or starts it again a second after
@@ -735,6 +795,7 @@ process_events(struct syncd_db *db)
         if (!ev->started) {
             ev->started = true;
             process_vrfs(db, ev);
+            process_marks(db, ev);
         }
 
         if (ev->phase == 0) {
@@ -897,6 +958,7 @@ queue_update(struct syncd_db *db, struct ovsdb_cs_event *event)
     ev->du = du;
     ev->tu = ovsdb_cs_db_update_find_table(du, TABLE);
     ev->vrf_tu = ovsdb_cs_db_update_find_table(du, "Vrf");
+    ev->mark_tu = ovsdb_cs_db_update_find_table(du, "Write_Mark");
     ev->clear = u->clear;
     ovs_list_push_back(&db->events, &ev->node);
     db->backlog += ev->tu ? ev->tu->n : 0;
@@ -921,6 +983,7 @@ compose_monitor_requests(const struct json *schema OVS_UNUSED, void *db_)
           "\"packet_action\",\"nexthops\",\"seq\"],"
           "\"select\":{\"initial\":false}}],"
           "\"Vrf\":[{\"columns\":[\"name\"]}],"
+          "\"Write_Mark\":[{\"columns\":[\"writer\",\"epoch\",\"txn\"]}],"
           "\"Global\":[{\"columns\":[\"max_bulk_size\","
           "\"southbound_zmq\"]}]}");
 }
@@ -1001,6 +1064,7 @@ syncd_db_create(const struct syncd_db_options *options,
     };
     db->wb = syncd_writeback_create(&wbo, &db->rows);
 
+    syncd_marks_init(&db->marks, options->instance);
     db->cs = ovsdb_cs_create(DB_NAME, 1, &cs_ops, db);
     ovsdb_cs_set_remote(db->cs, db->remote, true);
     ovsdb_cs_retry_init(&db->retry, db->remote);
@@ -1031,6 +1095,7 @@ syncd_db_destroy(struct syncd_db *db)
     hmap_destroy(&db->held);
     read_stop(db);
     uuidset_destroy(&db->gone);
+    syncd_marks_destroy(&db->marks);
     ovsdb_cs_destroy(db->cs);
     ovsdb_cs_retry_destroy(&db->retry);
     free(db->remote);

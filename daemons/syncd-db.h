@@ -166,7 +166,10 @@ struct syncd_db_stats {
     uint64_t read_skipped;      /* ...rows they read that the monitor had
                                  * already deleted or written since... */
     uint64_t read_by_seq;       /* ...rows settled by their seq alone
-                                 * (a read after a reconnection). */
+                                 * (a read after a reconnection)... */
+    uint64_t read_kept;         /* ...and reads after a reconnection that
+                                 * the marks spared reading the rows
+                                 * known (syncd-marks.h). */
     long long int read_msec;    /* How long the last one that ended took. */
 };
 

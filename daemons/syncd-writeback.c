@@ -25,7 +25,9 @@
 #include "coverage.h"
 #include "daemons/syncd-rows.h"
 #include "daemons/syncd-status.h"
+#include "lib/fibsync-instance.h"
 #include "lib/ovsdb-wire.h"
+#include "lib/ovsdb-write-mark.h"
 #include "lib/ovsdb-writer.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/json.h"
@@ -56,6 +58,7 @@ struct wb_entry {
  * callback. */
 struct wb_txn {
     struct syncd_writeback *wb; /* Owner. */
+    bool marked;                /* Ends with the mark's operation? */
     size_t n;                   /* Number of 'entries'. */
     struct wb_entry entries[];  /* Its rows, in operation order. */
 };
@@ -68,6 +71,8 @@ struct syncd_writeback {
     uint32_t batch;             /* Rows per transaction. */
     bool disabled;              /* Write-back disabled? */
     bool destroying;            /* Inside syncd_writeback_destroy()? */
+    struct ovsdb_write_mark mark; /* syncd's Write_Mark row (see
+                                   * syncd_writeback_start_epoch()). */
 
     /* Rows whose outcome to write, oldest first, from 'head'.  A row is
      * here once while SYNCD_ROW_WB_PENDING; an entry whose row has gone
@@ -185,6 +190,10 @@ txn_done(void *txn_, const struct ovsdb_writer_reply *reply)
     struct syncd_writeback *wb = txn->wb;
 
     wb->stats.inflight_rows -= txn->n;
+    if (txn->marked) {
+        ovsdb_write_mark_done(&wb->mark,
+                              reply->result == OVSDB_WRITER_SUCCESS);
+    }
     if (!wb->destroying) {
         switch (reply->result) {
         case OVSDB_WRITER_SUCCESS:
@@ -266,6 +275,7 @@ send_txn(struct syncd_writeback *wb)
         if (!txn) {
             txn = xmalloc(sizeof *txn + wb->batch * sizeof *txn->entries);
             txn->wb = wb;
+            txn->marked = false;
             txn->n = 0;
             ovsdb_writer_txn_start(wb->writer, &ops);
         }
@@ -295,7 +305,9 @@ send_txn(struct syncd_writeback *wb)
     wb->stats.inflight_rows += txn->n;
     COVERAGE_INC(syncd_db_wb_txn);
     COVERAGE_ADD(syncd_db_wb_row, txn->n);
-    ovsdb_writer_commit_ds(wb->writer, &ops, txn->n, txn_done, txn);
+    txn->marked = ovsdb_write_mark_put(&wb->mark, &ops);
+    ovsdb_writer_commit_ds(wb->writer, &ops, txn->n + txn->marked, txn_done,
+                           txn);
     return true;
 }
 
@@ -317,6 +329,9 @@ syncd_writeback_create(const struct syncd_writeback_options *options,
     wb->writer = ovsdb_writer_create(wb->remote, DB_NAME);
     ovsdb_writer_set_max_in_flight(wb->writer,
                                    options->inflight ? options->inflight : 2);
+    char *writer = fibsync_instance_name("syncd", wb->instance);
+    ovsdb_write_mark_init(&wb->mark, writer);
+    free(writer);
     return wb;
 }
 
@@ -328,9 +343,68 @@ syncd_writeback_destroy(struct syncd_writeback *wb)
     }
     wb->destroying = true;
     ovsdb_writer_destroy(wb->writer);
+    ovsdb_write_mark_destroy(&wb->mark);
     free(wb->fifo);
     free(wb->remote);
     free(wb);
+}
+
+/* The mark's epoch transaction ended. */
+static void
+epoch_done(void *wb_, const struct ovsdb_writer_reply *reply)
+{
+    struct syncd_writeback *wb = wb_;
+
+    ovsdb_write_mark_epoch_done(&wb->mark,
+                                reply->result == OVSDB_WRITER_SUCCESS);
+    if (reply->result == OVSDB_WRITER_ERROR) {
+        VLOG_WARN_RL(&rl, "Write_Mark refused (%s): Asic_Route will be "
+                     "read again after each reconnection", reply->error);
+    }
+}
+
+/* syncd has just read Asic_Route: starts a new epoch of its mark, whose
+ * transaction commits after every write-back before it.  A database found
+ * later with the epoch's row, at a txn no lower than the last marked
+ * write-back that committed, holds every outcome syncd wrote and what it
+ * read (syncd_writeback_mark_holds()).  Nothing with the write-back
+ * off. */
+void
+syncd_writeback_start_epoch(struct syncd_writeback *wb)
+{
+    struct uuid epoch;
+
+    if (wb->disabled) {
+        return;
+    }
+    uuid_generate(&epoch);
+    ovsdb_writer_commit(wb->writer,
+                        ovsdb_write_mark_start_epoch(&wb->mark, &epoch),
+                        epoch_done, wb);
+}
+
+/* Returns true if a database whose row of syncd's mark holds 'epoch' and
+ * 'txn' ('epoch' NULL: no row) holds what syncd wrote back and read since
+ * its last epoch began (ovsdb_write_mark_holds()); otherwise appends why
+ * not to 'why'.  False with the write-back off: nothing vouches for the
+ * rows then. */
+bool
+syncd_writeback_mark_holds(const struct syncd_writeback *wb,
+                           const struct uuid *epoch, int64_t txn,
+                           struct ds *why)
+{
+    if (wb->disabled) {
+        ds_put_cstr(why, "the write-back is off");
+        return false;
+    }
+    return ovsdb_write_mark_holds(&wb->mark, epoch, txn, why);
+}
+
+/* Returns the name of syncd's Write_Mark row. */
+const char *
+syncd_writeback_mark_writer(const struct syncd_writeback *wb)
+{
+    return wb->mark.writer;
 }
 
 /* Runs the connection (ending transactions) and sends transactions while

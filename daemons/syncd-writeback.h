@@ -41,13 +41,21 @@
  * with the rows themselves (their state and applied_seq), so that rows
  * already programmed at their seq are not written again.
  *
+ * Each write-back transaction is marked (lib/ovsdb-write-mark.h) in the
+ * Write_Mark row "syncd" ("syncd-N" for instance N), whose epoch starts
+ * again after each read of Asic_Route: after a reconnection syncd_db
+ * compares the row with what it sent and, with orchd's row unchanged
+ * too, does without that read (syncd-marks.h).
+ *
  * Thread safety: none; syncd's main thread owns it. */
 
 #include <stdbool.h>
 #include <stdint.h>
 
+struct ds;
 struct syncd_row;
 struct syncd_rows;
+struct uuid;
 
 /* Options for syncd_writeback_create(). */
 struct syncd_writeback_options {
@@ -76,6 +84,12 @@ struct syncd_writeback *syncd_writeback_create(
 void syncd_writeback_destroy(struct syncd_writeback *);
 void syncd_writeback_run(struct syncd_writeback *);
 void syncd_writeback_wait(struct syncd_writeback *);
+
+void syncd_writeback_start_epoch(struct syncd_writeback *);
+bool syncd_writeback_mark_holds(const struct syncd_writeback *,
+                                const struct uuid *epoch, int64_t txn,
+                                struct ds *why);
+const char *syncd_writeback_mark_writer(const struct syncd_writeback *);
 
 void syncd_writeback_mark(struct syncd_writeback *, struct syncd_row *,
                           uint8_t code);

@@ -1311,10 +1311,10 @@ cmd_stats(struct unixctl_conn *conn, int argc OVS_UNUSED,
                   ds.row_inserts, ds.row_modifies, ds.row_deletes);
     ds_put_format(&s, "db read: %s, reads %"PRIu64" failed %"PRIu64
                   " rows %"PRIu64" skipped %"PRIu64" by seq %"PRIu64
-                  " last %lld ms\n",
+                  " kept %"PRIu64" last %lld ms\n",
                   ds.reading ? "reading" : "idle", ds.reads,
                   ds.read_failures, ds.read_rows, ds.read_skipped,
-                  ds.read_by_seq, ds.read_msec);
+                  ds.read_by_seq, ds.read_kept, ds.read_msec);
     ds_put_format(&s, "db VRFs: %"PRIu64" with a Vrf row; rows waiting for "
                   "one %"PRIu64" (ever %"PRIu64")\n",
                   ds.vrfs, ds.held, ds.held_total);

@@ -95,6 +95,20 @@ ovsdb_write_mark_epoch_done(struct ovsdb_write_mark *m, bool committed)
     }
 }
 
+/* Returns the operations, a JSON array, of a transaction that deletes
+ * the writer's row: for a writer that will no longer mark its
+ * transactions, so that no reader takes an old mark for a current one. */
+struct json *
+ovsdb_write_mark_forget(const struct ovsdb_write_mark *m)
+{
+    struct json *del = json_object_create();
+
+    json_object_put_string(del, "op", "delete");
+    json_object_put_string(del, "table", MARK_TABLE);
+    json_object_put(del, "where", where_writer(m));
+    return json_array_create_1(del);
+}
+
 /* Appends to 'ops', after a comma, the operation that marks the
  * transaction about to be sent, and counts it: its number is n_sent.
  * Returns true if it appended one (false with marking off), in which case
@@ -114,6 +128,28 @@ ovsdb_write_mark_put(struct ovsdb_write_mark *m, struct ds *ops)
     ovsdb_wire_put_uint(ops, m->n_sent);
     ds_put_cstr(ops, "}}");
     return true;
+}
+
+/* The same as ovsdb_write_mark_put() for a transaction built as a JSON
+ * array: returns the operation to append last, or NULL with marking
+ * off. */
+struct json *
+ovsdb_write_mark_op(struct ovsdb_write_mark *m)
+{
+    struct json *op, *row;
+
+    if (!m->enabled) {
+        return NULL;
+    }
+    m->n_sent++;
+    row = json_object_create();
+    json_object_put(row, "txn", json_integer_create(m->n_sent));
+    op = json_object_create();
+    json_object_put_string(op, "op", "update");
+    json_object_put_string(op, "table", MARK_TABLE);
+    json_object_put(op, "where", where_writer(m));
+    json_object_put(op, "row", row);
+    return op;
 }
 
 /* The oldest marked transaction in flight ended: committed or not. */
@@ -157,9 +193,7 @@ ovsdb_write_mark_check(const struct ovsdb_write_mark *m,
     int64_t txn;
 
     if (!m->enabled) {
-        ds_put_cstr(why, uuid_is_zero(&m->epoch) ? "no mark written yet"
-                    : "marks off (the epoch was not written)");
-        return false;
+        return ovsdb_write_mark_holds(m, NULL, 0, why);
     }
     if (result && result->type == JSON_ARRAY && json_array(result)->n
         && json_array(result)->elems[0]->type == JSON_OBJECT) {
@@ -175,14 +209,47 @@ ovsdb_write_mark_check(const struct ovsdb_write_mark *m,
         return false;
     }
     row = json_array(rows)->elems[0];
-    if (!ovsdb_wire_get_uuid(ovsdb_wire_col(row, "epoch"), &epoch)
-        || !ovsdb_wire_get_integer(ovsdb_wire_col(row, "txn"), &txn)) {
+    if (!ovsdb_write_mark_parse_row(row, &epoch, &txn)) {
         ds_put_cstr(why, "a malformed mark row");
         return false;
     }
-    if (!uuid_equals(&epoch, &m->epoch)) {
+    return ovsdb_write_mark_holds(m, &epoch, txn, why);
+}
+
+/* Parses the epoch and txn columns of a Write_Mark row, a JSON object
+ * with at least those two columns.  Returns false if they are not
+ * there or of the wrong type. */
+bool
+ovsdb_write_mark_parse_row(const struct json *row, struct uuid *epoch,
+                           int64_t *txn)
+{
+    return (row && row->type == JSON_OBJECT
+            && ovsdb_wire_get_uuid(ovsdb_wire_col(row, "epoch"), epoch)
+            && ovsdb_wire_get_integer(ovsdb_wire_col(row, "txn"), txn));
+}
+
+/* Returns true if a database whose row for this writer holds 'epoch' and
+ * 'txn' (NULL 'epoch': there is no row) holds every transaction of the
+ * epoch that committed.  Otherwise appends to 'why' what it found
+ * instead.  (ovsdb_write_mark_check() for a row read some other way, from
+ * a monitor, say.) */
+bool
+ovsdb_write_mark_holds(const struct ovsdb_write_mark *m,
+                       const struct uuid *epoch, int64_t txn,
+                       struct ds *why)
+{
+    if (!m->enabled) {
+        ds_put_cstr(why, uuid_is_zero(&m->epoch) ? "no mark written yet"
+                    : "marks off (the epoch was not written)");
+        return false;
+    }
+    if (!epoch) {
+        ds_put_cstr(why, "no mark row");
+        return false;
+    }
+    if (!uuid_equals(epoch, &m->epoch)) {
         ds_put_format(why, "the mark of another epoch ("UUID_FMT")",
-                      UUID_ARGS(&epoch));
+                      UUID_ARGS(epoch));
         return false;
     }
     if (txn < 0 || (uint64_t) txn < m->committed) {

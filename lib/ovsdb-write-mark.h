@@ -53,6 +53,16 @@
  * What the check cannot see is a change made behind the writer's back to
  * its rows, which the writer could not see while connected either.
  *
+ * A reader that follows another writer's rows through a monitor (syncd,
+ * of orchd's Asic_Route writes) can use the same row.  The monitor
+ * reports the row's changes in order with the other rows', so the last
+ * (epoch, txn) seen before a lost connection, found unchanged in the
+ * database once the monitor has begun again, says that the database holds
+ * what the reader saw of that writer and nothing newer.  The writer must
+ * then mark every transaction after its epoch's: ovsdb_write_mark_op()
+ * marks one built as JSON, and a writer that stops marking deletes its
+ * row (ovsdb_write_mark_forget()).
+ *
  * A database without the Write_Mark table (a schema before 1.5.0) refuses
  * the epoch's transaction; ovsdb_write_mark_epoch_done() then turns the
  * marks off until the next epoch, and every check says "read again".
@@ -93,6 +103,7 @@ void ovsdb_write_mark_epoch_done(struct ovsdb_write_mark *, bool committed);
 
 /* Marking transactions. */
 bool ovsdb_write_mark_put(struct ovsdb_write_mark *, struct ds *ops);
+struct json *ovsdb_write_mark_op(struct ovsdb_write_mark *);
 void ovsdb_write_mark_done(struct ovsdb_write_mark *, bool committed);
 
 /* The check after a reconnection. */
@@ -100,5 +111,13 @@ struct json *ovsdb_write_mark_read_params(const struct ovsdb_write_mark *,
                                           const char *db_name);
 bool ovsdb_write_mark_check(const struct ovsdb_write_mark *,
                             const struct json *result, struct ds *why);
+bool ovsdb_write_mark_holds(const struct ovsdb_write_mark *,
+                            const struct uuid *epoch, int64_t txn,
+                            struct ds *why);
+bool ovsdb_write_mark_parse_row(const struct json *row, struct uuid *epoch,
+                                int64_t *txn);
+
+/* A writer that stops marking. */
+struct json *ovsdb_write_mark_forget(const struct ovsdb_write_mark *);
 
 #endif /* lib/ovsdb-write-mark.h */

@@ -32,7 +32,8 @@ tests_check_fibsync_SOURCES += \
 tests_check_fibsync_SOURCES += tests/check/test-route-key.c tests/check/test-route-batch.c tests/check/test-fpmsyncd-rib.c
 tests_check_fibsync_SOURCES += tests/check/test-ptr-fifo.c \
 	tests/check/test-fpmsyncd-zmq.c
-tests_check_fibsync_SOURCES += tests/check/test-syncd-apply.c
+tests_check_fibsync_SOURCES += tests/check/test-syncd-apply.c \
+	tests/check/test-syncd-marks.c
 tests_check_fibsync_SOURCES += tests/check/test-route-index.c
 tests_check_fibsync_SOURCES += tests/check/test-orchd-bulker.c
 tests_check_fibsync_SOURCES += tests/check/test-syncd-nexthop-key.c

@@ -30,6 +30,7 @@
     SUITE(fpmsyncd_rib) \
     SUITE(fpmsyncd_zmq) \
     SUITE(syncd_apply) \
+    SUITE(syncd_marks) \
     SUITE(fib_prefix) \
     SUITE(fib_prefix_sort) \
     SUITE(spsc_ring) \

@@ -231,6 +231,84 @@ START_TEST(test_mark_epochs)
 }
 END_TEST
 
+/* The JSON forms: the mark of a transaction built as a JSON array, the
+ * row deleted by a writer that stops marking, and the check of a row
+ * read from a monitor rather than a select. */
+START_TEST(test_mark_json)
+{
+    struct ovsdb_write_mark m;
+    struct ds why = DS_EMPTY_INITIALIZER;
+    struct uuid epoch, other;
+    struct json *json;
+    char *s;
+
+    ck_assert(uuid_from_string(&epoch, EPOCH));
+    ck_assert(uuid_from_string(&other, OTHER));
+    ovsdb_write_mark_init(&m, "orchd");
+    ck_assert(!ovsdb_write_mark_op(&m));
+    ck_assert(!ovsdb_write_mark_holds(&m, &epoch, 0, &why));
+    ck_assert_str_eq(ds_cstr(&why), "no mark written yet");
+    ds_clear(&why);
+
+    start_epoch(&m);
+    json = ovsdb_write_mark_op(&m);
+    s = json_to_string(json, JSSF_SORT);
+    ck_assert_str_eq(s,
+        "{\"op\":\"update\",\"row\":{\"txn\":1},\"table\":\"Write_Mark\","
+        "\"where\":[[\"writer\",\"==\",\"orchd\"]]}");
+    free(s);
+    json_destroy(json);
+    /* The text and JSON forms count alike. */
+    put(&m);
+    ck_assert_uint_eq(m.n_sent, 2);
+    ovsdb_write_mark_done(&m, true);
+    ovsdb_write_mark_done(&m, true);
+
+    ck_assert(ovsdb_write_mark_holds(&m, &epoch, 2, &why));
+    ck_assert(ovsdb_write_mark_holds(&m, &epoch, 3, &why));
+    ck_assert_str_eq(ds_cstr(&why), "");
+    ck_assert(!ovsdb_write_mark_holds(&m, &epoch, 1, &why));
+    ck_assert_str_eq(ds_cstr(&why), "transaction 1 marked, 2 committed");
+    ds_clear(&why);
+    ck_assert(!ovsdb_write_mark_holds(&m, &other, 2, &why));
+    s = xasprintf("the mark of another epoch (%s)", OTHER);
+    ck_assert_str_eq(ds_cstr(&why), s);
+    free(s);
+    ds_clear(&why);
+    ck_assert(!ovsdb_write_mark_holds(&m, NULL, 2, &why));
+    ck_assert_str_eq(ds_cstr(&why), "no mark row");
+    ds_clear(&why);
+
+    s = xasprintf("{\"epoch\":[\"uuid\",\"%s\"],\"txn\":2}", EPOCH);
+    json = json_from_string(s);
+    free(s);
+    {
+        struct uuid e;
+        int64_t txn;
+
+        ck_assert(ovsdb_write_mark_parse_row(json, &e, &txn));
+        ck_assert(uuid_equals(&e, &epoch));
+        ck_assert_int_eq(txn, 2);
+        json_destroy(json);
+        json = json_from_string("{\"epoch\":\"x\",\"txn\":2}");
+        ck_assert(!ovsdb_write_mark_parse_row(json, &e, &txn));
+        ck_assert(!ovsdb_write_mark_parse_row(NULL, &e, &txn));
+    }
+    json_destroy(json);
+
+    json = ovsdb_write_mark_forget(&m);
+    s = json_to_string(json, JSSF_SORT);
+    ck_assert_str_eq(s,
+        "[{\"op\":\"delete\",\"table\":\"Write_Mark\","
+        "\"where\":[[\"writer\",\"==\",\"orchd\"]]}]");
+    free(s);
+    json_destroy(json);
+
+    ds_destroy(&why);
+    ovsdb_write_mark_destroy(&m);
+}
+END_TEST
+
 Suite *
 ovsdb_write_mark_suite(void)
 {
@@ -240,6 +318,7 @@ ovsdb_write_mark_suite(void)
     tcase_add_test(tc, test_mark_ops);
     tcase_add_test(tc, test_mark_check);
     tcase_add_test(tc, test_mark_epochs);
+    tcase_add_test(tc, test_mark_json);
     suite_add_tcase(s, tc);
     return s;
 }
