@@ -147,9 +147,8 @@ asic_row(const struct uuid *uuid, const struct ovsdb_file_replay_value *v,
 /* Reads standalone database file 'file', calling 'asic_cb' (unless it is
  * NULL) with each Asic_Route row of ASIC instance 'instance', then
  * 'route_cb' (unless it is NULL) with each Route row, and filling in
- * '*stats'.  Returns NULL,
- * or an error message (for the caller to free) if the file could not be
- * read, in which case no callback was called. */
+ * '*stats'.  Returns NULL, or an error message (for the caller to free)
+ * if the file could not be read, in which case no callback was called. */
 char *
 orchd_route_file_read(const char *file, int instance,
                       orchd_route_file_route_cb *route_cb,

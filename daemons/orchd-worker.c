@@ -55,7 +55,10 @@ struct orchd_worker {
         MARK_NONE,              /* No epoch: one starts before the next
                                  * bulk. */
         MARK_STARTED,           /* Bulks are marked. */
-        MARK_OFF,               /* The epoch was refused: no marks. */
+        MARK_OFF,               /* No marks: the schema has no
+                                 * Write_Mark, the epoch was refused, or
+                                 * the southbound path is ZeroMQ (the row
+                                 * is deleted then). */
     } mark_state OVS_GUARDED;
     struct orchd_southbound *sb OVS_GUARDED;  /* Fast path, or NULL. */
     struct orchd_southbound_options *sb_options; /* Its options, if it is
@@ -222,6 +225,10 @@ mark_epoch_done(void *w_, const struct ovsdb_writer_reply *reply)
         VLOG_WARN("Write_Mark refused (%s): syncd will read Asic_Route "
                   "again after each reconnection", reply->error);
         w->mark_state = MARK_OFF;
+        /* Bulks go out unmarked from now on: a row left by an earlier
+         * orchd must not vouch for them. */
+        ovsdb_writer_commit(w->writer, ovsdb_write_mark_forget(&w->mark),
+                            NULL, NULL);
     } else if (!committed) {
         /* Lost with the connection: a new epoch before the next bulk, so
          * that none goes out unmarked. */
@@ -333,9 +340,11 @@ southbound_start(struct orchd_worker *w) OVS_REQUIRES(w->mutex)
     }
     /* Asic_Route is written behind, unmarked: a mark left by an orchd
      * of the OVSDB path must not vouch for it. */
-    ovsdb_writer_commit(w->writer, ovsdb_write_mark_forget(&w->mark), NULL,
-                        NULL);
-    w->mark_state = MARK_OFF;
+    if (w->mark_state != MARK_OFF) {
+        ovsdb_writer_commit(w->writer, ovsdb_write_mark_forget(&w->mark),
+                            NULL, NULL);
+        w->mark_state = MARK_OFF;
+    }
     w->sb = orchd_southbound_create(w->sb_options, w->bulker, w->writer,
                                     &error);
     if (!w->sb) {
@@ -373,8 +382,8 @@ orchd_worker_create(const char *db_remote, const char *mark_writer,
     w->bulker = orchd_bulker_create(cfg, &cbs, w);
     w->writer = ovsdb_writer_create(db_remote, "Fibsync");
     ovsdb_writer_set_max_in_flight(w->writer, cfg->max_outstanding + 1);
-    ovsdb_write_mark_init(&w->mark, mark_writer);
-    w->mark_state = MARK_NONE;
+    ovsdb_write_mark_init(&w->mark, mark_writer ? mark_writer : "orchd");
+    w->mark_state = mark_writer ? MARK_NONE : MARK_OFF;
     perf_timer_options_init(&popts);
     popts.module = &this_module;
     w->bulk_timer = perf_timer_create("BULK", &popts);

@@ -15,7 +15,8 @@
  *
  * On the southbound OVSDB path every bulk's transaction is marked
  * (lib/ovsdb-write-mark.h), in the Write_Mark row named by 'mark_writer'
- * ("orchd", or "orchd-N" for instance N): an epoch starts before the
+ * ("orchd", or "orchd-N" for instance N; NULL for a schema without the
+ * table): an epoch starts before the
  * first bulk, and again after an epoch's transaction was lost.  syncd
  * follows the row in its monitor of Asic_Route and, finding it unchanged
  * when the monitor begins again (a restarted server), knows that the

@@ -117,6 +117,7 @@ struct orchd {
                                      * the Route replica. */
     bool nb_zmq;                    /* The northbound path chosen at
                                      * start is ZeroMQ. */
+    bool db_has_marks;              /* The schema has Write_Mark. */
     struct perf_timer *drain_timer; /* "DRAIN" stage. */
     bool synced;                    /* Initial reconciliation done. */
     bool exiting;                   /* "exit" received. */
@@ -1043,6 +1044,9 @@ choose_paths(struct orchd *o, struct unixctl_server *unixctl)
 
     ovsdb_idl_set_probe_interval(idl, 0);
     orchd_replica_register_global(idl);
+    /* Whether the server's schema has Write_Mark is known only for a table
+     * monitored (OVS's in_server_schema): one column of its few rows. */
+    ovsdb_idl_add_column(idl, &fibrec_write_mark_col_writer);
     while (!o->exiting) {
         ovsdb_idl_run(idl);
         unixctl_server_run(unixctl);
@@ -1054,6 +1058,10 @@ choose_paths(struct orchd *o, struct unixctl_server *unixctl)
         poll_block();
     }
     read_global(fibrec_global_first(idl));
+    /* A schema before 1.5.0 has no Write_Mark table: a mark in a bulk's
+     * transaction would have the server refuse the whole bulk. */
+    o->db_has_marks = ovsdb_idl_server_has_table(idl,
+                                                 &fibrec_table_write_mark);
     ovsdb_idl_destroy(idl);
     o->nb_zmq = features[F_NORTHBOUND_ZMQ].value;
     orchd_southbound_choose();
@@ -1621,7 +1629,8 @@ main(int argc, char *argv[])
      * read (again below from the replica's, which may be newer): it must
      * exist before the Asic_Route read seeds it. */
     bulker_config(&cfg);
-    mark_writer = fibsync_instance_name("orchd", instance);
+    mark_writer = (o.db_has_marks ? fibsync_instance_name("orchd", instance)
+                   : NULL);
     o.worker = orchd_worker_create(db_remote, mark_writer, &cfg, o.cache);
     free(mark_writer);
     orchd_worker_set_southbound(o.worker, orchd_southbound_choose());

@@ -467,7 +467,12 @@ process_marks(struct syncd_db *db, const struct sdb_event *ev)
         return;
     }
     db->marks_hold = false;
-    if (orchd_holds) {
+    if (db->reader || db->read_retry) {
+        /* The rows known are being read again: what the marks vouch for
+         * is a read that ended. */
+        ds_clear(&why);
+        ds_put_cstr(&why, "a read was under way");
+    } else if (orchd_holds) {
         struct uuid epoch;
         int64_t txn;
         bool found = syncd_marks_find(&db->marks,
@@ -685,6 +690,7 @@ read_start(struct syncd_db *db)
     struct syncd_row *row;
 
     read_stop(db);
+    syncd_writeback_end_epoch(db->wb);
     db->marks_hold = false;
     db->read_known_seq = 0;
     HMAP_FOR_EACH (row, node, &db->rows.rows) {
@@ -966,16 +972,34 @@ queue_update(struct syncd_db *db, struct ovsdb_cs_event *event)
     COVERAGE_INC(syncd_db_update);
 }
 
-/* The monitor request: the Asic_Route columns syncd reads, never those it
- * writes, the Vrf names it checks them against, and the Global columns it
- * follows.  Asic_Route's rows are read in slices instead of coming as the
- * monitor's first contents (see "Reading" in syncd-db.h). */
-static struct json *
-compose_monitor_requests(const struct json *schema OVS_UNUSED, void *db_)
+/* Does the database of 'schema' (a schema's JSON) have table 'name'? */
+static bool
+schema_has_table(const struct json *schema, const char *name)
 {
-    const struct syncd_db *db = db_;
+    const struct json *tables;
 
-    return json_from_string(
+    if (!schema || schema->type != JSON_OBJECT) {
+        return false;
+    }
+    tables = shash_find_data(json_object(schema), "tables");
+    return (tables && tables->type == JSON_OBJECT
+            && shash_find(json_object(tables), name));
+}
+
+/* The monitor request: the Asic_Route columns syncd reads, never those it
+ * writes, the Vrf names it checks them against, the Write_Mark rows (when
+ * the schema has them: 1.5.0 on) and the Global columns it follows.
+ * Asic_Route's rows are read in slices instead of coming as the monitor's
+ * first contents (see "Reading" in syncd-db.h). */
+static struct json *
+compose_monitor_requests(const struct json *schema, void *db_)
+{
+    struct syncd_db *db = db_;
+    bool has_marks = schema_has_table(schema, "Write_Mark");
+    struct json *requests;
+
+    syncd_writeback_allow_marks(db->wb, has_marks);
+    requests = json_from_string(
         db->global_only
         ? "{\"Global\":[{\"columns\":[\"max_bulk_size\","
           "\"southbound_zmq\"]}]}"
@@ -983,9 +1007,14 @@ compose_monitor_requests(const struct json *schema OVS_UNUSED, void *db_)
           "\"packet_action\",\"nexthops\",\"seq\"],"
           "\"select\":{\"initial\":false}}],"
           "\"Vrf\":[{\"columns\":[\"name\"]}],"
-          "\"Write_Mark\":[{\"columns\":[\"writer\",\"epoch\",\"txn\"]}],"
           "\"Global\":[{\"columns\":[\"max_bulk_size\","
           "\"southbound_zmq\"]}]}");
+    if (!db->global_only && has_marks) {
+        json_object_put(requests, "Write_Mark", json_from_string(
+                            "[{\"columns\":[\"writer\",\"epoch\","
+                            "\"txn\"]}]"));
+    }
+    return requests;
 }
 
 static const struct ovsdb_cs_ops cs_ops = {

@@ -34,8 +34,9 @@ struct syncd_mark_row {
     struct uuid uuid;           /* The row. */
     char *writer;               /* Its writer, or NULL if not known. */
     struct uuid epoch;          /* Its epoch... */
-    int64_t txn;                /* ...and txn (-1 if either is not
-                                 * known). */
+    int64_t txn;                /* ...and txn (-1 if not known). */
+    bool bad;                   /* A column of the wrong form was seen:
+                                 * the row is no mark. */
 };
 
 /* Follows the rows of orchd's ASIC instance 'instance' (and any other). */
@@ -94,10 +95,10 @@ set_columns(struct syncd_mark_row *row, const struct shash *columns)
         row->writer = xstrdup(writer);
     }
     if (epoch && !ovsdb_wire_get_uuid(epoch, &row->epoch)) {
-        row->txn = -1;
+        row->bad = true;
     }
     if (txn && !ovsdb_wire_get_integer(txn, &row->txn)) {
-        row->txn = -1;
+        row->bad = true;
     }
 }
 
@@ -117,7 +118,7 @@ syncd_marks_find(const struct syncd_marks *marks, const char *writer,
             found = row;
         }
     }
-    if (!found || found->txn < 0) {
+    if (!found || found->bad || found->txn < 0) {
         return false;
     }
     *epoch = found->epoch;

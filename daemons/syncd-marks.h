@@ -43,8 +43,12 @@
  *     the table holds every outcome syncd wrote, and what it had read.
  *
  * Both hold: the rows syncd knows stand as it knows them, and only rows
- * above its highest seq are read.  Either fails (another epoch, a lower
- * or higher txn, no row, marks off): the read by seq, as before.
+ * above its highest seq are read.  Either fails (no row, another epoch,
+ * orchd's at another txn, syncd's below its last committed write-back,
+ * marks off, or a read still under way when the monitor began again):
+ * the read by seq, as before.  syncd's epoch ends when a read begins,
+ * and a new one begins when it ends: the marks vouch only for what a
+ * whole read established.
  *
  * This module keeps the rows of the table as the monitor reports them and
  * answers the first question; syncd-db.c asks syncd-writeback.c the

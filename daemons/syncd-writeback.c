@@ -73,6 +73,7 @@ struct syncd_writeback {
     bool destroying;            /* Inside syncd_writeback_destroy()? */
     struct ovsdb_write_mark mark; /* syncd's Write_Mark row (see
                                    * syncd_writeback_start_epoch()). */
+    bool marks_allowed;         /* The schema has the table. */
 
     /* Rows whose outcome to write, oldest first, from 'head'.  A row is
      * here once while SYNCD_ROW_WB_PENDING; an entry whose row has gone
@@ -368,19 +369,39 @@ epoch_done(void *wb_, const struct ovsdb_writer_reply *reply)
  * later with the epoch's row, at a txn no lower than the last marked
  * write-back that committed, holds every outcome syncd wrote and what it
  * read (syncd_writeback_mark_holds()).  Nothing with the write-back
- * off. */
+ * off, or without the table (syncd_writeback_allow_marks()). */
 void
 syncd_writeback_start_epoch(struct syncd_writeback *wb)
 {
     struct uuid epoch;
 
-    if (wb->disabled) {
+    if (wb->disabled || !wb->marks_allowed) {
         return;
     }
     uuid_generate(&epoch);
     ovsdb_writer_commit(wb->writer,
                         ovsdb_write_mark_start_epoch(&wb->mark, &epoch),
                         epoch_done, wb);
+}
+
+/* Says whether the database's schema has the Write_Mark table (a schema
+ * before 1.5.0 has not): without it, a marked write-back would be
+ * refused whole, so none is, and no epoch begins. */
+void
+syncd_writeback_allow_marks(struct syncd_writeback *wb, bool allowed)
+{
+    wb->marks_allowed = allowed;
+    if (!allowed) {
+        ovsdb_write_mark_end_epoch(&wb->mark);
+    }
+}
+
+/* syncd begins reading Asic_Route: what it knows is being rebuilt, and no
+ * mark vouches for it until the read ends and a new epoch begins. */
+void
+syncd_writeback_end_epoch(struct syncd_writeback *wb)
+{
+    ovsdb_write_mark_end_epoch(&wb->mark);
 }
 
 /* Returns true if a database whose row of syncd's mark holds 'epoch' and

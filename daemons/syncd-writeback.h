@@ -86,6 +86,8 @@ void syncd_writeback_run(struct syncd_writeback *);
 void syncd_writeback_wait(struct syncd_writeback *);
 
 void syncd_writeback_start_epoch(struct syncd_writeback *);
+void syncd_writeback_end_epoch(struct syncd_writeback *);
+void syncd_writeback_allow_marks(struct syncd_writeback *, bool);
 bool syncd_writeback_mark_holds(const struct syncd_writeback *,
                                 const struct uuid *epoch, int64_t txn,
                                 struct ds *why);

@@ -33,6 +33,8 @@
 
 VLOG_DEFINE_THIS_MODULE(ovsdb_cs_retry);
 
+static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
+
 /* Starts watching a client of 'remote'. */
 void
 ovsdb_cs_retry_init(struct ovsdb_cs_retry *r, const char *remote)
@@ -41,6 +43,9 @@ ovsdb_cs_retry_init(struct ovsdb_cs_retry *r, const char *remote)
     r->path = (!strncmp(remote, "unix:", 5) && !strchr(remote, ',')
                ? xstrdup(remote + 5) : NULL);
     r->probe_at = LLONG_MIN;
+    r->connected_at = LLONG_MIN;
+    r->reopen_at = LLONG_MIN;
+    r->hold = OVSDB_CS_RETRY_MIN_HOLD_MS;
     r->n_reopens = 0;
 }
 
@@ -76,15 +81,30 @@ ovsdb_cs_retry_run(struct ovsdb_cs_retry *r, bool connected)
 
     if (!r->path) {
         return false;
-    } else if (connected) {
+    }
+
+    now = time_msec();
+    if (connected) {
+        if (r->connected_at == LLONG_MIN) {
+            r->connected_at = now;
+        } else if (now - r->connected_at >= OVSDB_CS_RETRY_STABLE_MS) {
+            r->hold = OVSDB_CS_RETRY_MIN_HOLD_MS;
+        }
         r->probe_at = LLONG_MIN;
         return false;
     }
 
-    now = time_msec();
     if (r->probe_at == LLONG_MIN) {
-        /* Just lost: ovsdb-cs tries at once by itself. */
-        r->probe_at = now + OVSDB_CS_RETRY_PROBE_MS;
+        /* Just lost (or never connected).  A server that accepts and then
+         * drops the client at once (a monitor it refuses, say) must not
+         * be reconnected to ever faster than ovsdb-cs would: each short
+         * connection doubles the hold between two reopens. */
+        if (r->connected_at != LLONG_MIN
+            && now - r->connected_at < OVSDB_CS_RETRY_STABLE_MS) {
+            r->hold = MIN(r->hold * 2, OVSDB_CS_RETRY_MAX_HOLD_MS);
+        }
+        r->connected_at = LLONG_MIN;
+        r->probe_at = MAX(now + OVSDB_CS_RETRY_PROBE_MS, r->reopen_at);
         return false;
     } else if (now < r->probe_at) {
         return false;
@@ -94,11 +114,12 @@ ovsdb_cs_retry_run(struct ovsdb_cs_retry *r, bool connected)
     if (!server_listens(r->path)) {
         return false;
     }
-    /* The new session gets a second to connect before the next probe
-     * could reopen it again. */
-    r->probe_at = now + 1000;
+    /* The new session gets 'hold' to connect before another could
+     * replace it. */
+    r->reopen_at = r->probe_at = now + r->hold;
     r->n_reopens++;
-    VLOG_INFO("%s: the server listens again: reconnecting now", r->remote);
+    VLOG_INFO_RL(&rl, "%s: the server listens again: reconnecting now",
+                 r->remote);
     return true;
 }
 
@@ -113,7 +134,10 @@ ovsdb_cs_retry_wait(const struct ovsdb_cs_retry *r)
 
 /* Gives 'cs' a new session to the remote: the old one is waiting out its
  * backoff, the new one connects at once.  (ovsdb_cs_set_remote() keeps
- * the session when the remote is unchanged, hence the two calls.) */
+ * the session when the remote is unchanged, hence the two calls.)  The
+ * new session has the defaults of jsonrpc_session_open(): a probe
+ * interval set on the old one is gone, which for a unix socket, never
+ * probed, changes nothing. */
 void
 ovsdb_cs_retry_reopen_cs(struct ovsdb_cs_retry *r, struct ovsdb_cs *cs)
 {

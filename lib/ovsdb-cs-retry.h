@@ -32,10 +32,12 @@
  * socket every OVSDB_CS_RETRY_PROBE_MS; once the server accepts one, it
  * closes it and says so, and the caller gives its client a new session,
  * which connects at once (ovsdb_cs_retry_reopen_cs(), or
- * ovsdb_cs_retry_reopen_idl()).  Probing costs a refused
- * connect() a quarter second and writes nothing to the log; the caller's
- * client keeps its own backoff underneath.  Remotes over TCP or SSL, or
- * naming several servers (a cluster), are left to ovsdb-cs.
+ * ovsdb_cs_retry_reopen_idl()).  Probing costs a refused connect() a
+ * quarter second and writes nothing to the log; the caller's client
+ * keeps its own backoff underneath.  A server that accepts the client
+ * and drops it again at once is not reconnected to faster than ovsdb-cs
+ * would (OVSDB_CS_RETRY_*_HOLD_MS).  Remotes over TCP or SSL, or naming
+ * several servers (a cluster), are left to ovsdb-cs.
  *
  * Thread safety: none; one per client, in the client's thread. */
 
@@ -48,6 +50,14 @@ struct ovsdb_idl;
 /* Milliseconds between probes of a disconnected client's socket. */
 #define OVSDB_CS_RETRY_PROBE_MS 250
 
+/* The least time between two reopens, doubled up to the most each time a
+ * reopened client stays connected less than OVSDB_CS_RETRY_STABLE_MS
+ * (the server accepts, then drops it), back to the least once one stays
+ * that long. */
+#define OVSDB_CS_RETRY_MIN_HOLD_MS 1000
+#define OVSDB_CS_RETRY_MAX_HOLD_MS 8000
+#define OVSDB_CS_RETRY_STABLE_MS 5000
+
 /* One client's watch. */
 struct ovsdb_cs_retry {
     char *remote;               /* The client's remote, as given. */
@@ -55,6 +65,10 @@ struct ovsdb_cs_retry {
                                  * is not one "unix:" socket. */
     long long int probe_at;     /* Next probe (msec), or LLONG_MIN while
                                  * the client is connected. */
+    long long int connected_at; /* When the connection up now began, or
+                                 * LLONG_MIN if it is down. */
+    long long int reopen_at;    /* No reopen before then (msec). */
+    int hold;                   /* Least time between two reopens (ms). */
     uint64_t n_reopens;         /* Clients reopened early (counter). */
 };
 

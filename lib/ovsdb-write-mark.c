@@ -124,7 +124,9 @@ ovsdb_write_mark_put(struct ovsdb_write_mark *m, struct ds *ops)
     ds_put_cstr(ops, ",{\"op\":\"update\",\"table\":\"" MARK_TABLE
                 "\",\"where\":[[\"writer\",\"==\",");
     json_string_escape(m->writer, ops);
-    ds_put_cstr(ops, "]],\"row\":{\"txn\":");
+    ds_put_cstr(ops, "]],\"row\":{\"epoch\":[\"uuid\",\"");
+    ovsdb_wire_put_uuid_string(ops, &m->epoch);
+    ds_put_cstr(ops, "\"],\"txn\":");
     ovsdb_wire_put_uint(ops, m->n_sent);
     ds_put_cstr(ops, "}}");
     return true;
@@ -143,6 +145,7 @@ ovsdb_write_mark_op(struct ovsdb_write_mark *m)
     }
     m->n_sent++;
     row = json_object_create();
+    json_object_put(row, "epoch", ovsdb_wire_uuid(&m->epoch));
     json_object_put(row, "txn", json_integer_create(m->n_sent));
     op = json_object_create();
     json_object_put_string(op, "op", "update");
@@ -150,6 +153,16 @@ ovsdb_write_mark_op(struct ovsdb_write_mark *m)
     json_object_put(op, "where", where_writer(m));
     json_object_put(op, "row", row);
     return op;
+}
+
+/* Ends the epoch without a new one: nothing is marked, and every check
+ * says read again, until the next ovsdb_write_mark_start_epoch().  For a
+ * writer whose belief is being rebuilt (a read under way): a mark of the
+ * last epoch must not vouch for it. */
+void
+ovsdb_write_mark_end_epoch(struct ovsdb_write_mark *m)
+{
+    m->enabled = false;
 }
 
 /* The oldest marked transaction in flight ended: committed or not. */

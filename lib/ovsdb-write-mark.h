@@ -39,8 +39,12 @@
  *
  *   - Every transaction it sends after that ends with one more operation
  *     that sets the row's txn to the transaction's number in the epoch,
- *     1, 2, ... (ovsdb_write_mark_put()); each transaction's end is
- *     reported, in the order sent (ovsdb_write_mark_done()).
+ *     1, 2, ..., and its epoch again (ovsdb_write_mark_put()); each
+ *     transaction's end is reported, in the order sent
+ *     (ovsdb_write_mark_done()).  (The epoch again: a transaction of an
+ *     epoch whose own transaction was lost, sent after it on a new
+ *     connection, must not leave an older epoch's row at a plausible
+ *     txn.)
  *
  *   - When the connection is back, it selects the row
  *     (ovsdb_write_mark_read_params()).  ovsdb-server applies one
@@ -99,6 +103,7 @@ void ovsdb_write_mark_destroy(struct ovsdb_write_mark *);
 /* Epochs. */
 struct json *ovsdb_write_mark_start_epoch(struct ovsdb_write_mark *,
                                           const struct uuid *epoch);
+void ovsdb_write_mark_end_epoch(struct ovsdb_write_mark *);
 void ovsdb_write_mark_epoch_done(struct ovsdb_write_mark *, bool committed);
 
 /* Marking transactions. */

@@ -117,9 +117,11 @@ START_TEST(test_mark_ops)
     ck_assert(ovsdb_write_mark_put(&m, &ops));
     ck_assert_str_eq(ds_cstr(&ops),
         ",{\"op\":\"update\",\"table\":\"Write_Mark\","
-        "\"where\":[[\"writer\",\"==\",\"fpmsyncd\"]],\"row\":{\"txn\":1}}"
+        "\"where\":[[\"writer\",\"==\",\"fpmsyncd\"]],\"row\":{\"epoch\":"
+        "[\"uuid\",\"0e2c4c62-7ad2-4b1a-9c3e-5f1d2a3b4c5d\"],\"txn\":1}}"
         ",{\"op\":\"update\",\"table\":\"Write_Mark\","
-        "\"where\":[[\"writer\",\"==\",\"fpmsyncd\"]],\"row\":{\"txn\":2}}");
+        "\"where\":[[\"writer\",\"==\",\"fpmsyncd\"]],\"row\":{\"epoch\":"
+        "[\"uuid\",\"0e2c4c62-7ad2-4b1a-9c3e-5f1d2a3b4c5d\"],\"txn\":2}}");
     s = xasprintf("[%s]", ds_cstr(&ops) + 1);
     json = json_from_string(s);
     ck_assert_int_eq(json->type, JSON_ARRAY);
@@ -254,7 +256,9 @@ START_TEST(test_mark_json)
     json = ovsdb_write_mark_op(&m);
     s = json_to_string(json, JSSF_SORT);
     ck_assert_str_eq(s,
-        "{\"op\":\"update\",\"row\":{\"txn\":1},\"table\":\"Write_Mark\","
+        "{\"op\":\"update\",\"row\":{\"epoch\":[\"uuid\","
+        "\"0e2c4c62-7ad2-4b1a-9c3e-5f1d2a3b4c5d\"],\"txn\":1},"
+        "\"table\":\"Write_Mark\","
         "\"where\":[[\"writer\",\"==\",\"orchd\"]]}");
     free(s);
     json_destroy(json);
@@ -295,6 +299,14 @@ START_TEST(test_mark_json)
         ck_assert(!ovsdb_write_mark_parse_row(NULL, &e, &txn));
     }
     json_destroy(json);
+
+    /* An epoch ended without a new one (a read under way): nothing is
+     * marked, nothing vouched for. */
+    ovsdb_write_mark_end_epoch(&m);
+    ck_assert(!ovsdb_write_mark_op(&m));
+    ck_assert(!ovsdb_write_mark_holds(&m, &epoch, 2, &why));
+    ck_assert_str_eq(ds_cstr(&why), "marks off (the epoch was not written)");
+    ds_clear(&why);
 
     json = ovsdb_write_mark_forget(&m);
     s = json_to_string(json, JSSF_SORT);
