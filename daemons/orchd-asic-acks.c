@@ -257,9 +257,7 @@ orchd_asic_acks_run(struct orchd_asic_acks *a)
     struct ovs_list events;
     struct ovsdb_cs_event *event;
 
-    if (ovsdb_cs_retry_run(&a->retry, ovsdb_cs_is_connected(a->cs))) {
-        ovsdb_cs_retry_reopen_cs(&a->retry, a->cs);
-    }
+    ovsdb_cs_retry_run_cs(&a->retry, a->cs);
     ovsdb_cs_run(a->cs, &events);
     LIST_FOR_EACH_POP (event, list_node, &events) {
         if (event->type == OVSDB_CS_EVENT_TYPE_UPDATE) {

@@ -201,9 +201,7 @@ orchd_route_monitor_run(struct orchd_route_monitor *m)
     struct ovs_list events;
     struct ovsdb_cs_event *event;
 
-    if (ovsdb_cs_retry_run(&m->retry, ovsdb_cs_is_connected(m->cs))) {
-        ovsdb_cs_retry_reopen_cs(&m->retry, m->cs);
-    }
+    ovsdb_cs_retry_run_cs(&m->retry, m->cs);
     ovsdb_cs_run(m->cs, &events);
     LIST_FOR_EACH_POP (event, list_node, &events) {
         handle_event(m, event);

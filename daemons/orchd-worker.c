@@ -260,7 +260,7 @@ static void
 bulker_send(void *w_, struct orchd_bulk *bulk)
 {
     struct orchd_worker *w = w_;
-    struct json *ops;
+    struct json *ops, *mark;
     struct bulk_ctx *ctx;
 
     perf_timer_start(w->bulk_timer);
@@ -303,15 +303,12 @@ bulker_send(void *w_, struct orchd_bulk *bulk)
     }
     ctx->w = w;
     ctx->bulk = bulk;
-    if (w->mark_state == MARK_STARTED) {
-        struct json *mark = ovsdb_write_mark_op(&w->mark);
-
-        ctx->marked = mark != NULL;
-        if (mark) {
-            json_array_add(ops, mark);
-        }
-    } else {
-        ctx->marked = false;
+    /* NULL unless an epoch is on (not with MARK_OFF, nor after a lost
+     * epoch's transaction until mark_start() began the next). */
+    mark = ovsdb_write_mark_op(&w->mark);
+    ctx->marked = mark != NULL;
+    if (mark) {
+        json_array_add(ops, mark);
     }
     ovsdb_writer_commit(w->writer, ops, bulk_committed, ctx);
     perf_timer_inc(w->bulk_timer, bulk->n_items);

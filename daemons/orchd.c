@@ -1468,10 +1468,7 @@ run(struct orchd *o, struct unixctl_server *unixctl,
     unsigned int global_seqno)
 {
     while (!o->exiting) {
-        if (ovsdb_cs_retry_run(&o->idl_retry,
-                               ovsdb_idl_is_connected(o->idl))) {
-            ovsdb_cs_retry_reopen_idl(&o->idl_retry, o->idl);
-        }
+        ovsdb_cs_retry_run_idl(&o->idl_retry, o->idl);
         ovsdb_idl_run(o->idl);
         orchd_replica_follow(o->widening, o->idl);
         if (ovsdb_idl_get_seqno(o->idl) != global_seqno) {

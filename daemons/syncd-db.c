@@ -1031,9 +1031,7 @@ monitor_run(struct syncd_db *db)
     if (db->backlog >= db->budget) {
         return;
     }
-    if (ovsdb_cs_retry_run(&db->retry, ovsdb_cs_is_connected(db->cs))) {
-        ovsdb_cs_retry_reopen_cs(&db->retry, db->cs);
-    }
+    ovsdb_cs_retry_run_cs(&db->retry, db->cs);
     ovsdb_cs_run(db->cs, &events);
 
     struct ovsdb_cs_event *event;

@@ -46,7 +46,6 @@ ovsdb_cs_retry_init(struct ovsdb_cs_retry *r, const char *remote)
     r->connected_at = LLONG_MIN;
     r->reopen_at = LLONG_MIN;
     r->hold = OVSDB_CS_RETRY_MIN_HOLD_MS;
-    r->n_reopens = 0;
 }
 
 void
@@ -72,10 +71,10 @@ server_listens(const char *path)
 }
 
 /* Takes whether the client is 'connected' now.  Returns true if the
- * caller should give its client a new session now: it is disconnected
- * and its server listens again. */
-bool
-ovsdb_cs_retry_run(struct ovsdb_cs_retry *r, bool connected)
+ * client should get a new session now: it is disconnected and its server
+ * listens again. */
+static bool
+reopen_due(struct ovsdb_cs_retry *r, bool connected)
 {
     long long int now;
 
@@ -117,7 +116,6 @@ ovsdb_cs_retry_run(struct ovsdb_cs_retry *r, bool connected)
     /* The new session gets 'hold' to connect before another could
      * replace it. */
     r->reopen_at = r->probe_at = now + r->hold;
-    r->n_reopens++;
     VLOG_INFO_RL(&rl, "%s: the server listens again: reconnecting now",
                  r->remote);
     return true;
@@ -132,23 +130,28 @@ ovsdb_cs_retry_wait(const struct ovsdb_cs_retry *r)
     }
 }
 
-/* Gives 'cs' a new session to the remote: the old one is waiting out its
- * backoff, the new one connects at once.  (ovsdb_cs_set_remote() keeps
- * the session when the remote is unchanged, hence the two calls.)  The
+/* Watches 'cs': once it is disconnected and its server listens again,
+ * gives it a new session to the remote (the old one is waiting out its
+ * backoff, the new one connects at once).  ovsdb_cs_set_remote() keeps
+ * the session when the remote is unchanged, hence the two calls.  The
  * new session has the defaults of jsonrpc_session_open(): a probe
  * interval set on the old one is gone, which for a unix socket, never
  * probed, changes nothing. */
 void
-ovsdb_cs_retry_reopen_cs(struct ovsdb_cs_retry *r, struct ovsdb_cs *cs)
+ovsdb_cs_retry_run_cs(struct ovsdb_cs_retry *r, struct ovsdb_cs *cs)
 {
-    ovsdb_cs_set_remote(cs, NULL, true);
-    ovsdb_cs_set_remote(cs, r->remote, true);
+    if (reopen_due(r, ovsdb_cs_is_connected(cs))) {
+        ovsdb_cs_set_remote(cs, NULL, true);
+        ovsdb_cs_set_remote(cs, r->remote, true);
+    }
 }
 
 /* The same for an IDL. */
 void
-ovsdb_cs_retry_reopen_idl(struct ovsdb_cs_retry *r, struct ovsdb_idl *idl)
+ovsdb_cs_retry_run_idl(struct ovsdb_cs_retry *r, struct ovsdb_idl *idl)
 {
-    ovsdb_idl_set_remote(idl, NULL, true);
-    ovsdb_idl_set_remote(idl, r->remote, true);
+    if (reopen_due(r, ovsdb_idl_is_connected(idl))) {
+        ovsdb_idl_set_remote(idl, NULL, true);
+        ovsdb_idl_set_remote(idl, r->remote, true);
+    }
 }

@@ -30,11 +30,11 @@
  * This module watches a client whose remote is one "unix:" socket.  While
  * the client is disconnected, it tries a connection of its own to the
  * socket every OVSDB_CS_RETRY_PROBE_MS; once the server accepts one, it
- * closes it and says so, and the caller gives its client a new session,
- * which connects at once (ovsdb_cs_retry_reopen_cs(), or
- * ovsdb_cs_retry_reopen_idl()).  Probing costs a refused connect() a
- * quarter second and writes nothing to the log; the caller's client
- * keeps its own backoff underneath.  A server that accepts the client
+ * closes it and gives the client a new session, which connects at once.
+ * The caller runs it beside its client (ovsdb_cs_retry_run_cs() or
+ * ovsdb_cs_retry_run_idl(), before ovsdb_cs_run() or ovsdb_idl_run()).
+ * Probing costs a refused connect() a quarter second and writes nothing
+ * to the log; the client keeps its own backoff underneath.  A server that accepts the client
  * and drops it again at once is not reconnected to faster than ovsdb-cs
  * would (OVSDB_CS_RETRY_*_HOLD_MS).  Remotes over TCP or SSL, or naming
  * several servers (a cluster), are left to ovsdb-cs.
@@ -69,16 +69,13 @@ struct ovsdb_cs_retry {
                                  * LLONG_MIN if it is down. */
     long long int reopen_at;    /* No reopen before then (msec). */
     int hold;                   /* Least time between two reopens (ms). */
-    uint64_t n_reopens;         /* Clients reopened early (counter). */
 };
 
 void ovsdb_cs_retry_init(struct ovsdb_cs_retry *, const char *remote);
 void ovsdb_cs_retry_destroy(struct ovsdb_cs_retry *);
 
-bool ovsdb_cs_retry_run(struct ovsdb_cs_retry *, bool connected);
+void ovsdb_cs_retry_run_cs(struct ovsdb_cs_retry *, struct ovsdb_cs *);
+void ovsdb_cs_retry_run_idl(struct ovsdb_cs_retry *, struct ovsdb_idl *);
 void ovsdb_cs_retry_wait(const struct ovsdb_cs_retry *);
-
-void ovsdb_cs_retry_reopen_cs(struct ovsdb_cs_retry *, struct ovsdb_cs *);
-void ovsdb_cs_retry_reopen_idl(struct ovsdb_cs_retry *, struct ovsdb_idl *);
 
 #endif /* lib/ovsdb-cs-retry.h */
