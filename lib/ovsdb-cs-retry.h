@@ -34,9 +34,9 @@
  * The caller runs it beside its client (ovsdb_cs_retry_run_cs() or
  * ovsdb_cs_retry_run_idl(), before ovsdb_cs_run() or ovsdb_idl_run()).
  * Probing costs a refused connect() a quarter second and writes nothing
- * to the log; the client keeps its own backoff underneath.  A server that accepts the client
- * and drops it again at once is not reconnected to faster than ovsdb-cs
- * would (OVSDB_CS_RETRY_*_HOLD_MS).  Remotes over TCP or SSL, or naming
+ * to the log; the client keeps its own backoff underneath.  A server
+ * that accepts the client and drops it again at once is not reconnected
+ * to faster than ovsdb-cs would (OVSDB_CS_RETRY_*_HOLD_MS).  Remotes over TCP or SSL, or naming
  * several servers (a cluster), are left to ovsdb-cs.
  *
  * Thread safety: none; one per client, in the client's thread. */
