@@ -39,8 +39,9 @@
  * ovsdb-server 16 s composing it and orchd as long parsing it before the
  * IDL makes one row, with the whole reply in memory at once in both.  So
  * the replica starts with the rows of the first of ORCHD_REPLICA_STEPS
- * (orchd's --replica-steps) equal parts of Route.bucket's range (lib/route-key.h) and its condition is widened a
- * step at a time (monitor_cond_change) until it is "true", the same
+ * (orchd's --replica-steps) equal parts of Route.bucket's range
+ * (lib/route-key.h) and its condition is widened a step at a time
+ * (monitor_cond_change) until it is "true", the same
  * replica as an unconditional monitor.  Each step's rows come as one
  * update.  The next step is asked for before the last one's rows arrive,
  * so that ovsdb-server composes them while orchd makes the rows of the

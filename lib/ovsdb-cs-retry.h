@@ -36,8 +36,9 @@
  * Probing costs a refused connect() a quarter second and writes nothing
  * to the log; the client keeps its own backoff underneath.  A server
  * that accepts the client and drops it again at once is not reconnected
- * to faster than ovsdb-cs would (OVSDB_CS_RETRY_*_HOLD_MS).  Remotes over TCP or SSL, or naming
- * several servers (a cluster), are left to ovsdb-cs.
+ * to faster than ovsdb-cs would (OVSDB_CS_RETRY_*_HOLD_MS).  Remotes
+ * over TCP or SSL, or naming several servers (a cluster), are left to
+ * ovsdb-cs.
  *
  * Thread safety: none; one per client, in the client's thread. */
 
