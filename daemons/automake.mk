@@ -39,6 +39,8 @@ daemons_liborchd_la_SOURCES = \
 	daemons/orchd-northbound.c daemons/orchd-northbound.h \
 	daemons/orchd-replica.c daemons/orchd-replica.h \
 	daemons/orchd-show.c daemons/orchd-show.h \
+	daemons/orchd-show-idl.c daemons/orchd-show-idl.h \
+	daemons/orchd-show-table.c daemons/orchd-show-table.h \
 	daemons/orchd-southbound.c daemons/orchd-southbound.h \
 	daemons/orchd-status.c daemons/orchd-status.h \
 	daemons/orchd-worker.c daemons/orchd-worker.h \

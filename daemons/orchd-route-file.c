@@ -36,10 +36,13 @@ COVERAGE_DEFINE(orchd_route_file_bad_row);
 static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
 
 /* Route's columns read, in this order. */
-enum { R_VRF, R_PREFIX, R_NEXTHOPS, R_GROUP, R_BLACKHOLE };
+enum { R_VRF, R_PREFIX, R_NEXTHOPS, R_GROUP, R_BLACKHOLE, R_PROTOCOL,
+       R_DISTANCE, R_METRIC };
 static const char *const route_cols[] = {
     [R_VRF] = "vrf", [R_PREFIX] = "prefix", [R_NEXTHOPS] = "nexthops",
     [R_GROUP] = "nexthop_group", [R_BLACKHOLE] = "blackhole",
+    [R_PROTOCOL] = "protocol", [R_DISTANCE] = "distance",
+    [R_METRIC] = "metric",
 };
 
 /* Asic_Route's, in this order. */
@@ -59,7 +62,7 @@ struct read {
     orchd_route_file_asic_cb *asic_cb; /* ...each Asic_Route row... */
     void *aux;                  /* ...and this. */
     struct orchd_route_file_stats *stats; /* Counters. */
-    struct ds vrf, prefix, action, state, error; /* Scratch. */
+    struct ds vrf, prefix, protocol, action, state, error; /* Scratch. */
     struct ovsdb_file_replay_map nexthops;       /* Scratch. */
 };
 
@@ -78,7 +81,8 @@ route_row(const struct uuid *uuid, const struct ovsdb_file_replay_value *v,
           void *rd_)
 {
     struct read *rd = rd_;
-    struct ovsdb_file_replay_value group;
+    struct ovsdb_file_replay_value group, distance, metric;
+    bool has_distance, has_metric;
     struct orchd_route_row row;
 
     memset(&row, 0, sizeof row);
@@ -89,13 +93,23 @@ route_row(const struct uuid *uuid, const struct ovsdb_file_replay_value *v,
                                            &row.has_group)
         || (row.has_group
             && !ovsdb_file_replay_get_integer(&group, &row.group))
-        || !ovsdb_file_replay_get_map(&v[R_NEXTHOPS], &rd->nexthops)) {
+        || !ovsdb_file_replay_get_map(&v[R_NEXTHOPS], &rd->nexthops)
+        || !ovsdb_file_replay_get_string(&v[R_PROTOCOL], &rd->protocol)
+        || !ovsdb_file_replay_get_optional(&v[R_DISTANCE], &distance,
+                                           &has_distance)
+        || (has_distance
+            && !ovsdb_file_replay_get_integer(&distance, &row.distance))
+        || !ovsdb_file_replay_get_optional(&v[R_METRIC], &metric,
+                                           &has_metric)
+        || (has_metric
+            && !ovsdb_file_replay_get_integer(&metric, &row.metric))) {
         bad_row(rd, "Route", uuid);
         return;
     }
     row.uuid = *uuid;
     row.vrf = ds_cstr(&rd->vrf);
     row.prefix = ds_cstr(&rd->prefix);
+    row.protocol = ds_cstr(&rd->protocol);
     row.nh_keys = rd->nexthops.keys;
     row.nh_weights = rd->nexthops.values;
     row.n_nexthops = rd->nexthops.n;
@@ -161,7 +175,8 @@ orchd_route_file_read(const char *file, int instance,
         .instance = instance, .route_cb = route_cb, .asic_cb = asic_cb,
         .aux = aux, .stats = stats,
         .vrf = DS_EMPTY_INITIALIZER, .prefix = DS_EMPTY_INITIALIZER,
-        .action = DS_EMPTY_INITIALIZER, .state = DS_EMPTY_INITIALIZER,
+        .protocol = DS_EMPTY_INITIALIZER, .action = DS_EMPTY_INITIALIZER,
+        .state = DS_EMPTY_INITIALIZER,
         .error = DS_EMPTY_INITIALIZER,
     };
     size_t routes = 0, asics = 0;
@@ -189,6 +204,7 @@ orchd_route_file_read(const char *file, int instance,
     ovsdb_file_replay_destroy(r);
     ds_destroy(&rd.vrf);
     ds_destroy(&rd.prefix);
+    ds_destroy(&rd.protocol);
     ds_destroy(&rd.action);
     ds_destroy(&rd.state);
     ds_destroy(&rd.error);

@@ -77,6 +77,14 @@ decode_row(struct orchd_route_monitor *m, const struct uuid *uuid,
     }
     row->blackhole = blackhole->type == JSON_TRUE;
     row->has_group = ovsdb_wire_get_integer(group, &row->group);
+    row->protocol = ovsdb_wire_get_string(shash_find_data(cols,
+                                                          "protocol"));
+    if (!row->protocol) {
+        row->protocol = "";
+    }
+    ovsdb_wire_get_integer(shash_find_data(cols, "distance"),
+                           &row->distance);
+    ovsdb_wire_get_integer(shash_find_data(cols, "metric"), &row->metric);
     row->nh_keys = m->nexthops.keys;
     row->nh_weights = m->nexthops.values;
     row->n_nexthops = m->nexthops.n;
@@ -153,7 +161,8 @@ compose_monitor_requests(const struct json *schema OVS_UNUSED,
 {
     return json_from_string(
         "{\""TABLE"\":[{\"columns\":[\"vrf\",\"prefix\",\"nexthops\","
-        "\"nexthop_group\",\"blackhole\"],\"select\":{\"initial\":false,"
+        "\"nexthop_group\",\"blackhole\",\"protocol\",\"distance\","
+        "\"metric\"],\"select\":{\"initial\":false,"
         "\"insert\":true,\"delete\":true,\"modify\":true}}]}");
 }
 

@@ -42,6 +42,9 @@ struct orchd_route_row {
     const char *const *nh_keys; /* "nexthops" keys... */
     const int64_t *nh_weights;  /* ...and their weights... */
     size_t n_nexthops;          /* ...in this many pairs. */
+    const char *protocol;       /* "protocol" (for "show ip route"). */
+    int64_t distance;           /* "distance", 0 if unset. */
+    int64_t metric;             /* "metric", 0 if unset. */
 };
 
 #endif /* daemons/orchd-route-row.h */

@@ -1,5 +1,5 @@
 /*
- * orchd-show: "show ip route" from the replica's indexes; route/show and
+ * orchd-show: "show ip route" from a source's index; route/show and
  * route/dump from the read cache.
  */
 
@@ -12,16 +12,12 @@
 
 #include "daemons/orchd-cache.h"
 #include "daemons/orchd-entry.h"
-#include "idl/fibsync-idl.h"
-#include "idl/fibsync-ondemand.h"
-#include "idl/route-index.h"
 #include "lib/fib-prefix.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/json.h"
 #include "openvswitch/list.h"
 #include "openvswitch/poll-loop.h"
 #include "openvswitch/shash.h"
-#include "ovsdb-idl.h"
 #include "timeval.h"
 #include "unixctl.h"
 #include "util.h"
@@ -55,11 +51,8 @@ struct deferred {
 
 /* fib/show's state. */
 struct orchd_show {
-    struct ovsdb_idl *idl;          /* orchd's replica. */
-    struct route_index *ri;         /* Indexes over Route. */
+    struct orchd_show_source *src;  /* Where the routes come from. */
     struct orchd_cache *cache;      /* Programmed routes. */
-    orchd_show_resolve_func *resolve; /* Route → SAI entry. */
-    void *aux;                      /* For 'resolve'. */
     struct ovs_list deferred;       /* Contains "struct deferred"s. */
 };
 
@@ -136,15 +129,7 @@ parse_query(int argc, const char *argv[], struct query *q)
 static bool
 vrf_exists(struct orchd_show *s, const char *vrf)
 {
-    const struct fibrec_vrf *v;
-    struct route_index_cursor cursor;
-
-    FIBREC_VRF_FOR_EACH (v, s->idl) {
-        if (!strcmp(v->name, vrf)) {
-            return true;
-        }
-    }
-    return route_index_first_vrf(s->ri, &cursor, vrf) != NULL;
+    return s->src->class->vrf_exists(s->src, vrf);
 }
 
 /* ---- Formatting --------------------------------------------------------*/
@@ -186,20 +171,6 @@ split_nexthop(const char *key, struct ds *gw, struct ds *ifname)
     }
 }
 
-/* Returns the administrative distance of 'r', 0 if unset. */
-static int64_t
-route_distance(const struct fibrec_route *r)
-{
-    return r->n_distance ? *r->distance : 0;
-}
-
-/* Returns the metric of 'r', 0 if unset. */
-static int64_t
-route_metric(const struct fibrec_route *r)
-{
-    return r->n_metric ? *r->metric : 0;
-}
-
 /* The route's state in the ASIC: its read-cache entry (a reference, or
  * NULL if not programmed) and its resolution (a reference, or NULL). */
 struct route_state {
@@ -209,10 +180,10 @@ struct route_state {
 
 /* Fills '*st' for 'r'; release it with route_state_destroy(). */
 static void
-route_state_get(struct orchd_show *s, const struct fibrec_route *r,
+route_state_get(struct orchd_show *s, const struct orchd_show_route *r,
                 struct route_state *st)
 {
-    st->want = s->resolve(s->aux, r);
+    st->want = r->want ? orchd_entry_ref(r->want) : NULL;
     st->have = (st->want
                 ? orchd_cache_get(s->cache, &st->want->asic_uuid) : NULL);
 }
@@ -234,9 +205,10 @@ route_state_offloaded(const struct route_state *st)
 
 /* One line per next hop, FRR "show ip route" style. */
 static void
-format_route_line(struct orchd_show *s, const struct fibrec_route *r,
+format_route_line(struct orchd_show *s, const struct orchd_show_route *r,
                   struct ds *out)
 {
+    char prefix[FIB_PREFIX_STRLEN];
     struct ds gw = DS_EMPTY_INITIALIZER, ifname = DS_EMPTY_INITIALIZER;
     struct route_state st;
     size_t indent;
@@ -245,9 +217,10 @@ format_route_line(struct orchd_show *s, const struct fibrec_route *r,
     route_state_get(s, r, &st);
     fib = route_state_offloaded(&st) ? '*' : 'q';
     indent = out->length;
+    fib_prefix_format(r->prefix, prefix);
     ds_put_format(out, "%c>%c %s [%"PRId64"/%"PRId64"]",
-                  protocol_code(r->protocol), fib, r->prefix,
-                  route_distance(r), route_metric(r));
+                  protocol_code(r->protocol), fib, prefix, r->distance,
+                  r->metric);
     indent = out->length - indent;
 
     if (!st.want) {
@@ -282,24 +255,25 @@ format_route_line(struct orchd_show *s, const struct fibrec_route *r,
 
 /* "Routing entry for ..." block, FRR "show ip route PREFIX" style. */
 static void
-format_route_entry(struct orchd_show *s, const struct fibrec_route *r,
+format_route_entry(struct orchd_show *s, const struct orchd_show_route *r,
                    bool detail, struct ds *out)
 {
+    char prefix[FIB_PREFIX_STRLEN];
     struct ds gw = DS_EMPTY_INITIALIZER, ifname = DS_EMPTY_INITIALIZER;
     struct route_state st;
 
     route_state_get(s, r, &st);
-    ds_put_format(out, "Routing entry for %s\n", r->prefix);
+    fib_prefix_format(r->prefix, prefix);
+    ds_put_format(out, "Routing entry for %s\n", prefix);
     ds_put_format(out, "  Known via \"%s\", distance %"PRId64", metric %"
-                  PRId64", vrf %s, best\n", r->protocol, route_distance(r),
-                  route_metric(r), r->vrf);
+                  PRId64", vrf %s, best\n", r->protocol, r->distance,
+                  r->metric, r->vrf);
     ds_put_format(out, "  %s\n", route_state_offloaded(&st)
                   ? "Offloaded: programmed in the ASIC"
                   : st.have ? "Queued: the ASIC holds an older version"
                             : "Queued: not programmed in the ASIC yet");
-    if (r->n_nexthop_group) {
-        ds_put_format(out, "  Next-hop group %"PRId64"\n",
-                      *r->nexthop_group);
+    if (r->has_group) {
+        ds_put_format(out, "  Next-hop group %"PRId64"\n", r->group);
     }
     if (!st.want) {
         ds_put_cstr(out, "    (next-hop group unknown)\n");
@@ -329,8 +303,8 @@ format_route_entry(struct orchd_show *s, const struct fibrec_route *r,
             ds_put_cstr(out, " none");
         }
         for (size_t i = 0; i < r->n_counters; i++) {
-            ds_put_format(out, " %s %"PRId64, r->key_counters[i],
-                          r->value_counters[i]);
+            ds_put_format(out, " %s %"PRId64, r->counter_keys[i],
+                          r->counter_values[i]);
         }
         ds_put_char(out, '\n');
     }
@@ -341,9 +315,10 @@ format_route_entry(struct orchd_show *s, const struct fibrec_route *r,
 
 /* FRR-like JSON of one route. */
 static struct json *
-route_to_json(struct orchd_show *s, const struct fibrec_route *r,
+route_to_json(struct orchd_show *s, const struct orchd_show_route *r,
               bool detail)
 {
+    char prefix[FIB_PREFIX_STRLEN];
     struct json *j = json_object_create();
     struct json *nhs = json_array_create_empty();
     struct ds gw = DS_EMPTY_INITIALIZER, ifname = DS_EMPTY_INITIALIZER;
@@ -352,18 +327,18 @@ route_to_json(struct orchd_show *s, const struct fibrec_route *r,
 
     route_state_get(s, r, &st);
     offloaded = route_state_offloaded(&st);
-    json_object_put_string(j, "prefix", r->prefix);
+    fib_prefix_format(r->prefix, prefix);
+    json_object_put_string(j, "prefix", prefix);
     json_object_put_string(j, "protocol", r->protocol);
     json_object_put_string(j, "vrfName", r->vrf);
     json_object_put(j, "selected", json_boolean_create(true));
-    json_object_put(j, "distance", json_integer_create(route_distance(r)));
-    json_object_put(j, "metric", json_integer_create(route_metric(r)));
+    json_object_put(j, "distance", json_integer_create(r->distance));
+    json_object_put(j, "metric", json_integer_create(r->metric));
     json_object_put(j, "installed", json_boolean_create(offloaded));
     json_object_put(j, "offloaded", json_boolean_create(offloaded));
     json_object_put(j, "queued", json_boolean_create(!offloaded));
-    if (r->n_nexthop_group) {
-        json_object_put(j, "nexthopGroupId",
-                        json_integer_create(*r->nexthop_group));
+    if (r->has_group) {
+        json_object_put(j, "nexthopGroupId", json_integer_create(r->group));
     }
     if (st.want && st.want->action != ORCHD_ACTION_FORWARD) {
         json_object_put(j, st.want->action == ORCHD_ACTION_DROP
@@ -395,8 +370,8 @@ route_to_json(struct orchd_show *s, const struct fibrec_route *r,
         struct json *c = json_object_create();
 
         for (size_t i = 0; i < r->n_counters; i++) {
-            json_object_put(c, r->key_counters[i],
-                            json_integer_create(r->value_counters[i]));
+            json_object_put(c, r->counter_keys[i],
+                            json_integer_create(r->counter_values[i]));
         }
         json_object_put(j, "counters", c);
     }
@@ -431,8 +406,29 @@ json_add_route(struct json *top, struct json *route)
 /* ---- Queries -----------------------------------------------------------*/
 
 /* Called by for_each_selected() for each route, with its 'aux'. */
-typedef void route_cb(struct orchd_show *, const struct fibrec_route *,
+typedef void route_cb(struct orchd_show *, const struct orchd_show_route *,
                       void *aux);
+
+/* for_each_selected()'s callback and its arguments. */
+struct selected {
+    struct orchd_show *s;       /* Whose query. */
+    const struct query *q;      /* The query. */
+    route_cb *cb;               /* Called for each route... */
+    void *aux;                  /* ...with this. */
+    size_t n;                   /* Routes passed on. */
+};
+
+/* orchd_show_route_cb: passes on a route of the query's family. */
+static void
+selected_route(const struct orchd_show_route *r, void *sel_)
+{
+    struct selected *sel = sel_;
+
+    if (r->prefix->family == sel->q->family) {
+        sel->cb(sel->s, r, sel->aux);
+        sel->n++;
+    }
+}
 
 /* Calls 'cb' for each route the query selects, in prefix order.
  * Returns the number of routes. */
@@ -440,33 +436,17 @@ static size_t
 for_each_selected(struct orchd_show *s, const struct query *q,
                   route_cb *cb, void *aux)
 {
-    struct route_index_cursor cursor;
-    const struct fibrec_route *r;
-    size_t n = 0;
+    struct selected sel = { .s = s, .q = q, .cb = cb, .aux = aux };
+    enum orchd_show_select what;
 
-    if (q->has_prefix && !q->longer) {
-        r = (q->is_address
-             ? route_index_lpm(s->ri, q->vrf, &q->prefix)
-             : route_index_find(s->ri, q->vrf, &q->prefix));
-        if (r) {
-            cb(s, r, aux);
-            n++;
-        }
-    } else if (q->longer) {
-        ROUTE_INDEX_FOR_EACH_LONGER (r, &cursor, s->ri, q->vrf,
-                                     &q->prefix) {
-            cb(s, r, aux);
-            n++;
-        }
-    } else {
-        ROUTE_INDEX_FOR_EACH_VRF (r, &cursor, s->ri, q->vrf) {
-            if (route_index_route_prefix(r)->family == q->family) {
-                cb(s, r, aux);
-                n++;
-            }
-        }
-    }
-    return n;
+    what = (!q->has_prefix ? ORCHD_SHOW_VRF
+            : q->longer ? ORCHD_SHOW_LONGER
+            : q->is_address ? ORCHD_SHOW_LPM
+            : ORCHD_SHOW_EXACT);
+    s->src->class->select(s->src, q->vrf, what,
+                          q->has_prefix ? &q->prefix : NULL,
+                          selected_route, &sel);
+    return sel.n;
 }
 
 /* Output state of a query. */
@@ -479,7 +459,8 @@ struct answer {
 /* route_cb of a listing: adds 'r' to the answer 'a_' as text (a line or
  * an entry) or JSON. */
 static void
-answer_route(struct orchd_show *s, const struct fibrec_route *r, void *a_)
+answer_route(struct orchd_show *s, const struct orchd_show_route *r,
+             void *a_)
 {
     struct answer *a = a_;
     bool entry = (a->q->has_prefix && !a->q->longer) || a->q->detail;
@@ -508,7 +489,8 @@ struct summary {
 
 /* route_cb of "summary": counts 'r' into 'a_', a struct summary. */
 static void
-summary_route(struct orchd_show *s, const struct fibrec_route *r, void *a_)
+summary_route(struct orchd_show *s, const struct orchd_show_route *r,
+              void *a_)
 {
     struct summary *sum = a_;
     struct proto_count *pc = shash_find_data(&sum->protocols, r->protocol);
@@ -523,7 +505,7 @@ summary_route(struct orchd_show *s, const struct fibrec_route *r, void *a_)
     route_state_get(s, r, &st);
     pc->fib += route_state_offloaded(&st);
     route_state_destroy(&st);
-    sum->by_len[route_index_route_prefix(r)->len]++;
+    sum->by_len[r->prefix->len]++;
 }
 
 /* Answers a "summary" query: routes and offloaded routes by protocol,
@@ -655,14 +637,14 @@ struct collect {
 /* route_cb that appends the UUID of 'r' to 'c_', a struct collect. */
 static void
 collect_route(struct orchd_show *s OVS_UNUSED,
-              const struct fibrec_route *r, void *c_)
+              const struct orchd_show_route *r, void *c_)
 {
     struct collect *c = c_;
 
     if (c->n >= c->allocated) {
         c->rows = x2nrealloc(c->rows, &c->allocated, sizeof *c->rows);
     }
-    c->rows[c->n++] = r->header_.uuid;
+    c->rows[c->n++] = r->uuid;
 }
 
 /* Parses and answers a query on 'conn'. */
@@ -712,11 +694,7 @@ orchd_show_unixctl(struct unixctl_conn *conn, int argc, const char *argv[],
 
     /* "detail": fetch the counters of the rows to print, then answer. */
     for_each_selected(s, &q, collect_route, &c);
-    for (size_t i = 0; i < c.n; i++) {
-        const struct fibrec_route *r = fibrec_route_get_for_uuid(s->idl,
-                                                                 &c.rows[i]);
-        fibrec_route_fetch_counters(s->idl, r);
-    }
+    s->src->class->fetch_counters(s->src, c.rows, c.n);
     d = xzalloc(sizeof *d);
     d->conn = conn;
     d->argc = argc;
@@ -730,10 +708,13 @@ orchd_show_unixctl(struct unixctl_conn *conn, int argc, const char *argv[],
     ovs_list_push_back(&s->deferred, &d->node);
 }
 
-/* Frees 'd', which must not be in a list. */
+/* Frees 'd', which must not be in a list, letting its counters go. */
 static void
-deferred_destroy(struct deferred *d)
+deferred_destroy(struct orchd_show *s, struct deferred *d)
 {
+    if (s->src->class->forget_counters) {
+        s->src->class->forget_counters(s->src, d->rows, d->n_rows);
+    }
     for (int i = 0; i < d->argc; i++) {
         free(d->argv[i]);
     }
@@ -748,19 +729,15 @@ orchd_show_run(struct orchd_show *s)
 {
     struct deferred *d;
 
+    if (s->src->class->run) {
+        s->src->class->run(s->src);
+    }
     LIST_FOR_EACH_SAFE (d, node, &s->deferred) {
-        bool pending = false;
-
-        for (size_t i = 0; i < d->n_rows && !pending; i++) {
-            const struct fibrec_route *r
-                = fibrec_route_get_for_uuid(s->idl, &d->rows[i]);
-
-            pending = r && fibrec_route_is_row_counters_fetch_pending(r);
-        }
-        if (!pending || time_msec() >= d->deadline) {
+        if (!s->src->class->counters_pending(s->src, d->rows, d->n_rows)
+            || time_msec() >= d->deadline) {
             ovs_list_remove(&d->node);
             reply(d->conn, s, d->argc, (const char **) d->argv);
-            deferred_destroy(d);
+            deferred_destroy(s, d);
         }
     }
 }
@@ -771,6 +748,9 @@ orchd_show_wait(struct orchd_show *s)
 {
     struct deferred *d;
 
+    if (s->src->class->wait) {
+        s->src->class->wait(s->src);
+    }
     LIST_FOR_EACH (d, node, &s->deferred) {
         poll_timer_wait_until(d->deadline);
     }
@@ -875,21 +855,15 @@ orchd_show_register_cache_commands(struct orchd_cache *cache)
                              orchd_unixctl_route_dump, cache);
 }
 
-/* Creates fib/show over 'idl' and its route index 'ri', with programmed
- * state from 'cache' and 'resolve' (called with 'aux') to resolve
- * routes, and registers the command. */
+/* Creates fib/show over 'src' (taking it), with programmed state from
+ * 'cache', and registers the command. */
 struct orchd_show *
-orchd_show_create(struct ovsdb_idl *idl, struct route_index *ri,
-                  struct orchd_cache *cache,
-                  orchd_show_resolve_func *resolve, void *aux)
+orchd_show_create(struct orchd_show_source *src, struct orchd_cache *cache)
 {
     struct orchd_show *s = xzalloc(sizeof *s);
 
-    s->idl = idl;
-    s->ri = ri;
+    s->src = src;
     s->cache = cache;
-    s->resolve = resolve;
-    s->aux = aux;
     ovs_list_init(&s->deferred);
     unixctl_command_register("fib/show",
                              "ip|ipv6 route [vrf NAME] [summary | PREFIX "
@@ -898,7 +872,8 @@ orchd_show_create(struct ovsdb_idl *idl, struct route_index *ri,
     return s;
 }
 
-/* Answers every waiting query with an error and frees 's'. */
+/* Answers every waiting query with an error and frees 's' and its
+ * source. */
 void
 orchd_show_destroy(struct orchd_show *s)
 {
@@ -909,7 +884,8 @@ orchd_show_destroy(struct orchd_show *s)
     }
     LIST_FOR_EACH_POP (d, node, &s->deferred) {
         unixctl_command_reply_error(d->conn, "orchd is exiting");
-        deferred_destroy(d);
+        deferred_destroy(s, d);
     }
+    s->src->class->destroy(s->src);
     free(s);
 }

@@ -33,6 +33,8 @@
 #include "daemons/orchd-route-row.h"
 #include "daemons/orchd-route-table.h"
 #include "daemons/orchd-show.h"
+#include "daemons/orchd-show-idl.h"
+#include "daemons/orchd-show-table.h"
 #include "daemons/orchd-southbound.h"
 #include "daemons/orchd-status.h"
 #include "daemons/orchd-worker.h"
@@ -240,6 +242,9 @@ route_row_from_idl(const struct fibrec_route *route,
     row->nh_keys = (const char *const *) route->key_nexthops;
     row->nh_weights = route->value_nexthops;
     row->n_nexthops = route->n_nexthops;
+    row->protocol = route->protocol;
+    row->distance = route->n_distance ? *route->distance : 0;
+    row->metric = route->n_metric ? *route->metric : 0;
 }
 
 /* Returns next-hop group 'id' from the replica, or NULL. */
@@ -517,6 +522,8 @@ set_route_row(struct orchd *o, const struct orchd_route_row *row,
         if (same_key && r->group == group && r->waiting == waiting
             && orchd_entry_same_content(r->entry, e)) {
             r->generation = o->routes.generation;
+            orchd_route_table_set_origin(&o->routes, r, row->protocol,
+                                         row->distance, row->metric);
             orchd_entry_unref(e);
             return;
         } else if (!same_key) {
@@ -525,6 +532,8 @@ set_route_row(struct orchd *o, const struct orchd_route_row *row,
         }
     }
     r = orchd_route_table_set(&o->routes, &row->uuid, e, group, waiting);
+    orchd_route_table_set_origin(&o->routes, r, row->protocol, row->distance,
+                                 row->metric);
     submit_route(o, r);
 }
 
@@ -1234,9 +1243,39 @@ orchd_ready(struct orchd *o, struct unixctl_conn *conn)
     return true;
 }
 
-/* Compares the read cache with OVSDB Route (resolved as orchd would), and
- * reports every difference.  (orchd keeps no replica of Asic_Route:
- * route-check compares it.) */
+/* cache/verify's comparison of one route's resolution 'want' (taken)
+ * with the read cache: adds its key to 'wanted' and a line to 's' for a
+ * difference, counted in '*n_diffs'. */
+static void
+verify_route(struct orchd *o, struct orchd_entry *want, struct hmap *wanted,
+             struct ds *s, size_t *n_diffs)
+{
+    char prefix[FIB_PREFIX_STRLEN];
+    struct orchd_entry *have;
+
+    uuid_set_add(wanted, &want->asic_uuid);
+    have = orchd_cache_get(o->cache, &want->asic_uuid);
+    if (!have) {
+        ++*n_diffs;
+        ds_put_format(s, "missing from cache: %s vrf %s\n",
+                      orchd_entry_prefix(want, prefix), want->vrf);
+    } else if (!orchd_entry_same_content(have, want)) {
+        ++*n_diffs;
+        ds_put_format(s, "different in cache: %s vrf %s: cache has \"",
+                      orchd_entry_prefix(want, prefix), want->vrf);
+        orchd_entry_format(have, s);
+        ds_put_cstr(s, "\", Route wants \"");
+        orchd_entry_format(want, s);
+        ds_put_cstr(s, "\"\n");
+    }
+    orchd_entry_unref(have);
+    orchd_entry_unref(want);
+}
+
+/* Compares the read cache with OVSDB Route (resolved as orchd would: from
+ * the replica, or the route table without one), and reports every
+ * difference.  (orchd keeps no replica of Asic_Route: route-check
+ * compares it.) */
 static void
 orchd_unixctl_cache_verify(struct unixctl_conn *conn, int argc OVS_UNUSED,
                            const char *argv[] OVS_UNUSED, void *o_)
@@ -1251,26 +1290,45 @@ orchd_unixctl_cache_verify(struct unixctl_conn *conn, int argc OVS_UNUSED,
 
     if (!orchd_ready(o, conn)) {
         return;
-    } else if (o->nb || o->rm) {
-        unixctl_command_reply_error(conn, o->nb
-                                    ? "no Route replica on the northbound "
-                                      "ZeroMQ path: use route-check"
-                                    : "no Route replica "
-                                      "(--routes-from-file): use "
-                                      "route-check");
+    } else if (o->nb) {
+        unixctl_command_reply_error(conn, "no Route replica on the "
+                                    "northbound ZeroMQ path: use "
+                                    "route-check");
         return;
     }
 
 #define DIFF(...) (n_diffs++, ds_put_format(&s, __VA_ARGS__))
 
     orchd_worker_drain(o->worker);
+    if (o->rm) {
+        const struct orchd_route *r;
+
+        HMAP_FOR_EACH (r, node, &o->routes.routes) {
+            char prefix[FIB_PREFIX_STRLEN];
+
+            n_routes++;
+            orchd_entry_prefix(r->entry, prefix);
+            if (!vrf_is_known(o, r->entry->vrf)) {
+                DIFF("route %s vrf %s: unknown VRF \"%s\" (no Vrf row)\n",
+                     prefix, r->entry->vrf, r->entry->vrf);
+            } else if (r->waiting) {
+                DIFF("route %s vrf %s: next-hop group unknown\n", prefix,
+                     r->entry->vrf);
+            } else {
+                verify_route(o, orchd_entry_ref(r->entry), &wanted, &s,
+                             &n_diffs);
+            }
+        }
+    }
     FIBREC_ROUTE_FOR_EACH (route, o->idl) {
-        struct orchd_entry *want, *have;
-        char prefix[FIB_PREFIX_STRLEN];
+        struct orchd_entry *want;
         struct orchd_route_row row;
         enum orchd_refusal why;
         char *error;
 
+        if (o->rm) {
+            break;
+        }
         route_row_from_idl(route, &row);
         want = resolve_route(o, &row, &why, &error);
         n_routes++;
@@ -1280,25 +1338,7 @@ orchd_unixctl_cache_verify(struct unixctl_conn *conn, int argc OVS_UNUSED,
             free(error);
             continue;
         }
-        un = xmalloc(sizeof *un);
-        un->uuid = want->asic_uuid;
-        hmap_insert(&wanted, &un->node, uuid_hash(&un->uuid));
-
-        have = orchd_cache_get(o->cache, &want->asic_uuid);
-        if (!have) {
-            DIFF("missing from cache: %s vrf %s\n",
-                 orchd_entry_prefix(want, prefix), want->vrf);
-        } else if (!orchd_entry_same_content(have, want)) {
-            DIFF("different in cache: %s vrf %s: cache has \"",
-                 orchd_entry_prefix(want, prefix), want->vrf);
-            orchd_entry_format(have, &s);
-            ds_put_cstr(&s, "\", Route wants \"");
-            orchd_entry_format(want, &s);
-            ds_put_cstr(&s, "\"\n");
-        }
-        orchd_entry_unref(have);
-
-        orchd_entry_unref(want);
+        verify_route(o, want, &wanted, &s, &n_diffs);
     }
 
     v = orchd_cache_snapshot(o->cache, true, &n_cached);
@@ -1585,8 +1625,11 @@ main(int argc, char *argv[])
         /* Route is never replicated: there is nothing to index. */
         use_route_index = false;
     } else if (o.rm) {
-        /* Nor here: the table keeps each group's users. */
-        use_route_index = false;
+        /* Nor here: the table keeps each group's users, and its own
+         * (vrf, prefix) index serves "show ip route". */
+        if (use_route_index) {
+            orchd_route_table_enable_index(&o.routes);
+        }
         o.nhg_by_id = ovsdb_idl_index_create1(o.idl,
                                               &fibrec_nexthop_group_col_id);
     } else {
@@ -1598,12 +1641,16 @@ main(int argc, char *argv[])
         o.nhg_by_id = ovsdb_idl_index_create1(o.idl,
                                               &fibrec_nexthop_group_col_id);
     }
-    /* "show ip route" answers from indexes over the replica; the
-     * counters it shows in "detail" are fetched on demand. */
+    /* "show ip route" answers from indexes over the replica, or over
+     * the route table; the counters it shows in "detail" are fetched on
+     * demand. */
     fibrec_ondemand_init(o.idl, db_remote);
     o.cache = orchd_cache_create();
     if (use_route_index) {
-        o.show = orchd_show_create(o.idl, o.ri, o.cache, show_resolve, &o);
+        o.show = orchd_show_create(
+            (o.rm ? orchd_show_table_create(&o.routes, &o.vrfs, db_remote)
+             : orchd_show_idl_create(o.idl, o.ri, show_resolve, &o)),
+            o.cache);
     }
     perf_timer_options_init(&popts);
     popts.module = &this_module;

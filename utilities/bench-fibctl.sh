@@ -2,6 +2,7 @@
 # bench-fibctl.sh: "show ip route" against a loaded stack.
 #
 # usage: utilities/bench-fibctl.sh [-b BUILDDIR] [-n ROUTES] [-q QUERIES]
+#                                  [-s table|replica]
 #
 # Starts ovsdb-server, syncd, orchd and fpmsyncd in a temporary directory,
 # loads ROUTES IPv4 routes (default 1000000) with fpm-replay, waits until
@@ -16,21 +17,30 @@
 #           (vrf, prefix) index)
 #
 # and reports medians and orchd's peak RSS.  Each fibctl run is a whole
-# process: exec, connect, one index lookup in orchd, print.
+# process: exec, connect, one index lookup in orchd, print.  orchd answers
+# from its route table and the table's (vrf, prefix) skiplist (-s table,
+# orchd --routes-from-file: fibsync-ctl's default), or from its IDL
+# replica of Route and the compound IDL indexes over it (-s replica).
 
 builddir=
 routes=1000000
 queries=50
+source=table
 while test $# -gt 0; do
     case $1 in
         -b) builddir=$2; shift ;;
         -n) routes=$2; shift ;;
         -q) queries=$2; shift ;;
-        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+        -s) source=$2; shift ;;
+        -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
         *) echo "$0: unknown option $1" >&2; exit 1 ;;
     esac
     shift
 done
+case $source in
+    table|replica) ;;
+    *) echo "$0: -s takes table or replica, not \"$source\"" >&2; exit 1 ;;
+esac
 . "$(dirname "$0")/bench-lib.sh"
 bench_use_build "$builddir" utilities/fibctl
 tmpdir=/tmp
@@ -51,7 +61,8 @@ common="--detach --no-chdir --db=$DB -vconsole:off"
 syncd $common --pidfile="$d/syncd.pid" --log-file="$d/syncd.log" \
     --unixctl="$d/syncd.ctl"
 orchd $common --pidfile="$d/orchd.pid" --log-file="$d/orchd.log" \
-    --unixctl="$d/orchd.ctl" --sai-mode=async
+    --unixctl="$d/orchd.ctl" --sai-mode=async \
+    $(test $source = table && echo "--routes-from-file=$d/fibsync.db")
 port=$(bench_free_port)
 fpmsyncd $common --pidfile="$d/fpmsyncd.pid" --log-file="$d/fpmsyncd.log" \
     --unixctl="$d/fpmsyncd.ctl" --fpm-port="$port"
@@ -96,7 +107,7 @@ for i in 1 2 3; do
 done | bench_median > "$d/walk"
 rss=$(awk '/VmRSS/ { print int($2 / 1024) }' \
           "/proc/$(cat "$d/orchd.pid")/status")
-echo "routes $routes queries $queries"
+echo "routes $routes queries $queries source $source"
 echo "fibctl exact prefix, median wall: $(cat "$d/exact") ms"
 echo "fibctl longest match, median wall: $(cat "$d/lpm") ms"
 echo "route/dump of all routes (read cache), median wall: $(cat "$d/dump") ms"
