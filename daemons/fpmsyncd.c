@@ -77,7 +77,11 @@ VLOG_DEFINE_THIS_MODULE(fpmsyncd);
 #define DEFAULT_FLUSH_INTERVAL 500      /* ms: otherwise at most this late. */
 #define DEFAULT_MAX_INFLIGHT 8          /* Transactions pipelined. */
 #define DEFAULT_ZMQ_MAX_PENDING 100000  /* Routes queued for orchd. */
-#define DEFAULT_ROUTE_READ_SLICE 16384  /* Route.bucket values a select. */
+#define DEFAULT_ROUTE_READ_SLICE 8192   /* Route.bucket values a select:
+                                         * eight selects, two at once.
+                                         * Four held fpmsyncd at up to
+                                         * 1.55x its size at a million
+                                         * routes (docs/PERFORMANCE.md). */
 
 /* What the command line says. */
 struct fpmd_options {
@@ -695,7 +699,7 @@ OPTIONS\n\
                          max(20000, batch size * (max-inflight + 1)))\n\
   --route-read-slice=N   read the Route table at start in selects of N\n\
                          of its 65536 buckets (Route.bucket), 1 to 65536\n\
-                         (default %d: four selects, two at once); fewer\n\
+                         (default %d: eight selects, two at once); fewer\n\
                          buckets hold ovsdb-server's reply smaller, and\n\
                          each select scans the whole table in the server\n\
   --northbound-zmq=on|off  routes to orchd over ZeroMQ; overrides\n\

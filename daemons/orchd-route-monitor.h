@@ -34,7 +34,8 @@
  * of the row, so that a change needs no copy of the row it changes; it
  * asks for no initial contents, so ovsdb-server builds no first reply of a
  * million rows.  Its columns are those orchd resolves: vrf, prefix,
- * nexthops, nexthop_group and blackhole.  Each insertion or modification
+ * nexthops, nexthop_group and blackhole, and those "show ip route"
+ * prints: protocol, distance and metric.  Each insertion or modification
  * is passed on as a struct orchd_route_row, each deletion as a row UUID.
  *
  * Reading the rows

@@ -1994,9 +1994,10 @@ Database:\n\
                           begins again, and follow Route's changes\n\
                           through a monitor of changes alone.  A restart\n\
                           at a million routes then takes seconds, not a\n\
-                          minute, and orchd some 2 GB less; fib/show and\n\
-                          cache/verify are unavailable (route-check\n\
-                          compares)\n\
+                          minute, and orchd some 1.2 GB less; fib/show\n\
+                          answers from orchd's route table and its own\n\
+                          (vrf, prefix) index, cache/verify compares the\n\
+                          read cache with that table\n\
   --asic-from-file=FILE   with a Route replica, read this instance's\n\
                           Asic_Route rows at start from FILE, the\n\
                           standalone database file of the server at --db,\n\
@@ -2025,9 +2026,10 @@ Tuning (each overrides the matching Global column; default in brackets):\n\
   --sorted-bulks, --no-sorted-bulks\n\
                           sort each bulk by prefix [off]\n\
   --no-route-index        keep no (vrf, prefix) and (nexthop, prefix)\n\
-                          indexes over the replica: saves their memory\n\
-                          and the CPU to maintain them, but disables\n\
-                          fib/show\n\
+                          indexes over the replica, nor the (vrf, prefix)\n\
+                          index over the route table without one: saves\n\
+                          their memory and the CPU to maintain them, but\n\
+                          disables fib/show\n\
   --northbound-zmq=on|off take routes from fpmsyncd over ZeroMQ, already\n\
                           resolved, instead of replicating Route and\n\
                           Nexthop_Group (no route index then) [off]\n\
