@@ -81,6 +81,16 @@ struct fpmd_db {
      * not be read again. */
     struct ovsdb_write_mark mark;
     struct json *mark_id;       /* Outstanding select of the mark. */
+    struct json *schema_id;     /* Outstanding "get_schema", sent as the
+                                 * connection begins. */
+    enum {
+        MARKS_UNKNOWN,          /* No answer to "get_schema" yet. */
+        MARKS_ON,               /* The schema has Write_Mark. */
+        MARKS_OFF               /* It has not (before 1.5.0): a marked
+                                 * transaction would be refused whole. */
+    } marks;
+    bool epoch_wanted;          /* The database was read while 'marks' was
+                                 * unknown: start the epoch once known. */
     bool kept;                  /* The check passed; fpmd_db_run() has yet
                                  * to say so. */
     uint64_t n_kept;            /* Reconnections that kept what fpmsyncd
@@ -156,6 +166,7 @@ fpmd_db_destroy(struct fpmd_db *db)
         json_destroy(db->cfg_id);
         json_destroy(db->status_id);
         json_destroy(db->mark_id);
+        json_destroy(db->schema_id);
         ovsdb_write_mark_destroy(&db->mark);
         perf_timer_flush(db->flush_timer);
         perf_timer_destroy(db->flush_timer);
@@ -502,12 +513,17 @@ mark_epoch_done(void *db_, const struct ovsdb_writer_reply *reply)
 }
 
 /* fpmsyncd has just read the database: starts a new epoch of the mark,
- * whose transaction goes before any write. */
+ * whose transaction goes before any write, if the schema has Write_Mark
+ * (once the server has said whether it has). */
 static void
 mark_start_epoch(struct fpmd_db *db)
 {
     struct uuid epoch;
 
+    db->epoch_wanted = db->marks == MARKS_UNKNOWN;
+    if (db->marks != MARKS_ON) {
+        return;
+    }
     uuid_generate(&epoch);
     ovsdb_writer_commit(db->writer,
                         ovsdb_write_mark_start_epoch(&db->mark, &epoch),
@@ -616,6 +632,13 @@ db_connected(struct fpmd_db *db)
         "\"northbound_zmq\"]},"
         "\"Vrf\":{\"columns\":[\"name\",\"table_id\"]}}]");
 
+    /* Answered before the load's selects: ovsdb-server answers one
+     * connection's requests in order. */
+    db->marks = MARKS_UNKNOWN;
+    db->epoch_wanted = false;
+    db->schema_id = ovsdb_writer_send_request(
+        db->writer, "get_schema", json_array_create_1(
+            json_string_create("Fibsync")));
     db->cfg_id = ovsdb_writer_send_request(db->writer, "monitor", cfg);
     if (uuid_is_zero(&db->mark.epoch)) {
         VLOG_INFO("%s: connected, reading the database",
@@ -649,6 +672,7 @@ db_disconnected(struct fpmd_db *db)
     fpmd_rib_db_lost(db->rib);
     free_id(&db->cfg_id);
     free_id(&db->mark_id);
+    free_id(&db->schema_id);
     db->kept = false;
     load_stop(db);
     if (db->status_monitor || db->status_id) {
@@ -668,7 +692,23 @@ db_monitor_reply(struct fpmd_db *db, const struct jsonrpc_msg *msg)
     static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
     const char *remote = fpmd_db_get_remote(db);
 
-    if (db->mark_id && json_equal(msg->id, db->mark_id)) {
+    if (db->schema_id && json_equal(msg->id, db->schema_id)) {
+        const struct json *tables = (msg->type == JSONRPC_REPLY
+                                     ? ovsdb_wire_col(msg->result, "tables")
+                                     : NULL);
+
+        free_id(&db->schema_id);
+        db->marks = (tables && ovsdb_wire_col(tables, "Write_Mark")
+                     ? MARKS_ON : MARKS_OFF);
+        if (db->marks == MARKS_OFF) {
+            VLOG_INFO("%s: the schema has no Write_Mark table: the "
+                      "database will be read again after each "
+                      "reconnection", remote);
+        }
+        if (db->epoch_wanted) {
+            mark_start_epoch(db);
+        }
+    } else if (db->mark_id && json_equal(msg->id, db->mark_id)) {
         free_id(&db->mark_id);
         mark_checked(db, msg);
     } else if (db->cfg_id && json_equal(msg->id, db->cfg_id)) {
