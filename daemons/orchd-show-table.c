@@ -45,6 +45,8 @@ struct fetched {
     struct uuid uuid;           /* The Route row. */
     unsigned int refs;          /* Queries that asked for it. */
     bool pending;               /* Fetch under way? */
+    uint64_t fetch;             /* Number of the last fetch asked: only
+                                 * its answer counts. */
     char **keys;                /* Its counters' names... */
     int64_t *values;            /* ...and values... */
     size_t n;                   /* ...in this many pairs. */
@@ -59,11 +61,13 @@ struct show_table {
     struct ovsdb_writer *db;        /* Connection for the fetches, opened
                                      * at the first. */
     struct hmap fetched;            /* "struct fetched"s, by uuid. */
+    uint64_t n_fetches;             /* Fetch transactions sent. */
 };
 
 /* One transaction of fetches: the rows in the order of its selects. */
 struct fetch_txn {
     struct show_table *st;      /* Whose. */
+    uint64_t fetch;             /* Its number. */
     struct uuid *rows;          /* The rows selected... */
     size_t n;                   /* ...in this many selects. */
 };
@@ -111,7 +115,9 @@ show_table_vrf_exists(struct orchd_show_source *src, const char *vrf)
             || orchd_route_table_first_vrf(st->routes, &cursor, vrf));
 }
 
-/* Passes route 'r' to 'cb' as fib/show's view of it.  Returns 1. */
+/* Passes route 'r' to 'cb' as fib/show's view of it: with no resolution
+ * while it waits for its group, or its VRF is unknown (orchd refuses
+ * it), as the replica's source does.  Returns 1. */
 static size_t
 pass_route(struct show_table *st, const struct orchd_route *r,
            orchd_show_route_cb *cb, void *aux)
@@ -126,7 +132,10 @@ pass_route(struct show_table *st, const struct orchd_route *r,
         .metric = r->metric,
         .has_group = r->group != 0,
         .group = r->group,
-        .want = r->waiting ? NULL : r->entry,
+        .want = (r->waiting
+                 || (strcmp(r->entry->vrf, "default")
+                     && !sset_contains(st->vrfs, r->entry->vrf))
+                 ? NULL : r->entry),
         .counter_keys = f ? (const char *const *) f->keys : NULL,
         .counter_values = f ? f->values : NULL,
         .n_counters = f ? f->n : 0,
@@ -220,7 +229,8 @@ fetch_done(void *ft_, const struct ovsdb_writer_reply *reply)
     for (size_t i = 0; i < ft->n; i++) {
         struct fetched *f = fetched_find(ft->st, &ft->rows[i]);
 
-        if (!f) {
+        if (!f || f->fetch != ft->fetch) {
+            /* Forgotten, or asked again since: a later answer counts. */
             continue;
         }
         f->pending = false;
@@ -254,6 +264,7 @@ show_table_fetch_counters(struct orchd_show_source *src,
     }
     ft = xmalloc(sizeof *ft);
     ft->st = st;
+    ft->fetch = ++st->n_fetches;
     ft->rows = xmemdup(rows, n * sizeof *rows);
     ft->n = n;
     for (size_t i = 0; i < n; i++) {
@@ -266,6 +277,7 @@ show_table_fetch_counters(struct orchd_show_source *src,
         }
         f->refs++;
         f->pending = true;
+        f->fetch = ft->fetch;
         json_array_add(ops, ovsdb_wire_op_select(
                            "Route", ovsdb_wire_where_uuid(&rows[i]),
                            "counters"));

@@ -25,6 +25,11 @@
 /* How long "detail" waits for counters before answering without them. */
 #define FETCH_TIMEOUT_MS 2000
 
+/* The most rows whose counters one "detail" query fetches (the first in
+ * its order): a "detail" of a whole table would otherwise ask for a
+ * million in one transaction. */
+#define FETCH_MAX_ROWS 1000
+
 /* A parsed "fib/show" query. */
 struct query {
     int family;                 /* AF_INET ("ip") or AF_INET6 ("ipv6"). */
@@ -634,14 +639,17 @@ struct collect {
     size_t n, allocated;        /* Count and capacity. */
 };
 
-/* route_cb that appends the UUID of 'r' to 'c_', a struct collect. */
+/* route_cb that appends the UUID of 'r' to 'c_', a struct collect, up to
+ * FETCH_MAX_ROWS. */
 static void
 collect_route(struct orchd_show *s OVS_UNUSED,
               const struct orchd_show_route *r, void *c_)
 {
     struct collect *c = c_;
 
-    if (c->n >= c->allocated) {
+    if (c->n >= FETCH_MAX_ROWS) {
+        return;
+    } else if (c->n >= c->allocated) {
         c->rows = x2nrealloc(c->rows, &c->allocated, sizeof *c->rows);
     }
     c->rows[c->n++] = r->uuid;

@@ -1275,7 +1275,9 @@ verify_route(struct orchd *o, struct orchd_entry *want, struct hmap *wanted,
 /* Compares the read cache with OVSDB Route (resolved as orchd would: from
  * the replica, or the route table without one), and reports every
  * difference.  (orchd keeps no replica of Asic_Route: route-check
- * compares it.) */
+ * compares it.  Without a replica, a row whose prefix orchd could not
+ * parse is in no table: its Route.status says why, and route-check
+ * reports it.) */
 static void
 orchd_unixctl_cache_verify(struct unixctl_conn *conn, int argc OVS_UNUSED,
                            const char *argv[] OVS_UNUSED, void *o_)
@@ -1762,11 +1764,11 @@ main(int argc, char *argv[])
     orchd_worker_destroy(o.worker);
     orchd_asic_acks_destroy(o.acks);
     orchd_route_monitor_destroy(o.rm);
+    orchd_show_destroy(o.show);     /* Before the table it reads. */
     orchd_route_table_destroy(&o.routes);
     orchd_status_destroy(o.status);
     sset_destroy(&o.vrfs);
     perf_timer_destroy(o.drain_timer);
-    orchd_show_destroy(o.show);
     orchd_cache_destroy(o.cache);
     fibrec_ondemand_destroy(o.idl);
     ovsdb_idl_destroy(o.idl);
