@@ -46,6 +46,9 @@ struct orchd_route_state {
     bool pending;               /* In 'pending' list. */
     bool named;                 /* Last asked to be present (set or seed,
                                  * not del or swept since). */
+    bool solo;                  /* A bulk holding its write was refused
+                                 * whole: its next write goes out in a
+                                 * bulk of its own (orchd_bulker_refused). */
     bool answer_owed;           /* While pending: it replaced other
                                  * content that was pending, or its caller
                                  * asked for an answer
@@ -548,8 +551,19 @@ orchd_bulker_run(struct orchd_bulker *b)
 
         bulk->items = xmalloc(max * sizeof *bulk->items);
         while (bulk->n_items < b->cfg.max_bulk && b->n_pending) {
+            const struct orchd_route_state *next = CONTAINER_OF(
+                ovs_list_front(&b->pending), struct orchd_route_state,
+                pending_node);
+            bool solo = next->solo;
+
+            if (solo && bulk->n_items) {
+                break;
+            }
             if (take_pending(b, &bulk->items[bulk->n_items])) {
                 bulk->n_items++;
+            }
+            if (solo) {
+                break;
             }
         }
         if (!bulk->n_items) {
@@ -644,6 +658,7 @@ orchd_bulker_sent(struct orchd_bulker *b, struct orchd_bulk *bulk, bool ok)
             continue;
         }
         if (ok) {
+            st->solo = false;
             if (item->op == ORCHD_BULK_REMOVE) {
                 supersede_older(b, st, item);
                 complete_item(item);
@@ -670,6 +685,48 @@ orchd_bulker_sent(struct orchd_bulker *b, struct orchd_bulk *bulk, bool ok)
     if (!ok) {
         b->stats.n_send_failures++;
     }
+    bulk->sent = true;
+    maybe_finish_bulk(b, bulk);
+}
+
+/* Reports that the server refused 'bulk' whole: an operation failed (a
+ * row written by hand under one of the bulk's keys, say), so none was
+ * applied, and the same writes sent again would be refused again.  A
+ * bulk of several writes is queued again as orchd_bulker_sent() queues a
+ * failed one, each write marked to go out in a bulk of its own, so that
+ * the others go through and the one at fault is found.  A write refused
+ * alone fails: 'done' reports it with 'error', and it is not sent again
+ * until its route is set again. */
+void
+orchd_bulker_refused(struct orchd_bulker *b, struct orchd_bulk *bulk,
+                     const char *error)
+{
+    struct orchd_bulk_item *item = &bulk->items[0];
+    struct orchd_route_state *st = item->state;
+
+    b->stats.n_refused++;
+    if (bulk->n_items > 1) {
+        for (size_t i = 0; i < bulk->n_items; i++) {
+            bulk->items[i].state->solo = true;
+        }
+        orchd_bulker_sent(b, bulk, false);
+        return;
+    }
+    if (!item->acked) {
+        complete_item(item);
+        st->solo = false;
+        st->unknown = true;
+        if (ovs_list_is_empty(&st->waiting)) {
+            set_written(b, st, NULL);
+        }
+        if (item->op != ORCHD_BULK_REMOVE) {
+            st->failed = true;
+            b->stats.n_failed++;
+            b->cbs.done(b->aux, &item->key, item->entry, false, error,
+                        answer_token(st, item->entry));
+        }
+    }
+    b->stats.n_send_failures++;
     bulk->sent = true;
     maybe_finish_bulk(b, bulk);
 }
@@ -1052,6 +1109,11 @@ orchd_bulker_format(const struct orchd_bulker *b, struct ds *s)
     if (st->n_resent) {
         ds_put_format(s, "resent unchanged after a resync: %"PRIu64"\n",
                       st->n_resent);
+    }
+    if (st->n_refused) {
+        ds_put_format(s, "bulks refused whole by the database: %"PRIu64
+                      " (their writes sent again one a bulk)\n",
+                      st->n_refused);
     }
     ds_put_format(s, "acks: %"PRIu64" programmed, %"PRIu64" failed, %"
                   PRIu64" superseded, %"PRIu64" stale\n",

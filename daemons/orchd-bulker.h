@@ -177,6 +177,7 @@ struct orchd_bulker_stats {
     uint64_t n_failed;          /* Writes acknowledged as failed. */
     uint64_t n_superseded;      /* Writes overtaken before their ack. */
     uint64_t n_send_failures;   /* Bulks whose sending failed. */
+    uint64_t n_refused;         /* ...of which the server refused whole. */
     uint64_t n_stale_acks;      /* Acks for writes no longer waiting. */
     size_t max_outstanding_seen; /* High-water mark of the window. */
 };
@@ -207,6 +208,8 @@ size_t orchd_bulker_n_named(const struct orchd_bulker *);
 
 void orchd_bulker_run(struct orchd_bulker *);
 void orchd_bulker_sent(struct orchd_bulker *, struct orchd_bulk *, bool ok);
+void orchd_bulker_refused(struct orchd_bulker *, struct orchd_bulk *,
+                          const char *error);
 void orchd_bulker_missing(struct orchd_bulker *, struct orchd_bulk_item *);
 void orchd_bulker_ack(struct orchd_bulker *, const struct uuid *key,
                       int64_t applied_seq, bool ok, const char *error);

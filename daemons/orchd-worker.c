@@ -208,7 +208,11 @@ bulk_committed(void *ctx_, const struct ovsdb_writer_reply *reply)
             }
         }
     }
-    orchd_bulker_sent(w->bulker, bulk, ok);
+    if (reply->result == OVSDB_WRITER_ERROR) {
+        orchd_bulker_refused(w->bulker, bulk, reply->error);
+    } else {
+        orchd_bulker_sent(w->bulker, bulk, ok);
+    }
     free(ctx);
 }
 

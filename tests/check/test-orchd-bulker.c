@@ -484,6 +484,64 @@ START_TEST(test_send_failure_requeues)
 }
 END_TEST
 
+/* A bulk refused whole goes out again one write a bulk: the others go
+ * through, and the write at fault, refused alone, fails and is not sent
+ * again until its route is set again. */
+START_TEST(test_refused_bulk_isolates)
+{
+    struct fake f = { .n_sent = 0 };
+    struct orchd_bulker *b = fake_bulker(&f, 10, 8);
+    struct orchd_bulker_stats stats;
+
+    for (int i = 1; i <= 3; i++) {
+        orchd_bulker_set(b, make_entry(i, "1.1.1.1@e0"));
+    }
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 1);
+    ck_assert_uint_eq(f.sent[0]->n_items, 3);
+    orchd_bulker_refused(b, f.sent[0], "constraint violation");
+    ck_assert_uint_eq(f.n_done_fail, 0);
+
+    /* Sent again, one a bulk; a route set meanwhile joins no solo bulk. */
+    orchd_bulker_set(b, make_entry(4, "1.1.1.1@e0"));
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 5);
+    for (size_t i = 1; i < 4; i++) {
+        ck_assert_uint_eq(f.sent[i]->n_items, 1);
+    }
+    ck_assert_uint_eq(f.sent[4]->n_items, 1);
+    ck_assert_uint_eq(f.sent[2]->items[0].entry->prefix.addr[2], 2);
+    ck_assert_uint_eq(f.sent[4]->items[0].entry->prefix.addr[2], 4);
+
+    /* The second is at fault: it fails, the others are programmed. */
+    orchd_bulker_refused(b, f.sent[2], "constraint violation");
+    ck_assert_uint_eq(f.n_done_fail, 1);
+    ck_assert_str_eq(f.last_error, "constraint violation");
+    for (size_t i = 1; i < 5; i++) {
+        if (i != 2) {
+            orchd_bulker_sent(b, f.sent[i], true);
+            ack_bulk(b, f.sent[i], true);
+        }
+    }
+    ck_assert_uint_eq(f.n_done_ok, 3);
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 5);
+    ck_assert(orchd_bulker_is_idle(b));
+
+    /* Set again, it is sent again, in an ordinary bulk. */
+    orchd_bulker_set(b, make_entry(2, "1.1.1.1@e0"));
+    orchd_bulker_set(b, make_entry(5, "1.1.1.1@e0"));
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 6);
+    ck_assert_uint_eq(f.sent[5]->n_items, 2);
+    orchd_bulker_get_stats(b, &stats);
+    ck_assert_uint_eq(stats.n_refused, 2);
+    orchd_bulker_sent(b, f.sent[5], true);
+    ack_bulk(b, f.sent[5], true);
+    orchd_bulker_destroy(b);
+}
+END_TEST
+
 /* Seeded entries (already in the ASIC at startup) are not rewritten. */
 START_TEST(test_seed_skips_unchanged)
 {
@@ -1122,6 +1180,7 @@ orchd_bulker_suite(void)
     tcase_add_test(tc, test_newer_ack_supersedes);
     tcase_add_test(tc, test_failure_then_retry);
     tcase_add_test(tc, test_send_failure_requeues);
+    tcase_add_test(tc, test_refused_bulk_isolates);
     tcase_add_test(tc, test_programmed);
     tcase_add_test(tc, test_late_ack_after_removal);
     tcase_add_test(tc, test_seed_skips_unchanged);
