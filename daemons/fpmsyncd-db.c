@@ -693,12 +693,10 @@ db_monitor_reply(struct fpmd_db *db, const struct jsonrpc_msg *msg)
     const char *remote = fpmd_db_get_remote(db);
 
     if (db->schema_id && json_equal(msg->id, db->schema_id)) {
-        const struct json *tables = (msg->type == JSONRPC_REPLY
-                                     ? ovsdb_wire_col(msg->result, "tables")
-                                     : NULL);
-
         free_id(&db->schema_id);
-        db->marks = (tables && ovsdb_wire_col(tables, "Write_Mark")
+        db->marks = (msg->type == JSONRPC_REPLY
+                     && ovsdb_wire_schema_has_table(msg->result,
+                                                    "Write_Mark")
                      ? MARKS_ON : MARKS_OFF);
         if (db->marks == MARKS_OFF) {
             VLOG_INFO("%s: the schema has no Write_Mark table: the "

@@ -1284,7 +1284,6 @@ orchd_unixctl_cache_verify(struct unixctl_conn *conn, int argc OVS_UNUSED,
 {
     struct orchd *o = o_;
     struct ds s = DS_EMPTY_INITIALIZER;
-    const struct fibrec_route *route;
     struct hmap wanted = HMAP_INITIALIZER(&wanted);
     size_t n_routes = 0, n_diffs = 0, n_cached;
     struct orchd_entry **v;
@@ -1321,26 +1320,26 @@ orchd_unixctl_cache_verify(struct unixctl_conn *conn, int argc OVS_UNUSED,
                              &n_diffs);
             }
         }
-    }
-    FIBREC_ROUTE_FOR_EACH (route, o->idl) {
-        struct orchd_entry *want;
-        struct orchd_route_row row;
-        enum orchd_refusal why;
-        char *error;
+    } else {
+        const struct fibrec_route *route;
 
-        if (o->rm) {
-            break;
+        FIBREC_ROUTE_FOR_EACH (route, o->idl) {
+            struct orchd_entry *want;
+            struct orchd_route_row row;
+            enum orchd_refusal why;
+            char *error;
+
+            route_row_from_idl(route, &row);
+            want = resolve_route(o, &row, &why, &error);
+            n_routes++;
+            if (!want) {
+                DIFF("route %s vrf %s: %s\n", route->prefix, route->vrf,
+                     error ? error : "next-hop group unknown");
+                free(error);
+                continue;
+            }
+            verify_route(o, want, &wanted, &s, &n_diffs);
         }
-        route_row_from_idl(route, &row);
-        want = resolve_route(o, &row, &why, &error);
-        n_routes++;
-        if (!want) {
-            DIFF("route %s vrf %s: %s\n", route->prefix, route->vrf,
-                 error ? error : "next-hop group unknown");
-            free(error);
-            continue;
-        }
-        verify_route(o, want, &wanted, &s, &n_diffs);
     }
 
     v = orchd_cache_snapshot(o->cache, true, &n_cached);

@@ -972,20 +972,6 @@ queue_update(struct syncd_db *db, struct ovsdb_cs_event *event)
     COVERAGE_INC(syncd_db_update);
 }
 
-/* Does the database of 'schema' (a schema's JSON) have table 'name'? */
-static bool
-schema_has_table(const struct json *schema, const char *name)
-{
-    const struct json *tables;
-
-    if (!schema || schema->type != JSON_OBJECT) {
-        return false;
-    }
-    tables = shash_find_data(json_object(schema), "tables");
-    return (tables && tables->type == JSON_OBJECT
-            && shash_find(json_object(tables), name));
-}
-
 /* The monitor request: the Asic_Route columns syncd reads, never those it
  * writes, the Vrf names it checks them against, the Write_Mark rows (when
  * the schema has them: 1.5.0 on) and the Global columns it follows.
@@ -995,7 +981,7 @@ static struct json *
 compose_monitor_requests(const struct json *schema, void *db_)
 {
     struct syncd_db *db = db_;
-    bool has_marks = schema_has_table(schema, "Write_Mark");
+    bool has_marks = ovsdb_wire_schema_has_table(schema, "Write_Mark");
     struct json *requests;
 
     syncd_writeback_allow_marks(db->wb, has_marks);

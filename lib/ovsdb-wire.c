@@ -240,6 +240,18 @@ ovsdb_wire_col(const struct json *row, const char *name)
             ? shash_find_data(json_object(row), name) : NULL);
 }
 
+/* Does the database of 'schema' (a schema's JSON, as "get_schema" answers
+ * or a client's monitor is composed with; NULL if none) have table
+ * 'table'?  A schema before fibsync 1.5.0 has no Write_Mark, say. */
+bool
+ovsdb_wire_schema_has_table(const struct json *schema, const char *table)
+{
+    const struct json *tables = ovsdb_wire_col(schema, "tables");
+
+    return (tables && tables->type == JSON_OBJECT
+            && shash_find(json_object(tables), table));
+}
+
 /* Returns the atom of 'v', the value of an optional column (a scalar, or
  * a set of zero or one atoms), or NULL if it is empty or not of that
  * shape. */

@@ -92,6 +92,8 @@ void ovsdb_wire_put_uint(struct ds *, uint64_t);
 
 /* Decoding values of a row or an update. */
 const struct json *ovsdb_wire_col(const struct json *row, const char *name);
+bool ovsdb_wire_schema_has_table(const struct json *schema,
+                                 const char *table);
 const struct json *ovsdb_wire_get_optional(const struct json *);
 bool ovsdb_wire_get_integer(const struct json *, int64_t *);
 const char *ovsdb_wire_get_string(const struct json *);

@@ -208,6 +208,27 @@ reply_error(const char *result, size_t n_ops, size_t *failed_op)
     return error;
 }
 
+/* A schema's tables, never trusting its shape. */
+START_TEST(test_wire_schema_has_table)
+{
+    struct json *schema = json_from_string(
+        "{\"name\": \"Fibsync\", \"tables\": {\"Route\": {}, "
+        "\"Write_Mark\": {}}}");
+    struct json *old = json_from_string(
+        "{\"name\": \"Fibsync\", \"tables\": {\"Route\": {}}}");
+    struct json *bad = json_from_string("{\"tables\": [\"Write_Mark\"]}");
+
+    ck_assert(ovsdb_wire_schema_has_table(schema, "Write_Mark"));
+    ck_assert(ovsdb_wire_schema_has_table(schema, "Route"));
+    ck_assert(!ovsdb_wire_schema_has_table(old, "Write_Mark"));
+    ck_assert(!ovsdb_wire_schema_has_table(bad, "Write_Mark"));
+    ck_assert(!ovsdb_wire_schema_has_table(NULL, "Write_Mark"));
+    json_destroy(schema);
+    json_destroy(old);
+    json_destroy(bad);
+}
+END_TEST
+
 START_TEST(test_wire_reply_error)
 {
     size_t failed;
@@ -267,6 +288,7 @@ ovsdb_wire_suite(void)
 
     tcase_add_test(tc, test_wire_text_matches_tree);
     tcase_add_test(tc, test_wire_decode);
+    tcase_add_test(tc, test_wire_schema_has_table);
     tcase_add_test(tc, test_wire_op_select);
     tcase_add_test(tc, test_wire_reply_error);
     suite_add_tcase(s, tc);
