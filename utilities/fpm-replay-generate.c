@@ -68,6 +68,8 @@ struct generator {
     uint64_t next_index[2][129]; /* Per-family, per-length allocation
                                   * counters: [0] IPv4, [1] IPv6. */
     struct gen_route *routes;   /* The 'opts.n_routes' routes. */
+    bool *withdrawn;            /* Per route, withdrawn by
+                                 * --delete-share. */
     bool *member_sent[2];       /* Per-family, which of the 'opts.pool'
                                  * gateways have been announced. */
     bool *group_sent[2];        /* Per-family, which groups (by their first
@@ -371,9 +373,52 @@ send_route(struct generator *g, const struct gen_route *r, enum fpm_op op)
     fpm_replay_conn_put_msg(c);
 }
 
+/* After route 'i' of the announcement: with --delete-share, withdraws
+ * with that probability a random route among the first 'i' + 1 still
+ * announced; with --replace-share, replaces one in place, as a kernel-style
+ * sender does: one RTM_NEWROUTE with NLM_F_REPLACE and another set of
+ * gateways, no RTM_DELROUTE before it.  'done' as for send_all_routes(). */
+static void
+send_mixed_ops(struct generator *g, unsigned int i, double t0,
+               uint64_t *done)
+{
+    const struct fpm_replay_options *opts = &g->opts;
+    struct fpm_replay_conn *c = &g->conn;
+    uint32_t r = rng_below(g, 100);
+    unsigned int j;
+
+    if (r >= opts->delete_pct + opts->replace_pct) {
+        return;
+    }
+    j = rng_below(g, i + 1);
+    if (g->withdrawn[j]) {
+        return;
+    }
+    fpm_replay_pace(c, t0, (*done)++);
+    if (r < opts->delete_pct) {
+        g->withdrawn[j] = true;
+        send_route(g, &g->routes[j], FPM_OP_DEL);
+        return;
+    }
+
+    struct gen_route *gr = &g->routes[j];
+
+    if (opts->pool > 1) {
+        gr->start = (gr->start + 1 + rng_below(g, opts->pool - 1))
+                    % opts->pool;
+    }
+    ensure_nexthops(g, gr);
+    make_route(g, gr, FPM_OP_ADD, &g->route);
+    g->route.nlmsg_flags = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_REPLACE;
+    ofpbuf_clear(&c->msg);
+    fpm_route_encode(&c->msg, &g->route, c->seq++);
+    fpm_replay_conn_put_msg(c);
+}
+
 /* Sends every route of the set as 'op', until done, a signal or the
  * listener closing; 'done' counts the routes sent since 't0', for
- * --rate. */
+ * --rate.  An announcement ('op' FPM_OP_ADD) mixes in the withdrawals and
+ * replacements of --delete-share and --replace-share. */
 static void
 send_all_routes(struct generator *g, enum fpm_op op, double t0,
                 uint64_t *done)
@@ -382,8 +427,14 @@ send_all_routes(struct generator *g, enum fpm_op op, double t0,
     unsigned int i;
 
     for (i = 0; i < g->opts.n_routes && !fpm_replay_stop_requested; i++) {
+        if (op == FPM_OP_DEL && g->withdrawn[i]) {
+            continue;
+        }
         fpm_replay_pace(c, t0, (*done)++);
         send_route(g, &g->routes[i], op);
+        if (op == FPM_OP_ADD) {
+            send_mixed_ops(g, i, t0, done);
+        }
         if (c->peer_closed) {
             break;
         }
@@ -396,8 +447,15 @@ static struct gen_route *
 churn_one(struct generator *g)
 {
     const struct fpm_replay_options *opts = &g->opts;
-    struct gen_route *r = &g->routes[rng_below(g, opts->n_routes)];
+    unsigned int i = rng_below(g, opts->n_routes);
+    struct gen_route *r;
 
+    /* A route that --delete-share withdrew stays withdrawn: the next one
+     * still announced takes its place (the first, if none follows). */
+    for (unsigned int n = 0; n < opts->n_routes && g->withdrawn[i]; n++) {
+        i = (i + 1) % opts->n_routes;
+    }
+    r = &g->routes[i];
     if (opts->pool > 1) {
         r->start = (r->start + 1 + rng_below(g, opts->pool - 1)) % opts->pool;
     }
@@ -512,6 +570,7 @@ fpm_replay_generate(const struct fpm_replay_options *opts)
     g->opts = *opts;
     g->rng = opts->seed;
     generate_routes(g);
+    g->withdrawn = xcalloc(MAX(opts->n_routes, 1), sizeof *g->withdrawn);
     for (fi = 0; fi < 2; fi++) {
         g->member_sent[fi] = xcalloc(opts->pool, sizeof *g->member_sent[fi]);
         g->group_sent[fi] = xcalloc(opts->pool, sizeof *g->group_sent[fi]);
@@ -548,6 +607,7 @@ fpm_replay_generate(const struct fpm_replay_options *opts)
         free(g->group_sent[fi]);
     }
     free(g->routes);
+    free(g->withdrawn);
     free(g);
     return status;
 }

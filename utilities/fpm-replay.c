@@ -256,6 +256,8 @@ static const struct option_spec option_specs[] = {
     {"churn", 0, ARG, parse_uint, OFS(churn), 0, 100000000},
     {"churn-gap", 0, ARG, parse_seconds, OFS(churn_gap), 0, 0},
     {"final", 0, NONE, parse_true, OFS(final), 0, 0},
+    {"delete-share", 0, ARG, parse_uint, OFS(delete_pct), 0, 100},
+    {"replace-share", 0, ARG, parse_uint, OFS(replace_pct), 0, 100},
     {"delete", 0, NONE, parse_true, OFS(delete_only), 0, 0},
     {"then-delete", 0, NONE, parse_true, OFS(then_delete), 0, 0},
     {"frame-size", 0, ARG, parse_uint, OFS(frame_size), 128,
@@ -332,6 +334,15 @@ validate_options(const struct fpm_replay_options *opts, int argc,
     }
     if (opts->final && opts->churn_gap > 0) {
         ovs_fatal(0, "--churn-gap: --final sends no path change to pause in");
+    }
+    if ((opts->delete_pct || opts->replace_pct)
+        && (opts->final || opts->delete_only)) {
+        ovs_fatal(0, "--delete-share and --replace-share change the load "
+                  "as it is sent: not with --final or --delete");
+    }
+    if (opts->delete_pct + opts->replace_pct > 100) {
+        ovs_fatal(0, "--delete-share and --replace-share add up to more "
+                  "than 100%%");
     }
     if (opts->ecmp > opts->pool) {
         ovs_fatal(0, "--ecmp %u needs --nexthops of at least %u",
@@ -482,6 +493,13 @@ WHAT TO SEND (generate mode)\n\
                        change, and no path change, as zebra replays its\n\
                        table when the FPM connection comes back (same\n\
                        options and seed as the load it stands for)\n\
+  --delete-share PCT   while announcing, withdraw PCT%% of the routes\n\
+                       already announced, each at a random point of the\n\
+                       load (default 0); churn skips a withdrawn route\n\
+  --replace-share PCT  while announcing, replace PCT%% of the routes\n\
+                       already announced: one RTM_NEWROUTE with\n\
+                       NLM_F_REPLACE and another set of gateways, no\n\
+                       RTM_DELROUTE before it (default 0)\n\
   --delete             withdraw the routes (and, with --nhg, the groups\n\
                        and gateways) that the same options and seed\n\
                        announce, without announcing them\n\

@@ -70,6 +70,10 @@ struct fpm_replay_options {
                                  * change's delete and its add. */
     bool final;                 /* --final: send the routes as the
                                  * churn leaves them, no path change. */
+    unsigned int delete_pct;    /* --delete-share: percentage of the
+                                 * routes withdrawn during the load. */
+    unsigned int replace_pct;   /* --replace-share: percentage of the
+                                 * routes replaced in place during it. */
     bool delete_only;           /* --delete: withdraw instead. */
     bool then_delete;           /* --then-delete: announce, then withdraw. */
     unsigned int frame_size;    /* --frame-size: max bytes per frame. */
