@@ -372,6 +372,19 @@ orchd_bulker_del(struct orchd_bulker *b, const struct uuid *key)
     }
 }
 
+/* Names route 'key' in the current generation as it stands, if it is
+ * named at all: a caller that cannot say what a route is now (orchd, for
+ * a route waiting for its next-hop group) keeps it from a sweep. */
+void
+orchd_bulker_keep(struct orchd_bulker *b, const struct uuid *key)
+{
+    struct orchd_route_state *st = find_state(b, key);
+
+    if (st && st->named) {
+        name(b, st);
+    }
+}
+
 /* Starts a new generation: the routes named so far are named by an older
  * one until orchd_bulker_set() names them again. */
 void

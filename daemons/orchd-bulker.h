@@ -41,7 +41,9 @@
  * fpmsyncd restarted), the bulker records which routes were last set (or
  * seeded) rather than deleted, and in which generation.
  * orchd_bulker_new_generation() starts one; orchd_bulker_sweep() deletes
- * each route named only in an older one.  So the caller needs no table of
+ * each route named only in an older one (orchd_bulker_keep() names one
+ * again as it stands).  orchd's Route replica does the same after the
+ * server made the replica load from scratch.  So the caller needs no table of
  * its own: a route's state is looked up once per update.
  *
  * Tags: each route's state holds one 32-bit word for the caller
@@ -202,6 +204,7 @@ void orchd_bulker_prefetch(const struct orchd_bulker *,
 void orchd_bulker_prefetch_result(const struct orchd_bulker *, int64_t seq,
                                   int stage);
 void orchd_bulker_del(struct orchd_bulker *, const struct uuid *key);
+void orchd_bulker_keep(struct orchd_bulker *, const struct uuid *key);
 void orchd_bulker_new_generation(struct orchd_bulker *);
 size_t orchd_bulker_sweep(struct orchd_bulker *);
 size_t orchd_bulker_n_named(const struct orchd_bulker *);

@@ -383,7 +383,7 @@ handle_route(struct orchd_northbound *nb, const struct route_frame_route *e)
 static void
 sweep(struct orchd_northbound *nb)
 {
-    orchd_worker_sweep(nb->worker);
+    orchd_worker_sweep(nb->worker, "northbound: resync");
     nb->resyncing = false;
     nb->n_sync_ends++;
     /* orchd knows every route now: syncd may sweep what it did not say. */

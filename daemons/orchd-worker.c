@@ -39,7 +39,7 @@ COVERAGE_DEFINE(orchd_bulk_sent);
 COVERAGE_DEFINE(orchd_route_programmed);
 COVERAGE_DEFINE(orchd_route_failed);
 COVERAGE_DEFINE(orchd_route_recreated);
-COVERAGE_DEFINE(orchd_nb_swept);
+COVERAGE_DEFINE(orchd_swept);
 
 /* A worker: see orchd-worker.h. */
 struct orchd_worker {
@@ -103,6 +103,7 @@ enum task_type {
     TASK_YIELD_WB,                  /* orchd_worker_yield_writebehind(). */
     TASK_NEW_GEN,                   /* orchd_worker_new_generation(). */
     TASK_SWEEP,                     /* orchd_worker_sweep(). */
+    TASK_KEEP,                      /* orchd_worker_keep(). */
 };
 
 /* A queued route operation and its arguments. */
@@ -115,6 +116,7 @@ struct task {
     bool ok;                        /* Outcome (ACK), yield (YIELD_WB). */
     char *error;                    /* Why not (ACK). */
     struct orchd_bulker_config cfg; /* New configuration (CONFIG). */
+    const char *why;                /* What the sweep ends (SWEEP). */
 };
 
 /* Context of one bulk's transaction. */
@@ -439,12 +441,15 @@ task_run(void *t_)
         size_t n = orchd_bulker_sweep(w->bulker);
 
         w->n_swept += n;
-        COVERAGE_ADD(orchd_nb_swept, n);
-        VLOG_INFO("northbound: resync complete, %"PRIuSIZE" routes, %"
-                  PRIuSIZE" stale ones removed",
-                  orchd_bulker_n_named(w->bulker), n);
+        COVERAGE_ADD(orchd_swept, n);
+        VLOG_INFO("%s complete, %"PRIuSIZE" routes, %"PRIuSIZE" stale "
+                  "ones removed", t->why, orchd_bulker_n_named(w->bulker),
+                  n);
         break;
     }
+    case TASK_KEEP:
+        orchd_bulker_keep(w->bulker, &t->key);
+        break;
     }
     free(t);
 }
@@ -651,11 +656,28 @@ orchd_worker_new_generation(struct orchd_worker *w)
 
 /* Removes, in order with the updates queued before it, every route not
  * named since the last orchd_worker_new_generation()
- * (orchd_bulker_sweep()), and logs how many. */
+ * (orchd_bulker_sweep()), and logs how many, as the end of 'why' (a
+ * string that outlives the task). */
 void
-orchd_worker_sweep(struct orchd_worker *w)
+orchd_worker_sweep(struct orchd_worker *w, const char *why)
 {
-    submit_new(w, TASK_SWEEP);
+    struct task *t = xzalloc(sizeof *t);
+
+    t->type = TASK_SWEEP;
+    t->why = why;
+    submit(w, t);
+}
+
+/* Keeps the route with Asic_Route key 'key' from the next sweep as it
+ * stands, if it is named (orchd_bulker_keep()). */
+void
+orchd_worker_keep(struct orchd_worker *w, const struct uuid *key)
+{
+    struct task *t = xzalloc(sizeof *t);
+
+    t->type = TASK_KEEP;
+    t->key = *key;
+    submit(w, t);
 }
 
 /* Returns the number of routes named (orchd_bulker_n_named()), as of the

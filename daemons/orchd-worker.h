@@ -75,7 +75,8 @@ void orchd_worker_prefetch(struct orchd_worker *, const struct uuid *key,
                            bool chain);
 void orchd_worker_del(struct orchd_worker *, const struct uuid *key);
 void orchd_worker_new_generation(struct orchd_worker *);
-void orchd_worker_sweep(struct orchd_worker *);
+void orchd_worker_sweep(struct orchd_worker *, const char *why);
+void orchd_worker_keep(struct orchd_worker *, const struct uuid *key);
 size_t orchd_worker_n_named(struct orchd_worker *);
 uint64_t orchd_worker_n_swept(struct orchd_worker *);
 void orchd_worker_ack(struct orchd_worker *, const struct uuid *key,

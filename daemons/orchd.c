@@ -145,6 +145,12 @@ struct orchd {
     uint64_t n_deletes;             /* Route rows deleted. */
     uint64_t n_bad;                 /* Routes that could not be parsed. */
     uint64_t n_unresolved;          /* Routes waiting for a next-hop group. */
+
+    /* Reconciliation after the server made the replica load again from
+     * scratch (see reconcile_reload()). */
+    bool reload_seen;               /* A reload began: reconcile once the
+                                     * replica is whole. */
+    uint64_t n_reloads;             /* Reloads reconciled. */
 };
 
 static char *db_remote;
@@ -615,13 +621,14 @@ route_changed(const struct fibrec_route *route)
             || fibrec_route_is_updated(route, FIBREC_ROUTE_COL_VRF));
 }
 
-/* If a Vrf row changed, or before the initial sync (whose tracked changes
+/* If a Vrf row changed, if 'force' (after a reload, which reports no
+ * deleted row), or before the initial sync (whose tracked changes
  * the start-up loop clears), reads the VRF names again into 'o->vrfs'
  * and, once synced, processes again the routes whose VRF came (refused
  * until then) or went (refused from now on), except those that changed
  * themselves, which process_changes() processes. */
 static void
-process_vrfs(struct orchd *o)
+process_vrfs(struct orchd *o, bool force)
 {
     struct sset names = SSET_INITIALIZER(&names);
     struct sset changed = SSET_INITIALIZER(&changed);
@@ -629,7 +636,7 @@ process_vrfs(struct orchd *o)
     const struct fibrec_vrf *vrf;
     const char *name;
 
-    if (o->synced && !fibrec_vrf_track_get_first(o->idl)) {
+    if (o->synced && !force && !fibrec_vrf_track_get_first(o->idl)) {
         return;
     }
     FIBREC_VRF_FOR_EACH (vrf, o->idl) {
@@ -704,8 +711,18 @@ process_changes(struct orchd *o)
 
     perf_timer_start(o->drain_timer);
 
+    /* The Global row is inserted once, when the database is made; the
+     * IDL reports it inserted again only when it loads its replica from
+     * scratch, which reports no deleted row (reconcile_reload()). */
+    const struct fibrec_global *g = fibrec_global_first(o->idl);
+    if (o->synced && g && fibrec_global_is_new(g) && !o->reload_seen) {
+        o->reload_seen = true;
+        VLOG_INFO("database replica loaded again from scratch: reconciling "
+                  "once it is whole");
+    }
+
     /* VRFs before the routes of the same transaction. */
-    process_vrfs(o);
+    process_vrfs(o, false);
     FIBREC_ROUTE_FOR_EACH_TRACKED (route, o->idl) {
         if (o->nb) {
             break;
@@ -1132,7 +1149,7 @@ initial_sync(struct orchd *o, struct unixctl_server *unixctl,
         poll_block();
     }
 
-    process_vrfs(o);
+    process_vrfs(o, false);
     FIBREC_ROUTE_FOR_EACH (route, o->idl) {
         struct orchd_route_row row;
         enum route_outcome outcome;
@@ -1165,7 +1182,7 @@ initial_sync_from_file(struct orchd *o, struct unixctl_server *unixctl,
     struct hmap wanted = HMAP_INITIALIZER(&wanted);
     const struct orchd_route *r;
 
-    process_vrfs(o);
+    process_vrfs(o, false);
     while (!read_routes_file(o, seed)) {
         while (time_msec() < o->read_retry && !o->exiting) {
             unixctl_server_run(unixctl);
@@ -1188,6 +1205,46 @@ initial_sync_from_file(struct orchd *o, struct unixctl_server *unixctl,
                         orchd_route_table_count(&o->routes));
     /* The changes received meanwhile, newer than the file. */
     orchd_route_monitor_read_done(o->rm);
+}
+
+/* ---- Reconciliation after a reload -------------------------------------*/
+
+/* When the IDL cannot resume its monitor (a standalone server restarted, a
+ * cluster's new leader without the history orchd's last transaction needs),
+ * it empties the replica and loads it again from scratch, and reports only
+ * the rows it loads, as inserted: the rows deleted meanwhile vanish
+ * unreported.  So once the replica is whole again, every route goes
+ * through process_route() as a live change would, in a new generation of
+ * the worker's bulker, and the entries no route named are swept: a route
+ * deleted while the connection was down leaves no stale entry.  A route
+ * waiting for its next-hop group keeps what it had.  The VRF names are
+ * read again first: a Vrf row deleted meanwhile is reported by no one
+ * either.  Without a Route replica (--routes-from-file) the route
+ * monitor's own read does the same for routes (orchd-route-monitor.h); the
+ * VRFs are still read here. */
+static void
+reconcile_reload(struct orchd *o)
+{
+    const struct fibrec_route *route;
+
+    o->reload_seen = false;
+    o->n_reloads++;
+    process_vrfs(o, true);
+    if (o->rm || o->nb) {
+        return;
+    }
+    orchd_worker_new_generation(o->worker);
+    FIBREC_ROUTE_FOR_EACH (route, o->idl) {
+        struct orchd_route_row row;
+        struct uuid key;
+
+        route_row_from_idl(route, &row);
+        if (process_route(o, &row, NULL) == ROUTE_WAITING
+            && route_asic_key(&row, &key)) {
+            orchd_worker_keep(o->worker, &key);
+        }
+    }
+    orchd_worker_sweep(o->worker, "reconciliation after a reload");
 }
 
 /* ---- Route.status write-back -------------------------------------------*/
@@ -1479,6 +1536,10 @@ orchd_unixctl_status(struct unixctl_conn *conn, int argc OVS_UNUSED,
                       ms.starts, ms.starts == 1 ? "" : "s", ms.changes,
                       ms.deletions, ms.bad_rows);
     }
+    ds_put_format(&s, "replica loaded again from scratch: %"PRIu64
+                  " time%s, reconciled; stale routes removed: %"PRIu64
+                  "\n", o->n_reloads, o->n_reloads == 1 ? "" : "s",
+                  o->nb ? 0 : orchd_worker_n_swept(o->worker));
     ds_put_format(&s, "route updates: %"PRIu64", deletes: %"PRIu64
                   ", malformed: %"PRIu64", waiting for a group: %"PRIu64
                   "\n", o->n_updates, o->n_deletes, o->n_bad,
@@ -1516,6 +1577,9 @@ run(struct orchd *o, struct unixctl_server *unixctl,
             global_seqno = ovsdb_idl_get_seqno(o->idl);
             follow_global(o);
             process_changes(o);
+        }
+        if (o->reload_seen && o->widening->done) {
+            reconcile_reload(o);
         }
         if (o->acks) {
             /* Acknowledgements first: they free room in the window. */

@@ -42,6 +42,7 @@ ovsdb_cs_retry_init(struct ovsdb_cs_retry *r, const char *remote)
     r->remote = xstrdup(remote);
     r->path = (!strncmp(remote, "unix:", 5) && !strchr(remote, ',')
                ? xstrdup(remote + 5) : NULL);
+    r->cluster = strchr(remote, ',') != NULL;
     r->probe_at = LLONG_MIN;
     r->connected_at = LLONG_MIN;
     r->reopen_at = LLONG_MIN;
@@ -78,7 +79,7 @@ reopen_due(struct ovsdb_cs_retry *r, bool connected)
 {
     long long int now;
 
-    if (!r->path) {
+    if (!r->path && !r->cluster) {
         return false;
     }
 
@@ -98,7 +99,7 @@ reopen_due(struct ovsdb_cs_retry *r, bool connected)
          * drops the client at once (a monitor it refuses, say) must not
          * be reconnected to ever faster than ovsdb-cs would: each short
          * connection doubles the hold between two reopens. */
-        if (r->connected_at != LLONG_MIN
+        if (r->connected_at != LLONG_MIN && !r->cluster
             && now - r->connected_at < OVSDB_CS_RETRY_STABLE_MS) {
             r->hold = MIN(r->hold * 2, OVSDB_CS_RETRY_MAX_HOLD_MS);
         }
@@ -110,7 +111,15 @@ reopen_due(struct ovsdb_cs_retry *r, bool connected)
     }
 
     r->probe_at = now + OVSDB_CS_RETRY_PROBE_MS;
-    if (!server_listens(r->path)) {
+    if (r->cluster) {
+        /* No one socket to probe: each server of the list but a dead one
+         * listens, and a follower accepts, then drops the client.  A new
+         * session at most every 'hold' instead of ovsdb-cs's backoff. */
+        r->reopen_at = r->probe_at = now + r->hold;
+        VLOG_DBG("%s: no cluster leader yet: trying the servers again",
+                 r->remote);
+        return true;
+    } else if (!server_listens(r->path)) {
         return false;
     }
     /* The new session gets 'hold' to connect before another could
@@ -125,7 +134,7 @@ reopen_due(struct ovsdb_cs_retry *r, bool connected)
 void
 ovsdb_cs_retry_wait(const struct ovsdb_cs_retry *r)
 {
-    if (r->path && r->probe_at != LLONG_MIN) {
+    if ((r->path || r->cluster) && r->probe_at != LLONG_MIN) {
         poll_timer_wait_until(r->probe_at);
     }
 }

@@ -36,9 +36,18 @@
  * Probing costs a refused connect() a quarter second and writes nothing
  * to the log; the client keeps its own backoff underneath.  A server
  * that accepts the client and drops it again at once is not reconnected
- * to faster than ovsdb-cs would (OVSDB_CS_RETRY_*_HOLD_MS).  Remotes
- * over TCP or SSL, or naming several servers (a cluster), are left to
- * ovsdb-cs.
+ * to faster than ovsdb-cs would (OVSDB_CS_RETRY_*_HOLD_MS).  A remote
+ * over TCP or SSL naming one server is left to ovsdb-cs.
+ *
+ * A remote naming several servers (a Raft cluster) has no one socket to
+ * probe, and its failover is where the backoff hurts most: each follower
+ * that ovsdb-cs tries on its way to the new leader accepts it and drops
+ * it again ("not the cluster leader"), and every such step doubles the
+ * backoff, so that a monitor came back 13 s after a leader's election
+ * (tests/cluster.at).  So while such a client is disconnected it gets a
+ * new session, tried at once on a server of the list taken at random,
+ * every OVSDB_CS_RETRY_MIN_HOLD_MS, never doubled: about as often as the
+ * writers (lib/ovsdb-writer.h) try the next server.
  *
  * Thread safety: none; one per client, in the client's thread. */
 
@@ -70,6 +79,7 @@ struct ovsdb_cs_retry {
                                  * LLONG_MIN if it is down. */
     long long int reopen_at;    /* No reopen before then (msec). */
     int hold;                   /* Least time between two reopens (ms). */
+    bool cluster;               /* The remote names several servers. */
 };
 
 void ovsdb_cs_retry_init(struct ovsdb_cs_retry *, const char *remote);

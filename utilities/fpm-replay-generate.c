@@ -377,48 +377,54 @@ send_route(struct generator *g, const struct gen_route *r, enum fpm_op op)
  * with that probability a random route among the first 'i' + 1 still
  * announced; with --replace-share, replaces one in place, as a kernel-style
  * sender does: one RTM_NEWROUTE with NLM_F_REPLACE and another set of
- * gateways, no RTM_DELROUTE before it.  'done' as for send_all_routes(). */
+ * gateways, no RTM_DELROUTE before it.  If 'send' is false (--final), only
+ * makes the change to the set, drawing the same random numbers.  'done'
+ * as for send_all_routes(). */
 static void
-send_mixed_ops(struct generator *g, unsigned int i, double t0,
-               uint64_t *done)
+mix_ops(struct generator *g, unsigned int i, bool send, double t0,
+        uint64_t *done)
 {
     const struct fpm_replay_options *opts = &g->opts;
     struct fpm_replay_conn *c = &g->conn;
     uint32_t r = rng_below(g, 100);
+    struct gen_route *gr;
     unsigned int j;
 
     if (r >= opts->delete_pct + opts->replace_pct) {
         return;
     }
     j = rng_below(g, i + 1);
+    gr = &g->routes[j];
     if (g->withdrawn[j]) {
         return;
-    }
-    fpm_replay_pace(c, t0, (*done)++);
-    if (r < opts->delete_pct) {
+    } else if (r < opts->delete_pct) {
         g->withdrawn[j] = true;
-        send_route(g, &g->routes[j], FPM_OP_DEL);
-        return;
-    }
-
-    struct gen_route *gr = &g->routes[j];
-
-    if (opts->pool > 1) {
+    } else if (opts->pool > 1) {
         gr->start = (gr->start + 1 + rng_below(g, opts->pool - 1))
                     % opts->pool;
     }
-    ensure_nexthops(g, gr);
-    make_route(g, gr, FPM_OP_ADD, &g->route);
-    g->route.nlmsg_flags = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_REPLACE;
-    ofpbuf_clear(&c->msg);
-    fpm_route_encode(&c->msg, &g->route, c->seq++);
-    fpm_replay_conn_put_msg(c);
+    if (!send) {
+        return;
+    }
+
+    fpm_replay_pace(c, t0, (*done)++);
+    if (g->withdrawn[j]) {
+        send_route(g, gr, FPM_OP_DEL);
+    } else {
+        ensure_nexthops(g, gr);
+        make_route(g, gr, FPM_OP_ADD, &g->route);
+        g->route.nlmsg_flags = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_REPLACE;
+        ofpbuf_clear(&c->msg);
+        fpm_route_encode(&c->msg, &g->route, c->seq++);
+        fpm_replay_conn_put_msg(c);
+    }
 }
 
 /* Sends every route of the set as 'op', until done, a signal or the
  * listener closing; 'done' counts the routes sent since 't0', for
  * --rate.  An announcement ('op' FPM_OP_ADD) mixes in the withdrawals and
- * replacements of --delete-share and --replace-share. */
+ * replacements of --delete-share and --replace-share, unless --final made
+ * them beforehand (apply_churn()).  A withdrawn route is not sent. */
 static void
 send_all_routes(struct generator *g, enum fpm_op op, double t0,
                 uint64_t *done)
@@ -427,13 +433,13 @@ send_all_routes(struct generator *g, enum fpm_op op, double t0,
     unsigned int i;
 
     for (i = 0; i < g->opts.n_routes && !fpm_replay_stop_requested; i++) {
-        if (op == FPM_OP_DEL && g->withdrawn[i]) {
+        if (g->withdrawn[i]) {
             continue;
         }
         fpm_replay_pace(c, t0, (*done)++);
         send_route(g, &g->routes[i], op);
-        if (op == FPM_OP_ADD) {
-            send_mixed_ops(g, i, t0, done);
+        if (op == FPM_OP_ADD && !g->opts.final) {
+            mix_ops(g, i, true, t0, done);
         }
         if (c->peer_closed) {
             break;
@@ -462,11 +468,16 @@ churn_one(struct generator *g)
     return r;
 }
 
-/* With --final: makes the --churn path changes to the set without sending
- * them, so that the routes are sent once, as the churn leaves them. */
+/* With --final: makes the withdrawals and replacements of --delete-share
+ * and --replace-share and the --churn path changes to the set without
+ * sending them, drawing the random numbers the load draws, so that the
+ * routes are sent once, as the load leaves them. */
 static void
 apply_churn(struct generator *g)
 {
+    for (unsigned int i = 0; i < g->opts.n_routes; i++) {
+        mix_ops(g, i, false, 0, NULL);
+    }
     if (g->opts.n_routes) {
         for (unsigned int i = 0; i < g->opts.churn; i++) {
             churn_one(g);

@@ -335,10 +335,9 @@ validate_options(const struct fpm_replay_options *opts, int argc,
     if (opts->final && opts->churn_gap > 0) {
         ovs_fatal(0, "--churn-gap: --final sends no path change to pause in");
     }
-    if ((opts->delete_pct || opts->replace_pct)
-        && (opts->final || opts->delete_only)) {
-        ovs_fatal(0, "--delete-share and --replace-share change the load "
-                  "as it is sent: not with --final or --delete");
+    if ((opts->delete_pct || opts->replace_pct) && opts->delete_only) {
+        ovs_fatal(0, "--delete-share and --replace-share go with an "
+                  "announcement, not with --delete");
     }
     if (opts->delete_pct + opts->replace_pct > 100) {
         ovs_fatal(0, "--delete-share and --replace-share add up to more "
@@ -495,7 +494,8 @@ WHAT TO SEND (generate mode)\n\
                        options and seed as the load it stands for)\n\
   --delete-share PCT   while announcing, withdraw PCT%% of the routes\n\
                        already announced, each at a random point of the\n\
-                       load (default 0); churn skips a withdrawn route\n\
+                       load (default 0); churn skips a withdrawn route,\n\
+                       and --final sends the set as they leave it\n\
   --replace-share PCT  while announcing, replace PCT%% of the routes\n\
                        already announced: one RTM_NEWROUTE with\n\
                        NLM_F_REPLACE and another set of gateways, no\n\
