@@ -43,6 +43,7 @@ daemons_liborchd_la_SOURCES = \
 	daemons/orchd-show-table.c daemons/orchd-show-table.h \
 	daemons/orchd-southbound.c daemons/orchd-southbound.h \
 	daemons/orchd-status.c daemons/orchd-status.h \
+	daemons/orchd-lost-writes.c daemons/orchd-lost-writes.h \
 	daemons/orchd-worker.c daemons/orchd-worker.h \
 	daemons/orchd-writebehind.c daemons/orchd-writebehind.h
 

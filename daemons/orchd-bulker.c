@@ -385,6 +385,24 @@ orchd_bulker_keep(struct orchd_bulker *b, const struct uuid *key)
     }
 }
 
+/* Removes the entry 'key', which the far end holds, if no route names it
+ * (orchd-lost-writes.h: a row that a database restored from an older copy
+ * brought back).  Returns true if it queued the removal. */
+bool
+orchd_bulker_remove_unnamed(struct orchd_bulker *b, const struct uuid *key)
+{
+    struct orchd_route_state *st = find_state(b, key);
+
+    if (st && st->named) {
+        return false;
+    }
+    st = get_state(b, key);
+    st->unknown = true;
+    b->stats.n_del++;
+    enqueue(b, st, NULL);
+    return true;
+}
+
 /* Starts a new generation: the routes named so far are named by an older
  * one until orchd_bulker_set() names them again. */
 void
@@ -962,6 +980,28 @@ orchd_bulker_resync(struct orchd_bulker *b)
             }
         } else {
             maybe_free_state(b, st);
+        }
+    }
+    return b->n_taken + b->n_pending;
+}
+
+/* As orchd_bulker_resync(), for a far end that lost what it was told but
+ * kept an older copy of it (a database restored from a backup: see
+ * orchd-lost-writes.h): no entry's existence is known, so each write is
+ * an update that creates the entry if it finds none, and each route
+ * neither named nor written is removed again in case the copy holds it. */
+uint64_t
+orchd_bulker_resync_lost(struct orchd_bulker *b)
+{
+    struct orchd_route_state *st;
+
+    HMAP_FOR_EACH (st, node, &b->routes) {
+        st->unknown = true;
+    }
+    orchd_bulker_resync(b);
+    HMAP_FOR_EACH (st, node, &b->routes) {
+        if (!st->named && !st->written && !st->pending) {
+            enqueue(b, st, NULL);
         }
     }
     return b->n_taken + b->n_pending;

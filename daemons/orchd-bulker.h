@@ -205,6 +205,8 @@ void orchd_bulker_prefetch_result(const struct orchd_bulker *, int64_t seq,
                                   int stage);
 void orchd_bulker_del(struct orchd_bulker *, const struct uuid *key);
 void orchd_bulker_keep(struct orchd_bulker *, const struct uuid *key);
+bool orchd_bulker_remove_unnamed(struct orchd_bulker *,
+                                 const struct uuid *key);
 void orchd_bulker_new_generation(struct orchd_bulker *);
 size_t orchd_bulker_sweep(struct orchd_bulker *);
 size_t orchd_bulker_n_named(const struct orchd_bulker *);
@@ -221,6 +223,7 @@ struct orchd_bulk_item *orchd_bulker_find_seq(const struct orchd_bulker *,
 void orchd_bulker_ack_write(struct orchd_bulker *, struct orchd_bulk_item *,
                             bool ok, const char *error);
 uint64_t orchd_bulker_resync(struct orchd_bulker *);
+uint64_t orchd_bulker_resync_lost(struct orchd_bulker *);
 uint64_t orchd_bulker_n_taken(const struct orchd_bulker *);
 
 uint32_t *orchd_bulker_item_tag(struct orchd_bulk_item *);

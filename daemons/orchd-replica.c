@@ -250,9 +250,32 @@ orchd_replica_follow(struct orchd_replica_widening *w, struct ovsdb_idl *idl)
 
     if (w->connected && !connected) {
         start_again(w, idl);
+        w->reconcile_due = true;
+    } else if (!w->connected && connected) {
+        w->reconnect_seqno = ovsdb_idl_get_seqno(idl);
+        w->answered = false;
+    } else if (connected && ovsdb_idl_get_seqno(idl) != w->reconnect_seqno) {
+        w->answered = true;
     }
     w->connected = connected;
     orchd_replica_widen(w, idl);
+}
+
+/* Returns true, once after each lost connection, when 'idl''s monitor has
+ * been answered again and the replica is whole: the time to compare what
+ * orchd programs with the replica (orchd-replica.h).  Call after
+ * orchd_replica_follow(). */
+bool
+orchd_replica_reconcile(struct orchd_replica_widening *w,
+                        struct ovsdb_idl *idl)
+{
+    if (!w->reconcile_due || !w->answered || !w->done
+        || !ovsdb_idl_is_connected(idl)) {
+        return false;
+    }
+    w->reconcile_due = false;
+    w->n_reconciles++;
+    return true;
 }
 
 /* Appends to 's' one line on where the widening 'w' stands. */
@@ -260,7 +283,8 @@ void
 orchd_replica_format(const struct orchd_replica_widening *w, struct ds *s)
 {
     ds_put_format(s, "Route replica: %s, step %u of %u, taken in again %u "
-                  "time%s after a lost connection\n",
+                  "time%s after a lost connection, reconciled %u time%s\n",
                   w->done ? "whole" : "widening", w->step, w->n_steps,
-                  w->n_rewinds, w->n_rewinds == 1 ? "" : "s");
+                  w->n_rewinds, w->n_rewinds == 1 ? "" : "s",
+                  w->n_reconciles, w->n_reconciles == 1 ? "" : "s");
 }

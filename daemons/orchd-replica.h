@@ -75,6 +75,20 @@
  * not become the condition monitored with, it sets "true" back, which
  * the server finds unchanged.
  *
+ * Reconciliation after a lost connection
+ * --------------------------------------
+ *
+ * An IDL that cannot resume its monitor (a standalone server restarted, a
+ * cluster's new leader without the history the IDL's last transaction
+ * needs) empties its replica and loads it again from scratch, and reports
+ * only the rows it loads, as inserted: the rows deleted meanwhile vanish
+ * unreported.  Nothing public in OVS 3.1's IDL says which of the two
+ * happened, so after every lost connection, once the monitor has been
+ * answered again (every monitor reply changes the IDL's seqno) and the
+ * replica is whole, orchd_replica_reconcile() says once that orchd should
+ * compare what it programs with the replica.  After a resumed monitor
+ * that finds nothing to do: the deletions came as such.
+ *
  * Which path each hop takes is known only once Global is read, so orchd
  * first reads Global through a replica of Global alone
  * (orchd_replica_register_global()), then builds its replica of what the
@@ -124,6 +138,15 @@ struct orchd_replica_widening {
                                  * the connection was lost: whether the
                                  * server took it is not yet known. */
     unsigned int n_rewinds;     /* Times started again. */
+
+    /* Reconciliation after a lost connection (orchd_replica_reconcile()). */
+    bool reconcile_due;         /* The connection was lost since the last
+                                 * reconciliation. */
+    unsigned int reconnect_seqno; /* The IDL's seqno when it was seen
+                                   * connected again. */
+    bool answered;              /* The IDL's contents changed since then:
+                                 * the monitor has been answered. */
+    unsigned int n_reconciles;  /* Reconciliations asked for. */
 };
 
 void orchd_replica_register_global(struct ovsdb_idl *);
@@ -135,6 +158,8 @@ bool orchd_replica_widen(struct orchd_replica_widening *,
                          struct ovsdb_idl *);
 void orchd_replica_follow(struct orchd_replica_widening *,
                           struct ovsdb_idl *);
+bool orchd_replica_reconcile(struct orchd_replica_widening *,
+                             struct ovsdb_idl *);
 void orchd_replica_format(const struct orchd_replica_widening *,
                           struct ds *);
 

@@ -15,6 +15,7 @@
 #include "daemons/orchd-bulker.h"
 #include "daemons/orchd-cache.h"
 #include "daemons/orchd-entry.h"
+#include "daemons/orchd-lost-writes.h"
 #include "daemons/orchd-southbound.h"
 #include "lib/ovsdb-wire.h"
 #include "lib/ovsdb-write-mark.h"
@@ -60,6 +61,8 @@ struct orchd_worker {
                                  * the southbound path is ZeroMQ (the row
                                  * is deleted then). */
     } mark_state OVS_GUARDED;
+    struct orchd_lost_writes lost OVS_GUARDED; /* The mark checked after
+                                                * each reconnection. */
     struct orchd_southbound *sb OVS_GUARDED;  /* Fast path, or NULL. */
     struct orchd_southbound_options *sb_options; /* Its options, if it is
                                                   * to be used. */
@@ -328,7 +331,37 @@ bulker_can_send(void *w_)
 {
     struct orchd_worker *w = w_;
 
-    return !w->sb || orchd_southbound_can_send(w->sb);
+    return (w->sb ? orchd_southbound_can_send(w->sb)
+            : w->mark_state != MARK_STARTED
+            || (ovsdb_writer_is_connected(w->writer)
+                && !orchd_lost_writes_busy(&w->lost)));
+}
+
+/* Writer callback: a message that is not a transaction's reply, or NULL
+ * when the connection went down or came up.  On the southbound OVSDB
+ * path, a new connection checks that the database kept every marked
+ * write (orchd-lost-writes.h). */
+static void
+writer_msg(void *w_, const struct jsonrpc_msg *msg)
+{
+    struct orchd_worker *w = w_;
+
+    if (!msg) {
+        if (ovsdb_writer_is_connected(w->writer)
+            && w->mark_state == MARK_STARTED) {
+            orchd_lost_writes_connected(&w->lost, w->writer, &w->mark);
+        }
+    } else {
+        uint64_t n_lost = w->lost.n_lost;
+
+        if (orchd_lost_writes_msg(&w->lost, msg, w->writer, &w->mark,
+                                  w->bulker)
+            && w->lost.n_lost != n_lost) {
+            /* A new epoch before the next bulk: syncd, seeing it, reads
+             * Asic_Route again. */
+            w->mark_state = MARK_NONE;
+        }
+    }
 }
 
 /* Creates the southbound fast path, if it is to be used, in the thread
@@ -361,7 +394,7 @@ southbound_start(struct orchd_worker *w) OVS_REQUIRES(w->mutex)
  * programmed routes.  Until orchd_worker_start(), tasks run inline. */
 struct orchd_worker *
 orchd_worker_create(const char *db_remote, const char *mark_writer,
-                    const struct orchd_bulker_config *cfg,
+                    int instance, const struct orchd_bulker_config *cfg,
                     struct orchd_cache *cache)
 {
     static const struct orchd_bulker_cbs cbs = {
@@ -387,6 +420,8 @@ orchd_worker_create(const char *db_remote, const char *mark_writer,
     ovsdb_writer_set_max_in_flight(w->writer, cfg->max_outstanding + 1);
     ovsdb_write_mark_init(&w->mark, mark_writer ? mark_writer : "orchd");
     w->mark_state = mark_writer ? MARK_NONE : MARK_OFF;
+    orchd_lost_writes_init(&w->lost, instance);
+    ovsdb_writer_set_msg_cb(w->writer, writer_msg, w);
     perf_timer_options_init(&popts);
     popts.module = &this_module;
     w->bulk_timer = perf_timer_create("BULK", &popts);
@@ -926,6 +961,9 @@ orchd_worker_format(struct orchd_worker *w, struct ds *s)
 {
     ovs_mutex_lock(&w->mutex);
     orchd_bulker_format(w->bulker, s);
+    if (!w->sb) {
+        orchd_lost_writes_format(&w->lost, s);
+    }
     ds_put_cstr(s, "asic writer: ");
     ovsdb_writer_format_stats(w->writer, s);
     ds_put_format(s, "read cache: %"PRIuSIZE" routes programmed\n",
@@ -992,6 +1030,7 @@ orchd_worker_destroy(struct orchd_worker *w)
     orchd_southbound_destroy(w->sb);
     ovsdb_writer_destroy(w->writer);
     ovsdb_write_mark_destroy(&w->mark);
+    orchd_lost_writes_destroy(&w->lost);
     orchd_bulker_destroy(w->bulker);
     perf_timer_destroy(w->bulk_timer);
     ovs_mutex_unlock(&w->mutex);

@@ -57,6 +57,7 @@ struct orchd_worker_result {
 
 struct orchd_worker *orchd_worker_create(const char *db_remote,
                                          const char *mark_writer,
+                                         int instance,
                                          const struct orchd_bulker_config *,
                                          struct orchd_cache *);
 void orchd_worker_destroy(struct orchd_worker *);

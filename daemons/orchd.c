@@ -145,12 +145,6 @@ struct orchd {
     uint64_t n_deletes;             /* Route rows deleted. */
     uint64_t n_bad;                 /* Routes that could not be parsed. */
     uint64_t n_unresolved;          /* Routes waiting for a next-hop group. */
-
-    /* Reconciliation after the server made the replica load again from
-     * scratch (see reconcile_reload()). */
-    bool reload_seen;               /* A reload began: reconcile once the
-                                     * replica is whole. */
-    uint64_t n_reloads;             /* Reloads reconciled. */
 };
 
 static char *db_remote;
@@ -711,16 +705,6 @@ process_changes(struct orchd *o)
 
     perf_timer_start(o->drain_timer);
 
-    /* The Global row is inserted once, when the database is made; the
-     * IDL reports it inserted again only when it loads its replica from
-     * scratch, which reports no deleted row (reconcile_reload()). */
-    const struct fibrec_global *g = fibrec_global_first(o->idl);
-    if (o->synced && g && fibrec_global_is_new(g) && !o->reload_seen) {
-        o->reload_seen = true;
-        VLOG_INFO("database replica loaded again from scratch: reconciling "
-                  "once it is whole");
-    }
-
     /* VRFs before the routes of the same transaction. */
     process_vrfs(o, false);
     FIBREC_ROUTE_FOR_EACH_TRACKED (route, o->idl) {
@@ -1207,28 +1191,23 @@ initial_sync_from_file(struct orchd *o, struct unixctl_server *unixctl,
     orchd_route_monitor_read_done(o->rm);
 }
 
-/* ---- Reconciliation after a reload -------------------------------------*/
+/* ---- Reconciliation after a lost connection ----------------------------*/
 
-/* When the IDL cannot resume its monitor (a standalone server restarted, a
- * cluster's new leader without the history orchd's last transaction needs),
- * it empties the replica and loads it again from scratch, and reports only
- * the rows it loads, as inserted: the rows deleted meanwhile vanish
- * unreported.  So once the replica is whole again, every route goes
- * through process_route() as a live change would, in a new generation of
- * the worker's bulker, and the entries no route named are swept: a route
- * deleted while the connection was down leaves no stale entry.  A route
- * waiting for its next-hop group keeps what it had.  The VRF names are
- * read again first: a Vrf row deleted meanwhile is reported by no one
- * either.  Without a Route replica (--routes-from-file) the route
- * monitor's own read does the same for routes (orchd-route-monitor.h); the
- * VRFs are still read here. */
+/* The IDL may have loaded its replica again from scratch, which reports no
+ * deleted row (orchd-replica.h).  So once the replica is whole again,
+ * every route goes through process_route() as a live change would, in a
+ * new generation of the worker's bulker, and the entries no route named
+ * are swept: a route deleted while the connection was down leaves no
+ * stale entry.  A route waiting for its next-hop group keeps what it had.
+ * The VRF names are read again first: a Vrf row deleted meanwhile is
+ * reported by no one either.  Without a Route replica (--routes-from-file)
+ * the route monitor's own read does the same for routes
+ * (orchd-route-monitor.h); the VRFs are still read here. */
 static void
-reconcile_reload(struct orchd *o)
+reconcile_replica(struct orchd *o)
 {
     const struct fibrec_route *route;
 
-    o->reload_seen = false;
-    o->n_reloads++;
     process_vrfs(o, true);
     if (o->rm || o->nb) {
         return;
@@ -1244,7 +1223,7 @@ reconcile_reload(struct orchd *o)
             orchd_worker_keep(o->worker, &key);
         }
     }
-    orchd_worker_sweep(o->worker, "reconciliation after a reload");
+    orchd_worker_sweep(o->worker, "reconciliation after a lost connection");
 }
 
 /* ---- Route.status write-back -------------------------------------------*/
@@ -1536,10 +1515,9 @@ orchd_unixctl_status(struct unixctl_conn *conn, int argc OVS_UNUSED,
                       ms.starts, ms.starts == 1 ? "" : "s", ms.changes,
                       ms.deletions, ms.bad_rows);
     }
-    ds_put_format(&s, "replica loaded again from scratch: %"PRIu64
-                  " time%s, reconciled; stale routes removed: %"PRIu64
-                  "\n", o->n_reloads, o->n_reloads == 1 ? "" : "s",
-                  o->nb ? 0 : orchd_worker_n_swept(o->worker));
+    ds_put_format(&s, "stale routes removed after a lost connection: %"
+                  PRIu64"\n", (o->nb || o->rm ? 0
+                               : orchd_worker_n_swept(o->worker)));
     ds_put_format(&s, "route updates: %"PRIu64", deletes: %"PRIu64
                   ", malformed: %"PRIu64", waiting for a group: %"PRIu64
                   "\n", o->n_updates, o->n_deletes, o->n_bad,
@@ -1578,8 +1556,8 @@ run(struct orchd *o, struct unixctl_server *unixctl,
             follow_global(o);
             process_changes(o);
         }
-        if (o->reload_seen && o->widening->done) {
-            reconcile_reload(o);
+        if (orchd_replica_reconcile(o->widening, o->idl)) {
+            reconcile_replica(o);
         }
         if (o->acks) {
             /* Acknowledgements first: they free room in the window. */
@@ -1740,7 +1718,8 @@ main(int argc, char *argv[])
     bulker_config(&cfg);
     mark_writer = (o.db_has_marks ? fibsync_instance_name("orchd", instance)
                    : NULL);
-    o.worker = orchd_worker_create(db_remote, mark_writer, &cfg, o.cache);
+    o.worker = orchd_worker_create(db_remote, mark_writer, instance, &cfg,
+                                   o.cache);
     free(mark_writer);
     orchd_worker_set_southbound(o.worker, orchd_southbound_choose());
     orchd_worker_want_results(o.worker, features[F_FIB_SUPPRESSION].value);
