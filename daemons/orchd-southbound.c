@@ -181,6 +181,9 @@ struct orchd_southbound {
                                  * not know every route (see
                                  * orchd_southbound_release_resync()). */
     uint64_t resync_mark;       /* orchd_bulker_resync()'s mark. */
+    bool resync_deferred;       /* syncd connected while the resync was
+                                 * held: every route goes again once it
+                                 * is released (peer_restarted()). */
 
     /* Scratch. */
     struct route_frame_reader reader;   /* Reads RESULTS. */
@@ -267,6 +270,8 @@ maybe_end_resync(struct orchd_southbound *sb)
     }
 }
 
+static void start_resync(struct orchd_southbound *);
+
 /* Lets a resync end once every route queued so far has gone out.
  *
  * A restarted orchd on the northbound fast path learns its routes from
@@ -284,6 +289,10 @@ orchd_southbound_release_resync(struct orchd_southbound *sb)
                          + orchd_bulker_n_pending(sb->bulker));
 
         sb->resync_held = false;
+        if (sb->resync_deferred) {
+            sb->resync_deferred = false;
+            start_resync(sb);
+        }
         sb->resync_mark = MAX(sb->resync_mark, mark);
         maybe_end_resync(sb);
     }
@@ -464,8 +473,29 @@ recv_frame(void *sb_, const struct route_frame_header *h, const void *frame,
     }
 }
 
+/* Sends syncd every route written again, and the end of the resync once
+ * they have gone out. */
+static void
+start_resync(struct orchd_southbound *sb)
+{
+    sb->resync_mark = orchd_bulker_resync(sb->bulker);
+    sb->resync_pending = true;
+    VLOG_INFO("southbound: sending every route again (%"PRIuSIZE
+              " written)", orchd_bulker_n_written(sb->bulker));
+}
+
 /* The channel's peer callback: syncd (re)started, with nothing of what it
- * was sent. */
+ * was sent, or orchd did and syncd marks what it holds stale until it is
+ * said again.
+ *
+ * While the resync is held (orchd restarted on the northbound fast path
+ * and waits for fpmsyncd's resync), what orchd holds is what it read of
+ * Asic_Route, written behind: a route withdrawn in the last moments
+ * before orchd died may still be there.  Sent again now, it would be
+ * programmed again in the ASIC (syncd had removed it) until fpmsyncd's
+ * resync ended and orchd swept it: a stale route for that long, and churn.
+ * So the resend waits for the release; meanwhile syncd keeps what it
+ * has, and the changes fpmsyncd's resync brings go out as they come. */
 static void
 peer_restarted(void *sb_)
 {
@@ -473,10 +503,14 @@ peer_restarted(void *sb_)
 
     sb->stats.resyncs++;
     COVERAGE_INC(orchd_southbound_resync);
-    sb->resync_mark = orchd_bulker_resync(sb->bulker);
-    sb->resync_pending = true;
-    VLOG_INFO("southbound: syncd (re)started: sending every route again "
-              "(%"PRIuSIZE" written)", orchd_bulker_n_written(sb->bulker));
+    if (sb->resync_held) {
+        sb->resync_deferred = true;
+        VLOG_INFO("southbound: syncd connected: every route goes again "
+                  "once fpmsyncd's resync is complete");
+        return;
+    }
+    VLOG_INFO("southbound: syncd (re)started");
+    start_resync(sb);
 }
 
 /* Creates orchd's end of the fast path as 'options' say: bulks of 'bulker'

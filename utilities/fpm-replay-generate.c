@@ -27,6 +27,7 @@
 
 #include <arpa/inet.h>
 #include <linux/rtnetlink.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -567,8 +568,23 @@ withdraw_nexthops(struct generator *g)
     }
 }
 
+/* Frees 'g' and what it holds but its connection. */
+static void
+generator_free(struct generator *g)
+{
+    fpm_route_destroy(&g->route);
+    for (int fi = 0; fi < 2; fi++) {
+        free(g->member_sent[fi]);
+        free(g->group_sent[fi]);
+    }
+    free(g->routes);
+    free(g->withdrawn);
+    free(g);
+}
+
 /* Runs generate mode: connects to the listener at --host and --port and
- * sends what the options say.  Returns the exit status. */
+ * sends what the options say (with --standing, only counts what it would
+ * leave standing).  Returns the exit status. */
 int
 fpm_replay_generate(const struct fpm_replay_options *opts)
 {
@@ -587,6 +603,18 @@ fpm_replay_generate(const struct fpm_replay_options *opts)
         g->group_sent[fi] = xcalloc(opts->pool, sizeof *g->group_sent[fi]);
     }
     fpm_route_init(&g->route);
+
+    if (opts->standing) {
+        unsigned int n = 0;
+
+        apply_churn(g);
+        for (unsigned int i = 0; i < opts->n_routes; i++) {
+            n += !g->withdrawn[i];
+        }
+        printf("%u\n", opts->delete_only ? 0 : n);
+        generator_free(g);
+        return 0;
+    }
 
     fpm_replay_conn_open(&g->conn, &g->opts);
     t0 = fpm_replay_now();
@@ -612,13 +640,6 @@ fpm_replay_generate(const struct fpm_replay_options *opts)
 
     int status = fpm_replay_conn_finish(&g->conn, t0, "sent", expect_close);
     fpm_replay_conn_destroy(&g->conn);
-    fpm_route_destroy(&g->route);
-    for (fi = 0; fi < 2; fi++) {
-        free(g->member_sent[fi]);
-        free(g->group_sent[fi]);
-    }
-    free(g->routes);
-    free(g->withdrawn);
-    free(g);
+    generator_free(g);
     return status;
 }

@@ -258,6 +258,7 @@ static const struct option_spec option_specs[] = {
     {"final", 0, NONE, parse_true, OFS(final), 0, 0},
     {"delete-share", 0, ARG, parse_uint, OFS(delete_pct), 0, 100},
     {"replace-share", 0, ARG, parse_uint, OFS(replace_pct), 0, 100},
+    {"standing", 0, NONE, parse_true, OFS(standing), 0, 0},
     {"delete", 0, NONE, parse_true, OFS(delete_only), 0, 0},
     {"then-delete", 0, NONE, parse_true, OFS(then_delete), 0, 0},
     {"frame-size", 0, ARG, parse_uint, OFS(frame_size), 128,
@@ -500,6 +501,10 @@ WHAT TO SEND (generate mode)\n\
                        already announced: one RTM_NEWROUTE with\n\
                        NLM_F_REPLACE and another set of gateways, no\n\
                        RTM_DELROUTE before it (default 0)\n\
+  --standing           send nothing: print how many routes the load that\n\
+                       the other options describe leaves standing (its\n\
+                       routes less those --delete-share withdraws), for\n\
+                       a test that checks the FIB's size\n\
   --delete             withdraw the routes (and, with --nhg, the groups\n\
                        and gateways) that the same options and seed\n\
                        announce, without announcing them\n\

@@ -74,6 +74,8 @@ struct fpm_replay_options {
                                  * routes withdrawn during the load. */
     unsigned int replace_pct;   /* --replace-share: percentage of the
                                  * routes replaced in place during it. */
+    bool standing;              /* --standing: print how many routes the
+                                 * load leaves standing, send nothing. */
     bool delete_only;           /* --delete: withdraw instead. */
     bool then_delete;           /* --then-delete: announce, then withdraw. */
     unsigned int frame_size;    /* --frame-size: max bytes per frame. */

@@ -1055,6 +1055,89 @@ START_TEST(test_generations)
 }
 END_TEST
 
+/* orchd_bulker_keep() names a route again as it stands, so that a sweep
+ * leaves it; a route not named stays unnamed. */
+START_TEST(test_keep_spares_from_sweep)
+{
+    struct fake f = { .n_sent = 0 };
+    struct orchd_bulker *b = fake_bulker(&f, 100, 4);
+    struct uuid k0 = key_of(0), k5 = key_of(5);
+
+    orchd_bulker_set(b, make_entry(0, "1.1.1.1@e0"));
+    orchd_bulker_set(b, make_entry(1, "1.1.1.1@e0"));
+    orchd_bulker_new_generation(b);
+    orchd_bulker_keep(b, &k0);
+    orchd_bulker_keep(b, &k5);          /* Never named: nothing. */
+    ck_assert_uint_eq(orchd_bulker_n_named(b), 2);
+    ck_assert_uint_eq(orchd_bulker_sweep(b), 1);
+    ck_assert_uint_eq(orchd_bulker_n_named(b), 1);
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 1);
+    /* 0 created; 1 set then swept before going out: coalesced into
+     * nothing, never written. */
+    ck_assert_uint_eq(f.sent[0]->n_items, 1);
+    ck_assert(uuid_equals(&f.sent[0]->items[0].key, &k0));
+    orchd_bulker_destroy(b);
+}
+END_TEST
+
+/* A far end restored from an older copy: every written route goes out as
+ * an update of unknown existence (never a create, which a row the copy
+ * holds would refuse), a route removed goes out removed again, and a row
+ * the copy brought back that no route names is removed. */
+START_TEST(test_resync_lost)
+{
+    struct fake f = { .n_sent = 0 };
+    struct orchd_bulker *b = fake_bulker(&f, 10, 1);
+    struct uuid k1 = key_of(1), k2 = key_of(2), k7 = key_of(7);
+
+    /* 1 programmed; 2 programmed, then removed; the removal in flight. */
+    orchd_bulker_set(b, make_entry(1, "1.1.1.1@e0"));
+    orchd_bulker_set(b, make_entry(2, "1.1.1.1@e0"));
+    orchd_bulker_run(b);
+    orchd_bulker_sent(b, f.sent[0], true);
+    ack_bulk(b, f.sent[0], true);
+    orchd_bulker_del(b, &k2);
+    orchd_bulker_run(b);
+    orchd_bulker_sent(b, f.sent[1], true);
+    /* A route set while the far end was away, not yet written. */
+    orchd_bulker_set(b, make_entry(3, "1.1.1.1@e0"));
+
+    orchd_bulker_resync_lost(b);
+    /* The copy's rows that no route names go: 2, whose removal the copy
+     * lacks, and 7; one named stays. */
+    ck_assert(orchd_bulker_remove_unnamed(b, &k2));
+    ck_assert(orchd_bulker_remove_unnamed(b, &k7));
+    ck_assert(!orchd_bulker_remove_unnamed(b, &k1));
+    orchd_bulker_run(b);
+    ck_assert_uint_eq(f.n_sent, 3);
+
+    const struct orchd_bulk *bulk = f.sent[2];
+    size_t n_sets = 0, n_removes = 0;
+    for (size_t i = 0; i < bulk->n_items; i++) {
+        const struct orchd_bulk_item *item = &bulk->items[i];
+
+        ck_assert_int_ne(item->op, ORCHD_BULK_CREATE);
+        ck_assert(!item->resent);
+        if (item->op == ORCHD_BULK_REMOVE) {
+            ck_assert(uuid_equals(&item->key, &k2)
+                      || uuid_equals(&item->key, &k7));
+            n_removes++;
+        } else {
+            ck_assert(item->unknown);
+            n_sets++;
+        }
+    }
+    ck_assert_uint_eq(n_sets, 2);       /* 1 and 3. */
+    ck_assert_uint_eq(n_removes, 2);    /* 2 and 7. */
+    orchd_bulker_sent(b, f.sent[2], true);
+    ack_bulk(b, f.sent[2], true);
+    ck_assert(orchd_bulker_is_idle(b));
+    ck_assert_uint_eq(orchd_bulker_n_written(b), 2);
+    orchd_bulker_destroy(b);
+}
+END_TEST
+
 /* A resync forgets the bulks outstanding and writes every written route
  * again, unchanged ones too; the mark says when all went out. */
 START_TEST(test_resync)
@@ -1200,6 +1283,8 @@ orchd_bulker_suite(void)
     tcase_add_test(tc, test_generations);
     tcase_add_test(tc, test_resync);
     tcase_add_test(tc, test_resync_resent);
+    tcase_add_test(tc, test_keep_spares_from_sweep);
+    tcase_add_test(tc, test_resync_lost);
     suite_add_tcase(s, tc);
     return s;
 }
