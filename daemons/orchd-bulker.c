@@ -385,11 +385,14 @@ orchd_bulker_keep(struct orchd_bulker *b, const struct uuid *key)
     }
 }
 
-/* Removes the entry 'key', which the far end holds, if no route names it
- * (orchd-lost-writes.h: a row that a database restored from an older copy
- * brought back).  Returns true if it queued the removal. */
+/* Removes the entry 'key', which the far end may hold, if no route names
+ * it (orchd-lost-writes.h: a row that a database restored from an older
+ * copy brought back; orchd-southbound.c: a removal whose result was lost
+ * with syncd).  'e', if nonnull, is the entry's content as last sent.
+ * Returns true if it queued the removal. */
 bool
-orchd_bulker_remove_unnamed(struct orchd_bulker *b, const struct uuid *key)
+orchd_bulker_remove_unnamed(struct orchd_bulker *b, const struct uuid *key,
+                            const struct orchd_entry *e)
 {
     struct orchd_route_state *st = find_state(b, key);
 
@@ -398,6 +401,11 @@ orchd_bulker_remove_unnamed(struct orchd_bulker *b, const struct uuid *key)
     }
     st = get_state(b, key);
     st->unknown = true;
+    if (e && !st->written) {
+        /* What the far end may hold: the removal names it (a ZeroMQ frame
+         * carries a route's VRF and prefix, not its key). */
+        set_written(b, st, orchd_entry_ref(e));
+    }
     b->stats.n_del++;
     enqueue(b, st, NULL);
     return true;

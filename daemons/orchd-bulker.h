@@ -206,7 +206,8 @@ void orchd_bulker_prefetch_result(const struct orchd_bulker *, int64_t seq,
 void orchd_bulker_del(struct orchd_bulker *, const struct uuid *key);
 void orchd_bulker_keep(struct orchd_bulker *, const struct uuid *key);
 bool orchd_bulker_remove_unnamed(struct orchd_bulker *,
-                                 const struct uuid *key);
+                                 const struct uuid *key,
+                                 const struct orchd_entry *);
 void orchd_bulker_new_generation(struct orchd_bulker *);
 size_t orchd_bulker_sweep(struct orchd_bulker *);
 size_t orchd_bulker_n_named(const struct orchd_bulker *);

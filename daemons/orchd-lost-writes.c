@@ -107,7 +107,7 @@ remove_unnamed_rows(struct orchd_lost_writes *lw, const struct json *result,
 
         if (row->type == JSON_OBJECT
             && ovsdb_wire_get_uuid(ovsdb_wire_col(row, "_uuid"), &uuid)
-            && orchd_bulker_remove_unnamed(bulker, &uuid)) {
+            && orchd_bulker_remove_unnamed(bulker, &uuid, NULL)) {
             n++;
         }
     }

@@ -251,11 +251,7 @@ orchd_replica_follow(struct orchd_replica_widening *w, struct ovsdb_idl *idl)
     if (w->connected && !connected) {
         start_again(w, idl);
         w->reconcile_due = true;
-    } else if (!w->connected && connected) {
-        w->reconnect_seqno = ovsdb_idl_get_seqno(idl);
-        w->answered = false;
-    } else if (connected && ovsdb_idl_get_seqno(idl) != w->reconnect_seqno) {
-        w->answered = true;
+        w->lost_seqno = ovsdb_idl_get_seqno(idl);
     }
     w->connected = connected;
     orchd_replica_widen(w, idl);
@@ -269,8 +265,8 @@ bool
 orchd_replica_reconcile(struct orchd_replica_widening *w,
                         struct ovsdb_idl *idl)
 {
-    if (!w->reconcile_due || !w->answered || !w->done
-        || !ovsdb_idl_is_connected(idl)) {
+    if (!w->reconcile_due || !w->done || !ovsdb_idl_is_connected(idl)
+        || ovsdb_idl_get_seqno(idl) == w->lost_seqno) {
         return false;
     }
     w->reconcile_due = false;

@@ -84,10 +84,13 @@
  * only the rows it loads, as inserted: the rows deleted meanwhile vanish
  * unreported.  Nothing public in OVS 3.1's IDL says which of the two
  * happened, so after every lost connection, once the monitor has been
- * answered again (every monitor reply changes the IDL's seqno) and the
- * replica is whole, orchd_replica_reconcile() says once that orchd should
- * compare what it programs with the replica.  After a resumed monitor
- * that finds nothing to do: the deletions came as such.
+ * answered again (every monitor reply changes the IDL's seqno, which
+ * nothing changes while it is disconnected) and the replica is whole,
+ * orchd_replica_reconcile() says once that orchd should compare what it
+ * programs with the replica.  After a resumed monitor that finds nothing
+ * to do: the deletions came as such.  (It relies on orchd seeing the
+ * connection down between two ovsdb_idl_run(), as the widening does: a
+ * new connection's monitor takes several round trips.)
  *
  * Which path each hop takes is known only once Global is read, so orchd
  * first reads Global through a replica of Global alone
@@ -142,10 +145,9 @@ struct orchd_replica_widening {
     /* Reconciliation after a lost connection (orchd_replica_reconcile()). */
     bool reconcile_due;         /* The connection was lost since the last
                                  * reconciliation. */
-    unsigned int reconnect_seqno; /* The IDL's seqno when it was seen
-                                   * connected again. */
-    bool answered;              /* The IDL's contents changed since then:
-                                 * the monitor has been answered. */
+    unsigned int lost_seqno;    /* The IDL's seqno when the connection was
+                                 * seen lost: nothing changes it until a
+                                 * new connection's monitor is answered. */
     unsigned int n_reconciles;  /* Reconciliations asked for. */
 };
 

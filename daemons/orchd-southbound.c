@@ -184,6 +184,10 @@ struct orchd_southbound {
     bool resync_deferred;       /* syncd connected while the resync was
                                  * held: every route goes again once it
                                  * is released (peer_restarted()). */
+    struct hmap dels;           /* Routes whose removal went out and whose
+                                 * result has not come back, as struct
+                                 * sent_del: a resync sends them again
+                                 * (start_resync()). */
 
     /* Scratch. */
     struct route_frame_reader reader;   /* Reads RESULTS. */
@@ -298,6 +302,48 @@ orchd_southbound_release_resync(struct orchd_southbound *sb)
     }
 }
 
+/* A removal sent, its result not back yet. */
+struct sent_del {
+    struct hmap_node node;      /* In 'dels', by uuid_hash() of its key. */
+    struct orchd_entry *entry;  /* What was removed (a reference). */
+};
+
+/* Returns the removal of 'key' in 'sb->dels', or NULL. */
+static struct sent_del *
+sent_del_find(const struct orchd_southbound *sb, const struct uuid *key)
+{
+    struct sent_del *d;
+
+    HMAP_FOR_EACH_WITH_HASH (d, node, uuid_hash(key), &sb->dels) {
+        if (uuid_equals(&d->entry->asic_uuid, key)) {
+            return d;
+        }
+    }
+    return NULL;
+}
+
+/* Records that the removal of 'e' went out. */
+static void
+sent_del_add(struct orchd_southbound *sb, const struct orchd_entry *e)
+{
+    struct sent_del *d = sent_del_find(sb, &e->asic_uuid);
+
+    if (!d) {
+        d = xmalloc(sizeof *d);
+        d->entry = orchd_entry_ref(e);
+        hmap_insert(&sb->dels, &d->node, uuid_hash(&e->asic_uuid));
+    }
+}
+
+/* Forgets the removal 'd'. */
+static void
+sent_del_remove(struct orchd_southbound *sb, struct sent_del *d)
+{
+    hmap_remove(&sb->dels, &d->node);
+    orchd_entry_unref(d->entry);
+    free(d);
+}
+
 /* A write no frame can carry. */
 struct unsendable {
     struct uuid key;            /* Its route. */
@@ -322,6 +368,8 @@ orchd_southbound_send(struct orchd_southbound *sb, struct orchd_bulk *bulk)
                 bad = xmalloc(bulk->n_items * sizeof *bad);
             }
             bad[n_bad++] = (struct unsendable) { item->key, item->seq };
+        } else if (item->op == ORCHD_BULK_REMOVE && item->entry) {
+            sent_del_add(sb, item->entry);
         }
     }
     route_frame_finish(&frame);
@@ -387,6 +435,11 @@ handle_result(struct orchd_southbound *sb, const struct route_frame_route *r)
     if (r->op == ROUTE_FRAME_DEL) {
         /* Done when sent, as on the OVSDB path; only the row is left. */
         sb->stats.results_del++;
+        orchd_entry_asic_uuid(vrf, &r->prefix, &key);
+        struct sent_del *d = sent_del_find(sb, &key);
+        if (d) {
+            sent_del_remove(sb, d);
+        }
         if (!ok) {
             char buf[FIB_PREFIX_STRLEN];
 
@@ -395,7 +448,6 @@ handle_result(struct orchd_southbound *sb, const struct route_frame_route *r)
                          "retries it)", buf, vrf, error);
         }
         if (sb->wb) {
-            orchd_entry_asic_uuid(vrf, &r->prefix, &key);
             orchd_writebehind_delete(sb->wb, &key,
                                      orchd_bulker_find_tag(sb->bulker,
                                                            &key));
@@ -478,7 +530,20 @@ recv_frame(void *sb_, const struct route_frame_header *h, const void *frame,
 static void
 start_resync(struct orchd_southbound *sb)
 {
-    sb->resync_mark = orchd_bulker_resync(sb->bulker);
+    struct sent_del *d;
+
+    orchd_bulker_resync(sb->bulker);
+    /* A removal done when sent, as on the OVSDB path, whose result syncd
+     * never sent: the row written behind is deleted only on that result,
+     * and a syncd that died before it may still hold the route.  Such a
+     * removal goes again, unless the route came back since. */
+    HMAP_FOR_EACH_SAFE (d, node, &sb->dels) {
+        orchd_bulker_remove_unnamed(sb->bulker, &d->entry->asic_uuid,
+                                    d->entry);
+        sent_del_remove(sb, d);
+    }
+    sb->resync_mark = (orchd_bulker_n_taken(sb->bulker)
+                       + orchd_bulker_n_pending(sb->bulker));
     sb->resync_pending = true;
     VLOG_INFO("southbound: sending every route again (%"PRIuSIZE
               " written)", orchd_bulker_n_written(sb->bulker));
@@ -531,9 +596,11 @@ orchd_southbound_create(const struct orchd_southbound_options *options,
 
     sb->bulker = bulker;
     sb->resync_held = options->hold_resync_end;
+    hmap_init(&sb->dels);
     sb->ch = zmq_channel_create(&co, recv_frame, peer_restarted, sb,
                                 errorp);
     if (!sb->ch) {
+        hmap_destroy(&sb->dels);
         free(sb);
         return NULL;
     }
@@ -548,7 +615,13 @@ orchd_southbound_destroy(struct orchd_southbound *sb)
 {
     if (sb) {
         zmq_channel_destroy(sb->ch);
+        struct sent_del *d;
+
         orchd_writebehind_destroy(sb->wb);
+        HMAP_FOR_EACH_SAFE (d, node, &sb->dels) {
+            sent_del_remove(sb, d);
+        }
+        hmap_destroy(&sb->dels);
         free(sb);
     }
 }

@@ -387,10 +387,16 @@ mix_ops(struct generator *g, unsigned int i, bool send, double t0,
 {
     const struct fpm_replay_options *opts = &g->opts;
     struct fpm_replay_conn *c = &g->conn;
-    uint32_t r = rng_below(g, 100);
     struct gen_route *gr;
     unsigned int j;
+    uint32_t r;
 
+    if (!opts->delete_pct && !opts->replace_pct) {
+        /* No random number drawn: a seed gives the loads it gave before
+         * these options existed. */
+        return;
+    }
+    r = rng_below(g, 100);
     if (r >= opts->delete_pct + opts->replace_pct) {
         return;
     }

@@ -1106,9 +1106,9 @@ START_TEST(test_resync_lost)
     orchd_bulker_resync_lost(b);
     /* The copy's rows that no route names go: 2, whose removal the copy
      * lacks, and 7; one named stays. */
-    ck_assert(orchd_bulker_remove_unnamed(b, &k2));
-    ck_assert(orchd_bulker_remove_unnamed(b, &k7));
-    ck_assert(!orchd_bulker_remove_unnamed(b, &k1));
+    ck_assert(orchd_bulker_remove_unnamed(b, &k2, NULL));
+    ck_assert(orchd_bulker_remove_unnamed(b, &k7, NULL));
+    ck_assert(!orchd_bulker_remove_unnamed(b, &k1, NULL));
     orchd_bulker_run(b);
     ck_assert_uint_eq(f.n_sent, 3);
 
