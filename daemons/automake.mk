@@ -27,6 +27,7 @@ daemons_fpmsyncd_LDADD = daemons/libfpmsyncd.la lib/libfibsync.la \
 
 noinst_LTLIBRARIES += daemons/liborchd.la
 daemons_liborchd_la_SOURCES = \
+	daemons/orchd-asic-mark.c daemons/orchd-asic-mark.h \
 	daemons/orchd-asic-acks.c daemons/orchd-asic-acks.h \
 	daemons/orchd-asic-read.c daemons/orchd-asic-read.h \
 	daemons/orchd-route-file.c daemons/orchd-route-file.h \
@@ -43,7 +44,6 @@ daemons_liborchd_la_SOURCES = \
 	daemons/orchd-show-table.c daemons/orchd-show-table.h \
 	daemons/orchd-southbound.c daemons/orchd-southbound.h \
 	daemons/orchd-status.c daemons/orchd-status.h \
-	daemons/orchd-lost-writes.c daemons/orchd-lost-writes.h \
 	daemons/orchd-worker.c daemons/orchd-worker.h \
 	daemons/orchd-writebehind.c daemons/orchd-writebehind.h
 

@@ -386,7 +386,7 @@ orchd_bulker_keep(struct orchd_bulker *b, const struct uuid *key)
 }
 
 /* Removes the entry 'key', which the far end may hold, if no route names
- * it (orchd-lost-writes.h: a row that a database restored from an older
+ * it (orchd-asic-mark.h: a row that a database restored from an older
  * copy brought back; orchd-southbound.c: a removal whose result was lost
  * with syncd).  'e', if nonnull, is the entry's content as last sent.
  * Returns true if it queued the removal. */
@@ -995,7 +995,7 @@ orchd_bulker_resync(struct orchd_bulker *b)
 
 /* As orchd_bulker_resync(), for a far end that lost what it was told but
  * kept an older copy of it (a database restored from a backup: see
- * orchd-lost-writes.h): no entry's existence is known, so each write is
+ * orchd-asic-mark.h): no entry's existence is known, so each write is
  * an update that creates the entry if it finds none, and each route
  * neither named nor written is removed again in case the copy holds it. */
 uint64_t

@@ -344,6 +344,17 @@ sent_del_remove(struct orchd_southbound *sb, struct sent_del *d)
     free(d);
 }
 
+/* syncd answered the removal of 'key': it is done with. */
+static void
+del_answered(struct orchd_southbound *sb, const struct uuid *key)
+{
+    struct sent_del *d = sent_del_find(sb, key);
+
+    if (d) {
+        sent_del_remove(sb, d);
+    }
+}
+
 /* A write no frame can carry. */
 struct unsendable {
     struct uuid key;            /* Its route. */
@@ -436,10 +447,7 @@ handle_result(struct orchd_southbound *sb, const struct route_frame_route *r)
         /* Done when sent, as on the OVSDB path; only the row is left. */
         sb->stats.results_del++;
         orchd_entry_asic_uuid(vrf, &r->prefix, &key);
-        struct sent_del *d = sent_del_find(sb, &key);
-        if (d) {
-            sent_del_remove(sb, d);
-        }
+        del_answered(sb, &key);
         if (!ok) {
             char buf[FIB_PREFIX_STRLEN];
 
@@ -614,9 +622,9 @@ void
 orchd_southbound_destroy(struct orchd_southbound *sb)
 {
     if (sb) {
-        zmq_channel_destroy(sb->ch);
         struct sent_del *d;
 
+        zmq_channel_destroy(sb->ch);
         orchd_writebehind_destroy(sb->wb);
         HMAP_FOR_EACH_SAFE (d, node, &sb->dels) {
             sent_del_remove(sb, d);

@@ -12,13 +12,12 @@
 #include <string.h>
 
 #include "coverage.h"
+#include "daemons/orchd-asic-mark.h"
 #include "daemons/orchd-bulker.h"
 #include "daemons/orchd-cache.h"
 #include "daemons/orchd-entry.h"
-#include "daemons/orchd-lost-writes.h"
 #include "daemons/orchd-southbound.h"
 #include "lib/ovsdb-wire.h"
-#include "lib/ovsdb-write-mark.h"
 #include "lib/ovsdb-writer.h"
 #include "lib/perf-timer.h"
 #include "lib/spsc-ring.h"
@@ -49,20 +48,9 @@ struct orchd_worker {
                                      * bulker. */
     struct orchd_bulker *bulker OVS_GUARDED;  /* Bulk builder. */
     struct ovsdb_writer *writer OVS_GUARDED;  /* Asic_Route writer. */
-    struct ovsdb_write_mark mark OVS_GUARDED; /* Its Write_Mark on the
-                                               * southbound OVSDB path,
-                                               * which syncd follows. */
-    enum {
-        MARK_NONE,              /* No epoch: one starts before the next
-                                 * bulk. */
-        MARK_STARTED,           /* Bulks are marked. */
-        MARK_OFF,               /* No marks: the schema has no
-                                 * Write_Mark, the epoch was refused, or
-                                 * the southbound path is ZeroMQ (the row
-                                 * is deleted then). */
-    } mark_state OVS_GUARDED;
-    struct orchd_lost_writes lost OVS_GUARDED; /* The mark checked after
-                                                * each reconnection. */
+    struct orchd_asic_mark mark OVS_GUARDED; /* Its Write_Mark on the
+                                              * southbound OVSDB path,
+                                              * which syncd follows. */
     struct orchd_southbound *sb OVS_GUARDED;  /* Fast path, or NULL. */
     struct orchd_southbound_options *sb_options; /* Its options, if it is
                                                   * to be used. */
@@ -190,7 +178,7 @@ bulk_committed(void *ctx_, const struct ovsdb_writer_reply *reply)
     bool ok = reply->result == OVSDB_WRITER_SUCCESS;
 
     if (ctx->marked) {
-        ovsdb_write_mark_done(&w->mark, ok);
+        orchd_asic_mark_bulk_done(&w->mark, ok);
     }
 
     if (ok) {
@@ -221,49 +209,6 @@ bulk_committed(void *ctx_, const struct ovsdb_writer_reply *reply)
     free(ctx);
 }
 
-/* Writer callback: the transaction that starts an epoch of the mark
- * ended. */
-static void
-mark_epoch_done(void *w_, const struct ovsdb_writer_reply *reply)
-{
-    struct orchd_worker *w = w_;
-    bool committed = reply->result == OVSDB_WRITER_SUCCESS;
-
-    ovsdb_write_mark_epoch_done(&w->mark, committed);
-    if (reply->result == OVSDB_WRITER_ERROR) {
-        VLOG_WARN("Write_Mark refused (%s): syncd will read Asic_Route "
-                  "again after each reconnection", reply->error);
-        w->mark_state = MARK_OFF;
-        /* Bulks go out unmarked from now on: a row left by an earlier
-         * orchd must not vouch for them. */
-        ovsdb_writer_commit(w->writer, ovsdb_write_mark_forget(&w->mark),
-                            NULL, NULL);
-    } else if (!committed) {
-        /* Lost with the connection: a new epoch before the next bulk, so
-         * that none goes out unmarked. */
-        w->mark_state = MARK_NONE;
-    }
-}
-
-/* Starts an epoch of the mark, unless one is on: its transaction goes
- * before the bulk about to be sent.  syncd, seeing the row of the epoch
- * unchanged after its monitor began again, knows that Asic_Route holds
- * what it saw of orchd's writes and nothing newer (orchd-worker.h). */
-static void
-mark_start(struct orchd_worker *w) OVS_REQUIRES(w->mutex)
-{
-    struct uuid epoch;
-
-    if (w->mark_state != MARK_NONE) {
-        return;
-    }
-    uuid_generate(&epoch);
-    w->mark_state = MARK_STARTED;
-    ovsdb_writer_commit(w->writer,
-                        ovsdb_write_mark_start_epoch(&w->mark, &epoch),
-                        mark_epoch_done, w);
-}
-
 /* Bulker callback: writes 'bulk' into Asic_Route as one transaction. */
 static void
 bulker_send(void *w_, struct orchd_bulk *bulk)
@@ -285,7 +230,6 @@ bulker_send(void *w_, struct orchd_bulk *bulk)
         COVERAGE_INC(orchd_bulk_sent);
         return;
     }
-    mark_start(w);
     ops = json_array_create_empty();
     ctx = xmalloc(sizeof *ctx);
     for (size_t i = 0; i < bulk->n_items; i++) {
@@ -312,9 +256,8 @@ bulker_send(void *w_, struct orchd_bulk *bulk)
     }
     ctx->w = w;
     ctx->bulk = bulk;
-    /* NULL unless an epoch is on (not with MARK_OFF, nor after a lost
-     * epoch's transaction until mark_start() began the next). */
-    mark = ovsdb_write_mark_op(&w->mark);
+    /* Its epoch's transaction, if it begins one, goes first. */
+    mark = orchd_asic_mark_bulk_op(&w->mark);
     ctx->marked = mark != NULL;
     if (mark) {
         json_array_add(ops, mark);
@@ -332,36 +275,17 @@ bulker_can_send(void *w_)
     struct orchd_worker *w = w_;
 
     return (w->sb ? orchd_southbound_can_send(w->sb)
-            : w->mark_state != MARK_STARTED
-            || (ovsdb_writer_is_connected(w->writer)
-                && !orchd_lost_writes_busy(&w->lost)));
+            : !orchd_asic_mark_holds_bulks(&w->mark));
 }
 
 /* Writer callback: a message that is not a transaction's reply, or NULL
- * when the connection went down or came up.  On the southbound OVSDB
- * path, a new connection checks that the database kept every marked
- * write (orchd-lost-writes.h). */
+ * when the connection went down or came up (orchd-asic-mark.h). */
 static void
 writer_msg(void *w_, const struct jsonrpc_msg *msg)
 {
     struct orchd_worker *w = w_;
 
-    if (!msg) {
-        if (ovsdb_writer_is_connected(w->writer)
-            && w->mark_state == MARK_STARTED) {
-            orchd_lost_writes_connected(&w->lost, w->writer, &w->mark);
-        }
-    } else {
-        uint64_t n_lost = w->lost.n_lost;
-
-        if (orchd_lost_writes_msg(&w->lost, msg, w->writer, &w->mark,
-                                  w->bulker)
-            && w->lost.n_lost != n_lost) {
-            /* A new epoch before the next bulk: syncd, seeing it, reads
-             * Asic_Route again. */
-            w->mark_state = MARK_NONE;
-        }
-    }
+    orchd_asic_mark_writer_msg(&w->mark, msg, w->bulker);
 }
 
 /* Creates the southbound fast path, if it is to be used, in the thread
@@ -374,13 +298,7 @@ southbound_start(struct orchd_worker *w) OVS_REQUIRES(w->mutex)
     if (!w->sb_options) {
         return;
     }
-    /* Asic_Route is written behind, unmarked: a mark left by an orchd
-     * of the OVSDB path must not vouch for it. */
-    if (w->mark_state != MARK_OFF) {
-        ovsdb_writer_commit(w->writer, ovsdb_write_mark_forget(&w->mark),
-                            NULL, NULL);
-        w->mark_state = MARK_OFF;
-    }
+    orchd_asic_mark_stop(&w->mark);
     w->sb = orchd_southbound_create(w->sb_options, w->bulker, w->writer,
                                     &error);
     if (!w->sb) {
@@ -418,9 +336,7 @@ orchd_worker_create(const char *db_remote, const char *mark_writer,
     w->bulker = orchd_bulker_create(cfg, &cbs, w);
     w->writer = ovsdb_writer_create(db_remote, "Fibsync");
     ovsdb_writer_set_max_in_flight(w->writer, cfg->max_outstanding + 1);
-    ovsdb_write_mark_init(&w->mark, mark_writer ? mark_writer : "orchd");
-    w->mark_state = mark_writer ? MARK_NONE : MARK_OFF;
-    orchd_lost_writes_init(&w->lost, instance);
+    orchd_asic_mark_init(&w->mark, mark_writer, instance, w->writer);
     ovsdb_writer_set_msg_cb(w->writer, writer_msg, w);
     perf_timer_options_init(&popts);
     popts.module = &this_module;
@@ -962,7 +878,7 @@ orchd_worker_format(struct orchd_worker *w, struct ds *s)
     ovs_mutex_lock(&w->mutex);
     orchd_bulker_format(w->bulker, s);
     if (!w->sb) {
-        orchd_lost_writes_format(&w->lost, s);
+        orchd_asic_mark_format(&w->mark, s);
     }
     ds_put_cstr(s, "asic writer: ");
     ovsdb_writer_format_stats(w->writer, s);
@@ -1029,8 +945,7 @@ orchd_worker_destroy(struct orchd_worker *w)
     ovs_mutex_lock(&w->mutex);
     orchd_southbound_destroy(w->sb);
     ovsdb_writer_destroy(w->writer);
-    ovsdb_write_mark_destroy(&w->mark);
-    orchd_lost_writes_destroy(&w->lost);
+    orchd_asic_mark_destroy(&w->mark);
     orchd_bulker_destroy(w->bulker);
     perf_timer_destroy(w->bulk_timer);
     ovs_mutex_unlock(&w->mutex);

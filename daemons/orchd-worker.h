@@ -13,16 +13,13 @@
  * syncd over ZeroMQ instead (daemons/orchd-southbound.h), through a
  * channel that the thread running the bulker creates and polls.
  *
- * On the southbound OVSDB path every bulk's transaction is marked
- * (lib/ovsdb-write-mark.h), in the Write_Mark row named by 'mark_writer'
- * ("orchd", or "orchd-N" for instance N; NULL for a schema without the
- * table): an epoch starts before the
- * first bulk, and again after an epoch's transaction was lost.  syncd
- * follows the row in its monitor of Asic_Route and, finding it unchanged
- * when the monitor begins again (a restarted server), knows that the
- * table holds what it saw and need not read it again (syncd-marks.h).
- * On the fast path Asic_Route is written behind, unmarked, and the row is
- * deleted at start.
+ * On the southbound OVSDB path every bulk's transaction is marked in the
+ * Write_Mark row named by 'mark_writer' ("orchd", or "orchd-N" for
+ * instance N; NULL for a schema without the table), for syncd
+ * (syncd-marks.h), and the row is read after each reconnection of the
+ * writer: a database that lost committed writes gets them again
+ * (orchd-asic-mark.h).  On the fast path Asic_Route is written behind,
+ * unmarked, and the row is deleted at start.
  *
  * The main thread calls every function here except the callbacks, which
  * run in the worker's thread.
