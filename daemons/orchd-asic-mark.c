@@ -31,7 +31,6 @@
 #include "lib/ovsdb-writer.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/json.h"
-#include "openvswitch/shash.h"
 #include "openvswitch/vlog.h"
 #include "util.h"
 
@@ -162,15 +161,10 @@ static void
 remove_unnamed_rows(struct orchd_asic_mark *m, const struct json *result,
                     struct orchd_bulker *bulker)
 {
-    const struct json *rows = NULL;
+    const struct json *rows = ovsdb_wire_result_rows(result);
     size_t n = 0;
 
-    if (result && result->type == JSON_ARRAY && json_array(result)->n
-        && json_array(result)->elems[0]->type == JSON_OBJECT) {
-        rows = shash_find_data(json_object(json_array(result)->elems[0]),
-                               "rows");
-    }
-    if (!rows || rows->type != JSON_ARRAY) {
+    if (!rows) {
         VLOG_WARN("Asic_Route could not be read: rows that no route names "
                   "may stay until orchd restarts");
         return;
@@ -222,7 +216,7 @@ orchd_asic_mark_writer_msg(struct orchd_asic_mark *m,
                       "transactions committed in this epoch",
                       m->mark.committed);
         } else {
-            char *select;
+            struct json *where;
 
             m->n_lost++;
             COVERAGE_INC(orchd_lost_writes);
@@ -230,13 +224,14 @@ orchd_asic_mark_writer_msg(struct orchd_asic_mark *m,
                       "committed (%s): writing every route again",
                       ds_cstr(&why));
             orchd_bulker_resync_lost(bulker);
-            select = xasprintf("[\"Fibsync\",{\"op\":\"select\","
-                               "\"table\":\"Asic_Route\",\"where\":"
-                               "[[\"instance\",\"==\",%d]],"
-                               "\"columns\":[\"_uuid\"]}]", m->instance);
-            m->rows_id = ovsdb_writer_send_request(m->writer, "transact",
-                                                   json_from_string(select));
-            free(select);
+            where = json_array_create_1(json_array_create_3(
+                        json_string_create("instance"),
+                        json_string_create("=="),
+                        json_integer_create(m->instance)));
+            m->rows_id = ovsdb_writer_send_request(
+                m->writer, "transact", json_array_create_2(
+                    json_string_create("Fibsync"),
+                    ovsdb_wire_op_select("Asic_Route", where, "_uuid")));
             /* Syncd, seeing another epoch, reads Asic_Route again. */
             m->state = ORCHD_MARK_NONE;
         }

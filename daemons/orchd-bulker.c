@@ -998,7 +998,7 @@ orchd_bulker_resync(struct orchd_bulker *b)
  * orchd-asic-mark.h): no entry's existence is known, so each write is
  * an update that creates the entry if it finds none, and each route
  * neither named nor written is removed again in case the copy holds it. */
-uint64_t
+void
 orchd_bulker_resync_lost(struct orchd_bulker *b)
 {
     struct orchd_route_state *st;
@@ -1012,7 +1012,6 @@ orchd_bulker_resync_lost(struct orchd_bulker *b)
             enqueue(b, st, NULL);
         }
     }
-    return b->n_taken + b->n_pending;
 }
 
 /* Returns how many routes were taken off the queue of pending updates so

@@ -224,7 +224,7 @@ struct orchd_bulk_item *orchd_bulker_find_seq(const struct orchd_bulker *,
 void orchd_bulker_ack_write(struct orchd_bulker *, struct orchd_bulk_item *,
                             bool ok, const char *error);
 uint64_t orchd_bulker_resync(struct orchd_bulker *);
-uint64_t orchd_bulker_resync_lost(struct orchd_bulker *);
+void orchd_bulker_resync_lost(struct orchd_bulker *);
 uint64_t orchd_bulker_n_taken(const struct orchd_bulker *);
 
 uint32_t *orchd_bulker_item_tag(struct orchd_bulk_item *);

@@ -276,6 +276,15 @@ maybe_end_resync(struct orchd_southbound *sb)
 
 static void start_resync(struct orchd_southbound *);
 
+/* Returns the bulker's count of routes taken off its queue once every
+ * route queued so far has been (orchd_bulker_n_taken()). */
+static uint64_t
+queued_mark(const struct orchd_southbound *sb)
+{
+    return (orchd_bulker_n_taken(sb->bulker)
+            + orchd_bulker_n_pending(sb->bulker));
+}
+
 /* Lets a resync end once every route queued so far has gone out.
  *
  * A restarted orchd on the northbound fast path learns its routes from
@@ -289,8 +298,7 @@ void
 orchd_southbound_release_resync(struct orchd_southbound *sb)
 {
     if (sb->resync_held) {
-        uint64_t mark = (orchd_bulker_n_taken(sb->bulker)
-                         + orchd_bulker_n_pending(sb->bulker));
+        uint64_t mark = queued_mark(sb);
 
         sb->resync_held = false;
         if (sb->resync_deferred) {
@@ -550,8 +558,7 @@ start_resync(struct orchd_southbound *sb)
                                     d->entry);
         sent_del_remove(sb, d);
     }
-    sb->resync_mark = (orchd_bulker_n_taken(sb->bulker)
-                       + orchd_bulker_n_pending(sb->bulker));
+    sb->resync_mark = queued_mark(sb);
     sb->resync_pending = true;
     VLOG_INFO("southbound: sending every route again (%"PRIuSIZE
               " written)", orchd_bulker_n_written(sb->bulker));

@@ -453,6 +453,22 @@ ovsdb_wire_result_count(const struct json *r)
     return count && count->type == JSON_INTEGER ? json_integer(count) : 1;
 }
 
+/* Returns the "rows" array of the first operation's result in 'results',
+ * a transaction's result array (NULL if the transaction failed), or NULL
+ * if there is none of that form. */
+const struct json *
+ovsdb_wire_result_rows(const struct json *results)
+{
+    const struct json *rows = NULL;
+
+    if (results && results->type == JSON_ARRAY && json_array(results)->n
+        && json_array(results)->elems[0]->type == JSON_OBJECT) {
+        rows = shash_find_data(json_object(json_array(results)->elems[0]),
+                               "rows");
+    }
+    return rows && rows->type == JSON_ARRAY ? rows : NULL;
+}
+
 /* Decodes 'v', a map of strings to integers on the wire, into 'm'.
  * Returns false, with 'm' empty, if 'v' is not of that form. */
 bool

@@ -122,5 +122,6 @@ struct ovsdb_cs_db_update *ovsdb_wire_parse_update(
 char *ovsdb_wire_reply_error(const struct jsonrpc_msg *, size_t n_ops,
                              size_t *failed_op);
 unsigned int ovsdb_wire_result_count(const struct json *result);
+const struct json *ovsdb_wire_result_rows(const struct json *results);
 
 #endif /* lib/ovsdb-wire.h */

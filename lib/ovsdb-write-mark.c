@@ -200,7 +200,7 @@ bool
 ovsdb_write_mark_check(const struct ovsdb_write_mark *m,
                        const struct json *result, struct ds *why)
 {
-    const struct json *rows = NULL;
+    const struct json *rows;
     const struct json *row;
     struct uuid epoch;
     int64_t txn;
@@ -208,12 +208,8 @@ ovsdb_write_mark_check(const struct ovsdb_write_mark *m,
     if (!m->enabled) {
         return ovsdb_write_mark_holds(m, NULL, 0, why);
     }
-    if (result && result->type == JSON_ARRAY && json_array(result)->n
-        && json_array(result)->elems[0]->type == JSON_OBJECT) {
-        rows = shash_find_data(json_object(json_array(result)->elems[0]),
-                               "rows");
-    }
-    if (!rows || rows->type != JSON_ARRAY) {
+    rows = ovsdb_wire_result_rows(result);
+    if (!rows) {
         ds_put_cstr(why, "the mark could not be read");
         return false;
     }

@@ -359,9 +359,11 @@ make_route(const struct generator *g, const struct gen_route *r,
 }
 
 /* Sends route 'r' as an add or a delete ('op'), after the nexthop
- * objects that an add needs. */
+ * objects that an add needs, with netlink flags 'nlmsg_flags' (0: zebra's
+ * for 'op'). */
 static void
-send_route(struct generator *g, const struct gen_route *r, enum fpm_op op)
+send_route_flags(struct generator *g, const struct gen_route *r,
+                 enum fpm_op op, uint16_t nlmsg_flags)
 {
     struct fpm_replay_conn *c = &g->conn;
 
@@ -369,9 +371,27 @@ send_route(struct generator *g, const struct gen_route *r, enum fpm_op op)
         ensure_nexthops(g, r);
     }
     make_route(g, r, op, &g->route);
+    g->route.nlmsg_flags = nlmsg_flags;
     ofpbuf_clear(&c->msg);
     fpm_route_encode(&c->msg, &g->route, c->seq++);
     fpm_replay_conn_put_msg(c);
+}
+
+/* send_route_flags() with zebra's flags. */
+static void
+send_route(struct generator *g, const struct gen_route *r, enum fpm_op op)
+{
+    send_route_flags(g, r, op, 0);
+}
+
+/* Gives 'r' another set of gateways, starting at another of the pool. */
+static void
+repath(struct generator *g, struct gen_route *r)
+{
+    if (g->opts.pool > 1) {
+        r->start = (r->start + 1 + rng_below(g, g->opts.pool - 1))
+                   % g->opts.pool;
+    }
 }
 
 /* After route 'i' of the announcement: with --delete-share, withdraws
@@ -406,9 +426,8 @@ mix_ops(struct generator *g, unsigned int i, bool send, double t0,
         return;
     } else if (r < opts->delete_pct) {
         g->withdrawn[j] = true;
-    } else if (opts->pool > 1) {
-        gr->start = (gr->start + 1 + rng_below(g, opts->pool - 1))
-                    % opts->pool;
+    } else {
+        repath(g, gr);
     }
     if (!send) {
         return;
@@ -418,12 +437,8 @@ mix_ops(struct generator *g, unsigned int i, bool send, double t0,
     if (g->withdrawn[j]) {
         send_route(g, gr, FPM_OP_DEL);
     } else {
-        ensure_nexthops(g, gr);
-        make_route(g, gr, FPM_OP_ADD, &g->route);
-        g->route.nlmsg_flags = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_REPLACE;
-        ofpbuf_clear(&c->msg);
-        fpm_route_encode(&c->msg, &g->route, c->seq++);
-        fpm_replay_conn_put_msg(c);
+        send_route_flags(g, gr, FPM_OP_ADD,
+                         NLM_F_REQUEST | NLM_F_CREATE | NLM_F_REPLACE);
     }
 }
 
@@ -469,9 +484,7 @@ churn_one(struct generator *g)
         i = (i + 1) % opts->n_routes;
     }
     r = &g->routes[i];
-    if (opts->pool > 1) {
-        r->start = (r->start + 1 + rng_below(g, opts->pool - 1)) % opts->pool;
-    }
+    repath(g, r);
     return r;
 }
 
