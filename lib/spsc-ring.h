@@ -24,7 +24,7 @@
  * its context) and pushes them; an assistant thread pops and runs them in
  * order, so that parsing and SAI calls overlap.  The ring only carries the
  * tasks: the assistant thread's loop, how it sleeps and how it is woken
- * are its owner's (orchd's is in daemons/orchd-worker.c).
+ * are its owner's (orchd's is in daemons/orchd/orchd-worker.c).
  *
  * A lock-free ring with a fixed power-of-two capacity.  Exactly one thread
  * may push (the producer) and exactly one thread may pop (the consumer) at

@@ -48,8 +48,8 @@ EXTRA_DIST += tests/data/zebra-nhg.fpm tests/data/zebra-no-nhg.fpm \
 	tests/data/zebra-nhg-replay.fpm
 tests_check_fibsync_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_fibsync_LDADD = \
-	daemons/libfpmsyncd.la \
-	daemons/liborchd.la daemons/libsyncd.la asic-sim/libasicsim.la \
+	daemons/fpmsyncd/libfpmsyncd.la daemons/orchd/liborchd.la \
+	daemons/syncd/libsyncd.la asic-sim/libasicsim.la \
 	lib/libfibsync.la idl/libfibsync-idl.la \
 	$(OVSDB_LIBS) $(OVS_LIBS) $(CHECK_LIBS) $(NL_LIBS) $(ZMQ_LIBS) \
 	$(JEMALLOC_LIBS)
@@ -97,7 +97,8 @@ EXTRA_DIST += $(TESTSUITE_AT) tests/atlocal.in package.m4 tests/lpm-check.py \
 TESTSUITE = $(srcdir)/tests/testsuite
 DISTCLEANFILES += tests/atconfig tests/atlocal
 
-AUTOTEST_PATH = $(abs_top_builddir)/utilities:$(abs_top_builddir)/daemons:$(abs_top_builddir)/tests:$(OVS_BUILDDIR)/ovsdb:$(OVS_BUILDDIR)/utilities
+AUTOTEST_PATH = $(abs_top_builddir)/utilities:$(FIBSYNC_DAEMON_PATH):$(abs_top_builddir)/tests:$(OVS_BUILDDIR)/ovsdb:$(OVS_BUILDDIR)/utilities
+FIBSYNC_DAEMON_PATH = $(abs_top_builddir)/daemons/fpmsyncd:$(abs_top_builddir)/daemons/orchd:$(abs_top_builddir)/daemons/syncd
 
 AUTOM4TE = autom4te
 AUTOTEST = $(AUTOM4TE) -l autotest

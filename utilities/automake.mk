@@ -101,8 +101,8 @@ utilities_fibsync_bench_SOURCES = \
 	utilities/bench-dump.c utilities/bench-dump.h \
 	utilities/bench-index.c utilities/bench-index.h \
 	utilities/bench-ovsdb.c utilities/bench-ovsdb.h
-utilities_fibsync_bench_LDADD = daemons/liborchd.la asic-sim/libasicsim.la \
-	idl/libfibsync-idl.la lib/libfibsync.la $(OVSDB_LIBS) $(OVS_LIBS) \
+utilities_fibsync_bench_LDADD = daemons/orchd/liborchd.la \
+	asic-sim/libasicsim.la idl/libfibsync-idl.la lib/libfibsync.la $(OVSDB_LIBS) $(OVS_LIBS) \
 	$(JEMALLOC_LIBS)
 
 # The benchmark scripts (see docs/PERFORMANCE.md).

@@ -49,9 +49,9 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "daemons/fpmsyncd-zmq.h"
-#include "daemons/orchd-bulker.h"
-#include "daemons/orchd-entry.h"
+#include "daemons/fpmsyncd/fpmsyncd-zmq.h"
+#include "daemons/orchd/orchd-bulker.h"
+#include "daemons/orchd/orchd-entry.h"
 #include "lib/fib-prefix.h"
 #include "lib/option-parse.h"
 #include "lib/route-frame.h"

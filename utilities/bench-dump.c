@@ -16,7 +16,7 @@
 
 /* fibsync-bench dump: in-process benchmark of route/dump.
  *
- * Fills an orchd read cache (daemons/orchd-cache.c: the programmed
+ * Fills an orchd read cache (daemons/orchd/orchd-cache.c: the programmed
  * entries of a bulker, seeded here as settled) with N unique IPv4
  * routes (default 1,000,000; lengths 8 to 32, most of them /24; one next
  * hop, or two for one route in ten), created in random prefix order so
@@ -47,9 +47,9 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 
-#include "daemons/orchd-bulker.h"
-#include "daemons/orchd-cache.h"
-#include "daemons/orchd-entry.h"
+#include "daemons/orchd/orchd-bulker.h"
+#include "daemons/orchd/orchd-cache.h"
+#include "daemons/orchd/orchd-entry.h"
 #include "jsonrpc.h"
 #include "lib/fib-prefix.h"
 #include "lib/option-parse.h"

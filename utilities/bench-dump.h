@@ -18,7 +18,7 @@
 #define UTILITIES_BENCH_DUMP_H 1
 
 /* "fibsync-bench dump": the in-process benchmark of orchd's route/dump
- * (daemons/orchd-cache.c): the read cache's snapshot, sort and text, the
+ * (daemons/orchd/orchd-cache.c): the read cache's snapshot, sort and text, the
  * unixctl reply's JSON serialization and the client's parse of it.
  * 'argv[0]' is the subcommand's name; returns the process exit status. */
 int bench_dump_main(int argc, char *argv[]);

@@ -42,7 +42,7 @@ case $source in
     *) echo "$0: -s takes table or replica, not \"$source\"" >&2; exit 1 ;;
 esac
 . "$(dirname "$0")/bench-lib.sh"
-bench_use_build "$builddir" utilities/fibctl
+bench_use_build "$builddir" fibctl
 tmpdir=/tmp
 test -w /dev/shm && tmpdir=/dev/shm
 d=$(mktemp -d "$tmpdir/bench-fibctl.XXXXXX")

@@ -32,7 +32,7 @@ printed last.
 
 OPTIONS
   -b, --builddir DIR   fibsync build directory (default: the current
-                       directory if it has daemons/fpmsyncd)
+                       directory if it has daemons/fpmsyncd/fpmsyncd)
   -n, --routes N       routes to send (default 1000000)
   -r, --runs N         runs (default 3)
   -p, --port PORT      FPM port (default: a free one)
@@ -81,7 +81,7 @@ while test $# -gt 0; do
 done
 
 if test -z "$builddir"; then
-    if test -x daemons/fpmsyncd; then
+    if test -x daemons/fpmsyncd/fpmsyncd; then
         builddir=.
     else
         echo "$0: use --builddir to say where fpmsyncd is built" >&2
@@ -99,7 +99,7 @@ fi
 srcdir=`sed -n "s/^abs_top_srcdir = //p" "$builddir/Makefile"`
 schema=$srcdir/schema/fibsync.ovsschema
 PATH=$OVS_BUILDDIR/ovsdb:$OVS_BUILDDIR/utilities:$PATH
-PATH=$builddir/daemons:$builddir/utilities:$PATH
+PATH=$builddir/daemons/fpmsyncd:$builddir/utilities:$PATH
 export PATH
 
 hz=`getconf CLK_TCK`

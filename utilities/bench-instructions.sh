@@ -57,18 +57,15 @@ for build in "$@"; do
         fi
     }
     if test "$DAEMON" = orchd; then
-        # Builds before syncd moved to daemons/ kept it in asic-sim/.
-        syncd=$B/daemons/syncd
-        test -x "$syncd" || syncd=$B/asic-sim/syncd
-        $(under syncd) "$syncd" $(daemon_args syncd) \
+        $(under syncd) "$(bench_program "$B" syncd)" $(daemon_args syncd) \
             --capacity-ipv4-routes=$((ROUTES + 1000)) 2> "$d/syncd.err" &
-        $(under orchd) "$B/daemons/orchd" $(daemon_args orchd) \
+        $(under orchd) "$(bench_program "$B" orchd)" $(daemon_args orchd) \
             --sai-mode=async --no-ring 2> "$d/valgrind.out" &
         vg=$!
     fi
     err=$d/fpmsyncd.err
     test "$DAEMON" = fpmsyncd && err=$d/valgrind.out
-    $(under fpmsyncd) "$B/daemons/fpmsyncd" $(daemon_args fpmsyncd) \
+    $(under fpmsyncd) "$(bench_program "$B" fpmsyncd)" $(daemon_args fpmsyncd) \
         --fpm-port="$port" 2> "$err" &
     test "$DAEMON" = fpmsyncd && vg=$!
     until appctl fpmsyncd fpm/show 2>/dev/null | grep -q '^fpm: ptcp'; do

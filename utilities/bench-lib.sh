@@ -4,28 +4,44 @@
 # Copyright (c) 2024 The fibsync authors.
 # Licensed under the Apache License, Version 2.0.
 
+# bench_program BUILD NAME: the path of program NAME in the fibsync build
+# BUILD: daemons/NAME/NAME (each daemon in its own folder), else where
+# older builds kept it (daemons/NAME, asic-sim/NAME), else utilities/NAME.
+# Looking in the old places too lets one script compare an old build with
+# a new one.  Fails if the build has no such program.
+bench_program () {
+    for p in "$1/daemons/$2/$2" "$1/daemons/$2" "$1/asic-sim/$2" \
+             "$1/utilities/$2"; do
+        if test -f "$p" && test -x "$p"; then
+            echo "$p"
+            return 0
+        fi
+    done
+    return 1
+}
+
 # bench_use_build DIR PROGRAM: uses the fibsync build in DIR (if empty,
-# ./_build or ., whichever has PROGRAM, e.g. daemons/orchd): sets B (the
-# build), OVS (its Open vSwitch build) and SRC (its source tree), and puts
-# their programs first in PATH.  Builds before syncd moved to daemons/
-# kept it in asic-sim/: looking there too lets one script compare an old
-# build with a new one.
+# ./_build or ., whichever has PROGRAM, e.g. orchd): sets B (the build),
+# OVS (its Open vSwitch build) and SRC (its source tree), and puts their
+# programs first in PATH (the daemons' folders of this build and of older
+# ones, see bench_program).
 bench_use_build () {
     if test -z "$1"; then
         for d in _build .; do
-            if test -x "$d/$2"; then
+            if bench_program "$d" "$2" > /dev/null; then
                 set -- "$d" "$2"
                 break
             fi
         done
     fi
-    if test ! -x "$1/$2"; then
+    if ! bench_program "$1" "$2" > /dev/null; then
         echo "$0: no $2 in '$1' (use -b)" >&2
         exit 1
     fi
     B=$(cd "$1" && pwd)
     OVS=$(sed -n 's/^OVS_BUILDDIR = //p' "$B/Makefile")
     SRC=$(sed -n 's/^abs_top_srcdir = //p' "$B/Makefile")
+    PATH=$B/daemons/fpmsyncd:$B/daemons/orchd:$B/daemons/syncd:$PATH
     PATH=$B/daemons:$B/asic-sim:$B/utilities:$OVS/ovsdb:$OVS/utilities:$PATH
     export PATH
 }

@@ -31,7 +31,7 @@ while test $# -gt 0; do
     shift
 done
 . "$(dirname "$0")/bench-lib.sh"
-bench_use_build "$builddir" utilities/route-check
+bench_use_build "$builddir" route-check
 tmpdir=/tmp
 test -w /dev/shm && tmpdir=/dev/shm
 d=$(mktemp -d "$tmpdir/bench-route-check.XXXXXX")

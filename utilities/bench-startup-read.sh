@@ -62,9 +62,9 @@ case $prog in
 esac
 bin=${prog%-ovsdb}
 . "$(dirname "$0")/bench-lib.sh"
-bench_use_build "$1" "daemons/$bin"
+bench_use_build "$1" "$bin"
 build_a=$B
-bench_use_build "$2" "daemons/$bin"
+bench_use_build "$2" "$bin"
 build_b=$B
 tmpdir=/tmp
 test -w /dev/shm && test "$(df -Pk /dev/shm | awk 'NR == 2 { print $4 }')" \
@@ -99,7 +99,7 @@ one () {
         orchd-ovsdb) args="--northbound-zmq=off --southbound-zmq=off" ;;
         fpmsyncd) args="--northbound-zmq=on --fpm-port=$(bench_free_port)" ;;
     esac
-    FIBSYNC_RUNDIR=$d "$2/daemons/$bin" --detach --no-chdir \
+    FIBSYNC_RUNDIR=$d "$(bench_program "$2" "$bin")" --detach --no-chdir \
         --pidfile="$d/prog.pid" --log-file="$d/prog.log" \
         --unixctl="$d/prog.ctl" --db="unix:$d/db.sock" $args $3 \
         2>/dev/null ||

@@ -61,13 +61,17 @@ SYNCD_OPTS="$*"
 top=$(cd "$(dirname "$0")/.." && pwd)
 if test -z "$BUILD"; then
     for d in "$top/_build-syncd" "$top/_build" "$top"; do
-        if test -x "$d/daemons/syncd"; then BUILD=$d; break; fi
+        if test -x "$d/daemons/syncd/syncd" || test -f "$d/daemons/syncd"
+        then
+            BUILD=$d
+            break
+        fi
     done
 fi
 # Builds before syncd moved to daemons/ kept it in asic-sim/: looking
 # there too lets one script compare an old build with a new one.
-for d in daemons asic-sim; do
-    if test -x "$BUILD/$d/syncd"; then
+for d in daemons/syncd daemons asic-sim; do
+    if test -f "$BUILD/$d/syncd" && test -x "$BUILD/$d/syncd"; then
         SYNCD=$BUILD/$d/syncd
         BENCH=$BUILD/$d/syncd-bench
         break

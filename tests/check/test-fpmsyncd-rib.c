@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-/* Check suite for daemons/fpmsyncd-rib: captured zebra streams in, OVSDB
+/* Check suite for daemons/fpmsyncd/fpmsyncd-rib: captured zebra streams in, OVSDB
  * operations out, against a small in-memory stand-in for ovsdb-server
  * that applies them the way the server would. */
 
@@ -25,10 +25,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemons/fpmsyncd-nexthop.h"
-#include "daemons/fpmsyncd-offload.h"
-#include "daemons/fpmsyncd-rib.h"
-#include "daemons/fpmsyncd-txn.h"
+#include "daemons/fpmsyncd/fpmsyncd-nexthop.h"
+#include "daemons/fpmsyncd/fpmsyncd-offload.h"
+#include "daemons/fpmsyncd/fpmsyncd-rib.h"
+#include "daemons/fpmsyncd/fpmsyncd-txn.h"
 #include "lib/fpm-frame.h"
 #include "lib/fpm-route.h"
 #include "lib/ovsdb-select-scanner.h"

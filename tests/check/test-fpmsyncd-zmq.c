@@ -14,10 +14,10 @@
  * limitations under the License.
  */
 
-/* Check suite for daemons/fpmsyncd-zmq, the northbound fast path's queue,
+/* Check suite for daemons/fpmsyncd/fpmsyncd-zmq, the northbound fast path's queue,
  * without a channel: route changes into the rib, ROUTES frames out (as
  * orchd would decode them), RESULTS frames in, and the Route.status
- * mutates written behind them (daemons/fpmsyncd-status). */
+ * mutates written behind them (daemons/fpmsyncd/fpmsyncd-status). */
 
 #include <config.h>
 
@@ -26,14 +26,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemons/fpmsyncd-nexthop.h"
-#include "daemons/fpmsyncd-offload.h"
-#include "daemons/fpmsyncd-private.h"
-#include "daemons/fpmsyncd-rib.h"
-#include "daemons/fpmsyncd-status.h"
-#include "daemons/fpmsyncd-txn.h"
-#include "daemons/fpmsyncd-vrf.h"
-#include "daemons/fpmsyncd-zmq.h"
+#include "daemons/fpmsyncd/fpmsyncd-nexthop.h"
+#include "daemons/fpmsyncd/fpmsyncd-offload.h"
+#include "daemons/fpmsyncd/fpmsyncd-private.h"
+#include "daemons/fpmsyncd/fpmsyncd-rib.h"
+#include "daemons/fpmsyncd/fpmsyncd-status.h"
+#include "daemons/fpmsyncd/fpmsyncd-txn.h"
+#include "daemons/fpmsyncd/fpmsyncd-vrf.h"
+#include "daemons/fpmsyncd/fpmsyncd-zmq.h"
 #include "lib/fpm-route.h"
 #include "lib/ovsdb-writer.h"
 #include "lib/route-batch.h"

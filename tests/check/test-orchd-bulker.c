@@ -1,5 +1,5 @@
 /*
- * Check suite for daemons/orchd-bulker: bulking, the window of outstanding
+ * Check suite for daemons/orchd/orchd-bulker: bulking, the window of outstanding
  * bulks (sync and async SAI modes), and acknowledgement matching.
  */
 
@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemons/orchd-bulker.h"
-#include "daemons/orchd-entry.h"
+#include "daemons/orchd/orchd-bulker.h"
+#include "daemons/orchd/orchd-entry.h"
 #include "lib/fib-prefix.h"
 #include "openvswitch/list.h"
 #include "tests/check/suites.h"

@@ -14,15 +14,15 @@
  * limitations under the License.
  */
 
-/* Check tests of daemons/orchd-route-table: orchd's routes without a
+/* Check tests of daemons/orchd/orchd-route-table: orchd's routes without a
  * Route replica, and each next-hop group's users. */
 
 #include <config.h>
 
 #include <string.h>
 
-#include "daemons/orchd-entry.h"
-#include "daemons/orchd-route-table.h"
+#include "daemons/orchd/orchd-entry.h"
+#include "daemons/orchd/orchd-route-table.h"
 #include "lib/fib-prefix.h"
 #include "tests/check/suites.h"
 #include "openvswitch/dynamic-string.h"

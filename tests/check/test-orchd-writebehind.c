@@ -1,5 +1,5 @@
 /*
- * Check suite for daemons/orchd-writebehind: the Asic_Route rows written
+ * Check suite for daemons/orchd/orchd-writebehind: the Asic_Route rows written
  * behind the southbound fast path, with a fake commit that records each
  * transaction and lets the test end it.
  */
@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemons/orchd-entry.h"
-#include "daemons/orchd-writebehind.h"
+#include "daemons/orchd/orchd-entry.h"
+#include "daemons/orchd/orchd-writebehind.h"
 #include "lib/fib-prefix.h"
 #include "lib/ovsdb-writer.h"
 #include "openvswitch/dynamic-string.h"

@@ -1,7 +1,7 @@
 /*
  * Check suite of the southbound fast path end to end, in one process:
- * orchd's end (daemons/orchd-southbound.c, driven by a real bulker) and
- * syncd's (daemons/syncd-zmq.c, on a real apply step and simulator), over
+ * orchd's end (daemons/orchd/orchd-southbound.c, driven by a real bulker) and
+ * syncd's (daemons/syncd/syncd-zmq.c, on a real apply step and simulator), over
  * a ZeroMQ channel on ipc in a temporary directory.  Routes out, results
  * back, an entry syncd cannot use, and each end restarting; and syncd fed
  * hand-built frames with VRF names it must refuse.
@@ -13,11 +13,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "daemons/orchd-bulker.h"
-#include "daemons/orchd-entry.h"
-#include "daemons/orchd-southbound.h"
-#include "daemons/syncd-apply.h"
-#include "daemons/syncd-zmq.h"
+#include "daemons/orchd/orchd-bulker.h"
+#include "daemons/orchd/orchd-entry.h"
+#include "daemons/orchd/orchd-southbound.h"
+#include "daemons/syncd/syncd-apply.h"
+#include "daemons/syncd/syncd-zmq.h"
 #include "asic-sim/asic-sim.h"
 #include "lib/route-frame.h"
 #include "lib/zmq-channel.h"

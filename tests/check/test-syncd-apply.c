@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-/* Check suite of syncd's apply step (daemons/syncd-apply.c), run against
+/* Check suite of syncd's apply step (daemons/syncd/syncd-apply.c), run against
  * the simulator in-process. */
 
 #include <config.h>
@@ -26,8 +26,8 @@
 
 #include "asic-sim/asic-sim.h"
 #include "asic-sim/sai-util.h"
-#include "daemons/syncd-apply.h"
-#include "daemons/syncd-warm.h"
+#include "daemons/syncd/syncd-apply.h"
+#include "daemons/syncd/syncd-warm.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/vlog.h"
 #include "svec.h"

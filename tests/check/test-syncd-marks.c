@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-/* Check suite of daemons/syncd-marks: the Write_Mark rows followed from
+/* Check suite of daemons/syncd/syncd-marks: the Write_Mark rows followed from
  * monitor updates, and the answer given when the monitor begins again,
  * against what the first contents could hold then. */
 
@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemons/syncd-marks.h"
+#include "daemons/syncd/syncd-marks.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/json.h"
 #include "openvswitch/shash.h"

@@ -1,5 +1,5 @@
 /*
- * Check suite for daemons/syncd-nexthop-key: next-hop keys and weights as
+ * Check suite for daemons/syncd/syncd-nexthop-key: next-hop keys and weights as
  * syncd's two sources spell them.
  */
 
@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "asic-sim/sai-util.h"
-#include "daemons/syncd-apply.h"
-#include "daemons/syncd-nexthop-key.h"
+#include "daemons/syncd/syncd-apply.h"
+#include "daemons/syncd/syncd-nexthop-key.h"
 #include "tests/check/suites.h"
 #include "util.h"
 

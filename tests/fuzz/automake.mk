@@ -43,14 +43,14 @@ FUZZ_ROUTE_FRAME_OBJS = lib/route-frame.fuzzo lib/fib-prefix.fuzzo
 FUZZ_PREFIX_OBJS = lib/fib-prefix.fuzzo
 FUZZ_DB_FILE_OBJS = lib/ovsdb-file-replay.fuzzo lib/ovsdb-file-text.fuzzo
 FUZZ_DB_SPLIT_OBJS = lib/ovsdb-file-split.fuzzo lib/ovsdb-file-text.fuzzo
-FUZZ_NEXTHOP_KEY_OBJS = daemons/syncd-nexthop-key.fuzzo \
+FUZZ_NEXTHOP_KEY_OBJS = daemons/syncd/syncd-nexthop-key.fuzzo \
 	asic-sim/sai-util.fuzzo
-FUZZ_SYNCD_ROW_OBJS = daemons/syncd-rows.fuzzo \
+FUZZ_SYNCD_ROW_OBJS = daemons/syncd/syncd-rows.fuzzo \
 	$(FUZZ_NEXTHOP_KEY_OBJS) lib/fib-prefix.fuzzo
 FUZZ_FPMSYNCD_LOAD_OBJS = \
-	daemons/fpmsyncd-rib.fuzzo daemons/fpmsyncd-nexthop.fuzzo \
-	daemons/fpmsyncd-offload.fuzzo daemons/fpmsyncd-status.fuzzo \
-	daemons/fpmsyncd-vrf.fuzzo daemons/fpmsyncd-zmq.fuzzo \
+	daemons/fpmsyncd/fpmsyncd-rib.fuzzo daemons/fpmsyncd/fpmsyncd-nexthop.fuzzo \
+	daemons/fpmsyncd/fpmsyncd-offload.fuzzo daemons/fpmsyncd/fpmsyncd-status.fuzzo \
+	daemons/fpmsyncd/fpmsyncd-vrf.fuzzo daemons/fpmsyncd/fpmsyncd-zmq.fuzzo \
 	lib/ovsdb-select-scanner.fuzzo lib/ovsdb-wire.fuzzo \
 	lib/route-key.fuzzo lib/route-batch.fuzzo lib/ptr-fifo.fuzzo \
 	lib/route-frame.fuzzo lib/zmq-channel.fuzzo lib/fib-prefix.fuzzo \
@@ -89,7 +89,7 @@ tests/fuzz/fuzz-fpmsyncd-load: tests/fuzz/fuzz-fpmsyncd-load.fuzzo \
 # on every header of the folders they come from (none is generated).
 FUZZ_ALL_OBJS = $(FUZZ_BINS:=.fuzzo) $(FUZZ_FPMSYNCD_LOAD_OBJS) \
 	$(FUZZ_SYNCD_ROW_OBJS) $(FUZZ_DB_FILE_OBJS) $(FUZZ_DB_SPLIT_OBJS)
-$(FUZZ_ALL_OBJS): $(srcdir)/lib/*.h $(srcdir)/daemons/*.h \
+$(FUZZ_ALL_OBJS): $(srcdir)/lib/*.h $(srcdir)/daemons/*/*.h \
 	$(srcdir)/asic-sim/*.h
 
 # "make fuzz" first checks that clang can link a libFuzzer program, so

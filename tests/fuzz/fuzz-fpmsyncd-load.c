@@ -37,7 +37,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "daemons/fpmsyncd-rib.h"
+#include "daemons/fpmsyncd/fpmsyncd-rib.h"
 #include "lib/ovsdb-select-scanner.h"
 #include "openvswitch/vlog.h"
 #include "util.h"

@@ -16,7 +16,7 @@
 
 /* fuzz-nexthop-key: next-hop keys ("GATEWAY@IFNAME", "GATEWAY",
  * "@IFNAME") and weights, as syncd takes them from Asic_Route.nexthops
- * and from ROUTES entries (daemons/syncd-nexthop-key.h).
+ * and from ROUTES entries (daemons/syncd/syncd-nexthop-key.h).
  *
  * The input is one next hop a line, up to 16 lines: a key, then
  * optionally a tab and a decimal weight (1 if there is none; a tab
@@ -31,8 +31,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemons/syncd-apply.h"
-#include "daemons/syncd-nexthop-key.h"
+#include "daemons/syncd/syncd-apply.h"
+#include "daemons/syncd/syncd-nexthop-key.h"
 #include "util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

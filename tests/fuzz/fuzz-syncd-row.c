@@ -15,7 +15,7 @@
  */
 
 /* fuzz-syncd-row: an Asic_Route row as syncd's monitor hands it over
- * (daemons/syncd-rows.h, syncd_rows_parse()).
+ * (daemons/syncd/syncd-rows.h, syncd_rows_parse()).
  *
  * The input is the JSON text of the row's columns, as in a monitor
  * update's "initial", "insert" or "modify" object:
@@ -34,8 +34,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "daemons/syncd-apply.h"
-#include "daemons/syncd-rows.h"
+#include "daemons/syncd/syncd-apply.h"
+#include "daemons/syncd/syncd-rows.h"
 #include "openvswitch/json.h"
 #include "util.h"
 

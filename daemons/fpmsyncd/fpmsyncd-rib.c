@@ -1,0 +1,1035 @@
+/*
+ * Copyright (c) 2024 The fibsync authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#include <config.h>
+#include "daemons/fpmsyncd/fpmsyncd-rib.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemons/fpmsyncd/fpmsyncd-private.h"
+#include "daemons/fpmsyncd/fpmsyncd-zmq.h"
+#include "hash.h"
+#include "lib/hmap-prefetch.h"
+#include "lib/ovsdb-wire.h"
+#include "openvswitch/dynamic-string.h"
+#include "openvswitch/json.h"
+#include "openvswitch/poll-loop.h"
+#include "openvswitch/shash.h"
+#include "openvswitch/vlog.h"
+#include "timeval.h"
+#include "util.h"
+#include "uuid.h"
+
+VLOG_DEFINE_THIS_MODULE(fpmsyncd_rib);
+
+/* A row whose UUID is not the one route-key.h derives. */
+struct fpmd_foreign {
+    struct hmap_node node;      /* In 'foreign', by hash_pointer(entry). */
+    const struct route_batch_entry *entry; /* The row's entry. */
+    struct uuid uuid;           /* Its real UUID. */
+};
+
+/* Routes. */
+
+static uint32_t
+route_hash_key(uint16_t vrf, const struct fib_prefix *prefix)
+{
+    return fib_prefix_hash(prefix, vrf);
+}
+
+/* The hash under which the route table holds (or would hold) the route to
+ * 'prefix' in the VRF at index 'vrf', for fpmd_rib_prefetch(). */
+uint32_t
+fpmd_route_hash(uint16_t vrf, const struct fib_prefix *prefix)
+{
+    return route_hash_key(vrf, prefix);
+}
+
+struct fpmd_route *
+fpmd_route_find(const struct fpmd_rib *rib, uint16_t vrf,
+                const struct fib_prefix *prefix)
+{
+    struct fpmd_route *r;
+
+    HMAP_FOR_EACH_WITH_HASH (r, node, route_hash_key(vrf, prefix),
+                             &rib->routes) {
+        if (r->vrf == vrf && fib_prefix_equals(&r->prefix, prefix)) {
+            return r;
+        }
+    }
+    return NULL;
+}
+
+static struct fpmd_route *
+route_create(struct fpmd_rib *rib, struct fpmd_vrf *vrf,
+             const struct fib_prefix *prefix)
+{
+    struct fpmd_route *r = xzalloc(sizeof *r);
+
+    route_batch_entry_init(&r->be);
+    r->be.tag = FPMD_ROUTE;
+    r->prefix = *prefix;
+    r->vrf = vrf->idx;
+    hmap_insert(&rib->routes, &r->node, route_hash_key(vrf->idx, prefix));
+    vrf->n_routes++;
+    if (rib->zmq) {
+        fpmd_zmq_route_created(rib->zmq, r);
+    }
+    return r;
+}
+
+/* Points 'r' at next-hop object 'nh' (may be NULL). */
+static void
+route_set_nh(struct fpmd_rib *rib, struct fpmd_route *r, struct fpmd_nh *nh)
+{
+    struct fpmd_nh *old = r->nh;
+
+    if (old == nh) {
+        return;
+    }
+    /* Unlink from the old object before linking to the new one: both use
+     * 'r->nh_node'. */
+    if (old) {
+        ovs_list_remove(&r->nh_node);
+        old->n_routes--;
+    }
+    if (nh) {
+        ovs_list_push_back(&nh->routes, &r->nh_node);
+        nh->n_routes++;
+    }
+    r->nh = nh;
+    if (old) {
+        fpmd_nh_maybe_free(rib, old);
+    }
+}
+
+static void defer_end(struct fpmd_rib *, bool merged);
+
+/* Frees 'r' and unlinks it from everything. */
+static void
+route_free(struct fpmd_rib *rib, struct fpmd_route *r)
+{
+    if (r == rib->del_deferred) {
+        defer_end(rib, false);
+    }
+    if (rib->zmq) {
+        fpmd_zmq_route_freed(rib->zmq, r);
+    }
+    fpmd_offload_forget(rib, r);
+    fpmd_status_route_freed(rib, r);
+    fpmd_rib_forget_foreign(rib, &r->be);
+    route_set_nh(rib, r, NULL);
+    fpmd_vrf_get(&rib->vrfs, r->vrf)->n_routes--;
+    hmap_remove(&rib->routes, &r->node);
+    free(r);
+}
+
+/* Returns the content hash of a Route row with these columns. */
+static uint32_t
+route_row_hash(const char *protocol, uint32_t metric, uint32_t nhg_id,
+               bool blackhole, uint32_t members_hash)
+{
+    uint32_t h = hash_string(protocol, 0);
+
+    h = hash_int(metric, h);
+    h = hash_int(nhg_id, h);
+    h = hash_int(blackhole, h);
+    return hash_int(members_hash, h);
+}
+
+/* Returns the content hash of the Route row that 'r' is written as. */
+static uint32_t
+route_content_hash(const struct fpmd_rib *rib, const struct fpmd_route *r)
+{
+    char buf[ROUTE_KEY_PROTO_NAMELEN];
+    const struct fpmd_nhset *set = fpmd_route_written_set(rib, r);
+    bool blackhole = fpmd_route_is_blackhole(r);
+    uint32_t members_hash = set ? set->hash : fpmd_nhset_hash(NULL, 0);
+
+    return route_row_hash(fpmd_route_protocol(r, buf), r->metric,
+                          r->nh ? r->nh->id : 0, blackhole, members_hash);
+}
+
+/* Returns the hash of what orchd programs of 'r': whether it drops, and
+ * its resolved next hops. */
+static uint32_t
+route_asic_hash(const struct fpmd_route *r)
+{
+    const struct fpmd_nhset *set = fpmd_route_set(r);
+    uint32_t members_hash = set ? set->hash : fpmd_nhset_hash(NULL, 0);
+
+    return hash_int(fpmd_route_is_blackhole(r), members_hash);
+}
+
+/* Queues 'r''s row with its current content, if it can be written, and
+ * 'r' for the fast path if orchd may not have that content.
+ *
+ * zebra (re)announced 'r' (or its next hops changed), and with FIB
+ * suppression it waits for an offload notification of each announcement.
+ * One is sent at once if 'r' is offloaded and what orchd programs of it is
+ * unchanged: a replay, a path change merged with its deferred delete into
+ * no change, a new protocol or metric.  orchd sends no result for those,
+ * so nothing else would.  On the OVSDB path "unchanged" is measured
+ * against what the row holds (row_asic_hash), so that a route changed back
+ * before the change left fpmsyncd (A, B, A' with B still queued here) is
+ * answered by its row's offload, which still holds: orchd, which never
+ * saw B, answers nothing.  (On the fast path fpmsyncd asks orchd to
+ * answer: fpmsyncd-zmq.c.)  Otherwise 'r' waits for orchd's result for
+ * its new content (on the OVSDB path, for status:offload written
+ * again). */
+void
+fpmd_route_refresh(struct fpmd_rib *rib, struct fpmd_route *r)
+{
+    bool row_unchanged, asic_unchanged, row_asic_same;
+    uint32_t hash, asic_hash;
+
+    if (!fpmd_route_writable(r)) {
+        return;
+    }
+    hash = route_content_hash(rib, r);
+    asic_hash = route_asic_hash(r);
+    /* A delete deferred for 'r' is cancelled by this add. */
+    row_unchanged = (r->be.db == ROUTE_BATCH_DB_PRESENT
+                     && r->be.db_hash == hash
+                     && (!r->be.queued || fpmd_rib_defers(rib, r)));
+    asic_unchanged = row_unchanged || asic_hash == r->asic_hash;
+    /* On the OVSDB path what counts is what orchd programs from the row:
+     * zebra may have announced other content in between that never left
+     * fpmsyncd (A, B, A' with B still queued). */
+    row_asic_same = (!rib->zmq
+                     && (row_unchanged
+                         || (r->be.db == ROUTE_BATCH_DB_PRESENT
+                             && asic_hash == r->row_asic_hash)));
+    r->asic_hash = asic_hash;
+    if (row_unchanged) {
+        r->row_asic_hash = asic_hash;
+    }
+
+    route_batch_set(&rib->batch, &r->be, hash);
+    if (rib->zmq) {
+        fpmd_zmq_route_set(rib->zmq, r, !row_unchanged);
+    }
+    if (row_asic_same) {
+        /* The row's offload, if it says so, holds for this content: no
+         * update deletes it, and if 'r' lost its offload to content that
+         * never left, the row answers (orchd, which saw no change, answers
+         * nothing). */
+        r->be.flags &= ~FPMD_F_STATUS_STALE;
+        if (r->be.flags & FPMD_F_OFFLOADED) {
+            fpmd_offload_notify(rib, r);
+        } else if (fpmd_offload_from_row(rib, r)) {
+            rib->stats.offload_changed_back++;
+        }
+    } else if (asic_unchanged && r->be.flags & FPMD_F_OFFLOADED) {
+        fpmd_offload_notify(rib, r);
+    } else if (!asic_unchanged) {
+        fpmd_offload_clear(rib, r);
+        fpmd_route_status_stale(rib, r);
+    }
+}
+
+/* Moves 'r' onto next-hop object 'nh' and writes it again. */
+void
+fpmd_route_move(struct fpmd_rib *rib, struct fpmd_route *r,
+                struct fpmd_nh *nh)
+{
+    route_set_nh(rib, r, nh);
+    fpmd_route_refresh(rib, r);
+}
+
+/* Frees 'r' if nothing needs it any more: no row to write, no next hops,
+ * not queued for the fast path nor for a status write. */
+void
+fpmd_route_maybe_free(struct fpmd_rib *rib, struct fpmd_route *r)
+{
+    if (route_batch_entry_is_idle(&r->be) && !r->nh
+        && !(r->be.flags & FPMD_F_ZMQ_QUEUED) && !r->status_queued) {
+        route_free(rib, r);
+    }
+}
+
+/* Stores in '*hash' the hash under which the route table holds (or would
+ * hold) 'fr''s route, for fpmd_rib_prefetch(), and returns true; returns
+ * false for a table that has no VRF yet. */
+bool
+fpmd_rib_route_hash(struct fpmd_rib *rib, const struct fpm_route *fr,
+                    uint32_t *hash)
+{
+    struct fpmd_vrf *vrf = fpmd_vrf_by_table(&rib->vrfs, fr->table);
+    struct fib_prefix prefix;
+
+    if (!vrf) {
+        return false;
+    }
+    fib_prefix_init(&prefix, fr->prefix.family, fr->prefix.addr,
+                    fr->prefix.len);
+    *hash = route_hash_key(vrf->idx, &prefix);
+    return true;
+}
+
+/* Asks the CPU, ahead of fpmd_rib_route() of a route whose
+ * fpmd_rib_route_hash() is 'hash', for the bucket of the route table where
+ * the route is or would be (depth 0), or for the route 'depth' steps down
+ * that bucket's chain (lib/hmap-prefetch.h). */
+void
+fpmd_rib_prefetch(const struct fpmd_rib *rib, uint32_t hash, int depth)
+{
+    hmap_prefetch(&rib->routes, hash, depth);
+}
+
+/* Withdraws 'r', because zebra deleted it or because reconciliation found
+ * it stale: its row is deleted (and orchd told, on the fast path), and
+ * 'r' is freed once nothing is left to write or send for it. */
+static void
+route_withdraw(struct fpmd_rib *rib, struct fpmd_route *r)
+{
+    route_set_nh(rib, r, NULL);
+    if (!fpmd_rib_defers(rib, r)) {
+        /* A deferred delete keeps it for its add (defer_end()). */
+        fpmd_offload_clear(rib, r);
+    }
+    fpmd_status_route_withdrawn(rib, r);
+    r->be.flags &= ~FPMD_F_NO_CONTENT;
+    route_batch_del(&rib->batch, &r->be);
+    if (rib->zmq) {
+        fpmd_zmq_route_withdrawn(rib->zmq, r);
+    }
+    fpmd_route_maybe_free(rib, r);
+}
+
+/* Handles RTM_NEWROUTE 'fr' for 'prefix'. */
+static void
+route_add(struct fpmd_rib *rib, const struct fpm_route *fr,
+          const struct fib_prefix *prefix)
+{
+    struct fpmd_vrf *vrf = fpmd_vrf_for_table(rib, fr->table);
+    struct fpmd_route *r = fpmd_route_find(rib, vrf->idx, prefix);
+
+    if (!r) {
+        r = route_create(rib, vrf, prefix);
+    }
+    r->be.flags &= ~FPMD_F_NO_CONTENT;
+    r->protocol = fr->protocol;
+    r->type = fr->type;
+    r->metric = fr->metric;
+    r->gen = rib->gen;
+    if (fr->type != FPM_ROUTE_UNICAST && !fr->nhg_id) {
+        route_set_nh(rib, r, NULL);
+    } else if (fr->nhg_id) {
+        route_set_nh(rib, r, fpmd_nh_get(rib, fr->nhg_id));
+    } else if (fr->n_nexthops) {
+        route_set_nh(rib, r, fpmd_nh_intern(rib, fr->nexthops,
+                                            fr->n_nexthops));
+    } else {
+        route_set_nh(rib, r, NULL);
+    }
+    fpmd_route_refresh(rib, r);
+}
+
+/* Deferred delete.
+ *
+ * zebra sends a path change as an RTM_DELROUTE followed by an RTM_NEWROUTE
+ * of the same route, written together, but FPM frames and TCP segments can
+ * fall between the two.  If fpmsyncd wrote or sent the delete as soon as it
+ * read it, the route would leave the ASIC and come back: a drop of its
+ * traffic for a change that only replaced its next hops.  So the delete of
+ * the last route message read is deferred: the Route write-behind and the
+ * frames to orchd stop in front of it, and the add, if it comes within
+ * FPMD_DEL_DEFER_MS, turns the two into one change.  The next message for
+ * any other route, the end of the wait, a pause of the input for
+ * back-pressure and the loss of zebra all release it.  Only the last route
+ * message can be waiting for its pair, so at most one route is deferred;
+ * everything queued before it goes out meanwhile. */
+
+/* Ends the deferral of 'rib->del_deferred', if any, as merged (its add
+ * came) or not. */
+static void
+defer_end(struct fpmd_rib *rib, bool merged)
+{
+    if (rib->del_deferred) {
+        if (merged) {
+            rib->stats.del_merged++;
+        } else {
+            rib->stats.del_alone++;
+        }
+        if (!merged && !rib->del_deferred->be.want) {
+            /* Offloaded no more: kept until now in case the add came. */
+            fpmd_offload_clear(rib, rib->del_deferred);
+        }
+        rib->del_deferred = NULL;
+        route_batch_defer(&rib->batch, NULL);
+    }
+}
+
+/* Defers the delete of 'r', which zebra just withdrew. */
+static void
+defer_start(struct fpmd_rib *rib, struct fpmd_route *r)
+{
+    defer_end(rib, false);
+    rib->del_deferred = r;
+    rib->del_deferred_until = time_msec() + FPMD_DEL_DEFER_MS;
+    rib->stats.del_deferred++;
+    route_batch_defer(&rib->batch, &r->be);
+}
+
+/* Returns the route whose delete is deferred now, or NULL if none. */
+const struct fpmd_route *
+fpmd_rib_deferred_del(const struct fpmd_rib *rib)
+{
+    return rib->del_deferred;
+}
+
+/* Ends the deferral of a delete whose wait has run out.  Only the FPM
+ * reader calls it, once it has read everything zebra sent: an add that
+ * reached the socket in time but was read late (fpmsyncd not scheduled
+ * for the whole wait, as on a loaded machine) still merges. */
+void
+fpmd_rib_expire_del(struct fpmd_rib *rib)
+{
+    if (rib->del_deferred && time_msec() >= rib->del_deferred_until) {
+        defer_end(rib, false);
+    }
+}
+
+/* Returns true if 'r' is the route whose delete is deferred: writers and
+ * senders stop in front of it. */
+bool
+fpmd_rib_defers(const struct fpmd_rib *rib, const struct fpmd_route *r)
+{
+    return r && r == rib->del_deferred;
+}
+
+/* Returns true if the next Route write-behind transaction would start with
+ * the deferred delete: there is nothing to write until its wait ends. */
+bool
+fpmd_rib_rows_deferred(const struct fpmd_rib *rib)
+{
+    return rib->del_deferred && route_batch_front_is_deferred(&rib->batch);
+}
+
+/* Carries out the deferred delete now, if any: no add is coming (zebra's
+ * input paused or ended). */
+void
+fpmd_rib_release_del(struct fpmd_rib *rib)
+{
+    defer_end(rib, false);
+}
+
+/* Wakes the main loop when the deferred delete's wait runs out. */
+void
+fpmd_rib_deferred_del_wait(const struct fpmd_rib *rib)
+{
+    if (rib->del_deferred) {
+        poll_timer_wait_until(rib->del_deferred_until);
+    }
+}
+
+/* Handles RTM_NEWROUTE or RTM_DELROUTE 'fr'. */
+void
+fpmd_rib_route(struct fpmd_rib *rib, const struct fpm_route *fr)
+{
+    struct fib_prefix prefix;
+    struct fpmd_route *r;
+    struct fpmd_vrf *vrf;
+
+    fib_prefix_init(&prefix, fr->prefix.family, fr->prefix.addr,
+                    fr->prefix.len);
+    if (fr->op != FPM_OP_DEL) {
+        rib->stats.route_add++;
+        route_add(rib, fr, &prefix);
+        defer_end(rib, rib->del_deferred && rib->del_deferred->be.want);
+        return;
+    }
+    rib->stats.route_del++;
+    vrf = fpmd_vrf_by_table(&rib->vrfs, fr->table);
+    r = vrf ? fpmd_route_find(rib, vrf->idx, &prefix) : NULL;
+    if (!r) {
+        rib->stats.route_del_unknown++;
+        defer_end(rib, false);
+        return;
+    }
+    r->gen = rib->gen;
+    /* Deferred only if a delete is to be written or sent, which also keeps
+     * 'r' queued, so not freed, by route_withdraw(): a route that never
+     * reached the database or orchd is cancelled, or freed. */
+    if (r->be.db != ROUTE_BATCH_DB_ABSENT || r->be.flags & FPMD_F_ZMQ_SENT) {
+        defer_start(rib, r);
+    } else {
+        defer_end(rib, false);
+    }
+    route_withdraw(rib, r);
+}
+
+/* Chooses whether the routes that use a zebra next-hop group carry its
+ * members in Route.nexthops ('resolve') or only its id in
+ * Route.nexthop_group, and rewrites the routes whose row changes. */
+void
+fpmd_rib_set_resolve(struct fpmd_rib *rib, bool resolve)
+{
+    struct fpmd_route *r;
+
+    if (rib->resolve == resolve) {
+        return;
+    }
+    rib->resolve = resolve;
+    HMAP_FOR_EACH (r, node, &rib->routes) {
+        if (r->nh && r->nh->id) {
+            fpmd_route_refresh(rib, r);
+        }
+    }
+}
+
+/* Generations and reconciliation. */
+
+/* Starts a new generation: zebra (re)connected and will replay its
+ * table. */
+void
+fpmd_rib_new_generation(struct fpmd_rib *rib)
+{
+    rib->gen++;
+}
+
+/* Withdraws every route and next-hop object that the current generation
+ * did not announce, and stores how many in '*n_routes' and '*n_nhgs'. */
+void
+fpmd_rib_reconcile(struct fpmd_rib *rib, size_t *n_routes, size_t *n_nhgs)
+{
+    struct fpmd_route *r;
+
+    *n_routes = 0;
+    rib->stats.reconciles++;
+    HMAP_FOR_EACH_SAFE (r, node, &rib->routes) {
+        if (r->gen != rib->gen && (r->be.want || r->nh)) {
+            (*n_routes)++;
+            route_withdraw(rib, r);
+        }
+    }
+    *n_nhgs = fpmd_nh_reconcile(rib);
+    rib->replay_pending = false;
+    rib->stats.stale_routes += *n_routes;
+    rib->stats.stale_nhgs += *n_nhgs;
+}
+
+/* The batcher's callbacks. */
+
+/* Frees the object of entry 'e', which needs no write any more, unless
+ * something still refers to it. */
+static void
+rib_idle_cb(struct route_batch_entry *e, void *rib_)
+{
+    struct fpmd_rib *rib = rib_;
+
+    switch ((enum fpmd_kind) e->tag) {
+    case FPMD_ROUTE:
+        fpmd_route_maybe_free(rib, CONTAINER_OF(e, struct fpmd_route, be));
+        break;
+    case FPMD_NH:
+        fpmd_nh_maybe_free(rib, CONTAINER_OF(e, struct fpmd_nh, be));
+        break;
+    case FPMD_VRF:
+        break;
+    }
+}
+
+/* Returns true if the row of entry 'e' can be written now. */
+static bool
+rib_writable_cb(const struct route_batch_entry *e, void *rib_ OVS_UNUSED)
+{
+    switch ((enum fpmd_kind) e->tag) {
+    case FPMD_ROUTE:
+        return fpmd_route_writable(CONTAINER_OF(e, struct fpmd_route,
+                                                be));
+    case FPMD_NH:
+        return fpmd_nh_writable(CONTAINER_OF(e, struct fpmd_nh, be));
+    case FPMD_VRF:
+        return true;
+    }
+    return false;
+}
+
+/* Creation. */
+
+/* Creates an empty rib that names interfaces with 'ifname'. */
+struct fpmd_rib *
+fpmd_rib_create(fpmd_ifname_func *ifname)
+{
+    struct fpmd_rib *rib = xzalloc(sizeof *rib);
+
+    hmap_init(&rib->routes);
+    fpmd_nh_table_init(&rib->nhs);
+    fpmd_vrf_table_init(&rib->vrfs);
+    fpmd_offload_init(&rib->offload);
+    fpmd_status_init(&rib->status);
+    hmap_init(&rib->foreign);
+    route_batch_init(&rib->batch, rib_idle_cb, rib_writable_cb, rib);
+    rib->ifname = ifname ? ifname : fpm_ifindex_to_name;
+    rib->resolve = true;
+    return rib;
+}
+
+void
+fpmd_rib_destroy(struct fpmd_rib *rib)
+{
+    struct fpmd_foreign *f;
+    struct fpmd_route *r;
+
+    if (!rib) {
+        return;
+    }
+    route_batch_destroy(&rib->batch);
+    fpmd_offload_destroy(&rib->offload);
+    fpmd_status_destroy(&rib->status);
+    HMAP_FOR_EACH_POP (r, node, &rib->routes) {
+        free(r);
+    }
+    hmap_destroy(&rib->routes);
+    fpmd_nh_table_destroy(&rib->nhs);
+    HMAP_FOR_EACH_POP (f, node, &rib->foreign) {
+        free(f);
+    }
+    hmap_destroy(&rib->foreign);
+    fpmd_vrf_table_destroy(&rib->vrfs);
+    free(rib);
+}
+
+/* Row UUIDs. */
+
+static struct fpmd_foreign *
+find_foreign(const struct fpmd_rib *rib, const struct route_batch_entry *e)
+{
+    struct fpmd_foreign *f;
+
+    HMAP_FOR_EACH_WITH_HASH (f, node, hash_pointer(e, 0), &rib->foreign) {
+        if (f->entry == e) {
+            return f;
+        }
+    }
+    return NULL;
+}
+
+/* Forgets the foreign UUID of 'e', which is going away, if it has one. */
+void
+fpmd_rib_forget_foreign(struct fpmd_rib *rib,
+                        const struct route_batch_entry *e)
+{
+    struct fpmd_foreign *f;
+
+    if (e->flags & FPMD_F_FOREIGN) {
+        f = find_foreign(rib, e);
+        if (f) {
+            hmap_remove(&rib->foreign, &f->node);
+            free(f);
+        }
+    }
+}
+
+/* Stores in '*u' the UUID of the row of 'e'. */
+void
+fpmd_rib_entry_uuid(const struct fpmd_rib *rib,
+                    const struct route_batch_entry *e, struct uuid *u)
+{
+    if (e->flags & FPMD_F_FOREIGN) {
+        const struct fpmd_foreign *f = find_foreign(rib, e);
+
+        if (f) {
+            *u = f->uuid;
+            return;
+        }
+    }
+    switch ((enum fpmd_kind) e->tag) {
+    case FPMD_ROUTE: {
+        const struct fpmd_route *r = CONTAINER_OF(e, struct fpmd_route, be);
+
+        route_key_route_uuid(fpmd_vrf_get(&rib->vrfs, r->vrf)->name,
+                             &r->prefix, u);
+        break;
+    }
+    case FPMD_NH:
+        route_key_nhg_uuid(CONTAINER_OF(e, struct fpmd_nh, be)->id, u);
+        break;
+    case FPMD_VRF:
+        route_key_vrf_uuid(CONTAINER_OF(e, struct fpmd_vrf, be)->name, u);
+        break;
+    }
+}
+
+/* The database load. */
+
+/* Notes that the database connection was lost: the database must be read
+ * again before the next write.  Every transaction in flight was already
+ * failed by its writer callback (daemons/fpmsyncd/fpmsyncd-txn.h). */
+void
+fpmd_rib_db_lost(struct fpmd_rib *rib)
+{
+    rib->loaded = false;
+}
+
+/* Notes that the database connection is back and the database holds all
+ * the rib believes but for the transactions that were in flight, which
+ * were already queued again as unknown (lib/route-batch.h): writing may go
+ * on without a load. */
+void
+fpmd_rib_db_kept(struct fpmd_rib *rib)
+{
+    ovs_assert(rib->first_load_done);
+    rib->loaded = true;
+}
+
+bool
+fpmd_rib_is_loaded(const struct fpmd_rib *rib)
+{
+    return rib->loaded;
+}
+
+/* Returns the "transact" parameters of the load's first read: the key and
+ * content columns of every Nexthop_Group row (rows FPMD_LOAD_NHG).  The
+ * Route rows (FPMD_LOAD_ROUTE) follow, read in slices of Route.bucket, with
+ * the columns fpmd_rib_load_route_columns() names. */
+struct json *
+fpmd_rib_load_nhg_params(void)
+{
+    return json_array_create_2(json_string_create("Fibsync"),
+                               ovsdb_wire_op_select("Nexthop_Group", NULL,
+                                                    "_uuid id members"));
+}
+
+/* Returns the Route columns the load reads, space-separated: the key and
+ * content columns (not counters, which are syncd's), and status too if
+ * 'status': on the northbound fast path fpmsyncd writes it, and needs to
+ * know what each row says (daemons/fpmsyncd/fpmsyncd-status.h). */
+const char *
+fpmd_rib_load_route_columns(bool status)
+{
+#define ROUTE_COLUMNS \
+    "_uuid vrf prefix protocol metric nexthop_group nexthops blackhole"
+    return status ? ROUTE_COLUMNS " status" : ROUTE_COLUMNS;
+#undef ROUTE_COLUMNS
+}
+
+/* Records that the load found the row of 'e', with content hash 'hash'
+ * and UUID 'actual' ('expected' is the deterministic one). */
+void
+fpmd_rib_load_found(struct fpmd_rib *rib, struct route_batch_entry *e,
+                    uint32_t hash, const struct uuid *actual,
+                    const struct uuid *expected)
+{
+    struct fpmd_foreign *f;
+
+    if (e->flags & FPMD_F_NO_CONTENT) {
+        /* Only a mirror of the database: adopt what it holds. */
+        route_batch_keep(e, hash);
+    } else {
+        route_batch_resync(&rib->batch, e, true, hash);
+    }
+    e->flags |= FPMD_F_SEEN;
+
+    if (uuid_equals(actual, expected)) {
+        return;
+    }
+    rib->stats.load_foreign++;
+    f = e->flags & FPMD_F_FOREIGN ? find_foreign(rib, e) : NULL;
+    if (!f) {
+        f = xmalloc(sizeof *f);
+        f->entry = e;
+        hmap_insert(&rib->foreign, &f->node, hash_pointer(e, 0));
+        e->flags |= FPMD_F_FOREIGN;
+    }
+    f->uuid = *actual;
+}
+
+/* Ends the load for 'e': if the load did not find its row, it is queued
+ * again, or forgotten if fpmsyncd only mirrored it from an earlier load
+ * (which may free it). */
+void
+fpmd_rib_load_settle(struct fpmd_rib *rib, struct route_batch_entry *e)
+{
+    if (e->flags & FPMD_F_SEEN) {
+        e->flags &= ~FPMD_F_SEEN;
+    } else if (e->flags & FPMD_F_NO_CONTENT) {
+        e->flags &= ~FPMD_F_NO_CONTENT;
+        route_batch_forget(&rib->batch, e);
+    } else {
+        route_batch_resync(&rib->batch, e, false, 0);
+    }
+}
+
+/* Returns the content hash of Route row 'row', or false if a column is
+ * missing or of the wrong shape. */
+static bool
+load_route_hash(const struct json *row, uint32_t *hash)
+{
+    const struct shash *cols = json_object(row);
+    const char *protocol = ovsdb_wire_get_string(shash_find_data(cols,
+                                                                 "protocol"));
+    const struct json *bh = shash_find_data(cols, "blackhole");
+    int64_t metric = 0, nhg_id = 0;
+    uint32_t members_hash;
+
+    if (!protocol
+        || !fpmd_nhset_hash_json(shash_find_data(cols, "nexthops"),
+                                 &members_hash)) {
+        return false;
+    }
+    ovsdb_wire_get_integer(shash_find_data(cols, "metric"), &metric);
+    ovsdb_wire_get_integer(shash_find_data(cols, "nexthop_group"), &nhg_id);
+    *hash = route_row_hash(protocol, metric, nhg_id,
+                           bh && bh->type == JSON_TRUE, members_hash);
+    return true;
+}
+
+/* Returns the hash of what orchd programs of Route row 'row' (as
+ * route_asic_hash() computes it for a route), or 0 if the row cannot say:
+ * a route through a group whose row holds no resolved next hops, or drops
+ * through it. */
+static uint32_t
+load_asic_hash(const struct fpmd_rib *rib, const struct json *row)
+{
+    const struct shash *cols = json_object(row);
+    const struct json *bh = shash_find_data(cols, "blackhole");
+    bool blackhole = bh && bh->type == JSON_TRUE;
+    uint32_t members_hash;
+    int64_t nhg_id = 0;
+
+    ovsdb_wire_get_integer(shash_find_data(cols, "nexthop_group"), &nhg_id);
+    if ((nhg_id && (!rib->resolve || blackhole))
+        || !fpmd_nhset_hash_json(shash_find_data(cols, "nexthops"),
+                                 &members_hash)) {
+        return 0;
+    }
+    return hash_int(blackhole, members_hash);
+}
+
+/* Takes in one Route row read from the database. */
+static void
+load_route(struct fpmd_rib *rib, const struct json *row)
+{
+    const struct shash *cols = json_object(row);
+    const char *vrf_name = ovsdb_wire_get_string(shash_find_data(cols,
+                                                                 "vrf"));
+    const char *prefix_s = ovsdb_wire_get_string(shash_find_data(cols,
+                                                                 "prefix"));
+    struct fib_prefix prefix;
+    struct fpmd_route *r;
+    struct fpmd_vrf *vrf;
+    struct uuid u, expected;
+    uint32_t hash, row_asic_hash;
+    char *error;
+
+    if (!vrf_name || !prefix_s
+        || !ovsdb_wire_get_uuid(shash_find_data(cols, "_uuid"), &u)
+        || !load_route_hash(row, &hash)) {
+        rib->stats.load_bad++;
+        return;
+    }
+    error = fib_prefix_parse(prefix_s, &prefix);
+    if (error) {
+        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+
+        VLOG_WARN_RL(&rl, "Route row "UUID_FMT": %s", UUID_ARGS(&u), error);
+        free(error);
+        rib->stats.load_bad++;
+        return;
+    }
+
+    vrf = fpmd_vrf_for_name(rib, vrf_name);
+    r = fpmd_route_find(rib, vrf->idx, &prefix);
+    row_asic_hash = load_asic_hash(rib, row);
+    if (!r) {
+        r = route_create(rib, vrf, &prefix);
+        r->be.flags |= FPMD_F_NO_CONTENT;
+        /* What orchd holds of it, as the row says: zebra's replay of it
+         * with only a new metric or protocol changes nothing there, and
+         * orchd answers nothing (fpmd_route_refresh()). */
+        r->asic_hash = row_asic_hash;
+    }
+    /* What the row holds now, for a route fpmsyncd held already too: a
+     * write lost with the connection may never have committed.  A row
+     * that names its group without its members cannot say: if it holds
+     * what fpmsyncd wants, the route's own value holds for it. */
+    r->row_asic_hash = row_asic_hash;
+    if (!r->row_asic_hash && r->be.want && r->be.want_hash == hash) {
+        r->row_asic_hash = r->asic_hash;
+    }
+    route_key_route_uuid(vrf_name, &prefix, &expected);
+    fpmd_rib_load_found(rib, &r->be, hash, &u, &expected);
+    fpmd_status_load_row(rib, r, shash_find_data(cols, "status"));
+    if (r->status_db == FPMD_STATUS_OFFLOAD
+        && !(r->be.flags & FPMD_F_OFFLOADED)) {
+        /* On the northbound fast path no Route.status monitor says which
+         * routes are offloaded: the row does, so that zebra's replay of
+         * an unchanged route after a restart is answered "offloaded"
+         * (orchd sends no result for a route it already holds). */
+        fpmd_offload_route_set(rib, r);
+    }
+    rib->stats.load_routes++;
+}
+
+/* Starts reading the database state, the rows of fpmd_rib_load_nhg_params()
+ * and then of fpmd_rib_load_route_columns(), row by row with
+ * fpmd_rib_load_row(), until fpmd_rib_load_end().  No transaction may be
+ * in flight. */
+void
+fpmd_rib_load_begin(struct fpmd_rib *rib)
+{
+    struct fpmd_route *r;
+
+    ovs_assert(!rib->batch.n_inflight);
+    rib->loaded = false;
+    /* An earlier load may have been cut short. */
+    HMAP_FOR_EACH (r, node, &rib->routes) {
+        r->be.flags &= ~FPMD_F_SEEN;
+        fpmd_status_load_begin(rib, r);
+    }
+    fpmd_nh_load_begin(rib);
+}
+
+/* Takes in one row of select 'select_idx' (FPMD_LOAD_NHG or
+ * FPMD_LOAD_ROUTE) of the load. */
+void
+fpmd_rib_load_row(struct fpmd_rib *rib, int select_idx,
+                  const struct json *row)
+{
+    if (row->type != JSON_OBJECT) {
+        rib->stats.load_bad++;
+    } else if (select_idx == FPMD_LOAD_NHG) {
+        fpmd_nh_load_row(rib, row);
+    } else if (select_idx == FPMD_LOAD_ROUTE) {
+        load_route(rib, row);
+    }
+}
+
+/* Ends the load: what fpmsyncd believed in the database but was not there
+ * is queued again (or forgotten, if fpmsyncd only mirrored it), and
+ * writing may start. */
+void
+fpmd_rib_load_end(struct fpmd_rib *rib)
+{
+    struct fpmd_route *r;
+
+    HMAP_FOR_EACH_SAFE (r, node, &rib->routes) {
+        fpmd_rib_load_settle(rib, &r->be);
+    }
+    fpmd_nh_load_end(rib);
+    rib->loaded = true;
+    if (!rib->first_load_done) {
+        rib->first_load_done = true;
+        rib->replay_pending = !hmap_is_empty(&rib->routes);
+    }
+}
+
+/* True if fpmsyncd restarted with routes in the database and zebra's
+ * replay has not been reconciled yet: until then the rib does not hold
+ * every route zebra has (the database, written behind on the fast path,
+ * may lack the newest), so the fast path must not tell orchd to remove
+ * what the rib does not name. */
+bool
+fpmd_rib_replay_pending(const struct fpmd_rib *rib)
+{
+    return rib->replay_pending;
+}
+
+/* Writing. */
+
+size_t
+fpmd_rib_n_pending(const struct fpmd_rib *rib)
+{
+    return route_batch_n_pending(&rib->batch);
+}
+
+size_t
+fpmd_rib_n_inflight_ops(const struct fpmd_rib *rib)
+{
+    return rib->batch.n_inflight_ops;
+}
+
+/* Introspection. */
+
+const struct fpmd_rib_stats *
+fpmd_rib_get_stats(const struct fpmd_rib *rib)
+{
+    return &rib->stats;
+}
+
+size_t
+fpmd_rib_n_routes(const struct fpmd_rib *rib)
+{
+    return hmap_count(&rib->routes);
+}
+
+size_t
+fpmd_rib_n_nexthops(const struct fpmd_rib *rib)
+{
+    return hmap_count(&rib->nhs.ids);
+}
+
+/* Appends a description of the rib's state to 's', a line per item. */
+void
+fpmd_rib_format(const struct fpmd_rib *rib, struct ds *s)
+{
+    const struct fpmd_rib_stats *st = &rib->stats;
+    const struct route_batch_stats *bs = &rib->batch.stats;
+    struct fpmd_nh_counts nc;
+
+    fpmd_nh_count(rib, &nc);
+    ds_put_format(s, "routes: %"PRIuSIZE" held (%"PRIuSIZE" waiting for a "
+                  "next-hop group)\n", hmap_count(&rib->routes),
+                  nc.n_waiting);
+    ds_put_format(s, "next-hop objects: %"PRIuSIZE" defined, %"PRIuSIZE
+                  " waiting for members, %"PRIuSIZE" inline sets\n",
+                  nc.n_defined, nc.n_unresolved, nc.n_anon);
+    fpmd_vrf_format(&rib->vrfs, s);
+    ds_put_format(s, "fpm input: routes added %"PRIu64" deleted %"PRIu64
+                  " (unknown %"PRIu64"), next hops added %"PRIu64
+                  " deleted %"PRIu64" (unknown %"PRIu64")\n",
+                  st->route_add, st->route_del, st->route_del_unknown,
+                  st->nh_add, st->nh_del, st->nh_del_unknown);
+    ds_put_format(s, "next-hop changes: %"PRIu64" (routes refreshed %"PRIu64
+                  ", moved off a group redefined by a new zebra %"PRIu64
+                  ")\n", st->nh_changed, st->routes_rewritten,
+                  st->routes_detached);
+    ds_put_format(s, "deletes deferred: %"PRIu64" (%"PRIu64" merged with "
+                  "the add that followed, %"PRIu64" carried out alone)\n",
+                  st->del_deferred, st->del_merged, st->del_alone);
+    ds_put_format(s, "changes back offloaded at once: %"PRIu64" (by the "
+                  "row's offload, the change never written); rows written "
+                  "again for a stale offload: %"PRIu64"\n",
+                  st->offload_changed_back, st->status_rewrites);
+    ds_put_format(s, "generation: %"PRIu32", reconciliations: %"PRIu64
+                  ", stale routes deleted: %"PRIu64", stale next hops "
+                  "deleted: %"PRIu64"\n", rib->gen, st->reconciles,
+                  st->stale_routes, st->stale_nhgs);
+    ds_put_format(s, "database load: %s, routes %"PRIu64", groups %"PRIu64
+                  ", foreign uuids %"PRIu64", unusable rows %"PRIu64"\n",
+                  rib->loaded ? "done" : "pending", st->load_routes,
+                  st->load_nhgs, st->load_foreign, st->load_bad);
+    ds_put_format(s, "batch: pending %"PRIuSIZE", in flight %"PRIuSIZE
+                  " transactions (%"PRIuSIZE" operations)\n",
+                  route_batch_n_pending(&rib->batch), rib->batch.n_inflight,
+                  rib->batch.n_inflight_ops);
+    ds_put_format(s, "batch: set %"PRIu64" del %"PRIu64" coalesced %"PRIu64
+                  " unchanged %"PRIu64" cancelled %"PRIu64" held %"PRIu64
+                  "\n", bs->n_set, bs->n_del, bs->n_coalesced,
+                  bs->n_unchanged, bs->n_cancelled, bs->n_held);
+    ds_put_format(s, "operations: insert %"PRIu64" update %"PRIu64
+                  " delete %"PRIu64", committed %"PRIu64"\n",
+                  bs->n_insert, bs->n_update, bs->n_delete,
+                  bs->n_ops_committed);
+    ds_put_format(s, "transactions: %"PRIu64" sent, %"PRIu64" committed, "
+                  "%"PRIu64" failed, %"PRIu64" entries requeued\n",
+                  bs->n_txn, bs->n_committed, bs->n_failed, bs->n_requeued);
+}

@@ -1,0 +1,486 @@
+/*
+ * Copyright (c) 2024 The fibsync authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#include <config.h>
+
+#include "daemons/orchd/orchd-status.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "coverage.h"
+#include "daemons/orchd/orchd-worker.h"
+#include "idl/fibsync-idl.h"
+#include "lib/ovsdb-wire.h"
+#include "lib/ovsdb-writer.h"
+#include "openvswitch/json.h"
+#include "openvswitch/dynamic-string.h"
+#include "openvswitch/hmap.h"
+#include "openvswitch/list.h"
+#include "openvswitch/poll-loop.h"
+#include "openvswitch/vlog.h"
+#include "ovsdb-idl.h"
+#include "smap.h"
+#include "util.h"
+#include "uuid.h"
+
+VLOG_DEFINE_THIS_MODULE(orchd_status);
+
+COVERAGE_DEFINE(orchd_status_write);
+COVERAGE_DEFINE(orchd_route_refused);
+
+static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
+
+/* Routes a transaction writes at most. */
+#define MAX_TXN_ROUTES 5000
+
+/* What one write does to a route's status. */
+enum write_kind {
+    W_OFFLOAD,                  /* offload=true, no error. */
+    W_ERROR,                    /* error=REASON, no offload. */
+    W_CLEAR,                    /* No error (an accepted refusal). */
+};
+
+/* One route's status write, queued or in flight. */
+struct status_write {
+    struct ovs_list node;       /* In 'queue' or 'sent'. */
+    struct uuid route;          /* The Route row. */
+    enum write_kind kind;       /* What to write. */
+    char *error;                /* W_ERROR's reason (owned). */
+};
+
+/* A route orchd refused. */
+struct refused_route {
+    struct hmap_node node;      /* In 'refused', by uuid_hash(). */
+    struct uuid route;          /* The Route row. */
+    enum orchd_refusal why;     /* Why. */
+    char *error;                /* The error written (owned). */
+};
+
+struct orchd_status {
+    struct ovsdb_idl *idl;      /* Replica with Route.status, or NULL... */
+    struct ovsdb_idl_txn *txn;  /* ...its transaction in flight, or NULL. */
+    struct ovsdb_writer *writer; /* Without a replica: raw mutates... */
+    bool in_flight;             /* ...one transaction at a time. */
+    struct ovs_list sent;       /* Writes in 'txn'. */
+    struct ovs_list queue;      /* Writes waiting for a transaction. */
+    struct hmap refused;        /* Routes refused now. */
+    bool muted;                 /* Write nothing: another orchd instance
+                                 * owns Route.status. */
+
+    /* Counters. */
+    uint64_t n_writes;          /* Routes whose status was written. */
+    uint64_t n_refusals[ORCHD_N_REFUSALS]; /* Refusals ever, by reason. */
+};
+
+static const char *const refusal_names[ORCHD_N_REFUSALS] = {
+    [ORCHD_REFUSE_BAD_PREFIX] = "bad prefix",
+    [ORCHD_REFUSE_UNKNOWN_VRF] = "unknown VRF",
+};
+
+static struct orchd_status *
+status_create(void)
+{
+    struct orchd_status *st = xzalloc(sizeof *st);
+
+    ovs_list_init(&st->sent);
+    ovs_list_init(&st->queue);
+    hmap_init(&st->refused);
+    return st;
+}
+
+/* Creates a write-back into the Route.status column of 'idl''s replica,
+ * which must outlive it. */
+struct orchd_status *
+orchd_status_create(struct ovsdb_idl *idl)
+{
+    struct orchd_status *st = status_create();
+
+    st->idl = idl;
+    return st;
+}
+
+/* Creates a write-back into Route.status at database 'remote' without a
+ * replica of Route (orchd-route-monitor.h): each write is a mutate of
+ * the row by its UUID, which matches nothing once the row is gone. */
+struct orchd_status *
+orchd_status_create_raw(const char *remote)
+{
+    struct orchd_status *st = status_create();
+
+    st->writer = ovsdb_writer_create(remote, "Fibsync");
+    return st;
+}
+
+static void
+write_destroy(struct status_write *w)
+{
+    free(w->error);
+    free(w);
+}
+
+static void
+refused_destroy(struct refused_route *r)
+{
+    free(r->error);
+    free(r);
+}
+
+/* Destroys 'st', dropping the writes it has not made. */
+void
+orchd_status_destroy(struct orchd_status *st)
+{
+    struct refused_route *r;
+    struct status_write *w;
+
+    if (!st) {
+        return;
+    }
+    if (st->txn) {
+        ovsdb_idl_txn_destroy(st->txn);
+    }
+    ovsdb_writer_destroy(st->writer);
+    LIST_FOR_EACH_POP (w, node, &st->sent) {
+        write_destroy(w);
+    }
+    LIST_FOR_EACH_POP (w, node, &st->queue) {
+        write_destroy(w);
+    }
+    HMAP_FOR_EACH_POP (r, node, &st->refused) {
+        refused_destroy(r);
+    }
+    hmap_destroy(&st->refused);
+    free(st);
+}
+
+/* Queues a write of 'kind' for 'route', with 'error' (taken) for
+ * W_ERROR. */
+static void
+queue_write(struct orchd_status *st, const struct uuid *route,
+            enum write_kind kind, char *error)
+{
+    struct status_write *w = xmalloc(sizeof *w);
+
+    w->route = *route;
+    w->kind = kind;
+    w->error = error;
+    ovs_list_push_back(&st->queue, &w->node);
+}
+
+/* Queues the worker's 'results' (taking them), as
+ * orchd_worker_take_results() gives them. */
+void
+orchd_status_add_results(struct orchd_status *st, struct ovs_list *results)
+{
+    struct orchd_worker_result *r;
+
+    LIST_FOR_EACH_POP (r, node, results) {
+        queue_write(st, &r->route_uuid, r->ok ? W_OFFLOAD : W_ERROR,
+                    r->ok ? NULL : xstrdup(r->error ? r->error : "failed"));
+        orchd_worker_result_destroy(r);
+    }
+}
+
+static struct refused_route *
+find_refused(const struct orchd_status *st, const struct uuid *route)
+{
+    struct refused_route *r;
+
+    HMAP_FOR_EACH_WITH_HASH (r, node, uuid_hash(route), &st->refused) {
+        if (uuid_equals(&r->route, route)) {
+            return r;
+        }
+    }
+    return NULL;
+}
+
+/* Records that orchd refused 'route' for reason 'why', described by
+ * 'error' (taken), and queues the error's write, unless the route was
+ * already refused with the same error. */
+void
+orchd_status_refuse(struct orchd_status *st, const struct uuid *route,
+                    enum orchd_refusal why, char *error)
+{
+    struct refused_route *r = find_refused(st, route);
+
+    if (r && !strcmp(r->error, error)) {
+        free(error);
+        return;
+    }
+    if (!r) {
+        r = xzalloc(sizeof *r);
+        r->route = *route;
+        hmap_insert(&st->refused, &r->node, uuid_hash(route));
+    }
+    VLOG_WARN_RL(&rl, "Route "UUID_FMT" refused: %s", UUID_ARGS(route),
+                 error);
+    free(r->error);
+    r->why = why;
+    r->error = error;
+    st->n_refusals[why]++;
+    COVERAGE_INC(orchd_route_refused);
+    queue_write(st, route, W_ERROR, xstrdup(error));
+}
+
+/* Notes that orchd accepted 'route' (sent it to the worker): if orchd had
+ * refused it, the refusal's error goes from its status.  A failure to
+ * program it will write an error of its own. */
+void
+orchd_status_accept(struct orchd_status *st, const struct uuid *route)
+{
+    struct refused_route *r;
+
+    if (hmap_is_empty(&st->refused)) {
+        return;                 /* The common case, made cheap. */
+    }
+    r = find_refused(st, route);
+    if (r) {
+        hmap_remove(&st->refused, &r->node);
+        refused_destroy(r);
+        queue_write(st, route, W_CLEAR, NULL);
+    }
+}
+
+/* Forgets 'route', whose row was deleted. */
+void
+orchd_status_forget(struct orchd_status *st, const struct uuid *route)
+{
+    struct refused_route *r;
+
+    if (hmap_is_empty(&st->refused)) {
+        return;
+    }
+    r = find_refused(st, route);
+    if (r) {
+        hmap_remove(&st->refused, &r->node);
+        refused_destroy(r);
+    }
+}
+
+/* Adds to the open transaction the partial mutates that write 'w' into
+ * the status of its route, if the route still has a row. */
+static void
+put_write(struct orchd_status *st, const struct status_write *w)
+{
+    const struct fibrec_route *route
+        = fibrec_route_get_for_uuid(st->idl, &w->route);
+
+    if (!route) {
+        return;
+    }
+    switch (w->kind) {
+    case W_OFFLOAD:
+        if (!smap_get(&route->status, "offload")) {
+            fibrec_route_update_status_setkey(route, "offload", "true");
+        }
+        if (smap_get(&route->status, "error")) {
+            fibrec_route_update_status_delkey(route, "error");
+        }
+        break;
+    case W_ERROR:
+        fibrec_route_update_status_setkey(route, "error", w->error);
+        if (smap_get(&route->status, "offload")) {
+            fibrec_route_update_status_delkey(route, "offload");
+        }
+        break;
+    case W_CLEAR:
+    default:
+        if (smap_get(&route->status, "error")) {
+            fibrec_route_update_status_delkey(route, "error");
+        }
+        break;
+    }
+}
+
+/* Appends to 'ops' the mutate that writes 'w' into its route's status:
+ * without a replica, what the status holds is not known, so the keys
+ * that must go are deleted whether they are there or not. */
+static void
+put_write_raw(const struct status_write *w, struct ds *ops)
+{
+    ds_put_char(ops, ',');
+    ovsdb_wire_put_op_start(ops, "mutate", "Route", &w->route);
+    ds_put_cstr(ops, ",\"mutations\":[");
+    switch (w->kind) {
+    case W_OFFLOAD:
+        ds_put_cstr(ops, "[\"status\",\"delete\",[\"set\",[\"error\"]]],"
+                    "[\"status\",\"insert\",[\"map\",[[\"offload\","
+                    "\"true\"]]]]");
+        break;
+    case W_ERROR:
+        ds_put_cstr(ops, "[\"status\",\"delete\",[\"set\",[\"error\","
+                    "\"offload\"]]],[\"status\",\"insert\",[\"map\","
+                    "[[\"error\",");
+        json_string_escape(w->error, ops);
+        ds_put_cstr(ops, "]]]]");
+        break;
+    case W_CLEAR:
+    default:
+        ds_put_cstr(ops, "[\"status\",\"delete\",[\"set\",[\"error\"]]]");
+        break;
+    }
+    ds_put_cstr(ops, "]}");
+}
+
+/* ovsdb_writer_cb for a transaction of raw writes. */
+static void
+raw_txn_done(void *st_, const struct ovsdb_writer_reply *reply)
+{
+    struct orchd_status *st = st_;
+    struct status_write *w;
+
+    st->in_flight = false;
+    if (reply->result == OVSDB_WRITER_LOST) {
+        /* Try again with the next transaction. */
+        VLOG_WARN_RL(&rl, "Route.status write-back lost (%s); writing it "
+                     "again", reply->error);
+        ovs_list_splice(st->queue.next, st->sent.next, &st->sent);
+        return;
+    } else if (reply->result == OVSDB_WRITER_ERROR) {
+        /* The same writes would be refused again. */
+        VLOG_WARN_RL(&rl, "Route.status write-back refused: %s",
+                     reply->error);
+    }
+    LIST_FOR_EACH_POP (w, node, &st->sent) {
+        write_destroy(w);
+    }
+}
+
+/* orchd_status_run() without a replica. */
+static void
+run_raw(struct orchd_status *st)
+{
+    struct status_write *w;
+    struct ds ops;
+    size_t n = 0;
+
+    ovsdb_writer_run(st->writer);
+    if (st->in_flight || ovs_list_is_empty(&st->queue)) {
+        return;
+    }
+    ovsdb_writer_txn_start(st->writer, &ops);
+    LIST_FOR_EACH_POP (w, node, &st->queue) {
+        ovs_list_push_back(&st->sent, &w->node);
+        put_write_raw(w, &ops);
+        if (++n >= MAX_TXN_ROUTES) {
+            break;
+        }
+    }
+    st->n_writes += n;
+    COVERAGE_ADD(orchd_status_write, n);
+    st->in_flight = true;
+    ovsdb_writer_commit_ds(st->writer, &ops, n, raw_txn_done, st);
+}
+
+/* Makes 'st' keep its bookkeeping (refusals, counters) but write nothing
+ * into Route.status: orchd instances other than 0 share Route with
+ * instance 0, which alone writes its status (docs/RELIABILITY.md,
+ * "Several ASIC instances"). */
+void
+orchd_status_mute(struct orchd_status *st)
+{
+    st->muted = true;
+}
+
+/* Ends the transaction in flight if it is done, then starts the next one
+ * if writes are queued. */
+void
+orchd_status_run(struct orchd_status *st)
+{
+    struct status_write *w;
+
+    if (st->muted) {
+        LIST_FOR_EACH_POP (w, node, &st->queue) {
+            write_destroy(w);
+        }
+        return;
+    }
+    if (st->writer) {
+        run_raw(st);
+        return;
+    }
+    if (st->txn) {
+        enum ovsdb_idl_txn_status s = ovsdb_idl_txn_commit(st->txn);
+
+        if (s == TXN_INCOMPLETE) {
+            return;
+        }
+        if (s == TXN_SUCCESS || s == TXN_UNCHANGED) {
+            LIST_FOR_EACH_POP (w, node, &st->sent) {
+                write_destroy(w);
+            }
+        } else {
+            /* Try again with the next transaction. */
+            VLOG_WARN_RL(&rl, "Route.status write-back: %s",
+                         ovsdb_idl_txn_status_to_string(s));
+            ovs_list_splice(st->queue.next, st->sent.next, &st->sent);
+        }
+        ovsdb_idl_txn_destroy(st->txn);
+        st->txn = NULL;
+    }
+
+    if (ovs_list_is_empty(&st->queue)) {
+        return;
+    }
+    st->txn = ovsdb_idl_txn_create(st->idl);
+    size_t n = 0;
+    LIST_FOR_EACH_POP (w, node, &st->queue) {
+        ovs_list_push_back(&st->sent, &w->node);
+        put_write(st, w);
+        if (++n >= MAX_TXN_ROUTES) {
+            break;
+        }
+    }
+    st->n_writes += n;
+    COVERAGE_ADD(orchd_status_write, n);
+    ovsdb_idl_txn_commit(st->txn);
+}
+
+/* Makes the poll loop wake when orchd_status_run() has work. */
+void
+orchd_status_wait(struct orchd_status *st)
+{
+    if (st->writer) {
+        ovsdb_writer_wait(st->writer);
+        if (!st->in_flight && !ovs_list_is_empty(&st->queue)) {
+            poll_immediate_wake();
+        }
+    } else if (st->txn) {
+        ovsdb_idl_txn_wait(st->txn);
+    } else if (!ovs_list_is_empty(&st->queue)) {
+        poll_immediate_wake();
+    }
+}
+
+/* Appends the counters to 's', for "orchd/status". */
+void
+orchd_status_format(const struct orchd_status *st, struct ds *s)
+{
+    uint64_t ever = 0;
+
+    for (int i = 0; i < ORCHD_N_REFUSALS; i++) {
+        ever += st->n_refusals[i];
+    }
+    ds_put_format(s, "refused: %"PRIuSIZE" (ever %"PRIu64":",
+                  hmap_count(&st->refused), ever);
+    for (int i = 0; i < ORCHD_N_REFUSALS; i++) {
+        ds_put_format(s, "%s %s %"PRIu64, i ? "," : "", refusal_names[i],
+                      st->n_refusals[i]);
+    }
+    ds_put_cstr(s, ")\n");
+    ds_put_format(s, "Route.status keys written: %"PRIu64"%s\n", st->n_writes,
+                  st->muted ? " (none: instance 0 writes Route.status)" : "");
+}
