@@ -18,6 +18,8 @@
 
 #include "lib/setting.h"
 
+#include "openvswitch/vlog.h"
+
 void
 setting_init(struct setting *s, const char *name, int64_t default_value)
 {
@@ -63,4 +65,20 @@ setting_source_name(enum setting_source source)
     return (source == SETTING_CMDLINE ? "command line"
             : source == SETTING_GLOBAL ? "Global table"
             : "default");
+}
+
+/* Applies Global.log_level 'level' (NULL if the column is empty) to the
+ * log file, as "ovs-appctl vlog/set file:LEVEL" would: every daemon that
+ * follows Global calls this with the column's value.  An empty column or
+ * an unknown level changes nothing. */
+void
+setting_apply_log_level(const char *level)
+{
+    if (level) {
+        enum vlog_level l = vlog_get_level_val(level);
+
+        if (l != VLL_N_LEVELS) {
+            vlog_set_levels(NULL, VLF_FILE, l);
+        }
+    }
 }

@@ -60,4 +60,6 @@ void setting_set_cmdline(struct setting *, int64_t value);
 bool setting_set_global(struct setting *, bool present, int64_t value);
 const char *setting_source_name(enum setting_source);
 
+void setting_apply_log_level(const char *level);
+
 #endif /* lib/setting.h */

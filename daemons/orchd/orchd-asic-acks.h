@@ -32,7 +32,7 @@
  * applied_seq, state and error, asking for no initial contents and no
  * deletions.  Each insertion or modification of a row of orchd's
  * instance whose applied_seq is set is an acknowledgement, passed to the
- * caller; the worker ignores one that is stale (daemons/orchd/orchd-bulker.h).
+ * caller; the worker ignores one that is stale (orchd-bulker.h).
  * (The insertions are orchd's own, four small columns a row, but one may
  * carry an acknowledgement: ovsdb-server merges the changes made to a row
  * between two of its sends to a monitor.)
@@ -100,4 +100,4 @@ bool orchd_asic_acks_is_ready(const struct orchd_asic_acks *);
 void orchd_asic_acks_get_stats(const struct orchd_asic_acks *,
                                struct orchd_asic_acks_stats *);
 
-#endif /* daemons/orchd/orchd-asic-acks.h */
+#endif /* orchd-asic-acks.h */

@@ -113,4 +113,4 @@ void orchd_asic_mark_writer_msg(struct orchd_asic_mark *,
                                 struct orchd_bulker *);
 void orchd_asic_mark_format(const struct orchd_asic_mark *, struct ds *);
 
-#endif /* daemons/orchd/orchd-asic-mark.h */
+#endif /* orchd-asic-mark.h */

@@ -99,4 +99,4 @@ size_t orchd_asic_read_n_slices(const struct orchd_asic_read *);
 size_t orchd_asic_read_n_probes(const struct orchd_asic_read *);
 size_t orchd_asic_read_max_slice_rows(const struct orchd_asic_read *);
 
-#endif /* daemons/orchd/orchd-asic-read.h */
+#endif /* orchd-asic-read.h */

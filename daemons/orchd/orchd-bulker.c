@@ -6,6 +6,7 @@
 #include <config.h>
 
 #include "daemons/orchd/orchd-bulker.h"
+#include "daemons/orchd/orchd-bulker-private.h"
 
 #include <stdlib.h>
 
@@ -14,92 +15,6 @@
 #include "openvswitch/dynamic-string.h"
 #include "timeval.h"
 #include "util.h"
-
-/* What the bulker knows of one route.  There is one for each route of a
- * table (a million of them), so the members are laid out without holes:
- * 104 bytes, in jemalloc's 112-byte class.  ('programmed' took the place
- * of a node in a read cache of its own, a second hash table of the same
- * keys: 40 bytes a route and a lookup for each acknowledgement.) */
-struct orchd_route_state {
-    struct hmap_node node;      /* In 'routes', by hash of 'key'. */
-    struct uuid key;            /* Route key. */
-    struct orchd_entry *written; /* Content last written, NULL if none. */
-    struct orchd_entry *programmed; /* Content last acknowledged as
-                                     * programmed (or seeded as settled),
-                                     * NULL if none: the read cache
-                                     * (orchd-cache.h). */
-    struct orchd_entry *desired; /* If pending: wanted content, or NULL to
-                                  * remove. */
-    struct ovs_list waiting;    /* Items awaiting acknowledgement, by seq. */
-    struct ovs_list pending_node; /* In 'pending', oldest first. */
-    uint32_t gen;               /* The generation that last named it (see
-                                 * "Generations" in orchd-bulker.h): the
-                                 * low 32 bits of the bulker's 'gen', only
-                                 * ever compared with them for equality. */
-    uint32_t tag;               /* The caller's (orchd_bulker_item_tag()),
-                                 * 0 when created. */
-    bool unknown;               /* A write was lost: existence unknown. */
-    bool failed;                /* The last acknowledged write failed. */
-    bool resent;                /* Queued by orchd_bulker_resync() with
-                                 * 'written', which was acknowledged as
-                                 * programmed (see orchd_bulk_item). */
-    bool pending;               /* In 'pending' list. */
-    bool named;                 /* Last asked to be present (set or seed,
-                                 * not del or swept since). */
-    bool solo;                  /* A bulk holding its write was refused
-                                 * whole: its next write goes out in a
-                                 * bulk of its own (orchd_bulker_refused). */
-    bool answer_owed;           /* While pending: it replaced other
-                                 * content that was pending, or its caller
-                                 * asked for an answer
-                                 * (orchd_bulker_set_answer()): 'done' is
-                                 * owed even if nothing is written. */
-    uint8_t token;              /* The token of the last entry set. */
-};
-
-BUILD_ASSERT_DECL(sizeof(struct orchd_route_state) <= 104);
-
-/* A bulker: see orchd-bulker.h. */
-struct orchd_bulker {
-    struct orchd_bulker_config cfg;  /* Configuration. */
-    struct orchd_bulker_cbs cbs;     /* Callbacks. */
-    void *aux;                       /* Their argument. */
-    struct hmap routes;              /* Contains "struct
-                                      * orchd_route_state"s. */
-    struct ovs_list pending;         /* Routes with a waiting update. */
-    size_t n_pending;                /* Length of 'pending'. */
-    struct ovs_list outstanding;     /* Bulks sent, not yet all acked. */
-    size_t n_outstanding;            /* Length of 'outstanding'. */
-    size_t n_written;                /* Routes with a 'written' entry. */
-    size_t n_programmed;             /* Routes with a 'programmed' entry. */
-    int64_t next_seq;                /* Next write sequence number. */
-    uint64_t n_taken;                /* Routes taken off 'pending'. */
-    uint64_t next_bulk_id;           /* Next bulk number. */
-    uint64_t gen;                    /* Current generation. */
-    size_t n_named;                  /* Routes with 'named'. */
-    struct orchd_bulker_stats stats; /* Counters. */
-};
-
-/* Hash of route key 'key' in 'routes'. */
-static uint32_t
-key_hash(const struct uuid *key)
-{
-    return uuid_hash(key);
-}
-
-/* Returns the state of route 'key', or NULL if the bulker has none. */
-static struct orchd_route_state *
-find_state(const struct orchd_bulker *b, const struct uuid *key)
-{
-    struct orchd_route_state *st;
-
-    HMAP_FOR_EACH_WITH_HASH (st, node, key_hash(key), &b->routes) {
-        if (uuid_equals(&st->key, key)) {
-            return st;
-        }
-    }
-    return NULL;
-}
 
 /* Asks the CPU to bring in, ahead of a call that looks route 'key' up,
  * the hash bucket where its state would be or, if 'chain', the first
@@ -111,76 +26,22 @@ void
 orchd_bulker_prefetch(const struct orchd_bulker *b, const struct uuid *key,
                       bool chain)
 {
-    hmap_prefetch(&b->routes, key_hash(key), chain);
+    hmap_prefetch(&b->routes, bulker_key_hash(key), chain);
 }
 
 /* Returns the state of route 'key', created empty if there is none. */
 static struct orchd_route_state *
 get_state(struct orchd_bulker *b, const struct uuid *key)
 {
-    struct orchd_route_state *st = find_state(b, key);
+    struct orchd_route_state *st = bulker_find_state(b, key);
 
     if (!st) {
         st = xzalloc(sizeof *st);
         st->key = *key;
         ovs_list_init(&st->waiting);
-        hmap_insert_sparse(&b->routes, &st->node, key_hash(key));
+        hmap_insert_sparse(&b->routes, &st->node, bulker_key_hash(key));
     }
     return st;
-}
-
-/* Makes 'e' (taking its reference; NULL for none) what 'st' last wrote,
- * keeping the count of written routes. */
-static void
-set_written(struct orchd_bulker *b, struct orchd_route_state *st,
-            struct orchd_entry *e)
-{
-    b->n_written += (e != NULL) - (st->written != NULL);
-    orchd_entry_unref(st->written);
-    st->written = e;
-}
-
-/* Makes 'e' (taking a new reference; NULL for none) what 'st' has
- * programmed, keeping the count of programmed routes. */
-static void
-set_programmed(struct orchd_bulker *b, struct orchd_route_state *st,
-               const struct orchd_entry *e)
-{
-    struct orchd_entry *old = st->programmed;
-
-    /* The new reference first: 'e' may be 'old'. */
-    st->programmed = orchd_entry_ref(e);
-    b->n_programmed += (e != NULL) - (old != NULL);
-    orchd_entry_unref(old);
-}
-
-/* Records that the caller named 'st' in the current generation. */
-static void
-name(struct orchd_bulker *b, struct orchd_route_state *st)
-{
-    b->n_named += !st->named;
-    st->named = true;
-    st->gen = b->gen;           /* Its low 32 bits. */
-}
-
-/* Records that the caller no longer names 'st'. */
-static void
-unname(struct orchd_bulker *b, struct orchd_route_state *st)
-{
-    b->n_named -= st->named;
-    st->named = false;
-}
-
-/* Frees 'st' if nothing refers to it any more. */
-static void
-maybe_free_state(struct orchd_bulker *b, struct orchd_route_state *st)
-{
-    if (!st->written && !st->programmed && !st->unknown && !st->pending
-        && ovs_list_is_empty(&st->waiting)) {
-        unname(b, st);
-        hmap_remove(&b->routes, &st->node);
-        free(st);
-    }
 }
 
 /* Creates a bulker with configuration 'cfg' that calls 'cbs' with
@@ -202,18 +63,6 @@ orchd_bulker_create(const struct orchd_bulker_config *cfg,
     return b;
 }
 
-/* Frees 'bulk' and drops its items' references. */
-static void
-free_bulk(struct orchd_bulk *bulk)
-{
-    for (size_t i = 0; i < bulk->n_items; i++) {
-        orchd_entry_unref(bulk->items[i].entry);
-    }
-    free(bulk->items);
-    free(bulk->by_seq);
-    free(bulk);
-}
-
 /* Frees 'b' with every bulk and route state it holds, without calling
  * any callback. */
 void
@@ -226,7 +75,7 @@ orchd_bulker_destroy(struct orchd_bulker *b)
         return;
     }
     LIST_FOR_EACH_POP (bulk, node, &b->outstanding) {
-        free_bulk(bulk);
+        bulker_free_bulk(bulk);
     }
     HMAP_FOR_EACH_POP (st, node, &b->routes) {
         orchd_entry_unref(st->written);
@@ -268,11 +117,11 @@ orchd_bulker_seed(struct orchd_bulker *b, struct orchd_entry *e,
     struct orchd_route_state *st = get_state(b, &e->asic_uuid);
 
     if (settled) {
-        set_programmed(b, st, e);
+        bulker_set_programmed(b, st, e);
     }
-    set_written(b, st, e);
+    bulker_set_written(b, st, e);
     st->failed = !settled;
-    name(b, st);
+    bulker_name(b, st);
 }
 
 /* Makes the next write sequence number at least 'seq'. */
@@ -280,49 +129,6 @@ void
 orchd_bulker_set_next_seq(struct orchd_bulker *b, int64_t seq)
 {
     b->next_seq = MAX(b->next_seq, seq);
-}
-
-/* Queues 'desired' (NULL to remove) for 'st'. */
-static void
-enqueue(struct orchd_bulker *b, struct orchd_route_state *st,
-        struct orchd_entry *desired)
-{
-    if (st->pending) {
-        /* Last write wins; the route keeps its place in the queue. */
-        st->answer_owed = true;
-        orchd_entry_unref(st->desired);
-        st->desired = desired;
-        b->stats.n_coalesced++;
-        return;
-    }
-    st->pending = true;
-    st->desired = desired;
-    ovs_list_push_back(&b->pending, &st->pending_node);
-    b->n_pending++;
-}
-
-/* Returns the token that a 'done' for content 'e' of the route of 'st'
- * carries: the last set's, if that set 'e''s content (pending, or
- * written since) and no later write of other content waits (which would
- * replace it before the last set's write), otherwise 0.  Called once
- * every write older than the one acknowledged is completed
- * (ack_route()), so that every write still waiting is later. */
-static uint8_t
-answer_token(const struct orchd_route_state *st, const struct orchd_entry *e)
-{
-    const struct orchd_entry *last = st->pending ? st->desired : st->written;
-    const struct orchd_bulk_item *item;
-
-    if (!e || !last || !orchd_entry_same_content(last, e)) {
-        return 0;
-    }
-    LIST_FOR_EACH (item, node, &st->waiting) {
-        if (item->op == ORCHD_BULK_REMOVE || !item->entry
-            || !orchd_entry_same_content(item->entry, e)) {
-            return 0;
-        }
-    }
-    return st->token;
 }
 
 /* Wants 'e' programmed (takes ownership of one reference); if 'answer',
@@ -334,8 +140,8 @@ set__(struct orchd_bulker *b, struct orchd_entry *e, bool answer)
 
     b->stats.n_set++;
     st->token = e->token;
-    name(b, st);
-    enqueue(b, st, e);
+    bulker_name(b, st);
+    bulker_enqueue(b, st, e);
     if (answer) {
         st->answer_owed = true;
         b->stats.n_answer_asked++;
@@ -363,12 +169,12 @@ orchd_bulker_set_answer(struct orchd_bulker *b, struct orchd_entry *e)
 void
 orchd_bulker_del(struct orchd_bulker *b, const struct uuid *key)
 {
-    struct orchd_route_state *st = find_state(b, key);
+    struct orchd_route_state *st = bulker_find_state(b, key);
 
     b->stats.n_del++;
     if (st) {
-        unname(b, st);
-        enqueue(b, st, NULL);
+        bulker_unname(b, st);
+        bulker_enqueue(b, st, NULL);
     }
 }
 
@@ -378,10 +184,10 @@ orchd_bulker_del(struct orchd_bulker *b, const struct uuid *key)
 void
 orchd_bulker_keep(struct orchd_bulker *b, const struct uuid *key)
 {
-    struct orchd_route_state *st = find_state(b, key);
+    struct orchd_route_state *st = bulker_find_state(b, key);
 
     if (st && st->named) {
-        name(b, st);
+        bulker_name(b, st);
     }
 }
 
@@ -394,7 +200,7 @@ bool
 orchd_bulker_remove_unnamed(struct orchd_bulker *b, const struct uuid *key,
                             const struct orchd_entry *e)
 {
-    struct orchd_route_state *st = find_state(b, key);
+    struct orchd_route_state *st = bulker_find_state(b, key);
 
     if (st && st->named) {
         return false;
@@ -404,10 +210,10 @@ orchd_bulker_remove_unnamed(struct orchd_bulker *b, const struct uuid *key,
     if (e && !st->written) {
         /* What the far end may hold: the removal names it (a ZeroMQ frame
          * carries a route's VRF and prefix, not its key). */
-        set_written(b, st, orchd_entry_ref(e));
+        bulker_set_written(b, st, orchd_entry_ref(e));
     }
     b->stats.n_del++;
-    enqueue(b, st, NULL);
+    bulker_enqueue(b, st, NULL);
     return true;
 }
 
@@ -429,8 +235,8 @@ orchd_bulker_sweep(struct orchd_bulker *b)
 
     HMAP_FOR_EACH (st, node, &b->routes) {
         if (st->named && st->gen != (uint32_t) b->gen) {
-            unname(b, st);
-            enqueue(b, st, NULL);
+            bulker_unname(b, st);
+            bulker_enqueue(b, st, NULL);
             b->stats.n_del++;
             n++;
         }
@@ -517,13 +323,13 @@ take_pending(struct orchd_bulker *b, struct orchd_bulk_item *item)
     item->key = st->key;
     if (!desired) {
         if (!st->written && !st->unknown) {
-            maybe_free_state(b, st);
+            bulker_maybe_free_state(b, st);
             return false;
         }
         item->op = ORCHD_BULK_REMOVE;
         item->entry = st->written ? orchd_entry_ref(st->written) : NULL;
         b->stats.n_removes++;
-        set_written(b, st, NULL);
+        bulker_set_written(b, st, NULL);
     } else {
         bool same = (st->written
                      && orchd_entry_same_content(st->written, desired));
@@ -550,9 +356,9 @@ take_pending(struct orchd_bulker *b, struct orchd_bulk_item *item)
                 /* (Not while a write is in flight: its acknowledgement
                  * finds its route failed by 'written' being its entry.) */
                 if (st->programmed == st->written) {
-                    set_programmed(b, st, desired);
+                    bulker_set_programmed(b, st, desired);
                 }
-                set_written(b, st, desired);
+                bulker_set_written(b, st, desired);
             } else {
                 orchd_entry_unref(desired);
             }
@@ -569,7 +375,7 @@ take_pending(struct orchd_bulker *b, struct orchd_bulk_item *item)
         } else {
             b->stats.n_sets++;
         }
-        set_written(b, st, desired);
+        bulker_set_written(b, st, desired);
     }
     st->unknown = false;
     st->failed = false;
@@ -640,380 +446,6 @@ orchd_bulker_run(struct orchd_bulker *b)
     }
 }
 
-/* Removes 'bulk' from the window once nothing in it is waiting. */
-static void
-maybe_finish_bulk(struct orchd_bulker *b, struct orchd_bulk *bulk)
-{
-    if (!bulk->n_waiting && bulk->sent) {
-        ovs_list_remove(&bulk->node);
-        b->n_outstanding--;
-        free_bulk(bulk);
-    }
-}
-
-/* Completes 'item': takes it off its route's list of writes waiting for
- * an acknowledgement, and off its bulk's count. */
-static void
-complete_item(struct orchd_bulk_item *item)
-{
-    ovs_list_remove(&item->node);
-    item->acked = true;
-    item->bulk->n_waiting--;
-}
-
-/* Completes, as superseded, the writes of route 'st' older than removal
- * 'removal', which is done as it is sent: a late acknowledgement of one
- * of them (the far end applies them in order, and then the removal) must
- * not make the removed route programmed again, nor keep its state. */
-static void
-supersede_older(struct orchd_bulker *b, struct orchd_route_state *st,
-                const struct orchd_bulk_item *removal)
-{
-    struct orchd_bulk_item *old;
-
-    LIST_FOR_EACH_SAFE (old, node, &st->waiting) {
-        struct orchd_bulk *bulk = old->bulk;
-
-        if (old->seq >= removal->seq) {
-            break;
-        }
-        complete_item(old);
-        b->stats.n_superseded++;
-        maybe_finish_bulk(b, bulk);
-    }
-}
-
-/* Reports whether sending 'bulk' worked.  On success, removals are done
- * (their rows are gone); the rest wait for acknowledgements.  On failure,
- * every write of the bulk is queued again, marked as of unknown outcome. */
-void
-orchd_bulker_sent(struct orchd_bulker *b, struct orchd_bulk *bulk, bool ok)
-{
-    for (size_t i = 0; i < bulk->n_items; i++) {
-        struct orchd_bulk_item *item = &bulk->items[i];
-        struct orchd_route_state *st = item->state;
-
-        if (item->acked) {
-            continue;
-        }
-        if (ok) {
-            st->solo = false;
-            if (item->op == ORCHD_BULK_REMOVE) {
-                supersede_older(b, st, item);
-                complete_item(item);
-                b->stats.n_acked++;
-                set_programmed(b, st, NULL);
-                b->cbs.done(b->aux, &item->key, NULL, true, NULL, 0);
-                maybe_free_state(b, st);
-            }
-            continue;
-        }
-
-        complete_item(item);
-        st->unknown = true;
-        if (!st->pending && ovs_list_is_empty(&st->waiting)) {
-            /* Try again with the content this write wanted, unless a
-             * newer write already replaced it. */
-            set_written(b, st, NULL);
-            enqueue(b, st, (item->op == ORCHD_BULK_REMOVE ? NULL
-                            : orchd_entry_ref(item->entry)));
-        } else if (ovs_list_is_empty(&st->waiting)) {
-            set_written(b, st, NULL);
-        }
-    }
-    if (!ok) {
-        b->stats.n_send_failures++;
-    }
-    bulk->sent = true;
-    maybe_finish_bulk(b, bulk);
-}
-
-/* Reports that the server refused 'bulk' whole: an operation failed (a
- * row written by hand under one of the bulk's keys, say), so none was
- * applied, and the same writes sent again would be refused again.  A
- * bulk of several writes is queued again as orchd_bulker_sent() queues a
- * failed one, each write marked to go out in a bulk of its own, so that
- * the others go through and the one at fault is found.  A write refused
- * alone fails: 'done' reports it with 'error', and it is not sent again
- * until its route is set again. */
-void
-orchd_bulker_refused(struct orchd_bulker *b, struct orchd_bulk *bulk,
-                     const char *error)
-{
-    struct orchd_bulk_item *item = &bulk->items[0];
-    struct orchd_route_state *st = item->state;
-
-    b->stats.n_refused++;
-    if (bulk->n_items > 1) {
-        for (size_t i = 0; i < bulk->n_items; i++) {
-            bulk->items[i].state->solo = true;
-        }
-        orchd_bulker_sent(b, bulk, false);
-        return;
-    }
-    if (!item->acked) {
-        complete_item(item);
-        st->solo = false;
-        st->unknown = true;
-        if (ovs_list_is_empty(&st->waiting)) {
-            set_written(b, st, NULL);
-        }
-        if (item->op != ORCHD_BULK_REMOVE) {
-            st->failed = true;
-            b->stats.n_failed++;
-            b->cbs.done(b->aux, &item->key, item->entry, false, error,
-                        answer_token(st, item->entry));
-        }
-    }
-    b->stats.n_send_failures++;
-    bulk->sent = true;
-    maybe_finish_bulk(b, bulk);
-}
-
-/* Reports that 'item', a write of unknown outcome sent as a change of an
- * existing entry, found no entry: it is queued again as a creation.  Call
- * it before orchd_bulker_sent() for the item's bulk. */
-void
-orchd_bulker_missing(struct orchd_bulker *b, struct orchd_bulk_item *item)
-{
-    struct orchd_route_state *st = item->state;
-
-    if (item->acked) {
-        return;
-    }
-    complete_item(item);
-    if (ovs_list_is_empty(&st->waiting)) {
-        set_written(b, st, NULL);
-        st->unknown = false;
-        if (!st->pending) {
-            enqueue(b, st, orchd_entry_ref(item->entry));
-        }
-    }
-}
-
-static void ack_route(struct orchd_bulker *, struct orchd_route_state *,
-                      int64_t applied_seq, bool ok, const char *error);
-
-/* Reports that the route 'key' has had write 'applied_seq' applied, with
- * outcome 'ok' ('error' says why not).  Completes that write and any older
- * write of the same route still waiting. */
-void
-orchd_bulker_ack(struct orchd_bulker *b, const struct uuid *key,
-                 int64_t applied_seq, bool ok, const char *error)
-{
-    struct orchd_route_state *st = find_state(b, key);
-
-    if (!st) {
-        b->stats.n_stale_acks++;
-        return;
-    }
-    ack_route(b, st, applied_seq, ok, error);
-}
-
-/* Acknowledges 'item', a write still waiting (orchd_bulker_find_seq()),
- * as orchd_bulker_ack() does its route's write numbered item->seq,
- * without looking its route up.  'item' may be freed on return. */
-void
-orchd_bulker_ack_write(struct orchd_bulker *b, struct orchd_bulk_item *item,
-                       bool ok, const char *error)
-{
-    ovs_assert(!item->acked);
-    ack_route(b, item->state, item->seq, ok, error);
-}
-
-/* Acknowledges write 'applied_seq' of the route whose state is 'st', and
- * any older write of it still waiting (see orchd_bulker_ack()). */
-static void
-ack_route(struct orchd_bulker *b, struct orchd_route_state *st,
-          int64_t applied_seq, bool ok, const char *error)
-{
-    const struct uuid *key = &st->key;
-    struct orchd_bulk_item *item;
-    bool matched = false;
-
-    LIST_FOR_EACH_SAFE (item, node, &st->waiting) {
-        struct orchd_bulk *bulk = item->bulk;
-
-        if (item->seq > applied_seq) {
-            break;
-        }
-        if (item->op == ORCHD_BULK_REMOVE) {
-            /* orchd_bulker_sent() completes a removal, but this ack, for a
-             * later write, overtook its notification: the far end applied
-             * the removal first.  It is done, superseded by the write
-             * acknowledged (its late notification must not take that
-             * write's programmed entry away). */
-            complete_item(item);
-            b->stats.n_superseded++;
-            maybe_finish_bulk(b, bulk);
-            continue;
-        }
-        matched = true;
-        complete_item(item);
-        if (item->seq == applied_seq) {
-            if (ok) {
-                b->stats.n_acked++;
-                set_programmed(b, st, item->entry);
-            } else {
-                b->stats.n_failed++;
-                if (st->written == item->entry) {
-                    st->failed = true;
-                }
-            }
-            if (st->written == item->entry) {
-                /* The last write's outcome is known: an older write that
-                 * failed to go out needs no retry. */
-                st->unknown = false;
-            }
-            b->cbs.done(b->aux, key, item->entry, ok, error,
-                        answer_token(st, item->entry));
-        } else {
-            b->stats.n_superseded++;
-        }
-        maybe_finish_bulk(b, bulk);
-    }
-    if (!matched) {
-        b->stats.n_stale_acks++;
-    }
-    if (st->unknown && !st->pending && ovs_list_is_empty(&st->waiting)) {
-        /* A newer write failed to go out while this one waited
-         * (orchd_bulker_sent()): try its content again now, as that
-         * function does when nothing waits. */
-        struct orchd_entry *retry = (st->written
-                                     ? orchd_entry_ref(st->written) : NULL);
-
-        set_written(b, st, NULL);
-        enqueue(b, st, retry);
-    }
-    maybe_free_state(b, st);
-}
-
-/* Returns the item of write 'seq' among the bulks outstanding, without
- * reading it, or NULL. */
-static struct orchd_bulk_item *
-item_of_seq(const struct orchd_bulker *b, int64_t seq)
-{
-    struct orchd_bulk *bulk;
-
-    LIST_FOR_EACH (bulk, node, &b->outstanding) {
-        if (seq >= bulk->first_seq
-            && seq - bulk->first_seq < (int64_t) bulk->n_items) {
-            size_t ofs = seq - bulk->first_seq;
-
-            return &bulk->items[bulk->by_seq ? bulk->by_seq[ofs] : ofs];
-        }
-    }
-    return NULL;
-}
-
-/* Returns the write numbered 'seq' if it is still waiting for its
- * acknowledgement, or NULL, found by its number alone: the outstanding
- * bulks are few (at most the window), and each holds the writes numbered
- * from its 'first_seq' without a gap. */
-struct orchd_bulk_item *
-orchd_bulker_find_seq(const struct orchd_bulker *b, int64_t seq)
-{
-    struct orchd_bulk_item *item = item_of_seq(b, seq);
-
-    return item && !item->acked ? item : NULL;
-}
-
-/* Prefetches, in three stages of a group of results (see
- * orchd_bulker_prefetch()), what acknowledging write 'seq' will touch:
- * stage 0 its item, stage 1 its entry and its route's state, stage 2 the
- * entry the route last had programmed (which the acknowledgement
- * replaces, dropping its reference).  Does nothing for a write not
- * waiting. */
-void
-orchd_bulker_prefetch_result(const struct orchd_bulker *b, int64_t seq,
-                             int stage)
-{
-    struct orchd_bulk_item *item;
-
-    if (stage == 0) {
-        OVS_PREFETCH(item_of_seq(b, seq));
-    } else {
-        item = orchd_bulker_find_seq(b, seq);
-        if (!item) {
-            return;
-        } else if (stage == 1) {
-            OVS_PREFETCH(item->entry);
-            OVS_PREFETCH(item->state);
-        } else {
-            OVS_PREFETCH(item->state->programmed);
-        }
-    }
-}
-
-/* The far end lost every write it was sent (it restarted): forgets every
- * bulk outstanding, whose writes are not reported, and queues every route
- * that has written content to be written again, even if unchanged.  Call
- * it only when every bulk sent was reported with orchd_bulker_sent().
- *
- * Returns a mark: once orchd_bulker_n_taken() reaches it, every route
- * queued (by the resync, or before it) has gone into a bulk. */
-uint64_t
-orchd_bulker_resync(struct orchd_bulker *b)
-{
-    struct orchd_bulk *bulk;
-    struct orchd_route_state *st;
-
-    /* Which routes' content was acknowledged as programmed: nothing of
-     * theirs waiting or pending, and the last outcome a success. */
-    HMAP_FOR_EACH (st, node, &b->routes) {
-        st->resent = (st->written && !st->unknown && !st->failed
-                      && !st->pending && ovs_list_is_empty(&st->waiting));
-    }
-
-    LIST_FOR_EACH_POP (bulk, node, &b->outstanding) {
-        for (size_t i = 0; i < bulk->n_items; i++) {
-            struct orchd_bulk_item *item = &bulk->items[i];
-
-            if (!item->acked) {
-                ovs_list_remove(&item->node);
-                item->acked = true;
-                b->stats.n_superseded++;
-            }
-        }
-        free_bulk(bulk);
-    }
-    b->n_outstanding = 0;
-
-    HMAP_FOR_EACH_SAFE (st, node, &b->routes) {
-        if (st->written) {
-            /* A write even of unchanged content. */
-            st->failed = true;
-            if (!st->pending) {
-                enqueue(b, st, orchd_entry_ref(st->written));
-            }
-        } else {
-            maybe_free_state(b, st);
-        }
-    }
-    return b->n_taken + b->n_pending;
-}
-
-/* As orchd_bulker_resync(), for a far end that lost what it was told but
- * kept an older copy of it (a database restored from a backup: see
- * orchd-asic-mark.h): no entry's existence is known, so each write is
- * an update that creates the entry if it finds none, and each route
- * neither named nor written is removed again in case the copy holds it. */
-void
-orchd_bulker_resync_lost(struct orchd_bulker *b)
-{
-    struct orchd_route_state *st;
-
-    HMAP_FOR_EACH (st, node, &b->routes) {
-        st->unknown = true;
-    }
-    orchd_bulker_resync(b);
-    HMAP_FOR_EACH (st, node, &b->routes) {
-        if (!st->named && !st->written && !st->pending) {
-            enqueue(b, st, NULL);
-        }
-    }
-}
-
 /* Returns how many routes were taken off the queue of pending updates so
  * far (see orchd_bulker_resync()). */
 uint64_t
@@ -1027,7 +459,7 @@ const struct orchd_entry *
 orchd_bulker_get_written(const struct orchd_bulker *b,
                          const struct uuid *key)
 {
-    const struct orchd_route_state *st = find_state(b, key);
+    const struct orchd_route_state *st = bulker_find_state(b, key);
 
     return st ? st->written : NULL;
 }
@@ -1039,7 +471,7 @@ const struct orchd_entry *
 orchd_bulker_get_programmed(const struct orchd_bulker *b,
                             const struct uuid *key)
 {
-    const struct orchd_route_state *st = find_state(b, key);
+    const struct orchd_route_state *st = bulker_find_state(b, key);
 
     return st ? st->programmed : NULL;
 }
@@ -1081,7 +513,7 @@ orchd_bulker_item_tag(struct orchd_bulk_item *item)
 uint32_t *
 orchd_bulker_find_tag(struct orchd_bulker *b, const struct uuid *key)
 {
-    struct orchd_route_state *st = find_state(b, key);
+    struct orchd_route_state *st = bulker_find_state(b, key);
 
     return st ? &st->tag : NULL;
 }

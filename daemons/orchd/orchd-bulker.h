@@ -247,4 +247,4 @@ void orchd_bulker_get_stats(const struct orchd_bulker *,
                             struct orchd_bulker_stats *);
 void orchd_bulker_format(const struct orchd_bulker *, struct ds *);
 
-#endif /* daemons/orchd/orchd-bulker.h */
+#endif /* orchd-bulker.h */

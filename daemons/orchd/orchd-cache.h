@@ -44,4 +44,4 @@ void orchd_cache_snapshot_free(struct orchd_entry **, size_t n);
 void orchd_cache_format(struct orchd_cache *, struct ds *);
 struct json *orchd_cache_to_json(struct orchd_cache *);
 
-#endif /* daemons/orchd/orchd-cache.h */
+#endif /* orchd-cache.h */

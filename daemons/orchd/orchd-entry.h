@@ -86,4 +86,4 @@ const char *orchd_entry_prefix(const struct orchd_entry *,
                                char buf[FIB_PREFIX_STRLEN]);
 struct json *orchd_entry_to_json(const struct orchd_entry *);
 
-#endif /* daemons/orchd/orchd-entry.h */
+#endif /* orchd-entry.h */

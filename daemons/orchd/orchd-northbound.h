@@ -26,7 +26,7 @@
  * path (orchd_entry_create(), key orchd_entry_asic_uuid(VRF, prefix)) and
  * goes to the worker with orchd_worker_set(); each DEL becomes
  * orchd_worker_del().  Route and Nexthop_Group are not replicated on this
- * path (daemons/orchd/orchd-replica.h): fpmsyncd writes them
+ * path (orchd-replica.h): fpmsyncd writes them
  * behind, for the operator and for route-check.
  *
  * Resync
@@ -51,7 +51,7 @@
  * writes them into Route.status: failures always, successes only with FIB
  * suppression on.  fpmsyncd turns a success into an offload notification
  * to zebra, and writes each outcome into the route's Route.status behind
- * (daemons/fpmsyncd/fpmsyncd-status.h): orchd has no Route replica to write it
+ * (fpmsyncd-status.h): orchd has no Route replica to write it
  * into.  An entry that decodes but cannot be used (a VRF name or next-hop
  * key with a NUL in it) is answered with an error result, counted, and
  * not programmed.  A result names its route by VRF and prefix, taken from
@@ -72,7 +72,7 @@
  * ======================
  *
  * While fpmsyncd's frames say its own Route writes are behind
- * (ROUTE_FRAME_F_DB_BEHIND, daemons/fpmsyncd/fpmsyncd-zmq.h), orchd holds its
+ * (ROUTE_FRAME_F_DB_BEHIND, fpmsyncd-zmq.h), orchd holds its
  * Asic_Route write-behind back (orchd_worker_yield_writebehind()), so that
  * ovsdb-server writes the source of truth first.  A "behind" not repeated
  * within ORCHD_NB_DB_BEHIND_MS is no longer believed: a dead or stopped
@@ -111,4 +111,4 @@ void orchd_northbound_format_path(const struct orchd_northbound *,
                                   const struct setting *, struct ds *);
 void orchd_northbound_format(const struct orchd_northbound *, struct ds *);
 
-#endif /* daemons/orchd/orchd-northbound.h */
+#endif /* orchd-northbound.h */

@@ -165,4 +165,4 @@ bool orchd_replica_reconcile(struct orchd_replica_widening *,
 void orchd_replica_format(const struct orchd_replica_widening *,
                           struct ds *);
 
-#endif /* daemons/orchd/orchd-replica.h */
+#endif /* orchd-replica.h */

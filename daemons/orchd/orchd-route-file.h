@@ -61,4 +61,4 @@ char *orchd_route_file_read(const char *file, int instance,
                             struct orchd_route_file_stats *)
     OVS_WARN_UNUSED_RESULT;
 
-#endif /* daemons/orchd/orchd-route-file.h */
+#endif /* orchd-route-file.h */

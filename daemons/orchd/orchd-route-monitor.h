@@ -84,4 +84,4 @@ void orchd_route_monitor_read_done(struct orchd_route_monitor *);
 void orchd_route_monitor_get_stats(const struct orchd_route_monitor *,
                                    struct orchd_route_monitor_stats *);
 
-#endif /* daemons/orchd/orchd-route-monitor.h */
+#endif /* orchd-route-monitor.h */

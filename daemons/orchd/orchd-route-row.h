@@ -47,4 +47,4 @@ struct orchd_route_row {
     int64_t metric;             /* "metric", 0 if unset. */
 };
 
-#endif /* daemons/orchd/orchd-route-row.h */
+#endif /* orchd-route-row.h */

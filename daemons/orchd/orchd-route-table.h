@@ -26,7 +26,7 @@
  * again when the group changes, and each route's VRF, prefix and content,
  * to program it again when its VRF comes or goes.  This table keeps
  * exactly that: a route is its row's UUID, the entry it resolved to
- * (daemons/orchd/orchd-entry.h: VRF, prefix and, for a route through a group,
+ * (orchd-entry.h: VRF, prefix and, for a route through a group,
  * the group's members when it was last resolved), and its group's id.
  * The entry is the one the worker programs, shared by reference, so a
  * route costs this table about 80 bytes, against some 1,900 bytes of an
@@ -142,4 +142,4 @@ struct orchd_route *orchd_route_table_next(struct orchd_route_cursor *);
 #define ORCHD_ROUTE_TABLE_FOR_EACH_USER(ROUTE, TABLE, ID)               \
     LIST_FOR_EACH (ROUTE, group_node, orchd_route_table_users(TABLE, ID))
 
-#endif /* daemons/orchd/orchd-route-table.h */
+#endif /* orchd-route-table.h */

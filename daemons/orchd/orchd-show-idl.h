@@ -43,4 +43,4 @@ struct orchd_show_source *orchd_show_idl_create(struct ovsdb_idl *,
                                                 orchd_show_resolve_func *,
                                                 void *aux);
 
-#endif /* daemons/orchd/orchd-show-idl.h */
+#endif /* orchd-show-idl.h */

@@ -40,4 +40,4 @@ struct orchd_show_source *orchd_show_table_create(
     const struct orchd_route_table *, const struct sset *vrfs,
     const char *db_remote);
 
-#endif /* daemons/orchd/orchd-show-table.h */
+#endif /* orchd-show-table.h */

@@ -17,7 +17,7 @@
  * own route table and its (vrf, prefix) index (orchd-show-table.h).  This
  * module parses, formats and answers; a source looks up, walks and
  * fetches counters.  Whether a route is offloaded comes from the read
- * cache of programmed entries (daemons/orchd/orchd-cache.h) in both.
+ * cache of programmed entries (orchd-cache.h) in both.
  *
  * route/show and route/dump answer from the read cache alone: they work
  * without a replica, on the northbound fast path too.
@@ -110,4 +110,4 @@ void orchd_show_wait(struct orchd_show *);
 
 void orchd_show_register_cache_commands(struct orchd_cache *);
 
-#endif /* daemons/orchd/orchd-show.h */
+#endif /* orchd-show.h */

@@ -35,46 +35,56 @@ COVERAGE_DEFINE(orchd_southbound_resync);
 
 /* ---- Settings ----------------------------------------------------------- */
 
-/* The settings, in features/show order. */
-static struct setting sb_zmq = SETTING_INITIALIZER("southbound_zmq", 0);
-static struct setting sb_write_behind
-    = SETTING_INITIALIZER("asic_route_write_behind", 1);
-static char *sb_endpoint;       /* --southbound-endpoint, or NULL. */
-static int sb_instance;         /* --instance. */
+/* Initializes 'sb' with the defaults. */
+void
+orchd_southbound_settings_init(struct orchd_southbound_settings *sb)
+{
+    *sb = (struct orchd_southbound_settings) {
+        .zmq = SETTING_INITIALIZER("southbound_zmq", 0),
+        .write_behind = SETTING_INITIALIZER("asic_route_write_behind", 1),
+    };
+}
 
-/* The choice, once made. */
-static bool chosen;             /* orchd_southbound_choose() was called. */
-static struct orchd_southbound_options chosen_options; /* What it chose. */
-static bool chosen_zmq;         /* Whether the fast path is on. */
+/* Frees what 'sb' holds. */
+void
+orchd_southbound_settings_destroy(struct orchd_southbound_settings *sb)
+{
+    free(sb->endpoint);
+    free(sb->chosen_options.endpoint);
+}
 
 /* --southbound-zmq=on|off. */
 void
-orchd_southbound_set_zmq(const char *on_off)
+orchd_southbound_set_zmq(struct orchd_southbound_settings *sb,
+                         const char *on_off)
 {
-    setting_set_cmdline(&sb_zmq,
+    setting_set_cmdline(&sb->zmq,
                         option_parse_on_off("southbound-zmq", on_off));
 }
 
 /* --instance=N: the default endpoint is instance N's. */
 void
-orchd_southbound_set_instance(int instance)
+orchd_southbound_set_instance(struct orchd_southbound_settings *sb,
+                              int instance)
 {
-    sb_instance = instance;
+    sb->instance = instance;
 }
 
 /* --southbound-endpoint=E. */
 void
-orchd_southbound_set_endpoint(const char *endpoint)
+orchd_southbound_set_endpoint(struct orchd_southbound_settings *sb,
+                              const char *endpoint)
 {
-    free(sb_endpoint);
-    sb_endpoint = xstrdup(endpoint);
+    free(sb->endpoint);
+    sb->endpoint = xstrdup(endpoint);
 }
 
 /* --asic-route-write-behind=on|off. */
 void
-orchd_southbound_set_write_behind(const char *on_off)
+orchd_southbound_set_write_behind(struct orchd_southbound_settings *sb,
+                                  const char *on_off)
 {
-    setting_set_cmdline(&sb_write_behind,
+    setting_set_cmdline(&sb->write_behind,
                         option_parse_on_off("asic-route-write-behind",
                                             on_off));
 }
@@ -95,11 +105,12 @@ each overrides the matching Global column, chosen once at start):\n\
 
 /* Reads the Global row 'g' (NULL if there is none) into the settings. */
 void
-orchd_southbound_read_global(const struct fibrec_global *g)
+orchd_southbound_read_global(struct orchd_southbound_settings *sb,
+                             const struct fibrec_global *g)
 {
-    setting_set_global(&sb_zmq, g && g->n_southbound_zmq,
+    setting_set_global(&sb->zmq, g && g->n_southbound_zmq,
                        g && g->n_southbound_zmq && *g->southbound_zmq);
-    setting_set_global(&sb_write_behind, g && g->n_asic_route_write_behind,
+    setting_set_global(&sb->write_behind, g && g->n_asic_route_write_behind,
                        g && g->n_asic_route_write_behind
                        && *g->asic_route_write_behind);
 }
@@ -107,60 +118,64 @@ orchd_southbound_read_global(const struct fibrec_global *g)
 /* Fixes the path from the settings in force, once, and returns the fast
  * path's options if it is on, otherwise NULL. */
 const struct orchd_southbound_options *
-orchd_southbound_choose(void)
+orchd_southbound_choose(struct orchd_southbound_settings *sb)
 {
-    if (!chosen) {
-        chosen = true;
-        chosen_zmq = sb_zmq.value;
-        chosen_options.write_behind = sb_write_behind.value;
-        chosen_options.endpoint = (sb_endpoint
-                                   ? xstrdup(sb_endpoint)
-                                   : fibsync_instance_endpoint(
-                                         "southbound", sb_instance));
-        if (chosen_zmq) {
+    struct orchd_southbound_options *co = &sb->chosen_options;
+
+    if (!sb->chosen) {
+        sb->chosen = true;
+        sb->chosen_zmq = sb->zmq.value;
+        co->write_behind = sb->write_behind.value;
+        co->endpoint = (sb->endpoint
+                        ? xstrdup(sb->endpoint)
+                        : fibsync_instance_endpoint("southbound",
+                                                    sb->instance));
+        if (sb->chosen_zmq) {
             VLOG_INFO("southbound path: ZeroMQ to %s, Asic_Route %s",
-                      chosen_options.endpoint, chosen_options.write_behind
+                      co->endpoint, co->write_behind
                       ? "written behind" : "not written");
         } else {
             VLOG_INFO("southbound path: OVSDB (Asic_Route)");
         }
     }
-    return chosen_zmq ? &chosen_options : NULL;
+    return sb->chosen_zmq ? co : NULL;
 }
 
 /* Returns true if the fast path was chosen: acknowledgements then come
  * from syncd over ZeroMQ, not from Asic_Route. */
 bool
-orchd_southbound_enabled(void)
+orchd_southbound_enabled(const struct orchd_southbound_settings *sb)
 {
-    return chosen_zmq;
+    return sb->chosen_zmq;
 }
 
 /* Appends the settings and the path chosen to 's', for features/show. */
 void
-orchd_southbound_format_features(struct ds *s)
+orchd_southbound_format_features(const struct orchd_southbound_settings *sb,
+                                 struct ds *s)
 {
     static const char *const tags[] = {
         [SETTING_DEFAULT] = "default",
         [SETTING_GLOBAL] = "Global",
         [SETTING_CMDLINE] = "command line",
     };
-    const struct setting *settings[] = { &sb_zmq, &sb_write_behind };
+    const struct setting *settings[] = { &sb->zmq, &sb->write_behind };
+    const struct orchd_southbound_options *co = &sb->chosen_options;
 
     for (size_t i = 0; i < ARRAY_SIZE(settings); i++) {
         ds_put_format(s, "%-24s %-8"PRId64" (%s)\n", settings[i]->name,
                       settings[i]->value, tags[settings[i]->source]);
     }
-    if (chosen_zmq) {
+    if (sb->chosen_zmq) {
         ds_put_format(s, "southbound: zmq %s (Asic_Route %s)",
-                      chosen_options.endpoint, chosen_options.write_behind
+                      co->endpoint, co->write_behind
                       ? "written behind" : "not written");
     } else {
         ds_put_cstr(s, "southbound: ovsdb");
     }
-    if (chosen && (sb_zmq.value != chosen_zmq
-                   || (chosen_zmq && sb_write_behind.value
-                       != chosen_options.write_behind))) {
+    if (sb->chosen && (sb->zmq.value != sb->chosen_zmq
+                       || (sb->chosen_zmq && sb->write_behind.value
+                           != co->write_behind))) {
         ds_put_cstr(s, " until orchd restarts");
     }
     ds_put_char(s, '\n');

@@ -1,7 +1,7 @@
 /*
  * orchd-southbound: orchd's end of the southbound fast path, orchd ->
  * syncd over ZeroMQ (lib/zmq-channel.h carrying lib/route-frame.h frames;
- * syncd's end is daemons/syncd/syncd-zmq.h).
+ * syncd's end is syncd-zmq.h).
  *
  * Choosing the path
  * =================
@@ -16,7 +16,7 @@
  * Bulks out, results in
  * =====================
  *
- * On the fast path the worker (daemons/orchd/orchd-worker.h) sends each bulk the
+ * On the fast path the worker (orchd-worker.h) sends each bulk the
  * bulker builds as one ROUTES frame, built straight from the bulk (entries
  * in bulk order, each with its write's seq, op and content), instead of an
  * Asic_Route transaction, and reports it sent as soon as the channel took
@@ -52,6 +52,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "lib/setting.h"
 
 struct ds;
 struct fibrec_global;
@@ -81,27 +82,50 @@ struct orchd_southbound_options {
     {"asic-route-write-behind", required_argument, NULL,                \
      OPT_ASIC_ROUTE_WRITE_BEHIND}
 
-#define ORCHD_SOUTHBOUND_OPTION_HANDLERS                    \
+/* The settings of the path, and the choice once made: part of orchd's
+ * options (orchd-options.h). */
+struct orchd_southbound_settings {
+    struct setting zmq;         /* southbound_zmq. */
+    struct setting write_behind; /* asic_route_write_behind. */
+    char *endpoint;             /* --southbound-endpoint, or NULL. */
+    int instance;               /* --instance. */
+    bool chosen;                /* orchd_southbound_choose() was called. */
+    bool chosen_zmq;            /* Whether the fast path is on. */
+    struct orchd_southbound_options chosen_options; /* What it chose. */
+};
+
+/* The option handlers for getopt_long()'s switch, setting 'SB', a
+ * struct orchd_southbound_settings *. */
+#define ORCHD_SOUTHBOUND_OPTION_HANDLERS(SB)                \
     case OPT_SOUTHBOUND_ZMQ:                                \
-        orchd_southbound_set_zmq(optarg);                   \
+        orchd_southbound_set_zmq(SB, optarg);               \
         break;                                              \
     case OPT_SOUTHBOUND_ENDPOINT:                           \
-        orchd_southbound_set_endpoint(optarg);              \
+        orchd_southbound_set_endpoint(SB, optarg);          \
         break;                                              \
     case OPT_ASIC_ROUTE_WRITE_BEHIND:                       \
-        orchd_southbound_set_write_behind(optarg);          \
+        orchd_southbound_set_write_behind(SB, optarg);      \
         break;
 
-void orchd_southbound_set_zmq(const char *on_off);
-void orchd_southbound_set_instance(int instance);
-void orchd_southbound_set_endpoint(const char *endpoint);
-void orchd_southbound_set_write_behind(const char *on_off);
+void orchd_southbound_settings_init(struct orchd_southbound_settings *);
+void orchd_southbound_settings_destroy(struct orchd_southbound_settings *);
+void orchd_southbound_set_zmq(struct orchd_southbound_settings *,
+                              const char *on_off);
+void orchd_southbound_set_instance(struct orchd_southbound_settings *,
+                                   int instance);
+void orchd_southbound_set_endpoint(struct orchd_southbound_settings *,
+                                   const char *endpoint);
+void orchd_southbound_set_write_behind(struct orchd_southbound_settings *,
+                                       const char *on_off);
 void orchd_southbound_usage(void);
 
-void orchd_southbound_read_global(const struct fibrec_global *);
-const struct orchd_southbound_options *orchd_southbound_choose(void);
-bool orchd_southbound_enabled(void);
-void orchd_southbound_format_features(struct ds *);
+void orchd_southbound_read_global(struct orchd_southbound_settings *,
+                                  const struct fibrec_global *);
+const struct orchd_southbound_options *orchd_southbound_choose(
+    struct orchd_southbound_settings *);
+bool orchd_southbound_enabled(const struct orchd_southbound_settings *);
+void orchd_southbound_format_features(
+    const struct orchd_southbound_settings *, struct ds *);
 
 /* ---- The channel (the bulker's thread) ---------------------------------- */
 
@@ -141,4 +165,4 @@ void orchd_southbound_get_stats(const struct orchd_southbound *,
                                 struct orchd_southbound_stats *);
 void orchd_southbound_format(const struct orchd_southbound *, struct ds *);
 
-#endif /* daemons/orchd/orchd-southbound.h */
+#endif /* orchd-southbound.h */

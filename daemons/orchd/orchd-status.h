@@ -17,7 +17,7 @@
 /*
  * orchd-status: Route.status written back through orchd's replica, on the
  * OVSDB northbound path (on the northbound fast path fpmsyncd writes it,
- * daemons/fpmsyncd/fpmsyncd-status.h).
+ * fpmsyncd-status.h).
  *
  * Two kinds of news end up there, always by partial map mutates (one key
  * at a time, never a whole-column rewrite):
@@ -80,4 +80,4 @@ void orchd_status_wait(struct orchd_status *);
 
 void orchd_status_format(const struct orchd_status *, struct ds *);
 
-#endif /* daemons/orchd/orchd-status.h */
+#endif /* orchd-status.h */

@@ -1,6 +1,9 @@
 /*
- * orchd-worker: bulks, writes and acknowledgements, inline or behind a
- * task ring in an assistant thread.
+ * orchd-worker: the bulker and its sink, run inline or behind a task ring
+ * in an assistant thread (orchd-worker.h).
+ *
+ * Copyright (c) 2024 The fibsync authors.
+ * Licensed under the Apache License, Version 2.0.
  */
 
 #include <config.h>
@@ -12,11 +15,10 @@
 #include <string.h>
 
 #include "coverage.h"
-#include "daemons/orchd/orchd-asic-mark.h"
 #include "daemons/orchd/orchd-bulker.h"
 #include "daemons/orchd/orchd-cache.h"
 #include "daemons/orchd/orchd-entry.h"
-#include "daemons/orchd/orchd-southbound.h"
+#include "daemons/orchd/orchd-sink.h"
 #include "lib/ovsdb-wire.h"
 #include "lib/ovsdb-writer.h"
 #include "lib/perf-timer.h"
@@ -38,7 +40,6 @@ COVERAGE_DEFINE(orchd_ring_full);
 COVERAGE_DEFINE(orchd_bulk_sent);
 COVERAGE_DEFINE(orchd_route_programmed);
 COVERAGE_DEFINE(orchd_route_failed);
-COVERAGE_DEFINE(orchd_route_recreated);
 COVERAGE_DEFINE(orchd_swept);
 
 /* A worker: see orchd-worker.h. */
@@ -48,12 +49,7 @@ struct orchd_worker {
                                      * bulker. */
     struct orchd_bulker *bulker OVS_GUARDED;  /* Bulk builder. */
     struct ovsdb_writer *writer OVS_GUARDED;  /* Asic_Route writer. */
-    struct orchd_asic_mark mark OVS_GUARDED; /* Its Write_Mark on the
-                                              * southbound OVSDB path,
-                                              * which syncd follows. */
-    struct orchd_southbound *sb OVS_GUARDED;  /* Fast path, or NULL. */
-    struct orchd_southbound_options *sb_options; /* Its options, if it is
-                                                  * to be used. */
+    struct orchd_sink *sink OVS_GUARDED;      /* Where bulks go. */
     struct perf_timer *bulk_timer OVS_GUARDED; /* "BULK" stage. */
     struct orchd_cache *cache;      /* Read cache: a view of 'bulker'
                                      * under 'mutex'. */
@@ -79,8 +75,6 @@ struct orchd_worker {
 
     /* The Asic_Route write-behind's yield to fpmsyncd's Route writes. */
     bool wb_yield;                  /* Main thread: the last one queued. */
-    bool sb_yield OVS_GUARDED;      /* The last one run: applied to 'sb'
-                                     * when it is created. */
 };
 
 /* The kinds of queued operation. */
@@ -108,14 +102,6 @@ struct task {
     char *error;                    /* Why not (ACK). */
     struct orchd_bulker_config cfg; /* New configuration (CONFIG). */
     const char *why;                /* What the sweep ends (SWEEP). */
-};
-
-/* Context of one bulk's transaction. */
-struct bulk_ctx {
-    struct orchd_worker *w;         /* Owner. */
-    struct orchd_bulk *bulk;        /* The bulk. */
-    bool marked;                    /* Its transaction ends with the
-                                     * mark's operation. */
 };
 
 /* Queues the outcome of writing 'entry' for Route.status write-back:
@@ -168,102 +154,18 @@ bulker_done(void *w_, const struct uuid *key, const struct orchd_entry *e,
     add_result(w, e, ok, error, token);
 }
 
-/* Writer callback: the transaction of one bulk ended. */
-static void
-bulk_committed(void *ctx_, const struct ovsdb_writer_reply *reply)
-{
-    struct bulk_ctx *ctx = ctx_;
-    struct orchd_worker *w = ctx->w;
-    struct orchd_bulk *bulk = ctx->bulk;
-    bool ok = reply->result == OVSDB_WRITER_SUCCESS;
-
-    if (ctx->marked) {
-        orchd_asic_mark_bulk_done(&w->mark, ok);
-    }
-
-    if (ok) {
-        /* A change updated nothing if the entry was not there: its
-         * existence was unknown, or its row went behind orchd's back (a
-         * user's delete, a creation refused while the change was already
-         * taken).  Nothing would ever acknowledge it: create the entry
-         * instead. */
-        for (size_t i = 0; i < bulk->n_items; i++) {
-            struct orchd_bulk_item *item = &bulk->items[i];
-
-            if (item->op == ORCHD_BULK_SET
-                && i < json_array(reply->results)->n) {
-                const struct json *r = json_array(reply->results)->elems[i];
-
-                if (!ovsdb_wire_result_count(r)) {
-                    COVERAGE_INC(orchd_route_recreated);
-                    orchd_bulker_missing(w->bulker, item);
-                }
-            }
-        }
-    }
-    if (reply->result == OVSDB_WRITER_ERROR) {
-        orchd_bulker_refused(w->bulker, bulk, reply->error);
-    } else {
-        orchd_bulker_sent(w->bulker, bulk, ok);
-    }
-    free(ctx);
-}
-
-/* Bulker callback: writes 'bulk' into Asic_Route as one transaction. */
+/* Bulker callback: takes 'bulk' to the sink. */
 static void
 bulker_send(void *w_, struct orchd_bulk *bulk)
 {
     struct orchd_worker *w = w_;
-    struct json *ops, *mark;
-    struct bulk_ctx *ctx;
+    /* The sink reports 'bulk' sent, which may free it: its size is read
+     * first (AddressSanitizer caught the read after). */
+    size_t n_items = bulk->n_items;
 
     perf_timer_start(w->bulk_timer);
-    if (w->sb) {
-        /* orchd_southbound_send() reports 'bulk' sent, which frees it:
-         * its size is read first (AddressSanitizer caught the read
-         * after). */
-        size_t n_items = bulk->n_items;
-
-        orchd_southbound_send(w->sb, bulk);
-        perf_timer_inc(w->bulk_timer, n_items);
-        perf_timer_pause(w->bulk_timer);
-        COVERAGE_INC(orchd_bulk_sent);
-        return;
-    }
-    ops = json_array_create_empty();
-    ctx = xmalloc(sizeof *ctx);
-    for (size_t i = 0; i < bulk->n_items; i++) {
-        const struct orchd_bulk_item *item = &bulk->items[i];
-        struct json *op;
-
-        switch (item->op) {
-        case ORCHD_BULK_CREATE:
-            op = ovsdb_wire_op_insert("Asic_Route", &item->key,
-                                      orchd_entry_to_row(item->entry,
-                                      item->seq));
-            break;
-        case ORCHD_BULK_SET:
-            op = ovsdb_wire_op_update("Asic_Route", &item->key,
-                                      orchd_entry_to_row(item->entry,
-                                      item->seq));
-            break;
-        case ORCHD_BULK_REMOVE:
-        default:
-            op = ovsdb_wire_op_delete("Asic_Route", &item->key);
-            break;
-        }
-        json_array_add(ops, op);
-    }
-    ctx->w = w;
-    ctx->bulk = bulk;
-    /* Its epoch's transaction, if it begins one, goes first. */
-    mark = orchd_asic_mark_bulk_op(&w->mark);
-    ctx->marked = mark != NULL;
-    if (mark) {
-        json_array_add(ops, mark);
-    }
-    ovsdb_writer_commit(w->writer, ops, bulk_committed, ctx);
-    perf_timer_inc(w->bulk_timer, bulk->n_items);
+    w->sink->class->send(w->sink, bulk);
+    perf_timer_inc(w->bulk_timer, n_items);
     perf_timer_pause(w->bulk_timer);
     COVERAGE_INC(orchd_bulk_sent);
 }
@@ -274,46 +176,29 @@ bulker_can_send(void *w_)
 {
     struct orchd_worker *w = w_;
 
-    return (w->sb ? orchd_southbound_can_send(w->sb)
-            : !orchd_asic_mark_holds_bulks(&w->mark));
+    return w->sink->class->can_send(w->sink);
 }
 
-/* Writer callback: a message that is not a transaction's reply, or NULL
- * when the connection went down or came up (orchd-asic-mark.h). */
+/* Starts the sink in the thread that runs the bulker. */
 static void
-writer_msg(void *w_, const struct jsonrpc_msg *msg)
+sink_start(struct orchd_worker *w) OVS_REQUIRES(w->mutex)
 {
-    struct orchd_worker *w = w_;
-
-    orchd_asic_mark_writer_msg(&w->mark, msg, w->bulker);
-}
-
-/* Creates the southbound fast path, if it is to be used, in the thread
- * that runs the bulker. */
-static void
-southbound_start(struct orchd_worker *w) OVS_REQUIRES(w->mutex)
-{
-    char *error;
-
-    if (!w->sb_options) {
-        return;
+    if (w->sink->class->start) {
+        w->sink->class->start(w->sink);
     }
-    orchd_asic_mark_stop(&w->mark);
-    w->sb = orchd_southbound_create(w->sb_options, w->bulker, w->writer,
-                                    &error);
-    if (!w->sb) {
-        ovs_fatal(0, "southbound fast path: %s", error);
-    }
-    orchd_southbound_yield_writebehind(w->sb, w->sb_yield);
 }
 
 /* Creates a worker that writes into the Asic_Route table of 'db_remote'
  * with bulker configuration 'cfg', and attaches 'cache' to its bulker's
- * programmed routes.  Until orchd_worker_start(), tasks run inline. */
+ * programmed routes.  Bulks go into Asic_Route, marked in the Write_Mark
+ * row named 'mark_writer' (NULL for none), or, if 'sb' is nonnull, to
+ * syncd over the southbound fast path as 'sb' says (orchd-sink.h).  Until
+ * orchd_worker_start(), tasks run inline. */
 struct orchd_worker *
 orchd_worker_create(const char *db_remote, const char *mark_writer,
                     int instance, const struct orchd_bulker_config *cfg,
-                    struct orchd_cache *cache)
+                    struct orchd_cache *cache,
+                    const struct orchd_southbound_options *sb)
 {
     static const struct orchd_bulker_cbs cbs = {
         .send = bulker_send,
@@ -336,8 +221,11 @@ orchd_worker_create(const char *db_remote, const char *mark_writer,
     w->bulker = orchd_bulker_create(cfg, &cbs, w);
     w->writer = ovsdb_writer_create(db_remote, "Fibsync");
     ovsdb_writer_set_max_in_flight(w->writer, cfg->max_outstanding + 1);
-    orchd_asic_mark_init(&w->mark, mark_writer, instance, w->writer);
-    ovsdb_writer_set_msg_cb(w->writer, writer_msg, w);
+    w->sink = (sb
+               ? orchd_sink_zmq_create(w->bulker, w->writer, mark_writer,
+                                       instance, sb)
+               : orchd_sink_ovsdb_create(w->bulker, w->writer, mark_writer,
+                                         instance));
     perf_timer_options_init(&popts);
     popts.module = &this_module;
     w->bulk_timer = perf_timer_create("BULK", &popts);
@@ -373,16 +261,13 @@ task_run(void *t_)
                                        t->cfg.max_outstanding + 1);
         break;
     case TASK_RELEASE_RESYNC:
-        if (w->sb) {
-            orchd_southbound_release_resync(w->sb);
-        } else if (w->sb_options) {
-            w->sb_options->hold_resync_end = false;
+        if (w->sink->class->release_resync) {
+            w->sink->class->release_resync(w->sink);
         }
         break;
     case TASK_YIELD_WB:
-        w->sb_yield = t->ok;
-        if (w->sb) {
-            orchd_southbound_yield_writebehind(w->sb, t->ok);
+        if (w->sink->class->yield_writebehind) {
+            w->sink->class->yield_writebehind(w->sink, t->ok);
         }
         break;
     case TASK_NEW_GEN:
@@ -405,6 +290,40 @@ task_run(void *t_)
     free(t);
 }
 
+/* Runs the sink, the bulker and the writer. */
+static void
+run_sink(struct orchd_worker *w) OVS_REQUIRES(w->mutex)
+{
+    if (w->sink->class->run) {
+        w->sink->class->run(w->sink);
+    }
+    orchd_bulker_run(w->bulker);
+    ovsdb_writer_run(w->writer);
+    orchd_bulker_run(w->bulker);
+    perf_timer_run(w->bulk_timer);
+}
+
+/* Arranges for poll_block() to wake when run_sink() has work. */
+static void
+wait_sink(struct orchd_worker *w) OVS_REQUIRES(w->mutex)
+{
+    ovsdb_writer_wait(w->writer);
+    perf_timer_wait(w->bulk_timer);
+    if (w->sink->class->wait) {
+        w->sink->class->wait(w->sink);
+    }
+}
+
+/* Frees the sink, in the thread that ran it. */
+static void
+stop_sink(struct orchd_worker *w) OVS_REQUIRES(w->mutex)
+{
+    if (w->sink) {
+        w->sink->class->destroy(w->sink);
+        w->sink = NULL;
+    }
+}
+
 /* The assistant thread. */
 static void *
 worker_main(void *w_)
@@ -413,7 +332,7 @@ worker_main(void *w_)
     struct spsc_ring_task batch[256]; /* Most tasks popped at once. */
 
     ovs_mutex_lock(&w->mutex);
-    southbound_start(w);
+    sink_start(w);
     ovs_mutex_unlock(&w->mutex);
     for (;;) {
         uint64_t wake = seq_read(w->wake_seq);
@@ -428,26 +347,15 @@ worker_main(void *w_)
         if (n) {
             atomic_add(&w->n_run, n, &(uint64_t) {0});
         }
-        if (w->sb) {
-            orchd_southbound_run(w->sb);
-        }
-        orchd_bulker_run(w->bulker);
-        ovsdb_writer_run(w->writer);
-        orchd_bulker_run(w->bulker);
-        perf_timer_run(w->bulk_timer);
+        run_sink(w);
         atomic_read(&w->stop, &stop);
         if (stop && !n && spsc_ring_is_empty(w->ring)) {
-            orchd_southbound_destroy(w->sb);
-            w->sb = NULL;
+            stop_sink(w);
             ovs_mutex_unlock(&w->mutex);
             break;
         }
         if (!n) {
-            ovsdb_writer_wait(w->writer);
-            perf_timer_wait(w->bulk_timer);
-            if (w->sb) {
-                orchd_southbound_wait(w->sb);
-            }
+            wait_sink(w);
         }
         ovs_mutex_unlock(&w->mutex);
         if (n) {
@@ -484,22 +392,8 @@ orchd_worker_start(struct orchd_worker *w, bool use_ring, size_t ring_size)
         w->thread = ovs_thread_create("orchd_worker", worker_main, w);
     } else {
         ovs_mutex_lock(&w->mutex);
-        southbound_start(w);
+        sink_start(w);
         ovs_mutex_unlock(&w->mutex);
-    }
-}
-
-/* Sends bulks to syncd over the southbound fast path as 'options' say,
- * instead of writing them into Asic_Route, if 'options' is nonnull.  Call
- * before orchd_worker_start(). */
-void
-orchd_worker_set_southbound(struct orchd_worker *w,
-                            const struct orchd_southbound_options *options)
-{
-    ovs_assert(!w->started);
-    if (options) {
-        w->sb_options = xmemdup(options, sizeof *options);
-        w->sb_options->endpoint = xstrdup(options->endpoint);
     }
 }
 
@@ -687,13 +581,13 @@ orchd_worker_set_config(struct orchd_worker *w,
 
 /* On the southbound fast path, ends no resync with syncd until
  * orchd_worker_release_resync(): orchd does not know every route yet.
- * Call after orchd_worker_set_southbound(), before orchd_worker_start(). */
+ * Call before orchd_worker_start(). */
 void
 orchd_worker_hold_resync(struct orchd_worker *w)
 {
     ovs_assert(!w->started);
-    if (w->sb_options) {
-        w->sb_options->hold_resync_end = true;
+    if (w->sink->class->hold_resync) {
+        w->sink->class->hold_resync(w->sink);
     }
 }
 
@@ -707,7 +601,7 @@ orchd_worker_release_resync(struct orchd_worker *w)
 
 /* Tells the Asic_Route write-behind of the southbound fast path to hold
  * back while 'yield' is true (fpmsyncd's Route writes are behind:
- * daemons/orchd/orchd-northbound.h), in order with the updates queued before.
+ * orchd-northbound.h), in order with the updates queued before.
  * Queues a task only when 'yield' changes. */
 void
 orchd_worker_yield_writebehind(struct orchd_worker *w, bool yield)
@@ -742,13 +636,7 @@ orchd_worker_run(struct orchd_worker *w)
         return;
     }
     ovs_mutex_lock(&w->mutex);
-    if (w->sb) {
-        orchd_southbound_run(w->sb);
-    }
-    orchd_bulker_run(w->bulker);
-    ovsdb_writer_run(w->writer);
-    orchd_bulker_run(w->bulker);
-    perf_timer_run(w->bulk_timer);
+    run_sink(w);
     ovs_mutex_unlock(&w->mutex);
 }
 
@@ -762,11 +650,7 @@ orchd_worker_wait(struct orchd_worker *w)
         return;
     }
     ovs_mutex_lock(&w->mutex);
-    ovsdb_writer_wait(w->writer);
-    perf_timer_wait(w->bulk_timer);
-    if (w->sb) {
-        orchd_southbound_wait(w->sb);
-    }
+    wait_sink(w);
     if (orchd_bulker_n_pending(w->bulker)
         && orchd_bulker_n_outstanding(w->bulker)
            < orchd_bulker_get_config(w->bulker)->max_outstanding
@@ -815,7 +699,8 @@ orchd_worker_is_idle(struct orchd_worker *w)
     idle = !ring_backlog(w, n_run)
            && orchd_bulker_is_idle(w->bulker)
            && ovsdb_writer_is_idle(w->writer)
-           && (!w->sb || orchd_southbound_is_idle(w->sb));
+           && (!w->sink->class->is_idle
+               || w->sink->class->is_idle(w->sink));
     ovs_mutex_unlock(&w->mutex);
     return idle;
 }
@@ -877,8 +762,8 @@ orchd_worker_format(struct orchd_worker *w, struct ds *s)
 {
     ovs_mutex_lock(&w->mutex);
     orchd_bulker_format(w->bulker, s);
-    if (!w->sb) {
-        orchd_asic_mark_format(&w->mark, s);
+    if (w->sink->class->format) {
+        w->sink->class->format(w->sink, s);
     }
     ds_put_cstr(s, "asic writer: ");
     ovsdb_writer_format_stats(w->writer, s);
@@ -892,12 +777,7 @@ void
 orchd_worker_format_southbound(struct orchd_worker *w, struct ds *s)
 {
     ovs_mutex_lock(&w->mutex);
-    if (w->sb) {
-        orchd_southbound_format(w->sb, s);
-    } else {
-        ds_put_format(s, "southbound: %s\n", w->sb_options
-                      ? "starting" : "off (bulks go into Asic_Route)");
-    }
+    w->sink->class->format_channel(w->sink, s);
     ovs_mutex_unlock(&w->mutex);
 }
 
@@ -943,9 +823,8 @@ orchd_worker_destroy(struct orchd_worker *w)
     }
     orchd_cache_attach(w->cache, NULL, NULL);
     ovs_mutex_lock(&w->mutex);
-    orchd_southbound_destroy(w->sb);
+    stop_sink(w);
     ovsdb_writer_destroy(w->writer);
-    orchd_asic_mark_destroy(&w->mark);
     orchd_bulker_destroy(w->bulker);
     perf_timer_destroy(w->bulk_timer);
     ovs_mutex_unlock(&w->mutex);
@@ -954,10 +833,6 @@ orchd_worker_destroy(struct orchd_worker *w)
     }
     seq_destroy(w->results_seq);
     seq_destroy(w->wake_seq);
-    if (w->sb_options) {
-        free(w->sb_options->endpoint);
-        free(w->sb_options);
-    }
     ovs_mutex_destroy(&w->results_mutex);
     ovs_mutex_destroy(&w->mutex);
     free(w);

@@ -1,7 +1,8 @@
 /*
  * orchd-worker: the part of orchd that turns route updates into SAI bulks
- * and writes them: the bulker (daemons/orchd/orchd-bulker.h), the Asic_Route
- * writer (lib/ovsdb-writer.h) and the read cache (daemons/orchd/orchd-cache.h).
+ * and takes them to syncd: the bulker (orchd-bulker.h), its sink
+ * (orchd-sink.h), the Asic_Route writer (lib/ovsdb-writer.h) and the
+ * read cache (orchd-cache.h).
  *
  * It runs either inline, in orchd's main thread, or in an assistant thread
  * fed through a single-producer single-consumer ring of tasks (function +
@@ -9,13 +10,13 @@
  * database while bulks are built and sent.  Either way, the tasks run in
  * the order they were queued: updates to one prefix are never reordered.
  *
- * On the southbound fast path (orchd_worker_set_southbound()), bulks go to
- * syncd over ZeroMQ instead (daemons/orchd/orchd-southbound.h), through a
+ * On the southbound fast path (the ZeroMQ sink, chosen at creation), bulks
+ * go to syncd over ZeroMQ instead (orchd-southbound.h), through a
  * channel that the thread running the bulker creates and polls.
  *
- * On the southbound OVSDB path every bulk's transaction is marked in the
- * Write_Mark row named by 'mark_writer' ("orchd", or "orchd-N" for
- * instance N; NULL for a schema without the table), for syncd
+ * On the southbound OVSDB path (the OVSDB sink) every bulk's transaction
+ * is marked in the Write_Mark row named by 'mark_writer' ("orchd", or
+ * "orchd-N" for instance N; NULL for a schema without the table), for syncd
  * (syncd-marks.h), and the row is read after each reconnection of the
  * writer: a database that lost committed writes gets them again
  * (orchd-asic-mark.h).  On the fast path Asic_Route is written behind,
@@ -23,6 +24,9 @@
  *
  * The main thread calls every function here except the callbacks, which
  * run in the worker's thread.
+ *
+ * Copyright (c) 2024 The fibsync authors.
+ * Licensed under the Apache License, Version 2.0.
  */
 
 #ifndef ORCHD_WORKER_H
@@ -56,13 +60,13 @@ struct orchd_worker *orchd_worker_create(const char *db_remote,
                                          const char *mark_writer,
                                          int instance,
                                          const struct orchd_bulker_config *,
-                                         struct orchd_cache *);
+                                         struct orchd_cache *,
+                                         const struct orchd_southbound_options
+                                         *);
 void orchd_worker_destroy(struct orchd_worker *);
 
 void orchd_worker_seed(struct orchd_worker *, struct orchd_entry *,
                        bool settled, int64_t seq);
-void orchd_worker_set_southbound(struct orchd_worker *,
-                                 const struct orchd_southbound_options *);
 void orchd_worker_start(struct orchd_worker *, bool use_ring,
                         size_t ring_size);
 bool orchd_worker_uses_ring(const struct orchd_worker *);
@@ -100,4 +104,4 @@ void orchd_worker_format(struct orchd_worker *, struct ds *);
 void orchd_worker_format_ring(struct orchd_worker *, struct ds *);
 void orchd_worker_format_southbound(struct orchd_worker *, struct ds *);
 
-#endif /* daemons/orchd/orchd-worker.h */
+#endif /* orchd-worker.h */

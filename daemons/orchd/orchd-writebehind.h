@@ -34,7 +34,7 @@
  * While fpmsyncd's Route writes are behind, orchd_writebehind_yield()
  * holds new transactions back (for ORCHD_WRITEBEHIND_MAX_YIELD_MS at
  * most, by default), so that ovsdb-server spends itself on Route, the
- * source of truth, first (daemons/orchd/orchd-northbound.h).
+ * source of truth, first (orchd-northbound.h).
  *
  * Thread safety: none; the thread that runs the worker's bulker and writer
  * owns it.
@@ -116,4 +116,4 @@ void orchd_writebehind_get_stats(const struct orchd_writebehind *,
 void orchd_writebehind_format(const struct orchd_writebehind *,
                               struct ds *);
 
-#endif /* daemons/orchd/orchd-writebehind.h */
+#endif /* orchd-writebehind.h */

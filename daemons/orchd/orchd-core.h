@@ -1,0 +1,70 @@
+/*
+ * orchd-core: the state that orchd's main loop, its route source
+ * (orchd-source.h) and its unixctl commands share.
+ *
+ * main() (orchd.c) owns one struct orchd.  The route source, whichever
+ * it is, turns its routes into entries through orchd-resolve.h and hands
+ * them to the worker; the commands (orchd-unixctl.h) read the counters
+ * and ask the source and the worker.  Nothing here is a file-scope
+ * global: every part is handed the struct.
+ *
+ * Copyright (c) 2024 The fibsync authors.
+ * Licensed under the Apache License, Version 2.0.
+ */
+
+#ifndef ORCHD_CORE_H
+#define ORCHD_CORE_H 1
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lib/ovsdb-cs-retry.h"
+#include "sset.h"
+
+struct orchd_asic_acks;
+struct orchd_cache;
+struct orchd_options;
+struct orchd_replica_widening;
+struct orchd_show;
+struct orchd_source;
+struct orchd_status;
+struct orchd_worker;
+struct ovsdb_idl;
+struct ovsdb_idl_index;
+struct perf_timer;
+
+/* The daemon's state. */
+struct orchd {
+    struct orchd_options *opts;     /* The command line and features. */
+    struct ovsdb_idl *idl;          /* Replica of the database: Global and
+                                     * Vrf always, Route and Nexthop_Group
+                                     * as the source asks. */
+    struct ovsdb_cs_retry idl_retry; /* Its reconnection once the server
+                                      * is back. */
+    struct ovsdb_idl_index *nhg_by_id; /* Nexthop_Group by id, or NULL if
+                                        * the source replicates none. */
+    struct orchd_source *source;    /* Where the routes come from. */
+    struct orchd_cache *cache;      /* Programmed routes. */
+    struct orchd_worker *worker;    /* Bulks and writes. */
+    struct orchd_show *show;        /* fib/show, or NULL. */
+    struct orchd_status *status;    /* Route.status write-back (unused on
+                                     * the northbound fast path). */
+    struct orchd_asic_acks *acks;   /* syncd's acknowledgements on the
+                                     * southbound OVSDB path, or NULL. */
+    struct orchd_replica_widening *widening; /* Route's replica in steps:
+                                              * at start, and again after
+                                              * a lost connection. */
+    struct perf_timer *drain_timer; /* "DRAIN" stage. */
+    struct sset vrfs;               /* Names of the Vrf rows. */
+    bool db_has_marks;              /* The schema has Write_Mark. */
+    bool synced;                    /* Initial reconciliation done. */
+    bool exiting;                   /* "exit" received. */
+
+    /* Counters. */
+    uint64_t n_updates;             /* Route rows processed. */
+    uint64_t n_deletes;             /* Route rows deleted. */
+    uint64_t n_bad;                 /* Routes that could not be parsed. */
+    uint64_t n_unresolved;          /* Routes waiting for a next-hop group. */
+};
+
+#endif /* orchd-core.h */

@@ -1,0 +1,73 @@
+/*
+ * orchd-resolve: a route into the SAI entry it programs, the one step
+ * every route source takes (orchd-source.h).
+ *
+ * A route (struct orchd_route_row, whichever source read it) becomes an
+ * entry: dropped (blackhole), trapped (no next hop), or forwarded through
+ * its next hops or its next-hop group's members.  A prefix that is not
+ * canonical text, or a VRF that no Vrf row names, is refused, and the
+ * route's status says why; a route through a group that is unknown or
+ * empty waits for it.  orchd_resolve_process() then hands the entry to
+ * the worker, or removes the one a refused route had.
+ *
+ * Copyright (c) 2024 The fibsync authors.
+ * Licensed under the Apache License, Version 2.0.
+ */
+
+#ifndef ORCHD_RESOLVE_H
+#define ORCHD_RESOLVE_H 1
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "daemons/orchd/orchd-status.h"
+
+struct fib_prefix;
+struct fibrec_route;
+struct orchd;
+struct orchd_entry;
+struct orchd_route_row;
+struct sset;
+struct uuid;
+
+/* What orchd_resolve_process() did with a route. */
+enum orchd_route_outcome {
+    ORCHD_ROUTE_SENT,           /* To the worker. */
+    ORCHD_ROUTE_WAITING,        /* For its next-hop group. */
+    ORCHD_ROUTE_REFUSED,        /* Refused, with an error in its status. */
+};
+
+bool orchd_resolve_vrf_is_known(const struct orchd *, const char *vrf);
+bool orchd_resolve_read_vrfs(struct orchd *, bool force,
+                             struct sset *changed);
+void orchd_resolve_row_from_idl(const struct fibrec_route *,
+                                struct orchd_route_row *);
+
+struct orchd_entry *orchd_resolve_group_entry(const struct orchd *,
+                                              const char *vrf,
+                                              const struct fib_prefix *,
+                                              int64_t id, bool *waiting);
+struct orchd_entry *orchd_resolve_build_entry(const struct orchd *,
+                                              const struct orchd_route_row *,
+                                              bool *waiting, char **error);
+struct orchd_entry *orchd_resolve_route(struct orchd *,
+                                        const struct orchd_route_row *,
+                                        enum orchd_refusal *why,
+                                        char **error);
+struct orchd_entry *orchd_resolve_show(void *orchd,
+                                       const struct fibrec_route *);
+bool orchd_resolve_asic_key(const struct orchd_route_row *, struct uuid *);
+
+enum orchd_route_outcome orchd_resolve_process(
+    struct orchd *, const struct orchd_route_row *, struct uuid *key);
+enum orchd_route_outcome orchd_resolve_process_idl(
+    struct orchd *, const struct fibrec_route *, struct uuid *key);
+enum orchd_route_outcome orchd_resolve_submit(struct orchd *,
+                                              const struct uuid *route_uuid,
+                                              struct orchd_entry *,
+                                              bool waiting);
+void orchd_resolve_delete(struct orchd *, const struct uuid *route_uuid,
+                          const struct uuid *key);
+void orchd_resolve_count_bad(struct orchd *);
+
+#endif /* orchd-resolve.h */
