@@ -1,17 +1,20 @@
 #! /bin/sh
-# bench-instructions.sh -- instructions fpmsyncd executes per route.
+# bench-instructions.sh -- instructions a daemon executes per route.
 #
-# usage: utilities/bench-instructions.sh [-n ROUTES] [-d DAEMON] BUILD...
+# usage: utilities/bench-instructions.sh [-n ROUTES] [-d DAEMON] [-p PATH]
+#                                        BUILD...
 #
 # CPU time on this shared 2-core VM drifts by 10-20% between runs of the
 # same code, too much to tell a 5% change.  Instruction counts do not
-# drift: for each BUILD this runs DAEMON (fpmsyncd, the default, or
-# orchd) under valgrind's cachegrind (instruction counting only) on a
-# fresh database, sends ROUTES (default 200000) IPv4 routes with
-# fpm-replay, waits until every row is committed (fpmsyncd) or every
-# route is in syncd's FIB (orchd: the whole stack runs, orchd in async
-# SAI mode as "fibsync-bench run -c ovsdb" has it), stops the daemon and prints
-# the instructions it executed, per route.  The count still depends a
+# drift: for each BUILD this starts the whole stack (ovsdb-server on a
+# fresh database, syncd, orchd in async SAI mode as "fibsync-bench run"
+# has it, and fpmsyncd) on PATH ("ovsdb", the default, or "zmq": the
+# Global row's northbound_zmq and southbound_zmq), with DAEMON
+# (fpmsyncd, the default, orchd or syncd) under valgrind's cachegrind
+# (instruction counting only), sends ROUTES (default 200000) IPv4 routes
+# with fpm-replay, waits until syncd's FIB holds every route and fpmsyncd
+# has committed every Route row, stops the stack and prints the
+# instructions DAEMON executed, per route.  The count still depends a
 # little on how routes fall into transactions and bulks, which timing
 # decides, so compare builds in the same run.
 #
@@ -21,14 +24,25 @@
 set -e
 ROUTES=200000
 DAEMON=fpmsyncd
+ROUTE_PATH=ovsdb
 while test $# -gt 0; do
     case $1 in
         -n) ROUTES=$2; shift 2 ;;
         -d) DAEMON=$2; shift 2 ;;
+        -p) ROUTE_PATH=$2; shift 2 ;;
         -h|--help) sed -n '2,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;;
         *) break ;;
     esac
 done
+case $DAEMON in
+    fpmsyncd|orchd|syncd) ;;
+    *) echo "$0: -d takes fpmsyncd, orchd or syncd" >&2; exit 1 ;;
+esac
+case $ROUTE_PATH in
+    ovsdb) zmq=false ;;
+    zmq) zmq=true ;;
+    *) echo "$0: -p takes ovsdb or zmq" >&2; exit 1 ;;
+esac
 test $# -ge 1 || { echo "$0: name at least one build (use --help)" >&2;
                    exit 1; }
 command -v valgrind > /dev/null ||
@@ -45,6 +59,10 @@ for build in "$@"; do
     "$OVS/ovsdb/ovsdb-server" "$d/db" --detach --no-chdir \
         --pidfile="$d/ovsdb-server.pid" --log-file="$d/ovsdb-server.log" \
         --remote="punix:$d/db.sock" --unixctl="$d/ovsdb-server.ctl"
+    "$OVS/ovsdb/ovsdb-client" transact "unix:$d/db.sock" \
+        "[\"Fibsync\", {\"op\": \"insert\", \"table\": \"Global\",
+          \"row\": {\"northbound_zmq\": $zmq, \"southbound_zmq\": $zmq,
+                   \"sai_mode\": \"async\"}}]" > /dev/null
     appctl () { "$OVS/utilities/ovs-appctl" -t "$d/$1.ctl" "$2"; }
     daemon_args () {
         echo --no-chdir --unixctl="$d/$1.ctl" --log-file="$d/$1.log" \
@@ -56,18 +74,23 @@ for build in "$@"; do
                 --cachegrind-out-file=/dev/null
         fi
     }
-    if test "$DAEMON" = orchd; then
-        $(under syncd) "$(bench_program "$B" syncd)" $(daemon_args syncd) \
-            --capacity-ipv4-routes=$((ROUTES + 1000)) 2> "$d/syncd.err" &
-        $(under orchd) "$(bench_program "$B" orchd)" $(daemon_args orchd) \
-            --sai-mode=async --no-ring 2> "$d/valgrind.out" &
-        vg=$!
-    fi
-    err=$d/fpmsyncd.err
-    test "$DAEMON" = fpmsyncd && err=$d/valgrind.out
-    $(under fpmsyncd) "$(bench_program "$B" fpmsyncd)" $(daemon_args fpmsyncd) \
-        --fpm-port="$port" 2> "$err" &
-    test "$DAEMON" = fpmsyncd && vg=$!
+    err () {    # err NAME: where NAME's standard error goes
+        if test "$1" = "$DAEMON"; then
+            echo "$d/valgrind.out"
+        else
+            echo "$d/$1.err"
+        fi
+    }
+    export FIBSYNC_RUNDIR=$d
+    $(under syncd) "$(bench_program "$B" syncd)" $(daemon_args syncd) \
+        --capacity-ipv4-routes=$((ROUTES + 1000)) 2> "$(err syncd)" &
+    pids=$!
+    $(under orchd) "$(bench_program "$B" orchd)" $(daemon_args orchd) \
+        --no-ring 2> "$(err orchd)" &
+    pids="$pids $!"
+    $(under fpmsyncd) "$(bench_program "$B" fpmsyncd)" \
+        $(daemon_args fpmsyncd) --fpm-port="$port" 2> "$(err fpmsyncd)" &
+    pids="$pids $!"
     until appctl fpmsyncd fpm/show 2>/dev/null | grep -q '^fpm: ptcp'; do
         sleep 0.5
     done
@@ -76,32 +99,30 @@ for build in "$@"; do
     while :; do
         waited=$((waited + 1))
         if test $waited -gt 7200; then
-            echo "$0: $DAEMON did not finish within an hour" >&2
+            echo "$0: the stack did not finish within an hour" >&2
             exit 1
         fi
-        if test "$DAEMON" = orchd; then
-            n=$(appctl syncd crm/show 2>/dev/null |
-                awk '$1 == "ipv4_route" { print $2 }')
-            test "${n:-0}" -ge "$ROUTES" && break
-        else
-            s=$(appctl fpmsyncd fpm/show)
-            held=$(echo "$s" | sed -n 's/^routes: \([0-9]*\) held.*/\1/p')
-            pending=$(echo "$s" | sed -n 's/^pending: //p')
-            inflight=$(echo "$s" | sed -n 's/^in flight: //p')
-            test "$held" = "$ROUTES" && test "$pending" = 0 &&
-                test "$inflight" = 0 && break
-        fi
+        n=$(appctl syncd crm/show 2>/dev/null |
+            awk '$1 == "ipv4_route" { print $2 }')
+        s=$(appctl fpmsyncd fpm/show 2>/dev/null || true)
+        pending=$(echo "$s" | sed -n 's/^pending: //p')
+        inflight=$(echo "$s" | sed -n 's/^in flight: //p')
+        test "${n:-0}" -ge "$ROUTES" && test "${pending:-1}" = 0 &&
+            test "${inflight:-1}" = 0 && break
         sleep 0.5
     done
     for p in fpmsyncd orchd syncd; do
         appctl "$p" exit > /dev/null 2>&1 || true
     done
-    wait $vg || true
+    for pid in $pids; do
+        wait $pid || true
+    done
     sleep 1
     ir=$(sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' "$d/valgrind.out" |
          tr -d ,)
     kill "$(cat "$d/ovsdb-server.pid")"
-    echo "$build: $DAEMON $ir instructions for $ROUTES routes," \
-         "$(echo "$ir $ROUTES" | awk '{ printf "%.0f", $1 / $2 }') a route"
+    echo "$build: $DAEMON on the $ROUTE_PATH path: $ir instructions for" \
+         "$ROUTES routes, $(echo "$ir $ROUTES" |
+                            awk '{ printf "%.0f", $1 / $2 }') a route"
     rm -rf "$d"
 done

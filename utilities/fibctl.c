@@ -1,11 +1,19 @@
 /*
  * fibctl: "show ip route" for fibsync, in the style of FRR's vtysh.
  *
- * fibctl answers from orchd, the long-running process that holds a replica
- * of the Route table with compound indexes over it (idl/route-index.h):
- * it sends its command line to orchd's unixctl socket as "fib/show" and
- * prints the answer.  A one-shot command so costs one round trip and an
- * index lookup, never a replica build or a table scan.  See --help.
+ * fibctl answers from orchd, the long-running process that holds the
+ * routes and a (vrf, prefix) index over them: it sends its command line
+ * to orchd's unixctl socket as "fib/show" and prints the answer.  A
+ * one-shot command so costs one round trip and an index lookup, never a
+ * replica build or a table scan.  Which index answers depends on orchd's
+ * route source (daemons/orchd/orchd-source.h): by default (fibsync-ctl
+ * start) orchd keeps no Route replica and its own route table's index
+ * answers; with a Route replica (fibsync-ctl --route-replica, and with a
+ * cluster) the IDL's compound indexes (idl/route-index.h) do.  See
+ * --help.
+ *
+ * Copyright (c) 2024 The fibsync authors.
+ * Licensed under the Apache License, Version 2.0.
  */
 
 #include <config.h>
@@ -231,11 +239,16 @@ In the route list, the first column is the protocol (B - BGP, S - static,\n\
 C - connected, K - kernel, O - OSPF, ...), '>' marks the selected route,\n\
 '*' a route the ASIC has acknowledged, 'q' one still queued.\n\
 \n\
-How it answers: orchd holds a replica of the Route table with compound\n\
-indexes over it ((vrf, prefix) and (nexthop, prefix), prefixes compared\n\
-as numbers).  fibctl sends the command to orchd's unixctl socket\n\
-(\"fib/show\") and prints the answer: an exact prefix is one index\n\
-lookup, an address a few (longest prefix first).\n\
+How it answers: orchd holds the routes with a (vrf, prefix) index over\n\
+them, prefixes compared as numbers.  By default (fibsync-ctl start) that\n\
+is orchd's own route table, read from the database file and kept by a\n\
+monitor of Route's changes, with no Route replica; with fibsync-ctl\n\
+--route-replica, and with a cluster, it is orchd's IDL replica of Route\n\
+with compound indexes ((vrf, prefix) and (nexthop, prefix)).  On the\n\
+northbound ZeroMQ path orchd keeps no index yet and fibctl says so.\n\
+fibctl sends the command to orchd's unixctl socket (\"fib/show\") and\n\
+prints the answer: an exact prefix is one index lookup, an address a\n\
+few (longest prefix first).\n\
 \n\
 Options:\n\
   --db=REMOTE       the stack's database, unix:DIR/db.sock; orchd's socket\n\
@@ -244,7 +257,7 @@ Options:\n\
                     unix:$FIBSYNC_RUNDIR/db.sock).  A comma-\n\
                     separated list (a cluster's db-N.sock, relay.sock)\n\
                     gives DIR by its first unix: remote.  fibctl reads\n\
-                    no database itself: orchd's replica answers, so a\n\
+                    no database itself: orchd's routes answer, so a\n\
                     relay takes no load off the cluster for fibctl;\n\
                     ovsdb-client reads the relay (fibsync-ctl --help)\n\
   --orchd=SOCKET    orchd's unixctl socket, explicitly\n\
