@@ -29,8 +29,11 @@
  *     next-hop groups, and their removal once unused.
  *
  * Types private to the apply step are prefixed "sa_"; the functions that
- * syncd-nexthop.c gives syncd-apply.c, "syncd_nexthop_".  Nothing outside
- * those two files includes this header. */
+ * syncd-nexthop.c gives syncd-apply.c, "syncd_nexthop_".  syncd-apply.c
+ * calls syncd-nexthop.c, never the other way round: what syncd-nexthop.c
+ * needs of syncd-apply.c it asks through the hooks that syncd-apply.c
+ * gives syncd_nexthop_init() ("struct syncd_nexthop_hooks").  Nothing
+ * outside those two files includes this header. */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -61,6 +64,19 @@ enum sa_target_kind {
 struct sa_target {
     enum sa_target_kind kind;   /* What 'ptr' is. */
     void *ptr;                  /* The object, NULL for SA_T_NONE. */
+};
+
+/* What syncd-nexthop.c asks of syncd-apply.c, which calls it: given to
+ * syncd_nexthop_init().  Each function gets the hooks' 'aux'. */
+struct syncd_nexthop_hooks {
+    /* Sends every queued operation to the switch (syncd_apply_flush()),
+     * so that the removals among them free room for an object whose
+     * creation ran out of it.  Called only when not already flushing. */
+    void (*flush)(void *aux);
+
+    /* Schedules the retry of failed removals, one having just been
+     * queued (a next-hop group set aside). */
+    void (*retry_later)(void *aux);
 };
 
 /* The apply step. */
@@ -115,6 +131,9 @@ struct syncd_apply {
     /* Scratch for resolving next hops. */
     struct sa_member *scratch;  /* Members being resolved. */
     size_t allocated_scratch;   /* Capacity of 'scratch'. */
+    const struct syncd_nexthop_hooks *nh_hooks; /* What syncd-nexthop.c
+                                                 * asks of the rest... */
+    void *nh_aux;               /* ...and their argument. */
 
     /* Objects that lost their last reference, removed after a flush. */
     struct sa_nh **gc_nhs;      /* Next hops. */
@@ -164,10 +183,10 @@ size_t syncd_nexthop_target_describe(const struct sa_target *,
                                      size_t *allocated);
 void syncd_nexthop_gc(struct syncd_apply *);
 void syncd_nexthop_retry_stuck(struct syncd_apply *);
-void syncd_apply_retry_later(struct syncd_apply *);
 
 /* Life cycle of the objects (syncd-nexthop.c). */
-void syncd_nexthop_init(struct syncd_apply *);
+void syncd_nexthop_init(struct syncd_apply *,
+                        const struct syncd_nexthop_hooks *, void *aux);
 void syncd_nexthop_destroy(struct syncd_apply *);
 
 #endif /* daemons/syncd/syncd-apply-private.h */

@@ -260,7 +260,7 @@ nh_get(struct syncd_apply *sa, const sai_ip_address_t *ip_,
     if (*status == SAI_STATUS_INSUFFICIENT_RESOURCES && apply_has_work(sa)
         && !sa->flushing) {
         /* Queued removals may free room. */
-        syncd_apply_flush(sa);
+        sa->nh_hooks->flush(sa->nh_aux);
         *status = sa->nh_api->create_next_hop(&oid, sa->sw, 3, attrs);
     }
     if (*status) {
@@ -359,7 +359,7 @@ nhg_create(struct syncd_apply *sa, const struct sa_member *m, size_t n,
                                                  &type_attr);
     if (*status == SAI_STATUS_INSUFFICIENT_RESOURCES && apply_has_work(sa)
         && !sa->flushing) {
-        syncd_apply_flush(sa);
+        sa->nh_hooks->flush(sa->nh_aux);
         *status = sa->nhg_api->create_next_hop_group(&oid, sa->sw, 1,
                                                      &type_attr);
     }
@@ -473,7 +473,7 @@ nhg_destroy(struct syncd_apply *sa, struct sa_nhg *nhg)
             hmap_remove(&sa->nhgs, &nhg->node);
             APPEND(sa->stuck_nhgs, sa->n_stuck_nhgs,
                    sa->allocated_stuck_nhgs, nhg);
-            syncd_apply_retry_later(sa);
+            sa->nh_hooks->retry_later(sa->nh_aux);
             sa->stats.nhg_stuck++;
         }
         return false;
@@ -633,6 +633,122 @@ syncd_nexthop_target_describe(const struct sa_target *t,
     return n;
 }
 
+/* Drops the next-hop references of the 'n' members 'm'. */
+static void
+members_unref(struct syncd_apply *sa, const struct sa_member *m, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        nh_unref(sa, m[i].nh);
+    }
+}
+
+/* If SET operation 'op' is a connected route (a next hop without a
+ * gateway), resolves it in 'vr' into '*t', holding a reference to its
+ * interface, and returns true with the outcome in '*status'.  Otherwise
+ * returns false. */
+static bool
+resolve_connected(struct syncd_apply *sa, struct sa_vr *vr,
+                  const struct syncd_route_op *op, struct sa_target *t,
+                  sai_status_t *status)
+{
+    for (size_t i = 0; i < op->n_nexthops; i++) {
+        const struct syncd_nexthop *nh = &op->nexthops[i];
+
+        if (!nh->has_gateway) {
+            if (op->n_nexthops != 1 || !nh->ifname || !nh->ifname[0]) {
+                *status = SAI_STATUS_INVALID_PARAMETER;
+                return true;
+            }
+            struct sa_rif *rif = rif_get(sa, vr, nh->ifname, status);
+            if (rif) {
+                t->kind = SA_T_RIF;
+                t->ptr = rif;
+                *status = SAI_STATUS_SUCCESS;
+            }
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Takes a reference to the next hop of each gateway of SET operation 'op'
+ * in 'vr', creating next hops and interfaces as needed, as members in
+ * 'sa->scratch'.  Returns their number, or 0 with '*status' (holding no
+ * reference) on failure. */
+static size_t
+members_get(struct syncd_apply *sa, struct sa_vr *vr,
+            const struct syncd_route_op *op, sai_status_t *status)
+{
+    if (op->n_nexthops > sa->allocated_scratch) {
+        sa->allocated_scratch = op->n_nexthops;
+        sa->scratch = xrealloc(sa->scratch,
+                               sa->allocated_scratch * sizeof *sa->scratch);
+    }
+    struct sa_member *m = sa->scratch;
+    size_t n = 0;
+    for (size_t i = 0; i < op->n_nexthops; i++) {
+        const struct syncd_nexthop *snh = &op->nexthops[i];
+        struct sa_rif *rif = rif_get(sa, vr, snh->ifname, status);
+        struct sa_nh *nh = rif ? nh_get(sa, &snh->gateway, rif, status)
+                               : NULL;
+
+        if (!nh) {
+            members_unref(sa, m, n);
+            return 0;
+        }
+        m[n].nh = nh;
+        m[n].weight = MAX(snh->weight, 1);
+        m[n].oid = SAI_NULL_OBJECT_ID;
+        n++;
+    }
+    return n;
+}
+
+/* Sorts the 'n' members 'm' and merges the same next hop given twice
+ * (adding up the weights, dropping the extra reference).  Returns the
+ * number of members left. */
+static size_t
+members_merge(struct syncd_apply *sa, struct sa_member *m, size_t n)
+{
+    qsort(m, n, sizeof *m, member_compare);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (k && m[k - 1].nh == m[i].nh) {
+            m[k - 1].weight += m[i].weight;
+            nh_unref(sa, m[i].nh);
+        } else {
+            m[k++] = m[i];
+        }
+    }
+    return k;
+}
+
+/* Returns the group whose members are the 'n' members 'm' (sorted, whose
+ * hash is 'hash'), or NULL if there is none. */
+static struct sa_nhg *
+nhg_find(const struct syncd_apply *sa, const struct sa_member *m, size_t n,
+         uint32_t hash)
+{
+    struct sa_nhg *nhg;
+
+    HMAP_FOR_EACH_WITH_HASH (nhg, node, hash, &sa->nhgs) {
+        if (nhg->n == n) {
+            size_t i;
+
+            for (i = 0; i < n; i++) {
+                if (nhg->members[i].nh != m[i].nh
+                    || nhg->members[i].weight != m[i].weight) {
+                    break;
+                }
+            }
+            if (i == n) {
+                return nhg;
+            }
+        }
+    }
+    return NULL;
+}
+
 /* Resolves the next hops of SET operation 'op' in 'vr' into '*t', holding
  * a reference, creating next hops, groups and interfaces as needed. */
 sai_status_t
@@ -648,62 +764,18 @@ syncd_nexthop_resolve(struct syncd_apply *sa, struct sa_vr *vr,
     }
 
     /* A connected route: the only next hop is an interface. */
-    for (size_t i = 0; i < op->n_nexthops; i++) {
-        const struct syncd_nexthop *nh = &op->nexthops[i];
-
-        if (!nh->has_gateway) {
-            if (op->n_nexthops != 1 || !nh->ifname || !nh->ifname[0]) {
-                return SAI_STATUS_INVALID_PARAMETER;
-            }
-            struct sa_rif *rif = rif_get(sa, vr, nh->ifname, &status);
-            if (!rif) {
-                return status;
-            }
-            t->kind = SA_T_RIF;
-            t->ptr = rif;
-            return SAI_STATUS_SUCCESS;
-        }
+    if (resolve_connected(sa, vr, op, t, &status)) {
+        return status;
     }
 
-    /* Gateways: a next hop reference for each. */
-    if (op->n_nexthops > sa->allocated_scratch) {
-        sa->allocated_scratch = op->n_nexthops;
-        sa->scratch = xrealloc(sa->scratch,
-                               sa->allocated_scratch * sizeof *sa->scratch);
+    /* Gateways: a next hop reference for each, the same next hop given
+     * twice merged. */
+    size_t n = members_get(sa, vr, op, &status);
+    if (!n) {
+        return status;
     }
     struct sa_member *m = sa->scratch;
-    size_t n = 0;
-    for (size_t i = 0; i < op->n_nexthops; i++) {
-        const struct syncd_nexthop *snh = &op->nexthops[i];
-        struct sa_rif *rif = rif_get(sa, vr, snh->ifname, &status);
-        struct sa_nh *nh = rif ? nh_get(sa, &snh->gateway, rif, &status)
-                               : NULL;
-
-        if (!nh) {
-            for (size_t j = 0; j < n; j++) {
-                nh_unref(sa, m[j].nh);
-            }
-            return status;
-        }
-        m[n].nh = nh;
-        m[n].weight = MAX(snh->weight, 1);
-        m[n].oid = SAI_NULL_OBJECT_ID;
-        n++;
-    }
-
-    /* Sort, and merge the same next hop given twice. */
-    qsort(m, n, sizeof *m, member_compare);
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (k && m[k - 1].nh == m[i].nh) {
-            m[k - 1].weight += m[i].weight;
-            nh_unref(sa, m[i].nh);
-        } else {
-            m[k++] = m[i];
-        }
-    }
-    n = k;
-
+    n = members_merge(sa, m, n);
     if (n == 1) {
         t->kind = SA_T_NH;
         t->ptr = m[0].nh;
@@ -712,34 +784,16 @@ syncd_nexthop_resolve(struct syncd_apply *sa, struct sa_vr *vr,
 
     /* Share an existing group with the same members, or create one. */
     uint32_t hash = members_hash(m, n);
-    struct sa_nhg *nhg;
-    HMAP_FOR_EACH_WITH_HASH (nhg, node, hash, &sa->nhgs) {
-        if (nhg->n == n) {
-            size_t i;
-
-            for (i = 0; i < n; i++) {
-                if (nhg->members[i].nh != m[i].nh
-                    || nhg->members[i].weight != m[i].weight) {
-                    break;
-                }
-            }
-            if (i == n) {
-                nhg->refcnt++;
-                for (i = 0; i < n; i++) {
-                    nh_unref(sa, m[i].nh);
-                }
-                t->kind = SA_T_NHG;
-                t->ptr = nhg;
-                return SAI_STATUS_SUCCESS;
-            }
+    struct sa_nhg *nhg = nhg_find(sa, m, n, hash);
+    if (nhg) {
+        nhg->refcnt++;
+        members_unref(sa, m, n);
+    } else {
+        nhg = nhg_create(sa, m, n, hash, &status);
+        if (!nhg) {
+            members_unref(sa, m, n);
+            return status;
         }
-    }
-    nhg = nhg_create(sa, m, n, hash, &status);
-    if (!nhg) {
-        for (size_t i = 0; i < n; i++) {
-            nh_unref(sa, m[i].nh);
-        }
-        return status;
     }
     t->kind = SA_T_NHG;
     t->ptr = nhg;
@@ -748,10 +802,15 @@ syncd_nexthop_resolve(struct syncd_apply *sa, struct sa_vr *vr,
 
 /* ---- Life cycle --------------------------------------------------------- */
 
-/* Initializes the object maps of 'sa'. */
+/* Initializes the object maps of 'sa', and what this module asks of the
+ * rest of the apply step: 'hooks' (which must outlive 'sa'), called with
+ * 'aux'. */
 void
-syncd_nexthop_init(struct syncd_apply *sa)
+syncd_nexthop_init(struct syncd_apply *sa,
+                   const struct syncd_nexthop_hooks *hooks, void *aux)
 {
+    sa->nh_hooks = hooks;
+    sa->nh_aux = aux;
     hmap_init(&sa->vrs);
     hmap_init(&sa->rifs);
     hmap_init(&sa->rifs_by_oid);
