@@ -8,6 +8,9 @@ daemons_syncd_libsyncd_la_SOURCES = \
 	daemons/syncd/syncd-nexthop-key.c daemons/syncd/syncd-nexthop-key.h \
 	daemons/syncd/syncd-status.c daemons/syncd/syncd-status.h \
 	daemons/syncd/syncd-db.c daemons/syncd/syncd-db.h \
+	daemons/syncd/syncd-db-private.h \
+	daemons/syncd/syncd-db-read.c \
+	daemons/syncd/syncd-db-update.c \
 	daemons/syncd/syncd-marks.c daemons/syncd/syncd-marks.h \
 	daemons/syncd/syncd-rows.c daemons/syncd/syncd-rows.h \
 	daemons/syncd/syncd-writeback.c daemons/syncd/syncd-writeback.h \
