@@ -19,7 +19,12 @@ daemons_syncd_libsyncd_la_SOURCES = \
 	daemons/syncd/syncd-warm.c daemons/syncd/syncd-warm.h
 
 sbin_PROGRAMS += daemons/syncd/syncd
-daemons_syncd_syncd_SOURCES = daemons/syncd/syncd.c
+daemons_syncd_syncd_SOURCES = \
+	daemons/syncd/syncd.c daemons/syncd/syncd.h \
+	daemons/syncd/syncd-options.c daemons/syncd/syncd-options.h \
+	daemons/syncd/syncd-path.c daemons/syncd/syncd-path.h \
+	daemons/syncd/syncd-rates.c daemons/syncd/syncd-rates.h \
+	daemons/syncd/syncd-unixctl.c daemons/syncd/syncd-unixctl.h
 daemons_syncd_syncd_LDADD = daemons/syncd/libsyncd.la asic-sim/libasicsim.la \
 	lib/libfibsync.la idl/libfibsync-idl.la $(OVSDB_LIBS) $(OVS_LIBS) \
 	$(JEMALLOC_LIBS)
