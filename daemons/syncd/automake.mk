@@ -4,6 +4,7 @@ noinst_LTLIBRARIES += daemons/syncd/libsyncd.la
 daemons_syncd_libsyncd_la_SOURCES = \
 	daemons/syncd/syncd-apply.c daemons/syncd/syncd-apply.h \
 	daemons/syncd/syncd-apply-private.h \
+	daemons/syncd/syncd-apply-show.c \
 	daemons/syncd/syncd-nexthop.c \
 	daemons/syncd/syncd-nexthop-key.c daemons/syncd/syncd-nexthop-key.h \
 	daemons/syncd/syncd-status.c daemons/syncd/syncd-status.h \

@@ -48,23 +48,6 @@ COVERAGE_DEFINE(syncd_apply_orphan);
 /* How often failed removals are retried, in milliseconds. */
 #define ORPHAN_RETRY_MSEC 1000
 
-/* Route flags. */
-#define SA_ROUTE_ORPHAN 0x01    /* Its removal failed and is retried. */
-#define SA_ROUTE_STALE 0x02     /* Not confirmed since the last
-                                 * syncd_apply_mark_stale(). */
-
-/* A route programmed in the switch: 48 bytes. */
-struct sa_route {
-    struct hmap_node node;      /* In 'sa->routes', by (vr, prefix). */
-    struct fib_prefix prefix;   /* Destination. */
-    uint16_t vr;                /* Index of its VR in 'sa->vr_array'. */
-    uint8_t action;             /* PACKET_ACTION. */
-    uint8_t kind;               /* enum sa_target_kind of 'target'. */
-    uint8_t flags;              /* SA_ROUTE_*. */
-    void *target;               /* NEXT_HOP_ID's object (holding a
-                                 * reference), or NULL. */
-};
-
 /* The SAI call that an operation became. */
 enum sa_sai_op {
     SA_OP_CREATE,
@@ -129,24 +112,6 @@ syncd_prefix_to_sai(const struct fib_prefix *p, sai_ip_prefix_t *out)
         memcpy(&a, p->addr, 16);
         sai_util_ip_prefix_init6(out, &a, p->len);
     }
-}
-
-/* Returns the Asic_Route spelling of 'action' ("forward", "drop",
- * "trap"), or SAI's name in lowercase for other actions. */
-const char *
-syncd_action_name(sai_packet_action_t action)
-{
-    switch (action) {
-    case SAI_PACKET_ACTION_FORWARD: return "forward";
-    case SAI_PACKET_ACTION_DROP: return "drop";
-    case SAI_PACKET_ACTION_TRAP: return "trap";
-    case SAI_PACKET_ACTION_COPY: return "copy";
-    case SAI_PACKET_ACTION_COPY_CANCEL: return "copy_cancel";
-    case SAI_PACKET_ACTION_LOG: return "log";
-    case SAI_PACKET_ACTION_DENY: return "deny";
-    case SAI_PACKET_ACTION_TRANSIT: return "transit";
-    }
-    return "unknown";
 }
 
 static uint32_t
@@ -740,13 +705,6 @@ syncd_apply_sweep_stale(struct syncd_apply *sa)
     return n;
 }
 
-/* Returns the number of queued operations. */
-size_t
-syncd_apply_n_pending(const struct syncd_apply *sa)
-{
-    return sa->n_ops;
-}
-
 /* Retries failed removals when it is time. */
 void
 syncd_apply_run(struct syncd_apply *sa)
@@ -995,52 +953,4 @@ syncd_apply_set_max_bulk(struct syncd_apply *sa, uint32_t max_bulk)
 {
     syncd_apply_flush(sa);
     alloc_bulks(sa, MAX(max_bulk, 1));
-}
-
-/* ---- Introspection ------------------------------------------------------ */
-
-/* Calls 'cb' with every route, as the SET operation that would program it
- * as it is (origin zero, seq 0), in no particular order.  'cb' must not
- * change 'sa'. */
-void
-syncd_apply_for_each_route(const struct syncd_apply *sa,
-                           syncd_apply_route_cb *cb, void *aux)
-{
-    struct syncd_nexthop *nhs = NULL;
-    size_t allocated = 0;
-    const struct sa_route *r;
-
-    HMAP_FOR_EACH (r, node, &sa->routes) {
-        struct sa_target t = { .kind = r->kind, .ptr = r->target };
-        struct syncd_route_op op = {
-            .type = SYNCD_OP_SET,
-            .vrf = sa->vr_array[r->vr]->name,
-            .prefix = r->prefix,
-            .action = r->action,
-        };
-
-        op.n_nexthops = syncd_nexthop_target_describe(&t, &nhs, &allocated);
-        op.nexthops = nhs;
-        cb(&op, aux);
-    }
-    free(nhs);
-}
-
-sai_object_id_t
-syncd_apply_switch_id(const struct syncd_apply *sa)
-{
-    return sa->sw;
-}
-
-size_t
-syncd_apply_n_routes(const struct syncd_apply *sa)
-{
-    return hmap_count(&sa->routes);
-}
-
-void
-syncd_apply_get_stats(const struct syncd_apply *sa,
-                      struct syncd_apply_stats *stats)
-{
-    *stats = sa->stats;
 }

@@ -45,60 +45,6 @@ COVERAGE_DEFINE(syncd_apply_nh_remove);
 COVERAGE_DEFINE(syncd_apply_nhg_create);
 COVERAGE_DEFINE(syncd_apply_nhg_remove);
 
-/* A router interface, one per interface name (plus one unnamed per VR). */
-struct sa_rif {
-    struct hmap_node name_node; /* In 'sa->rifs' by name, if named. */
-    struct hmap_node oid_node;  /* In 'sa->rifs_by_oid'. */
-    char *name;                 /* Interface name, "" if unnamed. */
-    sai_object_id_t oid;        /* The SAI router interface. */
-    struct sa_vr *vr;           /* Its virtual router. */
-};
-
-/* A next hop: a gateway reached through a router interface.  Its
- * references are the routes that point at it, the group members that
- * contain it and the queued operations that will. */
-struct sa_nh {
-    struct hmap_node node;      /* In 'sa->nhs', by (ip, rif). */
-    struct hmap_node oid_node;  /* In 'sa->nhs_by_oid'. */
-    sai_ip_address_t ip;        /* Gateway, unused bytes zero. */
-    struct sa_rif *rif;         /* Router interface. */
-    sai_object_id_t oid;        /* The SAI next hop. */
-    uint32_t refcnt;            /* References. */
-    bool in_gc;                 /* In 'sa->gc_nhs'? */
-};
-
-/* A member of a next-hop group. */
-struct sa_member {
-    struct sa_nh *nh;           /* The next hop (the member holds a
-                                 * reference), NULL once the member is
-                                 * removed. */
-    uint32_t weight;            /* Its weight. */
-    sai_object_id_t oid;        /* The SAI group member,
-                                 * SAI_NULL_OBJECT_ID once removed. */
-};
-
-/* A next-hop group, one per distinct set of (next hop, weight) members.
- * Its references are the routes that point at it and the queued operations
- * that will. */
-struct sa_nhg {
-    struct hmap_node node;      /* In 'sa->nhgs', by members, unless
-                                 * 'stuck'. */
-    struct hmap_node oid_node;  /* In 'sa->nhgs_by_oid'. */
-    sai_object_id_t oid;        /* The SAI next-hop group. */
-    uint32_t refcnt;            /* References. */
-    bool in_gc;                 /* In 'sa->gc_nhgs'? */
-    bool stuck;                 /* Its removal failed, perhaps part way:
-                                 * in 'sa->stuck_nhgs', not 'sa->nhgs'. */
-    size_t n;                   /* Number of members. */
-    struct sa_member members[]; /* Sorted by (next hop id, weight). */
-};
-
-static uint32_t
-oid_hash(sai_object_id_t oid)
-{
-    return hash_uint64(oid);
-}
-
 /* ---- Virtual routers and router interfaces ------------------------------ */
 
 /* Returns the VR of VRF 'name', or NULL if it has none yet. */
@@ -183,7 +129,7 @@ rif_create(struct syncd_apply *sa, struct sa_vr *vr, const char *name,
     rif->name = xstrdup(name);
     rif->oid = oid;
     rif->vr = vr;
-    hmap_insert(&sa->rifs_by_oid, &rif->oid_node, oid_hash(oid));
+    hmap_insert(&sa->rifs_by_oid, &rif->oid_node, sa_oid_hash(oid));
     if (name[0]) {
         hmap_insert(&sa->rifs, &rif->name_node, hash_string(name, 0));
     }
@@ -273,7 +219,7 @@ nh_get(struct syncd_apply *sa, const sai_ip_address_t *ip_,
     nh->oid = oid;
     nh->refcnt = 1;
     hmap_insert(&sa->nhs, &nh->node, hash);
-    hmap_insert(&sa->nhs_by_oid, &nh->oid_node, oid_hash(oid));
+    hmap_insert(&sa->nhs_by_oid, &nh->oid_node, sa_oid_hash(oid));
     sa->stats.nh_created++;
     COVERAGE_INC(syncd_apply_nh_create);
     return nh;
@@ -414,7 +360,7 @@ nhg_create(struct syncd_apply *sa, const struct sa_member *m, size_t n,
             nhg->members[i].oid = ids[i];
         }
         hmap_insert(&sa->nhgs, &nhg->node, hash);
-        hmap_insert(&sa->nhgs_by_oid, &nhg->oid_node, oid_hash(oid));
+        hmap_insert(&sa->nhgs_by_oid, &nhg->oid_node, sa_oid_hash(oid));
         sa->stats.nhg_created++;
         COVERAGE_INC(syncd_apply_nhg_create);
     }
@@ -858,16 +804,7 @@ syncd_nexthop_destroy(struct syncd_apply *sa)
     free(sa->gc_nhgs);
 }
 
-/* ---- Introspection ------------------------------------------------------ */
-
-/* Returns the VR of VRF 'vrf', or SAI_NULL_OBJECT_ID if it has none yet. */
-sai_object_id_t
-syncd_apply_vr_find(const struct syncd_apply *sa, const char *vrf)
-{
-    const struct sa_vr *vr = syncd_nexthop_vr_find(sa, vrf);
-
-    return vr ? vr->oid : SAI_NULL_OBJECT_ID;
-}
+/* ---- The apply step's VRFs ---------------------------------------------- */
 
 /* Stores in '*vr_id' the VR of VRF 'vrf', creating it if needed. */
 sai_status_t
@@ -879,170 +816,4 @@ syncd_apply_vr_get(struct syncd_apply *sa, const char *vrf,
 
     *vr_id = vr ? vr->oid : SAI_NULL_OBJECT_ID;
     return status;
-}
-
-size_t
-syncd_apply_n_vrs(const struct syncd_apply *sa)
-{
-    return sa->n_vrs;
-}
-
-/* Returns the name of the VR with index 'i' (in creation order) and stores
- * its id in '*vr_id'. */
-const char *
-syncd_apply_vr_name(const struct syncd_apply *sa, size_t i,
-                    sai_object_id_t *vr_id)
-{
-    ovs_assert(i < sa->n_vrs);
-    *vr_id = sa->vr_array[i]->oid;
-    return sa->vr_array[i]->name;
-}
-
-static const struct sa_nh *
-nh_by_oid(const struct syncd_apply *sa, sai_object_id_t oid)
-{
-    const struct sa_nh *nh;
-
-    HMAP_FOR_EACH_WITH_HASH (nh, oid_node, oid_hash(oid), &sa->nhs_by_oid) {
-        if (nh->oid == oid) {
-            return nh;
-        }
-    }
-    return NULL;
-}
-
-static const struct sa_nhg *
-nhg_by_oid(const struct syncd_apply *sa, sai_object_id_t oid)
-{
-    const struct sa_nhg *nhg;
-
-    HMAP_FOR_EACH_WITH_HASH (nhg, oid_node, oid_hash(oid),
-                             &sa->nhgs_by_oid) {
-        if (nhg->oid == oid) {
-            return nhg;
-        }
-    }
-    return NULL;
-}
-
-static const struct sa_rif *
-rif_by_oid(const struct syncd_apply *sa, sai_object_id_t oid)
-{
-    const struct sa_rif *rif;
-
-    HMAP_FOR_EACH_WITH_HASH (rif, oid_node, oid_hash(oid),
-                             &sa->rifs_by_oid) {
-        if (rif->oid == oid) {
-            return rif;
-        }
-    }
-    return NULL;
-}
-
-/* Appends next hop 'nh' in Asic_Route key form, "GATEWAY@IFNAME" or
- * "GATEWAY" (unnamed interface), to 's'. */
-static void
-format_nh(const struct sa_nh *nh, struct ds *s)
-{
-    char buf[SAI_IP_ADDRESS_STRLEN];
-
-    ds_put_cstr(s, sai_util_ip_address_format(&nh->ip, buf));
-    if (nh->rif->name[0]) {
-        ds_put_format(s, "@%s", nh->rif->name);
-    }
-}
-
-/* Appends next hop 'nh', as returned by asic_sim_lookup(), to 's' in
- * Asic_Route key form: "GATEWAY@IFNAME", "GATEWAY", "@IFNAME" (connected)
- * or "cpu". */
-void
-syncd_apply_format_nexthop(const struct syncd_apply *sa,
-                           const struct asic_sim_nexthop *nh,
-                           struct ds *s)
-{
-    const struct sa_nh *snh = (nh->next_hop_id
-                               ? nh_by_oid(sa, nh->next_hop_id) : NULL);
-    if (snh) {
-        format_nh(snh, s);
-        return;
-    }
-
-    const struct sa_rif *rif = nh->rif_id ? rif_by_oid(sa, nh->rif_id) : NULL;
-    if (rif) {
-        ds_put_format(s, "@%s", rif->name);
-    } else if (nh->next_hop_id) {
-        ds_put_format(s, "0x%"PRIx64, nh->next_hop_id);
-    } else {
-        ds_put_cstr(s, "cpu");
-    }
-}
-
-/* Appends the next hops that 'next_hop_id' (a route's NEXT_HOP_ID) stands
- * for to 's', as "KEY=WEIGHT[,KEY=WEIGHT]...", or "-" for none. */
-void
-syncd_apply_format_target(const struct syncd_apply *sa,
-                          sai_object_id_t next_hop_id, struct ds *s)
-{
-    const struct sa_nhg *nhg;
-    const struct sa_rif *rif;
-    const struct sa_nh *nh;
-
-    if (next_hop_id == SAI_NULL_OBJECT_ID) {
-        ds_put_char(s, '-');
-    } else if ((nh = nh_by_oid(sa, next_hop_id)) != NULL) {
-        format_nh(nh, s);
-        ds_put_cstr(s, "=1");
-    } else if ((nhg = nhg_by_oid(sa, next_hop_id)) != NULL) {
-        size_t start = s->length;
-
-        for (size_t i = 0; i < nhg->n; i++) {
-            if (!nhg->members[i].nh) {
-                continue;       /* Removed from a group set aside. */
-            }
-            if (s->length > start) {
-                ds_put_char(s, ',');
-            }
-            format_nh(nhg->members[i].nh, s);
-            ds_put_format(s, "=%"PRIu32, nhg->members[i].weight);
-        }
-    } else if ((rif = rif_by_oid(sa, next_hop_id)) != NULL) {
-        ds_put_format(s, "@%s=1", rif->name);
-    } else {
-        ds_put_format(s, "0x%"PRIx64, next_hop_id);
-    }
-}
-
-/* Returns the next hops that 'next_hop_id' stands for as a JSON object
- * mapping Asic_Route keys to weights. */
-struct json *
-syncd_apply_target_to_json(const struct syncd_apply *sa,
-                           sai_object_id_t next_hop_id)
-{
-    struct json *obj = json_object_create();
-    struct ds key = DS_EMPTY_INITIALIZER;
-    const struct sa_nhg *nhg;
-    const struct sa_rif *rif;
-    const struct sa_nh *nh;
-
-    if (next_hop_id == SAI_NULL_OBJECT_ID) {
-        /* Nothing. */
-    } else if ((nh = nh_by_oid(sa, next_hop_id)) != NULL) {
-        format_nh(nh, &key);
-        json_object_put(obj, ds_cstr(&key), json_integer_create(1));
-    } else if ((nhg = nhg_by_oid(sa, next_hop_id)) != NULL) {
-        for (size_t i = 0; i < nhg->n; i++) {
-            if (!nhg->members[i].nh) {
-                continue;       /* Removed from a group set aside. */
-            }
-            ds_clear(&key);
-            format_nh(nhg->members[i].nh, &key);
-            json_object_put(obj, ds_cstr(&key),
-                            json_integer_create(nhg->members[i].weight));
-        }
-    } else if ((rif = rif_by_oid(sa, next_hop_id)) != NULL) {
-        ds_put_format(&key, "@%s", rif->name);
-        json_object_put(obj, ds_cstr(&key), json_integer_create(1));
-    }
-    ds_destroy(&key);
-    return obj;
 }
