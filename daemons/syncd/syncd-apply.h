@@ -31,9 +31,8 @@
  * (operations, bulks, life cycle), daemons/syncd/syncd-nexthop.c (the
  * objects below) and daemons/syncd/syncd-apply-show.c (what the step
  * shows of itself); daemons/syncd/syncd-apply-private.h holds what they
- * share.
- * syncd-nexthop.c never calls syncd-apply.c: it asks through the hooks
- * syncd-apply.c gives it.
+ * share.  syncd-nexthop.c never calls syncd-apply.c: it asks through the
+ * hooks syncd-apply.c gives it.
  *
  * Objects
  * =======

@@ -233,6 +233,36 @@ default_unixctl(int instance)
     return path;
 }
 
+/* Completes 's', whose options are parsed, with what follows from them
+ * and the defaults: the database remote 'db' (or NULL for the default),
+ * the control socket 'unixctl' (taken; NULL for the default), the warm
+ * file.  Exits if the database remote's SSL options are wrong. */
+static void
+options_finish(struct syncd_options *s, const char *db, char *unixctl)
+{
+    if (s->apply.max_bulk) {
+        setting_set_cmdline(&s->max_bulk, s->apply.max_bulk);
+    }
+    s->dbo.max_bulk = &s->max_bulk;
+    s->db = abs_unix_remote(db ? db : fibsync_default_db());
+    s->unixctl = unixctl ? unixctl : default_unixctl(s->instance);
+    s->dbo.instance = s->instance;
+    if (s->instance) {
+        /* Route.counters is one per route: instance 0 writes it. */
+        s->co.interval_msec = 0;
+    }
+    if (!s->warm_file) {
+        char *name = fibsync_instance_name("syncd", s->instance);
+
+        s->warm_file = xasprintf("%s/%s.warm", fibsync_rundir(), name);
+        free(name);
+    }
+    char *ssl_error = ssl_options_check("db", s->db);
+    if (ssl_error) {
+        ovs_fatal(0, "%s", ssl_error);
+    }
+}
+
 /* Parses the command line into 's', or exits (with --help, --version or
  * an error). */
 void
@@ -317,27 +347,7 @@ syncd_options_parse(int argc, char *argv[], struct syncd_options *s)
         ovs_fatal(0, "unexpected argument \"%s\" (use --help for help)",
                   argv[optind]);
     }
-    if (s->apply.max_bulk) {
-        setting_set_cmdline(&s->max_bulk, s->apply.max_bulk);
-    }
-    s->dbo.max_bulk = &s->max_bulk;
-    s->db = abs_unix_remote(db ? db : fibsync_default_db());
-    s->unixctl = unixctl ? unixctl : default_unixctl(s->instance);
-    s->dbo.instance = s->instance;
-    if (s->instance) {
-        /* Route.counters is one per route: instance 0 writes it. */
-        s->co.interval_msec = 0;
-    }
-    if (!s->warm_file) {
-        char *name = fibsync_instance_name("syncd", s->instance);
-
-        s->warm_file = xasprintf("%s/%s.warm", fibsync_rundir(), name);
-        free(name);
-    }
-    char *ssl_error = ssl_options_check("db", s->db);
-    if (ssl_error) {
-        ovs_fatal(0, "%s", ssl_error);
-    }
+    options_finish(s, db, unixctl);
 }
 
 /* Prints the help of --help, and exits. */
