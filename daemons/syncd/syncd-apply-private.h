@@ -18,25 +18,33 @@
 #ifndef DAEMONS_SYNCD_APPLY_PRIVATE_H
 #define DAEMONS_SYNCD_APPLY_PRIVATE_H 1
 
-/* The apply step's insides, shared by its two halves (see
+/* The apply step's insides, shared by its three files (see
  * daemons/syncd/syncd-apply.h for what the step does):
  *
- *   - daemons/syncd/syncd-apply.c: route operations, the three SAI bulks and
- *     their flush, failed removals retried, the switch's life cycle;
+ *   - daemons/syncd/syncd-apply.c: route operations, the three SAI bulks
+ *     and their flush, failed removals retried, the switch's life cycle;
  *
- *   - daemons/syncd/syncd-nexthop.c: what routes point at, created on demand
- *     and shared: virtual routers, router interfaces, next hops and
- *     next-hop groups, and their removal once unused.
+ *   - daemons/syncd/syncd-nexthop.c: what routes point at, created on
+ *     demand and shared: virtual routers, router interfaces, next hops
+ *     and next-hop groups, and their removal once unused;
+ *
+ *   - daemons/syncd/syncd-apply-show.c: what the step shows of itself,
+ *     read-only (routes, VRFs, next hops, counters).
  *
  * Types private to the apply step are prefixed "sa_"; the functions that
- * syncd-nexthop.c gives syncd-apply.c, "syncd_nexthop_".  Nothing outside
- * those two files includes this header. */
+ * syncd-nexthop.c gives the other two, "syncd_nexthop_".  syncd-apply.c
+ * and syncd-apply-show.c call syncd-nexthop.c, never the other way round:
+ * what syncd-nexthop.c needs of syncd-apply.c it asks through the hooks
+ * that syncd-apply.c gives syncd_nexthop_init() ("struct
+ * syncd_nexthop_hooks").  Nothing calls syncd-apply-show.c from inside
+ * the step.  Nothing outside these three files includes this header. */
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "daemons/syncd/syncd-apply.h"
+#include "hash.h"
 #include "openvswitch/hmap.h"
 
 /* A virtual router, one per VRF name. */
@@ -61,6 +69,95 @@ enum sa_target_kind {
 struct sa_target {
     enum sa_target_kind kind;   /* What 'ptr' is. */
     void *ptr;                  /* The object, NULL for SA_T_NONE. */
+};
+
+/* ---- Objects (syncd-nexthop.c; read by syncd-apply-show.c) ---- */
+
+/* A router interface, one per interface name (plus one unnamed per VR). */
+struct sa_rif {
+    struct hmap_node name_node; /* In 'sa->rifs' by name, if named. */
+    struct hmap_node oid_node;  /* In 'sa->rifs_by_oid'. */
+    char *name;                 /* Interface name, "" if unnamed. */
+    sai_object_id_t oid;        /* The SAI router interface. */
+    struct sa_vr *vr;           /* Its virtual router. */
+};
+
+/* A next hop: a gateway reached through a router interface.  Its
+ * references are the routes that point at it, the group members that
+ * contain it and the queued operations that will. */
+struct sa_nh {
+    struct hmap_node node;      /* In 'sa->nhs', by (ip, rif). */
+    struct hmap_node oid_node;  /* In 'sa->nhs_by_oid'. */
+    sai_ip_address_t ip;        /* Gateway, unused bytes zero. */
+    struct sa_rif *rif;         /* Router interface. */
+    sai_object_id_t oid;        /* The SAI next hop. */
+    uint32_t refcnt;            /* References. */
+    bool in_gc;                 /* In 'sa->gc_nhs'? */
+};
+
+/* A member of a next-hop group. */
+struct sa_member {
+    struct sa_nh *nh;           /* The next hop (the member holds a
+                                 * reference), NULL once the member is
+                                 * removed. */
+    uint32_t weight;            /* Its weight. */
+    sai_object_id_t oid;        /* The SAI group member,
+                                 * SAI_NULL_OBJECT_ID once removed. */
+};
+
+/* A next-hop group, one per distinct set of (next hop, weight) members.
+ * Its references are the routes that point at it and the queued operations
+ * that will. */
+struct sa_nhg {
+    struct hmap_node node;      /* In 'sa->nhgs', by members, unless
+                                 * 'stuck'. */
+    struct hmap_node oid_node;  /* In 'sa->nhgs_by_oid'. */
+    sai_object_id_t oid;        /* The SAI next-hop group. */
+    uint32_t refcnt;            /* References. */
+    bool in_gc;                 /* In 'sa->gc_nhgs'? */
+    bool stuck;                 /* Its removal failed, perhaps part way:
+                                 * in 'sa->stuck_nhgs', not 'sa->nhgs'. */
+    size_t n;                   /* Number of members. */
+    struct sa_member members[]; /* Sorted by (next hop id, weight). */
+};
+
+/* Hash of SAI object id 'oid', for the "_by_oid" maps. */
+static inline uint32_t
+sa_oid_hash(sai_object_id_t oid)
+{
+    return hash_uint64(oid);
+}
+
+/* ---- Routes (syncd-apply.c; read by syncd-apply-show.c) ---- */
+
+/* Route flags. */
+#define SA_ROUTE_ORPHAN 0x01    /* Its removal failed and is retried. */
+#define SA_ROUTE_STALE 0x02     /* Not confirmed since the last
+                                 * syncd_apply_mark_stale(). */
+
+/* A route programmed in the switch: 48 bytes. */
+struct sa_route {
+    struct hmap_node node;      /* In 'sa->routes', by (vr, prefix). */
+    struct fib_prefix prefix;   /* Destination. */
+    uint16_t vr;                /* Index of its VR in 'sa->vr_array'. */
+    uint8_t action;             /* PACKET_ACTION. */
+    uint8_t kind;               /* enum sa_target_kind of 'target'. */
+    uint8_t flags;              /* SA_ROUTE_*. */
+    void *target;               /* NEXT_HOP_ID's object (holding a
+                                 * reference), or NULL. */
+};
+
+/* What syncd-nexthop.c asks of syncd-apply.c, which calls it: given to
+ * syncd_nexthop_init().  Each function gets the hooks' 'aux'. */
+struct syncd_nexthop_hooks {
+    /* Sends every queued operation to the switch (syncd_apply_flush()),
+     * so that the removals among them free room for an object whose
+     * creation ran out of it.  Called only when not already flushing. */
+    void (*flush)(void *aux);
+
+    /* Schedules the retry of failed removals, one having just been
+     * queued (a next-hop group set aside). */
+    void (*retry_later)(void *aux);
 };
 
 /* The apply step. */
@@ -115,6 +212,9 @@ struct syncd_apply {
     /* Scratch for resolving next hops. */
     struct sa_member *scratch;  /* Members being resolved. */
     size_t allocated_scratch;   /* Capacity of 'scratch'. */
+    const struct syncd_nexthop_hooks *nh_hooks; /* What syncd-nexthop.c
+                                                 * asks of the rest... */
+    void *nh_aux;               /* ...and their argument. */
 
     /* Objects that lost their last reference, removed after a flush. */
     struct sa_nh **gc_nhs;      /* Next hops. */
@@ -164,10 +264,10 @@ size_t syncd_nexthop_target_describe(const struct sa_target *,
                                      size_t *allocated);
 void syncd_nexthop_gc(struct syncd_apply *);
 void syncd_nexthop_retry_stuck(struct syncd_apply *);
-void syncd_apply_retry_later(struct syncd_apply *);
 
 /* Life cycle of the objects (syncd-nexthop.c). */
-void syncd_nexthop_init(struct syncd_apply *);
+void syncd_nexthop_init(struct syncd_apply *,
+                        const struct syncd_nexthop_hooks *, void *aux);
 void syncd_nexthop_destroy(struct syncd_apply *);
 
 #endif /* daemons/syncd/syncd-apply-private.h */

@@ -48,23 +48,6 @@ COVERAGE_DEFINE(syncd_apply_orphan);
 /* How often failed removals are retried, in milliseconds. */
 #define ORPHAN_RETRY_MSEC 1000
 
-/* Route flags. */
-#define SA_ROUTE_ORPHAN 0x01    /* Its removal failed and is retried. */
-#define SA_ROUTE_STALE 0x02     /* Not confirmed since the last
-                                 * syncd_apply_mark_stale(). */
-
-/* A route programmed in the switch: 48 bytes. */
-struct sa_route {
-    struct hmap_node node;      /* In 'sa->routes', by (vr, prefix). */
-    struct fib_prefix prefix;   /* Destination. */
-    uint16_t vr;                /* Index of its VR in 'sa->vr_array'. */
-    uint8_t action;             /* PACKET_ACTION. */
-    uint8_t kind;               /* enum sa_target_kind of 'target'. */
-    uint8_t flags;              /* SA_ROUTE_*. */
-    void *target;               /* NEXT_HOP_ID's object (holding a
-                                 * reference), or NULL. */
-};
-
 /* The SAI call that an operation became. */
 enum sa_sai_op {
     SA_OP_CREATE,
@@ -129,24 +112,6 @@ syncd_prefix_to_sai(const struct fib_prefix *p, sai_ip_prefix_t *out)
         memcpy(&a, p->addr, 16);
         sai_util_ip_prefix_init6(out, &a, p->len);
     }
-}
-
-/* Returns the Asic_Route spelling of 'action' ("forward", "drop",
- * "trap"), or SAI's name in lowercase for other actions. */
-const char *
-syncd_action_name(sai_packet_action_t action)
-{
-    switch (action) {
-    case SAI_PACKET_ACTION_FORWARD: return "forward";
-    case SAI_PACKET_ACTION_DROP: return "drop";
-    case SAI_PACKET_ACTION_TRAP: return "trap";
-    case SAI_PACKET_ACTION_COPY: return "copy";
-    case SAI_PACKET_ACTION_COPY_CANCEL: return "copy_cancel";
-    case SAI_PACKET_ACTION_LOG: return "log";
-    case SAI_PACKET_ACTION_DENY: return "deny";
-    case SAI_PACKET_ACTION_TRANSIT: return "transit";
-    }
-    return "unknown";
 }
 
 static uint32_t
@@ -445,8 +410,8 @@ syncd_apply_prefetch(const struct syncd_apply *sa, const char *vrf,
 
 /* Schedules syncd_apply_run()'s retry of failed removals, unless one is
  * scheduled already: call it after queueing one. */
-void
-syncd_apply_retry_later(struct syncd_apply *sa)
+static void
+retry_later(struct syncd_apply *sa)
 {
     if (sa->n_orphans + sa->n_stuck_nhgs == 1) {
         sa->next_retry = time_msec() + ORPHAN_RETRY_MSEC;
@@ -462,7 +427,7 @@ orphan_add(struct syncd_apply *sa, struct sa_route *route)
 
         route->flags |= SA_ROUTE_ORPHAN;
         APPEND(sa->orphans, sa->n_orphans, sa->allocated_orphans, o);
-        syncd_apply_retry_later(sa);
+        retry_later(sa);
         sa->stats.orphans++;
         COVERAGE_INC(syncd_apply_orphan);
     }
@@ -492,6 +457,157 @@ set_bulk(struct syncd_apply *sa, uint32_t first)
     }
 }
 
+/* Sends the removal bulk, if there is one: a route removed (or already
+ * gone) is forgotten, one whose removal failed is kept as an orphan to
+ * remove again later. */
+static void
+flush_removals(struct syncd_apply *sa)
+{
+    if (!sa->n_r) {
+        return;
+    }
+    sa->route_api->remove_route_entries(
+        sa->n_r, sa->r_entries, SAI_BULK_OP_ERROR_MODE_IGNORE_ERROR,
+        sa->r_statuses);
+    sa->stats.bulks[ASIC_SIM_OP_REMOVE]++;
+    sa->stats.route_ops[ASIC_SIM_OP_REMOVE] += sa->n_r;
+    COVERAGE_INC(syncd_apply_bulk);
+    for (uint32_t i = 0; i < sa->n_r; i++) {
+        struct sa_op *op = &sa->ops[sa->r_ops[i]];
+
+        op->status = sa->r_statuses[i];
+        if (!op->status || op->status == SAI_STATUS_ITEM_NOT_FOUND) {
+            route_destroy(sa, op->route);
+            op->status = SAI_STATUS_SUCCESS;
+        } else {
+            orphan_add(sa, op->route);
+        }
+        op->route = NULL;
+    }
+}
+
+/* Sends the creation bulk, if there is one: a route created joins
+ * 'sa->routes' with its operation's target; a failed creation gives the
+ * target's reference back. */
+static void
+flush_creations(struct syncd_apply *sa)
+{
+    if (!sa->n_c) {
+        return;
+    }
+    sa->route_api->create_route_entries(
+        sa->n_c, sa->c_entries, sa->c_attr_count, sa->c_attr_ptrs,
+        SAI_BULK_OP_ERROR_MODE_IGNORE_ERROR, sa->c_statuses);
+    sa->stats.bulks[ASIC_SIM_OP_CREATE]++;
+    sa->stats.route_ops[ASIC_SIM_OP_CREATE] += sa->n_c;
+    COVERAGE_INC(syncd_apply_bulk);
+    for (uint32_t i = 0; i < sa->n_c; i++) {
+        struct sa_op *op = &sa->ops[sa->c_ops[i]];
+
+        op->status = sa->c_statuses[i];
+        if (!op->status) {
+            struct sa_route *r = xmalloc(sizeof *r);
+
+            r->prefix = op->prefix;
+            r->vr = op->vr;
+            r->action = op->action;
+            r->kind = op->target.kind;
+            r->flags = 0;
+            r->target = op->target.ptr;
+            hmap_insert_sparse(&sa->routes, &r->node, op->node.hash);
+        } else {
+            syncd_nexthop_target_unref(sa, &op->target);
+        }
+        op->target.kind = SA_T_NONE;
+    }
+}
+
+/* Sends the set bulk, then the second attributes of the routes whose
+ * first was set (enum sa_deferred). */
+static void
+flush_set_bulks(struct syncd_apply *sa)
+{
+    set_bulk(sa, 0);
+    uint32_t n_first = sa->n_s;
+    for (size_t i = 0; i < sa->n_ops; i++) {
+        struct sa_op *op = &sa->ops[i];
+
+        if (op->sai_op != SA_OP_SET || op->deferred == SA_DEFER_NONE) {
+            continue;
+        } else if (op->deferred == SA_DEFER_ACTION) {
+            if (!sa->s_statuses[op->set_nh]) {
+                op->set_action = put_set_attr(
+                    sa, op, SAI_ROUTE_ENTRY_ATTR_PACKET_ACTION);
+            }
+        } else if (!sa->s_statuses[op->set_action]) {
+            op->set_nh = put_set_attr(sa, op,
+                                      SAI_ROUTE_ENTRY_ATTR_NEXT_HOP_ID);
+        }
+    }
+    set_bulk(sa, n_first);
+}
+
+/* Takes in the statuses of the attribute sets of attribute-set operation
+ * 'op': its route gets what was set, and keeps what was not (the target
+ * not taken gives its reference back); 'op->status' says the first
+ * failure. */
+static void
+finish_set(struct syncd_apply *sa, struct sa_op *op)
+{
+    struct sa_route *r = op->route;
+
+    op->status = SAI_STATUS_SUCCESS;
+    if (op->set_nh >= 0) {
+        sai_status_t st = sa->s_statuses[op->set_nh];
+
+        if (!st) {
+            struct sa_target old = { .kind = r->kind,
+                                     .ptr = r->target };
+
+            syncd_nexthop_target_unref(sa, &old);
+            r->kind = op->target.kind;
+            r->target = op->target.ptr;
+        } else {
+            syncd_nexthop_target_unref(sa, &op->target);
+            op->status = st;
+        }
+    } else {
+        syncd_nexthop_target_unref(sa, &op->target);
+    }
+    op->target.kind = SA_T_NONE;
+    if (op->set_action >= 0) {
+        sai_status_t st = sa->s_statuses[op->set_action];
+
+        if (!st) {
+            r->action = op->action;
+        } else if (!op->status) {
+            op->status = st;
+        }
+    }
+}
+
+/* Empties the queue and reports the result of each of its operations,
+ * in submission order.  The queue is emptied first so that the callback
+ * sees a consistent module. */
+static void
+report_all(struct syncd_apply *sa)
+{
+    size_t n_ops = sa->n_ops;
+
+    sa->n_ops = 0;
+    sa->n_c = sa->n_r = sa->n_s = sa->n_s_ops = 0;
+    hmap_clear(&sa->pending);
+    for (size_t i = 0; i < n_ops; i++) {
+        const struct sa_op *op = &sa->ops[i];
+
+        if (op->internal) {
+            sa->stats.orphan_retries++;
+        }
+        report(sa, sa->vr_array[op->vr]->name, op->type, &op->prefix,
+               &op->origin, op->seq, op->status, op->internal);
+    }
+}
+
 /* Sends every queued operation to the switch, removals first, then
  * creations, then sets; reports their results; then removes next hops and
  * groups that lost their last user. */
@@ -512,111 +628,12 @@ syncd_apply_flush(struct syncd_apply *sa)
         perf_timer_start(sa->timer);
     }
 
-    /* Removals. */
-    if (sa->n_r) {
-        sa->route_api->remove_route_entries(
-            sa->n_r, sa->r_entries, SAI_BULK_OP_ERROR_MODE_IGNORE_ERROR,
-            sa->r_statuses);
-        sa->stats.bulks[ASIC_SIM_OP_REMOVE]++;
-        sa->stats.route_ops[ASIC_SIM_OP_REMOVE] += sa->n_r;
-        COVERAGE_INC(syncd_apply_bulk);
-        for (uint32_t i = 0; i < sa->n_r; i++) {
-            struct sa_op *op = &sa->ops[sa->r_ops[i]];
-
-            op->status = sa->r_statuses[i];
-            if (!op->status || op->status == SAI_STATUS_ITEM_NOT_FOUND) {
-                route_destroy(sa, op->route);
-                op->status = SAI_STATUS_SUCCESS;
-            } else {
-                orphan_add(sa, op->route);
-            }
-            op->route = NULL;
-        }
-    }
-
-    /* Creations. */
-    if (sa->n_c) {
-        sa->route_api->create_route_entries(
-            sa->n_c, sa->c_entries, sa->c_attr_count, sa->c_attr_ptrs,
-            SAI_BULK_OP_ERROR_MODE_IGNORE_ERROR, sa->c_statuses);
-        sa->stats.bulks[ASIC_SIM_OP_CREATE]++;
-        sa->stats.route_ops[ASIC_SIM_OP_CREATE] += sa->n_c;
-        COVERAGE_INC(syncd_apply_bulk);
-        for (uint32_t i = 0; i < sa->n_c; i++) {
-            struct sa_op *op = &sa->ops[sa->c_ops[i]];
-
-            op->status = sa->c_statuses[i];
-            if (!op->status) {
-                struct sa_route *r = xmalloc(sizeof *r);
-
-                r->prefix = op->prefix;
-                r->vr = op->vr;
-                r->action = op->action;
-                r->kind = op->target.kind;
-                r->flags = 0;
-                r->target = op->target.ptr;
-                hmap_insert_sparse(&sa->routes, &r->node, op->node.hash);
-            } else {
-                syncd_nexthop_target_unref(sa, &op->target);
-            }
-            op->target.kind = SA_T_NONE;
-        }
-    }
-
-    /* Attribute sets, then the second attributes of the routes whose
-     * first was set (enum sa_deferred). */
-    set_bulk(sa, 0);
-    uint32_t n_first = sa->n_s;
+    flush_removals(sa);
+    flush_creations(sa);
+    flush_set_bulks(sa);
     for (size_t i = 0; i < sa->n_ops; i++) {
-        struct sa_op *op = &sa->ops[i];
-
-        if (op->sai_op != SA_OP_SET || op->deferred == SA_DEFER_NONE) {
-            continue;
-        } else if (op->deferred == SA_DEFER_ACTION) {
-            if (!sa->s_statuses[op->set_nh]) {
-                op->set_action = put_set_attr(
-                    sa, op, SAI_ROUTE_ENTRY_ATTR_PACKET_ACTION);
-            }
-        } else if (!sa->s_statuses[op->set_action]) {
-            op->set_nh = put_set_attr(sa, op,
-                                      SAI_ROUTE_ENTRY_ATTR_NEXT_HOP_ID);
-        }
-    }
-    set_bulk(sa, n_first);
-    for (size_t i = 0; i < sa->n_ops; i++) {
-        struct sa_op *op = &sa->ops[i];
-
-        if (op->sai_op != SA_OP_SET) {
-            continue;
-        }
-        struct sa_route *r = op->route;
-        op->status = SAI_STATUS_SUCCESS;
-        if (op->set_nh >= 0) {
-            sai_status_t st = sa->s_statuses[op->set_nh];
-
-            if (!st) {
-                struct sa_target old = { .kind = r->kind,
-                                         .ptr = r->target };
-
-                syncd_nexthop_target_unref(sa, &old);
-                r->kind = op->target.kind;
-                r->target = op->target.ptr;
-            } else {
-                syncd_nexthop_target_unref(sa, &op->target);
-                op->status = st;
-            }
-        } else {
-            syncd_nexthop_target_unref(sa, &op->target);
-        }
-        op->target.kind = SA_T_NONE;
-        if (op->set_action >= 0) {
-            sai_status_t st = sa->s_statuses[op->set_action];
-
-            if (!st) {
-                r->action = op->action;
-            } else if (!op->status) {
-                op->status = st;
-            }
+        if (sa->ops[i].sai_op == SA_OP_SET) {
+            finish_set(sa, &sa->ops[i]);
         }
     }
 
@@ -632,21 +649,7 @@ syncd_apply_flush(struct syncd_apply *sa)
     sa->stats.flushes++;
     sa->stats.busy_usec += time_usec() - start;
 
-    /* Report, in submission order.  The queue is emptied first so that the
-     * callback sees a consistent module. */
-    size_t n_ops = sa->n_ops;
-    sa->n_ops = 0;
-    sa->n_c = sa->n_r = sa->n_s = sa->n_s_ops = 0;
-    hmap_clear(&sa->pending);
-    for (size_t i = 0; i < n_ops; i++) {
-        const struct sa_op *op = &sa->ops[i];
-
-        if (op->internal) {
-            sa->stats.orphan_retries++;
-        }
-        report(sa, sa->vr_array[op->vr]->name, op->type, &op->prefix,
-               &op->origin, op->seq, op->status, op->internal);
-    }
+    report_all(sa);
     sa->flushing = false;
 
     syncd_nexthop_gc(sa);
@@ -700,13 +703,6 @@ syncd_apply_sweep_stale(struct syncd_apply *sa)
     free(stale);
     syncd_apply_flush(sa);
     return n;
-}
-
-/* Returns the number of queued operations. */
-size_t
-syncd_apply_n_pending(const struct syncd_apply *sa)
-{
-    return sa->n_ops;
 }
 
 /* Retries failed removals when it is time. */
@@ -811,6 +807,26 @@ query_apis(struct syncd_apply *sa)
     return SAI_STATUS_SUCCESS;
 }
 
+/* syncd_nexthop_hooks's 'flush'. */
+static void
+nexthop_flush(void *sa)
+{
+    syncd_apply_flush(sa);
+}
+
+/* syncd_nexthop_hooks's 'retry_later'. */
+static void
+nexthop_retry_later(void *sa)
+{
+    retry_later(sa);
+}
+
+/* What syncd-nexthop.c asks of this file. */
+static const struct syncd_nexthop_hooks nexthop_hooks = {
+    .flush = nexthop_flush,
+    .retry_later = nexthop_retry_later,
+};
+
 /* Creates an apply step with a new simulated switch configured by
  * 'options'.  Returns NULL and a malloc()'d message in '*errorp' if the
  * switch cannot be created. */
@@ -872,7 +888,7 @@ syncd_apply_create(const struct syncd_apply_options *options, char **errorp)
         return NULL;
     }
 
-    syncd_nexthop_init(sa);
+    syncd_nexthop_init(sa, &nexthop_hooks, sa);
     hmap_init(&sa->routes);
     hmap_init(&sa->pending);
     alloc_bulks(sa, options->max_bulk ? options->max_bulk
@@ -937,52 +953,4 @@ syncd_apply_set_max_bulk(struct syncd_apply *sa, uint32_t max_bulk)
 {
     syncd_apply_flush(sa);
     alloc_bulks(sa, MAX(max_bulk, 1));
-}
-
-/* ---- Introspection ------------------------------------------------------ */
-
-/* Calls 'cb' with every route, as the SET operation that would program it
- * as it is (origin zero, seq 0), in no particular order.  'cb' must not
- * change 'sa'. */
-void
-syncd_apply_for_each_route(const struct syncd_apply *sa,
-                           syncd_apply_route_cb *cb, void *aux)
-{
-    struct syncd_nexthop *nhs = NULL;
-    size_t allocated = 0;
-    const struct sa_route *r;
-
-    HMAP_FOR_EACH (r, node, &sa->routes) {
-        struct sa_target t = { .kind = r->kind, .ptr = r->target };
-        struct syncd_route_op op = {
-            .type = SYNCD_OP_SET,
-            .vrf = sa->vr_array[r->vr]->name,
-            .prefix = r->prefix,
-            .action = r->action,
-        };
-
-        op.n_nexthops = syncd_nexthop_target_describe(&t, &nhs, &allocated);
-        op.nexthops = nhs;
-        cb(&op, aux);
-    }
-    free(nhs);
-}
-
-sai_object_id_t
-syncd_apply_switch_id(const struct syncd_apply *sa)
-{
-    return sa->sw;
-}
-
-size_t
-syncd_apply_n_routes(const struct syncd_apply *sa)
-{
-    return hmap_count(&sa->routes);
-}
-
-void
-syncd_apply_get_stats(const struct syncd_apply *sa,
-                      struct syncd_apply_stats *stats)
-{
-    *stats = sa->stats;
 }

@@ -22,14 +22,17 @@
  * SAI calls on an in-process asic-sim switch, in bulks.
  *
  * Where operations come from is not its business: syncd's OVSDB monitor
- * (daemons/syncd/syncd-db.c) feeds it today, a ZeroMQ fast path will feed it
- * later, and the unit tests feed it directly.  Each operation carries an
- * opaque origin (a row uuid and a sequence number) that comes back, with
- * the SAI status, in a result callback.
+ * (daemons/syncd/syncd-db.h) feeds it, so does the ZeroMQ fast path
+ * (daemons/syncd/syncd-zmq.h), and the unit tests feed it directly.  Each
+ * operation carries an opaque origin (a row uuid and a sequence number)
+ * that comes back, with the SAI status, in a result callback.
  *
- * The step is implemented in two files: daemons/syncd/syncd-apply.c (operations,
- * bulks, life cycle) and daemons/syncd/syncd-nexthop.c (the objects below);
- * daemons/syncd/syncd-apply-private.h holds what they share.
+ * The step is implemented in three files: daemons/syncd/syncd-apply.c
+ * (operations, bulks, life cycle), daemons/syncd/syncd-nexthop.c (the
+ * objects below) and daemons/syncd/syncd-apply-show.c (what the step
+ * shows of itself); daemons/syncd/syncd-apply-private.h holds what they
+ * share.  syncd-nexthop.c never calls syncd-apply.c: it asks through the
+ * hooks syncd-apply.c gives it.
  *
  * Objects
  * =======

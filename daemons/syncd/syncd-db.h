@@ -29,8 +29,8 @@
  * vrf, prefix, packet_action, nexthops and seq only, never of the columns
  * syncd writes (state, error, applied_seq), so write-backs do not come
  * back as updates.  The module keeps a compact table of the rows
- * (daemons/syncd/syncd-rows.h), 64 bytes a row, because a deletion carries only
- * the uuid.  Updates are processed a bounded number of rows per
+ * (daemons/syncd/syncd-rows.h), 64 bytes a row, because a deletion carries
+ * only the uuid.  Updates are processed a bounded number of rows per
  * syncd_db_run() call, and the monitor is not read while a backlog is
  * queued, so the server coalesces further changes.
  *

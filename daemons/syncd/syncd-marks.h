@@ -51,8 +51,8 @@
  * whole read established.
  *
  * This module keeps the rows of the table as the monitor reports them and
- * answers the first question; syncd-db.c asks syncd-writeback.c the
- * second.  No I/O.  Thread safety: none. */
+ * answers the first question; syncd-db-update.c asks syncd-writeback.c
+ * the second.  No I/O.  Thread safety: none. */
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -45,60 +45,6 @@ COVERAGE_DEFINE(syncd_apply_nh_remove);
 COVERAGE_DEFINE(syncd_apply_nhg_create);
 COVERAGE_DEFINE(syncd_apply_nhg_remove);
 
-/* A router interface, one per interface name (plus one unnamed per VR). */
-struct sa_rif {
-    struct hmap_node name_node; /* In 'sa->rifs' by name, if named. */
-    struct hmap_node oid_node;  /* In 'sa->rifs_by_oid'. */
-    char *name;                 /* Interface name, "" if unnamed. */
-    sai_object_id_t oid;        /* The SAI router interface. */
-    struct sa_vr *vr;           /* Its virtual router. */
-};
-
-/* A next hop: a gateway reached through a router interface.  Its
- * references are the routes that point at it, the group members that
- * contain it and the queued operations that will. */
-struct sa_nh {
-    struct hmap_node node;      /* In 'sa->nhs', by (ip, rif). */
-    struct hmap_node oid_node;  /* In 'sa->nhs_by_oid'. */
-    sai_ip_address_t ip;        /* Gateway, unused bytes zero. */
-    struct sa_rif *rif;         /* Router interface. */
-    sai_object_id_t oid;        /* The SAI next hop. */
-    uint32_t refcnt;            /* References. */
-    bool in_gc;                 /* In 'sa->gc_nhs'? */
-};
-
-/* A member of a next-hop group. */
-struct sa_member {
-    struct sa_nh *nh;           /* The next hop (the member holds a
-                                 * reference), NULL once the member is
-                                 * removed. */
-    uint32_t weight;            /* Its weight. */
-    sai_object_id_t oid;        /* The SAI group member,
-                                 * SAI_NULL_OBJECT_ID once removed. */
-};
-
-/* A next-hop group, one per distinct set of (next hop, weight) members.
- * Its references are the routes that point at it and the queued operations
- * that will. */
-struct sa_nhg {
-    struct hmap_node node;      /* In 'sa->nhgs', by members, unless
-                                 * 'stuck'. */
-    struct hmap_node oid_node;  /* In 'sa->nhgs_by_oid'. */
-    sai_object_id_t oid;        /* The SAI next-hop group. */
-    uint32_t refcnt;            /* References. */
-    bool in_gc;                 /* In 'sa->gc_nhgs'? */
-    bool stuck;                 /* Its removal failed, perhaps part way:
-                                 * in 'sa->stuck_nhgs', not 'sa->nhgs'. */
-    size_t n;                   /* Number of members. */
-    struct sa_member members[]; /* Sorted by (next hop id, weight). */
-};
-
-static uint32_t
-oid_hash(sai_object_id_t oid)
-{
-    return hash_uint64(oid);
-}
-
 /* ---- Virtual routers and router interfaces ------------------------------ */
 
 /* Returns the VR of VRF 'name', or NULL if it has none yet. */
@@ -183,7 +129,7 @@ rif_create(struct syncd_apply *sa, struct sa_vr *vr, const char *name,
     rif->name = xstrdup(name);
     rif->oid = oid;
     rif->vr = vr;
-    hmap_insert(&sa->rifs_by_oid, &rif->oid_node, oid_hash(oid));
+    hmap_insert(&sa->rifs_by_oid, &rif->oid_node, sa_oid_hash(oid));
     if (name[0]) {
         hmap_insert(&sa->rifs, &rif->name_node, hash_string(name, 0));
     }
@@ -260,7 +206,7 @@ nh_get(struct syncd_apply *sa, const sai_ip_address_t *ip_,
     if (*status == SAI_STATUS_INSUFFICIENT_RESOURCES && apply_has_work(sa)
         && !sa->flushing) {
         /* Queued removals may free room. */
-        syncd_apply_flush(sa);
+        sa->nh_hooks->flush(sa->nh_aux);
         *status = sa->nh_api->create_next_hop(&oid, sa->sw, 3, attrs);
     }
     if (*status) {
@@ -273,7 +219,7 @@ nh_get(struct syncd_apply *sa, const sai_ip_address_t *ip_,
     nh->oid = oid;
     nh->refcnt = 1;
     hmap_insert(&sa->nhs, &nh->node, hash);
-    hmap_insert(&sa->nhs_by_oid, &nh->oid_node, oid_hash(oid));
+    hmap_insert(&sa->nhs_by_oid, &nh->oid_node, sa_oid_hash(oid));
     sa->stats.nh_created++;
     COVERAGE_INC(syncd_apply_nh_create);
     return nh;
@@ -359,7 +305,7 @@ nhg_create(struct syncd_apply *sa, const struct sa_member *m, size_t n,
                                                  &type_attr);
     if (*status == SAI_STATUS_INSUFFICIENT_RESOURCES && apply_has_work(sa)
         && !sa->flushing) {
-        syncd_apply_flush(sa);
+        sa->nh_hooks->flush(sa->nh_aux);
         *status = sa->nhg_api->create_next_hop_group(&oid, sa->sw, 1,
                                                      &type_attr);
     }
@@ -414,7 +360,7 @@ nhg_create(struct syncd_apply *sa, const struct sa_member *m, size_t n,
             nhg->members[i].oid = ids[i];
         }
         hmap_insert(&sa->nhgs, &nhg->node, hash);
-        hmap_insert(&sa->nhgs_by_oid, &nhg->oid_node, oid_hash(oid));
+        hmap_insert(&sa->nhgs_by_oid, &nhg->oid_node, sa_oid_hash(oid));
         sa->stats.nhg_created++;
         COVERAGE_INC(syncd_apply_nhg_create);
     }
@@ -473,7 +419,7 @@ nhg_destroy(struct syncd_apply *sa, struct sa_nhg *nhg)
             hmap_remove(&sa->nhgs, &nhg->node);
             APPEND(sa->stuck_nhgs, sa->n_stuck_nhgs,
                    sa->allocated_stuck_nhgs, nhg);
-            syncd_apply_retry_later(sa);
+            sa->nh_hooks->retry_later(sa->nh_aux);
             sa->stats.nhg_stuck++;
         }
         return false;
@@ -633,6 +579,122 @@ syncd_nexthop_target_describe(const struct sa_target *t,
     return n;
 }
 
+/* Drops the next-hop references of the 'n' members 'm'. */
+static void
+members_unref(struct syncd_apply *sa, const struct sa_member *m, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        nh_unref(sa, m[i].nh);
+    }
+}
+
+/* If SET operation 'op' is a connected route (a next hop without a
+ * gateway), resolves it in 'vr' into '*t', holding a reference to its
+ * interface, and returns true with the outcome in '*status'.  Otherwise
+ * returns false. */
+static bool
+resolve_connected(struct syncd_apply *sa, struct sa_vr *vr,
+                  const struct syncd_route_op *op, struct sa_target *t,
+                  sai_status_t *status)
+{
+    for (size_t i = 0; i < op->n_nexthops; i++) {
+        const struct syncd_nexthop *nh = &op->nexthops[i];
+
+        if (!nh->has_gateway) {
+            if (op->n_nexthops != 1 || !nh->ifname || !nh->ifname[0]) {
+                *status = SAI_STATUS_INVALID_PARAMETER;
+                return true;
+            }
+            struct sa_rif *rif = rif_get(sa, vr, nh->ifname, status);
+            if (rif) {
+                t->kind = SA_T_RIF;
+                t->ptr = rif;
+                *status = SAI_STATUS_SUCCESS;
+            }
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Takes a reference to the next hop of each gateway of SET operation 'op'
+ * in 'vr', creating next hops and interfaces as needed, as members in
+ * 'sa->scratch'.  Returns their number, or 0 with '*status' (holding no
+ * reference) on failure. */
+static size_t
+members_get(struct syncd_apply *sa, struct sa_vr *vr,
+            const struct syncd_route_op *op, sai_status_t *status)
+{
+    if (op->n_nexthops > sa->allocated_scratch) {
+        sa->allocated_scratch = op->n_nexthops;
+        sa->scratch = xrealloc(sa->scratch,
+                               sa->allocated_scratch * sizeof *sa->scratch);
+    }
+    struct sa_member *m = sa->scratch;
+    size_t n = 0;
+    for (size_t i = 0; i < op->n_nexthops; i++) {
+        const struct syncd_nexthop *snh = &op->nexthops[i];
+        struct sa_rif *rif = rif_get(sa, vr, snh->ifname, status);
+        struct sa_nh *nh = rif ? nh_get(sa, &snh->gateway, rif, status)
+                               : NULL;
+
+        if (!nh) {
+            members_unref(sa, m, n);
+            return 0;
+        }
+        m[n].nh = nh;
+        m[n].weight = MAX(snh->weight, 1);
+        m[n].oid = SAI_NULL_OBJECT_ID;
+        n++;
+    }
+    return n;
+}
+
+/* Sorts the 'n' members 'm' and merges the same next hop given twice
+ * (adding up the weights, dropping the extra reference).  Returns the
+ * number of members left. */
+static size_t
+members_merge(struct syncd_apply *sa, struct sa_member *m, size_t n)
+{
+    qsort(m, n, sizeof *m, member_compare);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (k && m[k - 1].nh == m[i].nh) {
+            m[k - 1].weight += m[i].weight;
+            nh_unref(sa, m[i].nh);
+        } else {
+            m[k++] = m[i];
+        }
+    }
+    return k;
+}
+
+/* Returns the group whose members are the 'n' members 'm' (sorted, whose
+ * hash is 'hash'), or NULL if there is none. */
+static struct sa_nhg *
+nhg_find(const struct syncd_apply *sa, const struct sa_member *m, size_t n,
+         uint32_t hash)
+{
+    struct sa_nhg *nhg;
+
+    HMAP_FOR_EACH_WITH_HASH (nhg, node, hash, &sa->nhgs) {
+        if (nhg->n == n) {
+            size_t i;
+
+            for (i = 0; i < n; i++) {
+                if (nhg->members[i].nh != m[i].nh
+                    || nhg->members[i].weight != m[i].weight) {
+                    break;
+                }
+            }
+            if (i == n) {
+                return nhg;
+            }
+        }
+    }
+    return NULL;
+}
+
 /* Resolves the next hops of SET operation 'op' in 'vr' into '*t', holding
  * a reference, creating next hops, groups and interfaces as needed. */
 sai_status_t
@@ -648,62 +710,18 @@ syncd_nexthop_resolve(struct syncd_apply *sa, struct sa_vr *vr,
     }
 
     /* A connected route: the only next hop is an interface. */
-    for (size_t i = 0; i < op->n_nexthops; i++) {
-        const struct syncd_nexthop *nh = &op->nexthops[i];
-
-        if (!nh->has_gateway) {
-            if (op->n_nexthops != 1 || !nh->ifname || !nh->ifname[0]) {
-                return SAI_STATUS_INVALID_PARAMETER;
-            }
-            struct sa_rif *rif = rif_get(sa, vr, nh->ifname, &status);
-            if (!rif) {
-                return status;
-            }
-            t->kind = SA_T_RIF;
-            t->ptr = rif;
-            return SAI_STATUS_SUCCESS;
-        }
+    if (resolve_connected(sa, vr, op, t, &status)) {
+        return status;
     }
 
-    /* Gateways: a next hop reference for each. */
-    if (op->n_nexthops > sa->allocated_scratch) {
-        sa->allocated_scratch = op->n_nexthops;
-        sa->scratch = xrealloc(sa->scratch,
-                               sa->allocated_scratch * sizeof *sa->scratch);
+    /* Gateways: a next hop reference for each, the same next hop given
+     * twice merged. */
+    size_t n = members_get(sa, vr, op, &status);
+    if (!n) {
+        return status;
     }
     struct sa_member *m = sa->scratch;
-    size_t n = 0;
-    for (size_t i = 0; i < op->n_nexthops; i++) {
-        const struct syncd_nexthop *snh = &op->nexthops[i];
-        struct sa_rif *rif = rif_get(sa, vr, snh->ifname, &status);
-        struct sa_nh *nh = rif ? nh_get(sa, &snh->gateway, rif, &status)
-                               : NULL;
-
-        if (!nh) {
-            for (size_t j = 0; j < n; j++) {
-                nh_unref(sa, m[j].nh);
-            }
-            return status;
-        }
-        m[n].nh = nh;
-        m[n].weight = MAX(snh->weight, 1);
-        m[n].oid = SAI_NULL_OBJECT_ID;
-        n++;
-    }
-
-    /* Sort, and merge the same next hop given twice. */
-    qsort(m, n, sizeof *m, member_compare);
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (k && m[k - 1].nh == m[i].nh) {
-            m[k - 1].weight += m[i].weight;
-            nh_unref(sa, m[i].nh);
-        } else {
-            m[k++] = m[i];
-        }
-    }
-    n = k;
-
+    n = members_merge(sa, m, n);
     if (n == 1) {
         t->kind = SA_T_NH;
         t->ptr = m[0].nh;
@@ -712,34 +730,16 @@ syncd_nexthop_resolve(struct syncd_apply *sa, struct sa_vr *vr,
 
     /* Share an existing group with the same members, or create one. */
     uint32_t hash = members_hash(m, n);
-    struct sa_nhg *nhg;
-    HMAP_FOR_EACH_WITH_HASH (nhg, node, hash, &sa->nhgs) {
-        if (nhg->n == n) {
-            size_t i;
-
-            for (i = 0; i < n; i++) {
-                if (nhg->members[i].nh != m[i].nh
-                    || nhg->members[i].weight != m[i].weight) {
-                    break;
-                }
-            }
-            if (i == n) {
-                nhg->refcnt++;
-                for (i = 0; i < n; i++) {
-                    nh_unref(sa, m[i].nh);
-                }
-                t->kind = SA_T_NHG;
-                t->ptr = nhg;
-                return SAI_STATUS_SUCCESS;
-            }
+    struct sa_nhg *nhg = nhg_find(sa, m, n, hash);
+    if (nhg) {
+        nhg->refcnt++;
+        members_unref(sa, m, n);
+    } else {
+        nhg = nhg_create(sa, m, n, hash, &status);
+        if (!nhg) {
+            members_unref(sa, m, n);
+            return status;
         }
-    }
-    nhg = nhg_create(sa, m, n, hash, &status);
-    if (!nhg) {
-        for (size_t i = 0; i < n; i++) {
-            nh_unref(sa, m[i].nh);
-        }
-        return status;
     }
     t->kind = SA_T_NHG;
     t->ptr = nhg;
@@ -748,10 +748,15 @@ syncd_nexthop_resolve(struct syncd_apply *sa, struct sa_vr *vr,
 
 /* ---- Life cycle --------------------------------------------------------- */
 
-/* Initializes the object maps of 'sa'. */
+/* Initializes the object maps of 'sa', and what this module asks of the
+ * rest of the apply step: 'hooks' (which must outlive 'sa'), called with
+ * 'aux'. */
 void
-syncd_nexthop_init(struct syncd_apply *sa)
+syncd_nexthop_init(struct syncd_apply *sa,
+                   const struct syncd_nexthop_hooks *hooks, void *aux)
 {
+    sa->nh_hooks = hooks;
+    sa->nh_aux = aux;
     hmap_init(&sa->vrs);
     hmap_init(&sa->rifs);
     hmap_init(&sa->rifs_by_oid);
@@ -799,16 +804,7 @@ syncd_nexthop_destroy(struct syncd_apply *sa)
     free(sa->gc_nhgs);
 }
 
-/* ---- Introspection ------------------------------------------------------ */
-
-/* Returns the VR of VRF 'vrf', or SAI_NULL_OBJECT_ID if it has none yet. */
-sai_object_id_t
-syncd_apply_vr_find(const struct syncd_apply *sa, const char *vrf)
-{
-    const struct sa_vr *vr = syncd_nexthop_vr_find(sa, vrf);
-
-    return vr ? vr->oid : SAI_NULL_OBJECT_ID;
-}
+/* ---- The apply step's VRFs ---------------------------------------------- */
 
 /* Stores in '*vr_id' the VR of VRF 'vrf', creating it if needed. */
 sai_status_t
@@ -820,170 +816,4 @@ syncd_apply_vr_get(struct syncd_apply *sa, const char *vrf,
 
     *vr_id = vr ? vr->oid : SAI_NULL_OBJECT_ID;
     return status;
-}
-
-size_t
-syncd_apply_n_vrs(const struct syncd_apply *sa)
-{
-    return sa->n_vrs;
-}
-
-/* Returns the name of the VR with index 'i' (in creation order) and stores
- * its id in '*vr_id'. */
-const char *
-syncd_apply_vr_name(const struct syncd_apply *sa, size_t i,
-                    sai_object_id_t *vr_id)
-{
-    ovs_assert(i < sa->n_vrs);
-    *vr_id = sa->vr_array[i]->oid;
-    return sa->vr_array[i]->name;
-}
-
-static const struct sa_nh *
-nh_by_oid(const struct syncd_apply *sa, sai_object_id_t oid)
-{
-    const struct sa_nh *nh;
-
-    HMAP_FOR_EACH_WITH_HASH (nh, oid_node, oid_hash(oid), &sa->nhs_by_oid) {
-        if (nh->oid == oid) {
-            return nh;
-        }
-    }
-    return NULL;
-}
-
-static const struct sa_nhg *
-nhg_by_oid(const struct syncd_apply *sa, sai_object_id_t oid)
-{
-    const struct sa_nhg *nhg;
-
-    HMAP_FOR_EACH_WITH_HASH (nhg, oid_node, oid_hash(oid),
-                             &sa->nhgs_by_oid) {
-        if (nhg->oid == oid) {
-            return nhg;
-        }
-    }
-    return NULL;
-}
-
-static const struct sa_rif *
-rif_by_oid(const struct syncd_apply *sa, sai_object_id_t oid)
-{
-    const struct sa_rif *rif;
-
-    HMAP_FOR_EACH_WITH_HASH (rif, oid_node, oid_hash(oid),
-                             &sa->rifs_by_oid) {
-        if (rif->oid == oid) {
-            return rif;
-        }
-    }
-    return NULL;
-}
-
-/* Appends next hop 'nh' in Asic_Route key form, "GATEWAY@IFNAME" or
- * "GATEWAY" (unnamed interface), to 's'. */
-static void
-format_nh(const struct sa_nh *nh, struct ds *s)
-{
-    char buf[SAI_IP_ADDRESS_STRLEN];
-
-    ds_put_cstr(s, sai_util_ip_address_format(&nh->ip, buf));
-    if (nh->rif->name[0]) {
-        ds_put_format(s, "@%s", nh->rif->name);
-    }
-}
-
-/* Appends next hop 'nh', as returned by asic_sim_lookup(), to 's' in
- * Asic_Route key form: "GATEWAY@IFNAME", "GATEWAY", "@IFNAME" (connected)
- * or "cpu". */
-void
-syncd_apply_format_nexthop(const struct syncd_apply *sa,
-                           const struct asic_sim_nexthop *nh,
-                           struct ds *s)
-{
-    const struct sa_nh *snh = (nh->next_hop_id
-                               ? nh_by_oid(sa, nh->next_hop_id) : NULL);
-    if (snh) {
-        format_nh(snh, s);
-        return;
-    }
-
-    const struct sa_rif *rif = nh->rif_id ? rif_by_oid(sa, nh->rif_id) : NULL;
-    if (rif) {
-        ds_put_format(s, "@%s", rif->name);
-    } else if (nh->next_hop_id) {
-        ds_put_format(s, "0x%"PRIx64, nh->next_hop_id);
-    } else {
-        ds_put_cstr(s, "cpu");
-    }
-}
-
-/* Appends the next hops that 'next_hop_id' (a route's NEXT_HOP_ID) stands
- * for to 's', as "KEY=WEIGHT[,KEY=WEIGHT]...", or "-" for none. */
-void
-syncd_apply_format_target(const struct syncd_apply *sa,
-                          sai_object_id_t next_hop_id, struct ds *s)
-{
-    const struct sa_nhg *nhg;
-    const struct sa_rif *rif;
-    const struct sa_nh *nh;
-
-    if (next_hop_id == SAI_NULL_OBJECT_ID) {
-        ds_put_char(s, '-');
-    } else if ((nh = nh_by_oid(sa, next_hop_id)) != NULL) {
-        format_nh(nh, s);
-        ds_put_cstr(s, "=1");
-    } else if ((nhg = nhg_by_oid(sa, next_hop_id)) != NULL) {
-        size_t start = s->length;
-
-        for (size_t i = 0; i < nhg->n; i++) {
-            if (!nhg->members[i].nh) {
-                continue;       /* Removed from a group set aside. */
-            }
-            if (s->length > start) {
-                ds_put_char(s, ',');
-            }
-            format_nh(nhg->members[i].nh, s);
-            ds_put_format(s, "=%"PRIu32, nhg->members[i].weight);
-        }
-    } else if ((rif = rif_by_oid(sa, next_hop_id)) != NULL) {
-        ds_put_format(s, "@%s=1", rif->name);
-    } else {
-        ds_put_format(s, "0x%"PRIx64, next_hop_id);
-    }
-}
-
-/* Returns the next hops that 'next_hop_id' stands for as a JSON object
- * mapping Asic_Route keys to weights. */
-struct json *
-syncd_apply_target_to_json(const struct syncd_apply *sa,
-                           sai_object_id_t next_hop_id)
-{
-    struct json *obj = json_object_create();
-    struct ds key = DS_EMPTY_INITIALIZER;
-    const struct sa_nhg *nhg;
-    const struct sa_rif *rif;
-    const struct sa_nh *nh;
-
-    if (next_hop_id == SAI_NULL_OBJECT_ID) {
-        /* Nothing. */
-    } else if ((nh = nh_by_oid(sa, next_hop_id)) != NULL) {
-        format_nh(nh, &key);
-        json_object_put(obj, ds_cstr(&key), json_integer_create(1));
-    } else if ((nhg = nhg_by_oid(sa, next_hop_id)) != NULL) {
-        for (size_t i = 0; i < nhg->n; i++) {
-            if (!nhg->members[i].nh) {
-                continue;       /* Removed from a group set aside. */
-            }
-            ds_clear(&key);
-            format_nh(nhg->members[i].nh, &key);
-            json_object_put(obj, ds_cstr(&key),
-                            json_integer_create(nhg->members[i].weight));
-        }
-    } else if ((rif = rif_by_oid(sa, next_hop_id)) != NULL) {
-        ds_put_format(&key, "@%s", rif->name);
-        json_object_put(obj, ds_cstr(&key), json_integer_create(1));
-    }
-    ds_destroy(&key);
-    return obj;
 }

@@ -20,8 +20,9 @@
 
 /* syncd-rows: the Asic_Route rows that syncd knows.
  *
- * The monitor (daemons/syncd/syncd-db.c) creates, changes and forgets rows as
- * the database reports them; the write-back (daemons/syncd/syncd-writeback.c)
+ * The OVSDB path (daemons/syncd/syncd-db-update.c, from its monitor and
+ * its reads) creates, changes and forgets rows as the database reports
+ * them; the write-back (daemons/syncd/syncd-writeback.c)
  * writes their outcomes back.  Both work on this table.
  *
  * A row is 64 bytes: its uuid, the seq last submitted, its (VRF, prefix)
