@@ -63,8 +63,9 @@ static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
 /* ---- Global ------------------------------------------------------------- */
 
 /* Takes in the changes 'tu' (NULL if none) to the Global table of an update
- * that replaces everything known if 'clear': applies max_bulk_size to
- * 'db->max_bulk' and, if the value in force changes, to the apply step. */
+ * that replaces everything known if 'clear': applies log_level to the log
+ * file, and max_bulk_size to 'db->max_bulk' and, if the value in force
+ * changes, to the apply step. */
 static void
 global_update(struct syncd_db *db, const struct ovsdb_cs_table_update *tu,
               bool clear)
@@ -100,6 +101,10 @@ global_update(struct syncd_db *db, const struct ovsdb_cs_table_update *tu,
                            v && (v->type == JSON_TRUE
                                  || v->type == JSON_FALSE),
                            v && v->type == JSON_TRUE);
+    }
+    if (columns) {
+        setting_apply_log_level(ovsdb_wire_get_string(
+                                    shash_find_data(columns, "log_level")));
     }
     if (!db->max_bulk) {
         return;
@@ -199,13 +204,13 @@ compose_monitor_requests(const struct json *schema, void *db_)
     requests = json_from_string(
         db->global_only
         ? "{\"Global\":[{\"columns\":[\"max_bulk_size\","
-          "\"southbound_zmq\"]}]}"
+          "\"southbound_zmq\",\"log_level\"]}]}"
         : "{\""SYNCD_DB_TABLE"\":[{\"columns\":[\"instance\",\"vrf\","
           "\"prefix\",\"packet_action\",\"nexthops\",\"seq\"],"
           "\"select\":{\"initial\":false}}],"
           "\"Vrf\":[{\"columns\":[\"name\"]}],"
           "\"Global\":[{\"columns\":[\"max_bulk_size\","
-          "\"southbound_zmq\"]}]}");
+          "\"southbound_zmq\",\"log_level\"]}]}");
     if (!db->global_only && has_marks) {
         json_object_put(requests, "Write_Mark", json_from_string(
                             "[{\"columns\":[\"writer\",\"epoch\","
