@@ -40,6 +40,8 @@ static const struct uuid nhg_ns = {
     .parts = { 0x3b0a6f6e, 0x5d2c4c1e, 0x9a550f1b, 0x5e2c7a02 } };
 static const struct uuid vrf_ns = {
     .parts = { 0x3b0a6f6e, 0x5d2c4c1e, 0x9a550f1b, 0x5e2c7a03 } };
+static const struct uuid asic_route_ns = {
+    .parts = { 0x8c2f0a51, 0x5e3b4d7a, 0x9b1e6f20, 0x4a7c3d15 } };
 
 /* Writes 'u' as its 16 RFC 4122 bytes (the order of its text form). */
 static void
@@ -121,6 +123,36 @@ route_key_route_uuid(const char *vrf, const struct fib_prefix *prefix,
 
     fib_prefix_format(prefix, buf);
     route_key_route_uuid_text(vrf, buf, u);
+}
+
+/* Computes into '*u' the UUID of the Asic_Route row that the orchd of ASIC
+ * instance 'instance' (0 to FIBSYNC_INSTANCE_MAX) writes for binary
+ * 'prefix' in VRF 'vrf'.  It is derived, not random, so orchd can update
+ * or delete a row without looking it up, and a restarted orchd finds its
+ * own rows again.  The name is "VRF\0PREFIX" as for Route rows (a VRF name
+ * longer than 255 bytes is cut there); instance 0's UUIDs are those from
+ * before instances existed, and instance N's name has "\0N" appended, so
+ * that the instances' rows of one route, which share one table, never
+ * share a UUID. */
+void
+route_key_asic_route_uuid(const char *vrf, const struct fib_prefix *prefix,
+                          int instance, struct uuid *u)
+{
+    char name[ROUTE_KEY_VRF_NAMELEN + FIB_PREFIX_STRLEN + 256 + 8];
+    size_t vrf_len = strlen(vrf);
+    size_t len;
+
+    if (vrf_len > 255) {
+        vrf_len = 255;
+    }
+    memcpy(name, vrf, vrf_len);
+    name[vrf_len] = '\0';
+    len = vrf_len + 1 + fib_prefix_format(prefix, name + vrf_len + 1);
+    if (instance) {
+        name[len++] = '\0';
+        len += sprintf(name + len, "%d", instance);
+    }
+    route_key_uuid_v5(&asic_route_ns, name, len, u);
 }
 
 /* Computes into '*u' the UUID of the Nexthop_Group row for zebra nexthop

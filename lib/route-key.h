@@ -38,6 +38,10 @@
  *   Nexthop_Group   zebra's nexthop id in decimal ("24")
  *   Vrf             VRF name ("default", "table10")
  *
+ * orchd writes each Asic_Route row with a UUID of the same kind, in a
+ * namespace of its own, named as the Route row's, with "\0N" appended for
+ * ASIC instance N > 0 (route_key_asic_route_uuid()).
+ *
  * A row someone else inserted without these UUIDs is still a valid row:
  * fpmsyncd finds it by its key when it reads the table at startup.
  *
@@ -92,6 +96,8 @@ void route_key_route_uuid_text(const char *vrf, const char *prefix,
                                struct uuid *);
 void route_key_nhg_uuid(uint32_t id, struct uuid *);
 void route_key_vrf_uuid(const char *vrf, struct uuid *);
+void route_key_asic_route_uuid(const char *vrf, const struct fib_prefix *,
+                               int instance, struct uuid *);
 uint32_t route_key_bucket(const struct uuid *);
 void route_key_uuid_v5(const struct uuid *namespace,
                        const void *name, size_t len, struct uuid *);

@@ -82,6 +82,25 @@ START_TEST(test_uuid_pinned)
 }
 END_TEST
 
+/* The Asic_Route row UUIDs orchd writes are pinned too: a restarted orchd
+ * finds its rows by them.  (Computed with Python's uuid.uuid5() and the
+ * Asic_Route namespace in route-key.c.) */
+START_TEST(test_asic_route_uuid_pinned)
+{
+    struct fib_prefix p;
+    struct uuid u;
+
+    ck_assert_ptr_null(fib_prefix_parse("10.1.0.0/16", &p));
+    route_key_asic_route_uuid("default", &p, 0, &u);
+    check_uuid(&u, "152411c5-136b-564c-92d5-0707d7e882d3");
+    route_key_asic_route_uuid("default", &p, 2, &u);
+    check_uuid(&u, "95af33f2-f610-5e96-84c4-e72e11785aaf");
+    ck_assert_ptr_null(fib_prefix_parse("2001:db8::/32", &p));
+    route_key_asic_route_uuid("Vrf-red", &p, 0, &u);
+    check_uuid(&u, "29fbebba-0868-5f5f-80b8-e4a7b7946c32");
+}
+END_TEST
+
 /* Different keys give different UUIDs, all version 5, variant 10. */
 START_TEST(test_uuid_distinct)
 {
@@ -226,6 +245,7 @@ route_key_suite(void)
 
     tcase_add_test(tc, test_uuid_v5_vector);
     tcase_add_test(tc, test_uuid_pinned);
+    tcase_add_test(tc, test_asic_route_uuid_pinned);
     tcase_add_test(tc, test_uuid_distinct);
     tcase_add_test(tc, test_protocol_names);
     tcase_add_test(tc, test_vrf_names);
