@@ -34,11 +34,12 @@ lib_libfibsync_la_SOURCES += \
 	lib/fpm-frame.c lib/fpm-frame.h \
 	lib/fpm-route.c lib/fpm-route.h
 
-# Row keys (deterministic row UUIDs, protocol and VRF names), the
-# coalescing OVSDB write batcher and the queue it shares with fpmsyncd's
-# fast path.
+# Row keys (deterministic row UUIDs, protocol and VRF names, next-hop
+# keys), Route.status's keys and their mutates, the coalescing OVSDB write
+# batcher and the queue it shares with fpmsyncd's fast path.
 lib_libfibsync_la_SOURCES += \
 	lib/route-key.c lib/route-key.h \
+	lib/route-status.c lib/route-status.h \
 	lib/route-batch.c lib/route-batch.h \
 	lib/ptr-fifo.c lib/ptr-fifo.h
 
