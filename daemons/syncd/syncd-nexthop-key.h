@@ -25,7 +25,8 @@
  * the OVSDB path in Asic_Route.nexthops (daemons/syncd/syncd-db.c), the ZeroMQ
  * fast path in ROUTES entries (daemons/syncd/syncd-zmq.c).  Both check them
  * here, so a next hop one path refuses the other refuses too, with the
- * same message.
+ * same message.  The key itself is lib/route-key.h's to parse; this adds
+ * the weight and the SAI form.
  *
  * Thread safety: none needed; no state. */
 

@@ -44,9 +44,9 @@ FUZZ_PREFIX_OBJS = lib/fib-prefix.fuzzo
 FUZZ_DB_FILE_OBJS = lib/ovsdb-file-replay.fuzzo lib/ovsdb-file-text.fuzzo
 FUZZ_DB_SPLIT_OBJS = lib/ovsdb-file-split.fuzzo lib/ovsdb-file-text.fuzzo
 FUZZ_NEXTHOP_KEY_OBJS = daemons/syncd/syncd-nexthop-key.fuzzo \
-	asic-sim/sai-util.fuzzo
+	asic-sim/sai-util.fuzzo lib/route-key.fuzzo lib/fib-prefix.fuzzo
 FUZZ_SYNCD_ROW_OBJS = daemons/syncd/syncd-rows.fuzzo \
-	$(FUZZ_NEXTHOP_KEY_OBJS) lib/fib-prefix.fuzzo
+	$(FUZZ_NEXTHOP_KEY_OBJS)
 FUZZ_FPMSYNCD_LOAD_OBJS = \
 	daemons/fpmsyncd/fpmsyncd-rib.fuzzo daemons/fpmsyncd/fpmsyncd-nexthop.fuzzo \
 	daemons/fpmsyncd/fpmsyncd-offload.fuzzo daemons/fpmsyncd/fpmsyncd-status.fuzzo \
