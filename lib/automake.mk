@@ -32,7 +32,9 @@ lib_libfibsync_la_SOURCES += \
 # translation), used by fpmsyncd and utilities/fpm-replay.
 lib_libfibsync_la_SOURCES += \
 	lib/fpm-frame.c lib/fpm-frame.h \
-	lib/fpm-route.c lib/fpm-route.h
+	lib/fpm-route.c lib/fpm-route.h \
+	lib/fpm-route-encode.c lib/fpm-route-encode.h \
+	lib/fpm-route-format.c lib/fpm-route-format.h
 
 # Row keys (deterministic row UUIDs, protocol and VRF names, next-hop
 # keys), Route.status's keys and their mutates, the coalescing OVSDB write

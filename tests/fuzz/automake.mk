@@ -38,7 +38,8 @@ SUFFIXES = .fuzzo
 	    -c -o $@ $<
 
 # What each harness drives, besides its own source.
-FUZZ_FPM_OBJS = lib/fpm-frame.fuzzo lib/fpm-route.fuzzo
+FUZZ_FPM_OBJS = lib/fpm-frame.fuzzo lib/fpm-route.fuzzo \
+	lib/fpm-route-encode.fuzzo lib/fpm-route-format.fuzzo
 FUZZ_ROUTE_FRAME_OBJS = lib/route-frame.fuzzo lib/fib-prefix.fuzzo
 FUZZ_PREFIX_OBJS = lib/fib-prefix.fuzzo
 FUZZ_DB_FILE_OBJS = lib/ovsdb-file-replay.fuzzo lib/ovsdb-file-text.fuzzo
