@@ -12,6 +12,8 @@ lib_libfibsync_la_SOURCES = \
 	lib/ovsdb-select-reader.c lib/ovsdb-select-reader.h \
 	lib/ovsdb-slice-reader.c lib/ovsdb-slice-reader.h \
 	lib/ovsdb-file-replay.c lib/ovsdb-file-replay.h \
+	lib/ovsdb-file-replay-value.c lib/ovsdb-file-replay-value.h \
+	lib/block-arena.c lib/block-arena.h \
 	lib/ovsdb-file-split.c lib/ovsdb-file-split.h \
 	lib/ovsdb-file-text.c lib/ovsdb-file-text.h \
 	lib/ovsdb-select-scanner.c lib/ovsdb-select-scanner.h \

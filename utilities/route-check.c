@@ -44,6 +44,7 @@
 #include "lib/fibsync-paths.h"
 #include "lib/frr-route-json.h"
 #include "lib/ovsdb-file-replay.h"
+#include "lib/ovsdb-file-replay-value.h"
 #include "lib/ovsdb-select-reader.h"
 #include "lib/ovsdb-slice-reader.h"
 #include "lib/ovsdb-wire.h"

@@ -42,7 +42,8 @@ FUZZ_FPM_OBJS = lib/fpm-frame.fuzzo lib/fpm-route.fuzzo \
 	lib/fpm-route-encode.fuzzo lib/fpm-route-format.fuzzo
 FUZZ_ROUTE_FRAME_OBJS = lib/route-frame.fuzzo lib/fib-prefix.fuzzo
 FUZZ_PREFIX_OBJS = lib/fib-prefix.fuzzo
-FUZZ_DB_FILE_OBJS = lib/ovsdb-file-replay.fuzzo lib/ovsdb-file-text.fuzzo
+FUZZ_DB_FILE_OBJS = lib/ovsdb-file-replay.fuzzo lib/ovsdb-file-text.fuzzo \
+	lib/ovsdb-file-replay-value.fuzzo lib/block-arena.fuzzo
 FUZZ_DB_SPLIT_OBJS = lib/ovsdb-file-split.fuzzo lib/ovsdb-file-text.fuzzo
 FUZZ_NEXTHOP_KEY_OBJS = daemons/syncd/syncd-nexthop-key.fuzzo \
 	asic-sim/sai-util.fuzzo lib/route-key.fuzzo lib/fib-prefix.fuzzo
