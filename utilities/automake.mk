@@ -17,7 +17,10 @@ utilities_fibsync_db_split_LDADD = lib/libfibsync.la $(OVS_LIBS) \
 	$(JEMALLOC_LIBS)
 
 bin_PROGRAMS += utilities/route-check
-utilities_route_check_SOURCES = utilities/route-check.c
+utilities_route_check_SOURCES = utilities/route-check.c \
+	utilities/route-check.h \
+	utilities/route-check-file.c \
+	utilities/route-check-frr.c
 utilities_route_check_LDADD = lib/libfibsync.la $(OVS_LIBS) $(JEMALLOC_LIBS)
 
 # fibsync-bench-run: "fibsync-bench run", the end-to-end benchmark; the
