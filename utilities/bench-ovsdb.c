@@ -841,8 +841,12 @@ bench_usage(void)
            program_name);
 }
 
-int
-bench_ovsdb_main(int argc, char *argv[])
+/* Parses bench_ovsdb_main()'s command line into '*o', noting in
+ * '*rows_set' and '*txn_rows_set' whether --rows and --txn-rows were
+ * given.  Returns -1 to go on, otherwise the exit status to return. */
+static int
+bench_parse_options(int argc, char *argv[], struct bench_opts *o,
+                    bool *rows_set, bool *txn_rows_set)
 {
     enum {
         OPT_ROWS = UCHAR_MAX + 1, OPT_TXN_ROWS, OPT_TXNS, OPT_MAP_SIZE,
@@ -861,14 +865,9 @@ bench_ovsdb_main(int argc, char *argv[])
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    struct bench_opts o = {
-        .workers = 10, .txns = 200, .map_size = 256, .requests = 3,
-        .in_flight = 1,
-    };
-    bool rows_set = false, txn_rows_set = false;
 
     if (argc > 1 && argv[1][0] != '-') {
-        o.workload = argv[1];
+        o->workload = argv[1];
         argc--;
         argv++;
     }
@@ -880,34 +879,34 @@ bench_ovsdb_main(int argc, char *argv[])
         }
         switch (c) {
         case 'd':
-            o.remote = optarg;
+            o->remote = optarg;
             break;
         case OPT_WORKERS:
-            o.workers = option_parse_uint("workers", optarg, 0, SIZE_MAX);
+            o->workers = option_parse_uint("workers", optarg, 0, SIZE_MAX);
             break;
         case OPT_ROWS:
-            o.rows = option_parse_uint("rows", optarg, 0, SIZE_MAX);
-            rows_set = true;
+            o->rows = option_parse_uint("rows", optarg, 0, SIZE_MAX);
+            *rows_set = true;
             break;
         case OPT_TXN_ROWS:
-            o.txn_rows = option_parse_uint("txn-rows", optarg, 0, SIZE_MAX);
-            txn_rows_set = true;
+            o->txn_rows = option_parse_uint("txn-rows", optarg, 0, SIZE_MAX);
+            *txn_rows_set = true;
             break;
         case OPT_TXNS:
-            o.txns = option_parse_uint("txns", optarg, 0, SIZE_MAX);
+            o->txns = option_parse_uint("txns", optarg, 0, SIZE_MAX);
             break;
         case OPT_MAP_SIZE:
-            o.map_size = option_parse_uint("map-size", optarg, 0, SIZE_MAX);
+            o->map_size = option_parse_uint("map-size", optarg, 0, SIZE_MAX);
             break;
         case OPT_REQUESTS:
-            o.requests = option_parse_uint("requests", optarg, 0, SIZE_MAX);
+            o->requests = option_parse_uint("requests", optarg, 0, SIZE_MAX);
             break;
         case OPT_IN_FLIGHT:
-            o.in_flight = option_parse_uint("in-flight", optarg, 0, SIZE_MAX);
+            o->in_flight = option_parse_uint("in-flight", optarg, 0, SIZE_MAX);
             break;
         case OPT_LIMIT_ROWS:
-            o.limit_rows = option_parse_uint("limit-rows", optarg, 0,
-                                             SIZE_MAX);
+            o->limit_rows = option_parse_uint("limit-rows", optarg, 0,
+                                              SIZE_MAX);
             break;
         case 'h':
             bench_usage();
@@ -916,69 +915,101 @@ bench_ovsdb_main(int argc, char *argv[])
             return EXIT_FAILURE;
         }
     }
-    if (!o.workload || !o.remote || optind != argc) {
+    if (!o->workload || !o->remote || optind != argc) {
         bench_usage();
         return EXIT_FAILURE;
     }
-    if (o.workers < 1 || o.in_flight < 1) {
+    if (o->workers < 1 || o->in_flight < 1) {
         ovs_fatal(0, "--workers and --in-flight must be at least 1");
+    }
+    return -1;
+}
+
+/* Runs workload 'o->workload', with the defaults of its --rows and
+ * --txn-rows unless 'rows_set' and 'txn_rows_set'.  Returns its time in
+ * seconds, with its counts in '*r', what it did in '*done', counted in
+ * '*unit', and its extra RESULT fields appended to 'extra'. */
+static double
+bench_run_workload(struct bench_opts *o, bool rows_set, bool txn_rows_set,
+                   struct bench_result *r, double *done, const char **unit,
+                   struct ds *extra)
+{
+    double secs;
+
+    if (!strcmp(o->workload, "update")) {
+        o->rows = rows_set ? o->rows : 1000;
+        o->txn_rows = txn_rows_set ? o->txn_rows : 100;
+        bench_populate(o->remote, o->rows, 1000, NULL);
+        secs = bench_run_workers(o, o->workers, bench_update_worker, r);
+        *done = r->rows;
+        ds_put_format(extra, " lat_ms=%.2f",
+                      r->txns ? r->lat_sum / r->txns * 1e3 : 0.0);
+    } else if (!strcmp(o->workload, "insert")) {
+        o->rows = rows_set ? o->rows : 20000;
+        o->txn_rows = txn_rows_set ? o->txn_rows : 1000;
+        if (o->rows * o->workers >= 1 << 24) {
+            ovs_fatal(0, "at most 2**24 rows");
+        }
+        secs = bench_run_workers(o, o->workers, bench_insert_worker, r);
+        *done = r->rows;
+    } else if (!strcmp(o->workload, "answer")) {
+        o->rows = rows_set ? o->rows : 512;
+        bench_answer_setup(o);
+        secs = bench_run_workers(o, o->workers + 1, bench_answer_worker,
+                                 r);
+        *done = r->answers;
+        *unit = "answers/s";
+        ds_put_format(extra, " lat_ms=%.2f map_entries=%zu",
+                      r->answers ? r->lat_sum / r->answers * 1e3 : 0.0,
+                      (size_t) (r->answers * o->rows * o->map_size));
+    } else if (!strcmp(o->workload, "txnsize")) {
+        o->rows = rows_set ? o->rows : 1000;
+        o->txn_rows = txn_rows_set ? o->txn_rows : o->rows;
+        if (o->rows >= 1 << 24 || !o->txn_rows) {
+            ovs_fatal(0, "at most 2**24 rows, at least 1 a transaction");
+        }
+        size_t n = (o->limit_rows && o->limit_rows < o->rows
+                    ? o->limit_rows : o->rows);
+        struct jsonrpc *rpc = bench_connect(o->remote);
+        double start = bench_wall_s();
+
+        memset(r, 0, sizeof *r);
+        bench_insert_range(rpc, 0, n, o->txn_rows, o->in_flight, r);
+        secs = bench_wall_s() - start;
+        jsonrpc_close(rpc);
+        *done = r->rows;
+        if (n < o->rows) {
+            ds_put_format(extra, " projected_s=%.3f",
+                          secs * o->rows / n);
+        }
+    } else {
+        ovs_fatal(0, "unknown workload \"%s\"", o->workload);
+    }
+    return secs;
+}
+
+/* Runs the OVSDB benchmark that 'argv' names (bench-ovsdb.h) and prints its
+ * RESULT line.  Returns the exit status. */
+int
+bench_ovsdb_main(int argc, char *argv[])
+{
+    struct bench_opts o = {
+        .workers = 10, .txns = 200, .map_size = 256, .requests = 3,
+        .in_flight = 1,
+    };
+    bool rows_set = false, txn_rows_set = false;
+    int status = bench_parse_options(argc, argv, &o, &rows_set,
+                                     &txn_rows_set);
+    if (status >= 0) {
+        return status;
     }
 
     struct bench_result r;
-    double secs;
     const char *unit = "rows/s";
     double done;
     struct ds extra = DS_EMPTY_INITIALIZER;
-
-    if (!strcmp(o.workload, "update")) {
-        o.rows = rows_set ? o.rows : 1000;
-        o.txn_rows = txn_rows_set ? o.txn_rows : 100;
-        bench_populate(o.remote, o.rows, 1000, NULL);
-        secs = bench_run_workers(&o, o.workers, bench_update_worker, &r);
-        done = r.rows;
-        ds_put_format(&extra, " lat_ms=%.2f",
-                      r.txns ? r.lat_sum / r.txns * 1e3 : 0.0);
-    } else if (!strcmp(o.workload, "insert")) {
-        o.rows = rows_set ? o.rows : 20000;
-        o.txn_rows = txn_rows_set ? o.txn_rows : 1000;
-        if (o.rows * o.workers >= 1 << 24) {
-            ovs_fatal(0, "at most 2**24 rows");
-        }
-        secs = bench_run_workers(&o, o.workers, bench_insert_worker, &r);
-        done = r.rows;
-    } else if (!strcmp(o.workload, "answer")) {
-        o.rows = rows_set ? o.rows : 512;
-        bench_answer_setup(&o);
-        secs = bench_run_workers(&o, o.workers + 1, bench_answer_worker,
-                                 &r);
-        done = r.answers;
-        unit = "answers/s";
-        ds_put_format(&extra, " lat_ms=%.2f map_entries=%zu",
-                      r.answers ? r.lat_sum / r.answers * 1e3 : 0.0,
-                      (size_t) (r.answers * o.rows * o.map_size));
-    } else if (!strcmp(o.workload, "txnsize")) {
-        o.rows = rows_set ? o.rows : 1000;
-        o.txn_rows = txn_rows_set ? o.txn_rows : o.rows;
-        if (o.rows >= 1 << 24 || !o.txn_rows) {
-            ovs_fatal(0, "at most 2**24 rows, at least 1 a transaction");
-        }
-        size_t n = (o.limit_rows && o.limit_rows < o.rows
-                    ? o.limit_rows : o.rows);
-        struct jsonrpc *rpc = bench_connect(o.remote);
-        double start = bench_wall_s();
-
-        memset(&r, 0, sizeof r);
-        bench_insert_range(rpc, 0, n, o.txn_rows, o.in_flight, &r);
-        secs = bench_wall_s() - start;
-        jsonrpc_close(rpc);
-        done = r.rows;
-        if (n < o.rows) {
-            ds_put_format(&extra, " projected_s=%.3f",
-                          secs * o.rows / n);
-        }
-    } else {
-        ovs_fatal(0, "unknown workload \"%s\"", o.workload);
-    }
+    double secs = bench_run_workload(&o, rows_set, txn_rows_set, &r, &done,
+                                     &unit, &extra);
 
     double rate = secs > 0 ? done / secs : 0.0;
     printf("RESULT workload=%s seconds=%.3f rows=%"PRIu64" txns=%"PRIu64
