@@ -103,7 +103,8 @@ utilities_fibsync_bench_SOURCES = \
 	utilities/bench-bulker.c utilities/bench-bulker.h \
 	utilities/bench-dump.c utilities/bench-dump.h \
 	utilities/bench-index.c utilities/bench-index.h \
-	utilities/bench-ovsdb.c utilities/bench-ovsdb.h
+	utilities/bench-ovsdb.c utilities/bench-ovsdb.h \
+	utilities/bench-ovsdb-options.c utilities/bench-ovsdb-options.h
 utilities_fibsync_bench_LDADD = daemons/orchd/liborchd.la \
 	asic-sim/libasicsim.la idl/libfibsync-idl.la lib/libfibsync.la $(OVSDB_LIBS) $(OVS_LIBS) \
 	$(JEMALLOC_LIBS)

@@ -68,6 +68,7 @@
 #include <config.h>
 
 #include "utilities/bench-ovsdb.h"
+#include "utilities/bench-ovsdb-options.h"
 #include "lib/option-parse.h"
 
 #include <errno.h>
@@ -89,20 +90,6 @@
 #include "stream.h"
 #include "util.h"
 #include "utilities/bench-util.h"
-
-/* Command-line options. */
-struct bench_opts {
-    const char *remote;         /* --db: the ovsdb-server to load. */
-    const char *workload;       /* "update", "insert", "answer", "txnsize". */
-    int workers;                /* --workers: worker processes. */
-    size_t rows;                /* --rows: meaning depends on workload. */
-    size_t txn_rows;            /* --txn-rows: rows per transaction. */
-    size_t txns;                /* --txns: transactions per worker. */
-    size_t map_size;            /* --map-size: entries in each map. */
-    size_t requests;            /* --requests: per worker (answer). */
-    int in_flight;              /* --in-flight: transactions outstanding. */
-    size_t limit_rows;          /* --limit-rows: txnsize cap, 0 for none. */
-};
 
 /* What one worker reports to the parent through a pipe. */
 struct bench_result {
@@ -824,107 +811,6 @@ bench_answer_setup(const struct bench_opts *o)
     jsonrpc_close(rpc);
 }
 
-/* Prints the subcommand's usage on stdout. */
-static void
-bench_usage(void)
-{
-    printf("usage: %s ovsdb WORKLOAD --db REMOTE [OPTIONS]\n"
-           "Workloads and their options (defaults in brackets):\n"
-           "  update  --rows N [1000] --workers W [10] --txns T [200]\n"
-           "          --txn-rows K [100]\n"
-           "  insert  --rows N per worker [20000] --workers W [10]\n"
-           "          --txn-rows K [1000] --in-flight F [1]\n"
-           "  answer  --rows N [512] --map-size M [256] --workers W [10]\n"
-           "          --requests Q per worker [3]\n"
-           "  txnsize --rows N [1000] --txn-rows K [N] --limit-rows L\n"
-           "Prints one line: RESULT workload=... seconds=... rate=...\n",
-           program_name);
-}
-
-/* Parses bench_ovsdb_main()'s command line into '*o', noting in
- * '*rows_set' and '*txn_rows_set' whether --rows and --txn-rows were
- * given.  Returns -1 to go on, otherwise the exit status to return. */
-static int
-bench_parse_options(int argc, char *argv[], struct bench_opts *o,
-                    bool *rows_set, bool *txn_rows_set)
-{
-    enum {
-        OPT_ROWS = UCHAR_MAX + 1, OPT_TXN_ROWS, OPT_TXNS, OPT_MAP_SIZE,
-        OPT_REQUESTS, OPT_IN_FLIGHT, OPT_LIMIT_ROWS, OPT_WORKERS,
-    };
-    static const struct option long_options[] = {
-        {"db", required_argument, NULL, 'd'},
-        {"workers", required_argument, NULL, OPT_WORKERS},
-        {"rows", required_argument, NULL, OPT_ROWS},
-        {"txn-rows", required_argument, NULL, OPT_TXN_ROWS},
-        {"txns", required_argument, NULL, OPT_TXNS},
-        {"map-size", required_argument, NULL, OPT_MAP_SIZE},
-        {"requests", required_argument, NULL, OPT_REQUESTS},
-        {"in-flight", required_argument, NULL, OPT_IN_FLIGHT},
-        {"limit-rows", required_argument, NULL, OPT_LIMIT_ROWS},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-
-    if (argc > 1 && argv[1][0] != '-') {
-        o->workload = argv[1];
-        argc--;
-        argv++;
-    }
-    optind = 1;
-    for (;;) {
-        int c = getopt_long(argc, argv, "d:h", long_options, NULL);
-        if (c == -1) {
-            break;
-        }
-        switch (c) {
-        case 'd':
-            o->remote = optarg;
-            break;
-        case OPT_WORKERS:
-            o->workers = option_parse_uint("workers", optarg, 0, SIZE_MAX);
-            break;
-        case OPT_ROWS:
-            o->rows = option_parse_uint("rows", optarg, 0, SIZE_MAX);
-            *rows_set = true;
-            break;
-        case OPT_TXN_ROWS:
-            o->txn_rows = option_parse_uint("txn-rows", optarg, 0, SIZE_MAX);
-            *txn_rows_set = true;
-            break;
-        case OPT_TXNS:
-            o->txns = option_parse_uint("txns", optarg, 0, SIZE_MAX);
-            break;
-        case OPT_MAP_SIZE:
-            o->map_size = option_parse_uint("map-size", optarg, 0, SIZE_MAX);
-            break;
-        case OPT_REQUESTS:
-            o->requests = option_parse_uint("requests", optarg, 0, SIZE_MAX);
-            break;
-        case OPT_IN_FLIGHT:
-            o->in_flight = option_parse_uint("in-flight", optarg, 0, SIZE_MAX);
-            break;
-        case OPT_LIMIT_ROWS:
-            o->limit_rows = option_parse_uint("limit-rows", optarg, 0,
-                                              SIZE_MAX);
-            break;
-        case 'h':
-            bench_usage();
-            return EXIT_SUCCESS;
-        default:
-            return EXIT_FAILURE;
-        }
-    }
-    if (!o->workload || !o->remote || optind != argc) {
-        bench_usage();
-        return EXIT_FAILURE;
-    }
-    if (o->workers < 1 || o->in_flight < 1) {
-        ovs_fatal(0, "--workers and --in-flight must be at least 1");
-    }
-    return -1;
-}
-
 /* Runs workload 'o->workload', with the defaults of its --rows and
  * --txn-rows unless 'rows_set' and 'txn_rows_set'.  Returns its time in
  * seconds, with its counts in '*r', what it did in '*done', counted in
@@ -998,8 +884,8 @@ bench_ovsdb_main(int argc, char *argv[])
         .in_flight = 1,
     };
     bool rows_set = false, txn_rows_set = false;
-    int status = bench_parse_options(argc, argv, &o, &rows_set,
-                                     &txn_rows_set);
+    int status = bench_ovsdb_parse_options(argc, argv, &o, &rows_set,
+                                           &txn_rows_set);
     if (status >= 0) {
         return status;
     }
