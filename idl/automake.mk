@@ -59,6 +59,8 @@ idl_libfibsync_idl_la_SOURCES += \
 
 # Compound indexes over Route with IP-prefix comparators.
 idl_libfibsync_idl_la_SOURCES += \
-	idl/route-index.c idl/route-index.h
+	idl/route-index.c idl/route-index.h \
+	idl/route-index-private.h \
+	idl/route-index-query.c
 
 $(idl_libfibsync_idl_la_OBJECTS): idl/fibsync-ondemand.h

@@ -73,6 +73,7 @@
 #include <config.h>
 
 #include "idl/route-index.h"
+#include "idl/route-index-private.h"
 
 #include <string.h>
 
@@ -89,107 +90,6 @@
 
 VLOG_DEFINE_THIS_MODULE(route_index);
 
-/* An interned VRF or protocol name.  Names are never freed before their
- * index: they are few (VRFs, protocols), and rows point to them. */
-struct ri_name {
-    struct hmap_node node;      /* In 'vrfs' or 'protocols', by name. */
-    char *name;                 /* The name. */
-    size_t n_routes;            /* VRFs: committed routes counted. */
-    uint32_t n_len[2][129];     /* VRFs: routes by [is IPv6][length]. */
-};
-
-/* A next hop, as a key of Route.nexthops.
- *
- * A route's reference to its next hop goes first into 'pending', in no
- * order; the ordered skiplist takes the pending references in only when a
- * walk or a count of that next hop asks for them (ri_nh_settle()), sorted
- * first, so that they go into the skiplist in order.  Inserting each into
- * the skiplist as its row was parsed cost a cache miss a comparison, and
- * made the largest share of a replica's load at a million routes (a fifth
- * of orchd's CPU restarting on the OVSDB path); most next hops are never
- * walked. */
-struct ri_nh {
-    struct hmap_node node;      /* In 'nexthops', by hash of 'key'. */
-    char *key;                  /* The map key, "GATEWAY@IFNAME". */
-    struct skiplist *routes;    /* "struct ri_nh_ref *"s, by ri_ref_cmp(). */
-    struct ovs_list pending;    /* "struct ri_nh_ref"s not in 'routes'. */
-    size_t n_pending;           /* Length of 'pending'. */
-};
-
-/* One (next hop, route) pair. */
-struct ri_nh_ref {
-    struct ri_nh *nh;           /* The next hop. */
-    const struct fibrec_route *route; /* The route. */
-    struct ovs_list pending_node; /* In 'nh->pending', or .next NULL if in
-                                   * 'nh->routes'. */
-};
-
-/* The routes that use one next-hop group (Route.nexthop_group), in no
- * order.  A route's trailer holds its position, so that a route joins and
- * leaves in O(1): an OVS index over the column (the IDL's generic
- * comparator, three cache misses a comparison) was a tenth of orchd's CPU
- * loading a million routes. */
-struct ri_nhg {
-    struct hmap_node node;      /* In 'nhgs', by hash of 'id'. */
-    int64_t id;                 /* The group's id. */
-    const struct fibrec_route **routes; /* Its users. */
-    size_t n;                   /* Number of 'routes'. */
-    size_t allocated;           /* Allocated elements of 'routes'. */
-};
-
-/* Flags of a trailer. */
-enum {
-    RI_F_PREFIX = 1 << 0,       /* 'prefix' column parsed. */
-    RI_F_PREFIX_OK = 1 << 1,    /* ...and valid: 'prefix' member is set. */
-    RI_F_VRF = 1 << 2,          /* 'vrf' column parsed. */
-    RI_F_NEXTHOPS = 1 << 3,     /* 'nexthops' column parsed. */
-    RI_F_LINKED = 1 << 4,       /* In the next-hop structure and counts. */
-    RI_F_NHG = 1 << 5,          /* In 'nhg->routes[nhg_pos]'. */
-};
-
-/* The data that the route index appends to each Route row. */
-struct ri_trailer {
-    struct fib_prefix prefix;   /* Binary prefix, if RI_F_PREFIX_OK. */
-    uint8_t flags;              /* RI_F_*. */
-    uint8_t pad_;               /* Unused. */
-    uint32_t n_refs;            /* Number of elements in 'refs'. */
-    struct ri_name *vrf;        /* Interned VRF, or NULL. */
-    struct ri_name *protocol;   /* Interned protocol, or NULL. */
-    struct ri_nh_ref *refs;     /* RI_F_LINKED: one per next hop. */
-    struct ri_nhg *nhg;         /* RI_F_NHG: the next-hop group used. */
-    uint32_t nhg_pos;           /* RI_F_NHG: index in 'nhg->routes'. */
-};
-
-/* Where the trailer starts in a row: at a cache-line boundary, so that
- * what a comparison reads (prefix, flags, VRF, protocol: the first 40
- * bytes) is one cache line whenever the allocator aligns rows to 64 bytes.
- * jemalloc does for Route rows: 424 bytes, with the 64-byte trailer 488
- * unaligned or 512 aligned, are both in its 512-byte size class, whose
- * regions are 512-byte aligned; so the alignment costs no memory.  (It
- * saved a cache miss per comparison in a protocol index there was;
- * measured, a few percent of the CPU time of building the indexes, within
- * this machine's noise.) */
-#define RI_TRAILER_OFS ROUND_UP(sizeof(struct fibrec_route), 64)
-
-/* A route index. */
-struct route_index {
-    struct hmap_node node;      /* In 'registry', by hash of 'idl'. */
-    struct ovsdb_idl *idl;      /* The indexed IDL. */
-    enum route_index_cmp cmp;   /* Comparator flavour. */
-    struct ovsdb_idl_index *by_vrf;   /* (vrf, prefix). */
-    struct fibrec_route *search;      /* Its search row. */
-    char search_text[FIB_PREFIX_STRLEN]; /* ROUTE_INDEX_CMP_TEXT: prefix. */
-    struct hmap vrfs;           /* "struct ri_name"s. */
-    struct hmap protocols;      /* "struct ri_name"s. */
-    struct hmap nexthops;       /* "struct ri_nh"s. */
-    struct hmap nhgs;           /* "struct ri_nhg"s. */
-    struct ovsdb_idl_table *table; /* The Route table, once a row came. */
-    size_t n_refs;              /* Next-hop references, in all skiplists. */
-    size_t n_nhg_users;         /* Rows with RI_F_NHG. */
-    size_t n_linked;            /* Rows with RI_F_LINKED. */
-    size_t n_named;             /* Rows whose trailer points to our names. */
-};
-
 /* Every route index, by IDL. */
 static struct ovs_mutex registry_mutex = OVS_MUTEX_INITIALIZER;
 static struct hmap registry OVS_GUARDED_BY(registry_mutex)
@@ -204,18 +104,6 @@ static ri_parse_func *orig_parse_vrf, *orig_parse_prefix,
 static ri_unparse_func *orig_unparse_vrf, *orig_unparse_prefix,
     *orig_unparse_protocol, *orig_unparse_nexthops,
     *orig_unparse_nexthop_group;
-
-static inline struct ri_trailer *
-ri_trailer(const struct fibrec_route *route)
-{
-    return (struct ri_trailer *) ((char *) route + RI_TRAILER_OFS);
-}
-
-static inline struct fibrec_route *
-ri_route(const struct ovsdb_idl_row *row)
-{
-    return CONTAINER_OF(row, struct fibrec_route, header_);
-}
 
 /* Returns the route index of 'idl', or NULL. */
 static struct route_index *
@@ -235,8 +123,8 @@ ri_lookup(const struct ovsdb_idl *idl)
 }
 
 /* Returns the interned 'name' in 'names', or NULL. */
-static struct ri_name *
-ri_name_find(const struct hmap *names, const char *name)
+struct ri_name *
+route_index__name_find(const struct hmap *names, const char *name)
 {
     struct ri_name *n;
 
@@ -252,7 +140,7 @@ ri_name_find(const struct hmap *names, const char *name)
 static struct ri_name *
 ri_name_intern(struct hmap *names, const char *name)
 {
-    struct ri_name *n = ri_name_find(names, name);
+    struct ri_name *n = route_index__name_find(names, name);
 
     if (!n) {
         n = xzalloc(sizeof *n);
@@ -377,8 +265,8 @@ ri_ref_cmp(const void *a_, const void *b_, const void *conf OVS_UNUSED)
 }
 
 /* Returns the next hop 'key' of 'ri', or NULL. */
-static struct ri_nh *
-ri_nh_find(const struct route_index *ri, const char *key)
+struct ri_nh *
+route_index__nh_find(const struct route_index *ri, const char *key)
 {
     struct ri_nh *nh;
 
@@ -391,8 +279,8 @@ ri_nh_find(const struct route_index *ri, const char *key)
 }
 
 /* Returns the users of next-hop group 'id' in 'ri', or NULL. */
-static struct ri_nhg *
-ri_nhg_find(const struct route_index *ri, int64_t id)
+struct ri_nhg *
+route_index__nhg_find(const struct route_index *ri, int64_t id)
 {
     struct ri_nhg *g;
 
@@ -415,8 +303,8 @@ ri_ref_ptr_cmp(const void *a_, const void *b_)
 }
 
 /* Moves 'nh''s pending references into its skiplist, in order. */
-static void
-ri_nh_settle(struct ri_nh *nh)
+void
+route_index__nh_settle(struct ri_nh *nh)
 {
     struct ri_nh_ref **v, *ref;
     size_t n = 0;
@@ -460,7 +348,7 @@ ri_link(struct route_index *ri, struct fibrec_route *route)
     for (size_t i = 0; i < t->n_refs; i++) {
         const char *key = route->key_nexthops[i];
         struct ri_nh_ref *ref = &t->refs[i];
-        struct ri_nh *nh = ri_nh_find(ri, key);
+        struct ri_nh *nh = route_index__nh_find(ri, key);
 
         if (!nh) {
             nh = xmalloc(sizeof *nh);
@@ -537,7 +425,7 @@ ri_nhg_link(struct route_index *ri, struct fibrec_route *route)
         return;
     }
     id = route->nexthop_group[0];
-    g = ri_nhg_find(ri, id);
+    g = route_index__nhg_find(ri, id);
     if (!g) {
         g = xzalloc(sizeof *g);
         g->id = id;
@@ -585,7 +473,7 @@ ri_intern_for(struct route_index *ri, const struct fibrec_route *route,
     struct hmap *names = is_vrf ? &ri->vrfs : &ri->protocols;
     struct ri_name *n = (route->header_.old_datum
                          ? ri_name_intern(names, name)
-                         : ri_name_find(names, name));
+                         : route_index__name_find(names, name));
 
     if (n) {
         ri->n_named++;
@@ -610,8 +498,8 @@ ri_unname(struct route_index *ri, struct ri_name **np)
  * the process might predate it. */
 
 /* Returns the route index of 'row''s IDL, or NULL. */
-static struct route_index *
-ri_of_row(const struct ovsdb_idl_row *row)
+struct route_index *
+route_index__of_row(const struct ovsdb_idl_row *row)
 {
     struct route_index *ri = row->table ? ri_lookup(row->table->idl) : NULL;
 
@@ -624,7 +512,7 @@ ri_of_row(const struct ovsdb_idl_row *row)
 static void
 ri_parse_prefix(struct ovsdb_idl_row *row, const struct ovsdb_datum *datum)
 {
-    struct route_index *ri = ri_of_row(row);
+    struct route_index *ri = route_index__of_row(row);
 
     orig_parse_prefix(row, datum);
     if (ri) {
@@ -645,7 +533,7 @@ ri_parse_prefix(struct ovsdb_idl_row *row, const struct ovsdb_datum *datum)
 static void
 ri_unparse_prefix(struct ovsdb_idl_row *row)
 {
-    struct route_index *ri = ri_of_row(row);
+    struct route_index *ri = route_index__of_row(row);
 
     if (ri) {
         struct fibrec_route *route = ri_route(row);
@@ -659,7 +547,7 @@ ri_unparse_prefix(struct ovsdb_idl_row *row)
 static void
 ri_parse_vrf(struct ovsdb_idl_row *row, const struct ovsdb_datum *datum)
 {
-    struct route_index *ri = ri_of_row(row);
+    struct route_index *ri = route_index__of_row(row);
 
     orig_parse_vrf(row, datum);
     if (ri) {
@@ -675,7 +563,7 @@ ri_parse_vrf(struct ovsdb_idl_row *row, const struct ovsdb_datum *datum)
 static void
 ri_unparse_vrf(struct ovsdb_idl_row *row)
 {
-    struct route_index *ri = ri_of_row(row);
+    struct route_index *ri = route_index__of_row(row);
 
     if (ri) {
         struct fibrec_route *route = ri_route(row);
@@ -691,7 +579,7 @@ ri_unparse_vrf(struct ovsdb_idl_row *row)
 static void
 ri_parse_protocol(struct ovsdb_idl_row *row, const struct ovsdb_datum *datum)
 {
-    struct route_index *ri = ri_of_row(row);
+    struct route_index *ri = route_index__of_row(row);
 
     orig_parse_protocol(row, datum);
     if (ri) {
@@ -705,7 +593,7 @@ ri_parse_protocol(struct ovsdb_idl_row *row, const struct ovsdb_datum *datum)
 static void
 ri_unparse_protocol(struct ovsdb_idl_row *row)
 {
-    struct route_index *ri = ri_of_row(row);
+    struct route_index *ri = route_index__of_row(row);
 
     if (ri) {
         ri_unname(ri, &ri_trailer(ri_route(row))->protocol);
@@ -716,7 +604,7 @@ ri_unparse_protocol(struct ovsdb_idl_row *row)
 static void
 ri_parse_nexthops(struct ovsdb_idl_row *row, const struct ovsdb_datum *datum)
 {
-    struct route_index *ri = ri_of_row(row);
+    struct route_index *ri = route_index__of_row(row);
 
     orig_parse_nexthops(row, datum);
     if (ri) {
@@ -730,7 +618,7 @@ ri_parse_nexthops(struct ovsdb_idl_row *row, const struct ovsdb_datum *datum)
 static void
 ri_unparse_nexthops(struct ovsdb_idl_row *row)
 {
-    struct route_index *ri = ri_of_row(row);
+    struct route_index *ri = route_index__of_row(row);
 
     if (ri) {
         struct fibrec_route *route = ri_route(row);
@@ -745,7 +633,7 @@ static void
 ri_parse_nexthop_group(struct ovsdb_idl_row *row,
                        const struct ovsdb_datum *datum)
 {
-    struct route_index *ri = ri_of_row(row);
+    struct route_index *ri = route_index__of_row(row);
 
     orig_parse_nexthop_group(row, datum);
     if (ri) {
@@ -756,7 +644,7 @@ ri_parse_nexthop_group(struct ovsdb_idl_row *row,
 static void
 ri_unparse_nexthop_group(struct ovsdb_idl_row *row)
 {
-    struct route_index *ri = ri_of_row(row);
+    struct route_index *ri = route_index__of_row(row);
 
     if (ri) {
         ri_nhg_unlink(ri, ri_route(row));
@@ -904,353 +792,4 @@ route_index_destroy(struct route_index *ri)
     ri_names_destroy(&ri->vrfs);
     ri_names_destroy(&ri->protocols);
     free(ri);
-}
-
-/* Lookups. */
-
-/* Points the search row at ('vrf_name', 'p').  'vrf' is the interned VRF
- * or NULL. */
-static void
-ri_set_search(struct route_index *ri, const char *vrf_name,
-              struct ri_name *vrf, const struct fib_prefix *p)
-{
-    struct fibrec_route *s = ri->search;
-    struct ri_trailer *t = ri_trailer(s);
-
-    s->vrf = CONST_CAST(char *, vrf_name);
-    t->vrf = vrf;
-    t->prefix = *p;
-    t->flags = RI_F_PREFIX | RI_F_PREFIX_OK;
-    if (ri->cmp == ROUTE_INDEX_CMP_TEXT) {
-        fib_prefix_format(p, ri->search_text);
-    }
-    s->prefix = ri->search_text;
-}
-
-/* The smallest prefix in index order. */
-static const struct fib_prefix ri_min_prefix = { .family = AF_INET };
-
-/* Returns the route ('vrf', 'p'), or NULL. */
-const struct fibrec_route *
-route_index_find(struct route_index *ri, const char *vrf,
-                 const struct fib_prefix *p)
-{
-    struct ri_name *v = ri_name_find(&ri->vrfs, vrf);
-
-    ovs_assert(ri->by_vrf);
-    if (!v && ri->cmp == ROUTE_INDEX_CMP_BINARY) {
-        /* Every route's VRF is interned, so there is none in 'vrf'. */
-        return NULL;
-    }
-    ri_set_search(ri, vrf, v, p);
-    return fibrec_route_index_find(ri->by_vrf, ri->search);
-}
-
-/* Probes the lengths of 'addr''s family from 'addr->len' down to 0 with
- * exact lookups, skipping lengths without routes if 'skip'. */
-static const struct fibrec_route *
-ri_lpm(struct route_index *ri, const char *vrf,
-       const struct fib_prefix *addr, bool skip)
-{
-    struct ri_name *v = ri_name_find(&ri->vrfs, vrf);
-    int fam = addr->family == AF_INET6;
-
-    ovs_assert(ri->by_vrf);
-    if (!v && ri->cmp == ROUTE_INDEX_CMP_BINARY) {
-        return NULL;
-    }
-    for (int len = addr->len; len >= 0; len--) {
-        const struct fibrec_route *route;
-        struct fib_prefix p;
-
-        if (skip && v && !v->n_len[fam][len]) {
-            continue;
-        }
-        p = *addr;
-        fib_prefix_truncate(&p, len);
-        ri_set_search(ri, vrf, v, &p);
-        route = fibrec_route_index_find(ri->by_vrf, ri->search);
-        if (route) {
-            return route;
-        }
-    }
-    return NULL;
-}
-
-/* Returns the route of 'vrf' with the longest prefix that contains 'addr'
- * (an address as a host prefix, or any prefix), or NULL. */
-const struct fibrec_route *
-route_index_lpm(struct route_index *ri, const char *vrf,
-                const struct fib_prefix *addr)
-{
-    return ri_lpm(ri, vrf, addr, true);
-}
-
-/* Like route_index_lpm(), but probes every length, for measurements. */
-const struct fibrec_route *
-route_index_lpm_all_lengths(struct route_index *ri, const char *vrf,
-                            const struct fib_prefix *addr)
-{
-    return ri_lpm(ri, vrf, addr, false);
-}
-
-/* Returns the binary prefix of 'route', or NULL if it is not valid. */
-const struct fib_prefix *
-route_index_route_prefix(const struct fibrec_route *route)
-{
-    const struct ri_trailer *t = ri_trailer(route);
-
-    return ri_of_row(&route->header_) && t->flags & RI_F_PREFIX_OK
-           ? &t->prefix : NULL;
-}
-
-/* Walks. */
-
-/* True if 'route' is in VRF 'vrf' (interned, or NULL for none). */
-static bool
-ri_in_vrf(const struct fibrec_route *route, const struct ri_name *vrf,
-          const struct route_index_cursor *c)
-{
-    if (c->index->cmp == ROUTE_INDEX_CMP_BINARY) {
-        return ri_trailer(route)->vrf == vrf;
-    }
-    return vrf && !strcmp(route->vrf, vrf->name);
-}
-
-/* Returns the route at 'c''s position if it is still within the walk,
- * otherwise ends the walk and returns NULL. */
-static const struct fibrec_route *
-ri_cursor_current(struct route_index_cursor *c)
-{
-    const struct fibrec_route *route;
-
-    if (c->walk == ROUTE_INDEX_WALK_NEXTHOP) {
-        /* Skip rows deleted but not yet freed (kept by change tracking):
-         * they leave the next-hop structure only when unparsed. */
-        for (;;) {
-            const struct ri_nh_ref *ref = skiplist_get_data(c->node);
-
-            if (!ref) {
-                return NULL;
-            } else if (ref->route->header_.old_datum) {
-                return ref->route;
-            }
-            c->node = skiplist_next(c->node);
-        }
-    }
-
-    route = fibrec_route_cursor_data(&c->ovs);
-    if (!route) {
-        return NULL;
-    }
-    switch (c->walk) {
-    case ROUTE_INDEX_WALK_ALL:
-        return route;
-    case ROUTE_INDEX_WALK_VRF:
-        if (ri_in_vrf(route, c->vrf, c)) {
-            return route;
-        }
-        break;
-    case ROUTE_INDEX_WALK_LONGER: {
-        const struct ri_trailer *t = ri_trailer(route);
-
-        if (ri_in_vrf(route, c->vrf, c) && t->flags & RI_F_PREFIX_OK
-            && fib_prefix_contains(&c->within, &t->prefix)) {
-            return route;
-        }
-        break;
-    }
-    case ROUTE_INDEX_WALK_PROTOCOL: {
-        /* The (vrf, prefix) index, filtered (route-index.h). */
-        const struct ri_name *proto = c->protocol;
-
-        for (; route; route = fibrec_route_cursor_data(&c->ovs)) {
-            if (c->vrf && !ri_in_vrf(route, c->vrf, c)) {
-                break;
-            } else if (c->index->cmp == ROUTE_INDEX_CMP_BINARY
-                       ? ri_trailer(route)->protocol == proto
-                       : !strcmp(route->protocol, proto->name)) {
-                return route;
-            }
-            ovsdb_idl_cursor_next(&c->ovs);
-        }
-        break;
-    }
-    case ROUTE_INDEX_WALK_NEXTHOP:
-    default:
-        OVS_NOT_REACHED();
-    }
-    c->ovs.position = NULL;
-    return NULL;
-}
-
-static void
-ri_cursor_init(struct route_index *ri, struct route_index_cursor *c,
-               enum route_index_walk walk)
-{
-    ovs_assert(ri->cmp != ROUTE_INDEX_CMP_NONE);
-    memset(c, 0, sizeof *c);
-    c->index = ri;
-    c->walk = walk;
-}
-
-/* Starts a walk of every route, by VRF name then prefix. */
-const struct fibrec_route *
-route_index_first(struct route_index *ri, struct route_index_cursor *c)
-{
-    ri_cursor_init(ri, c, ROUTE_INDEX_WALK_ALL);
-    c->ovs = fibrec_route_cursor_first(ri->by_vrf);
-    return ri_cursor_current(c);
-}
-
-/* Starts a walk of the routes of 'vrf' in prefix order. */
-const struct fibrec_route *
-route_index_first_vrf(struct route_index *ri, struct route_index_cursor *c,
-                      const char *vrf)
-{
-    struct ri_name *v = ri_name_find(&ri->vrfs, vrf);
-
-    ri_cursor_init(ri, c, ROUTE_INDEX_WALK_VRF);
-    if (!v) {
-        return NULL;
-    }
-    c->vrf = v;
-    ri_set_search(ri, vrf, v, &ri_min_prefix);
-    c->ovs = fibrec_route_cursor_first_ge(ri->by_vrf, ri->search);
-    return ri_cursor_current(c);
-}
-
-/* Starts a walk of the routes of 'vrf' whose prefixes are within 'p'
- * ('p' itself included), in prefix order. */
-const struct fibrec_route *
-route_index_first_longer(struct route_index *ri,
-                         struct route_index_cursor *c, const char *vrf,
-                         const struct fib_prefix *p)
-{
-    struct ri_name *v = ri_name_find(&ri->vrfs, vrf);
-
-    ri_cursor_init(ri, c, ROUTE_INDEX_WALK_LONGER);
-    if (!v) {
-        return NULL;
-    }
-    c->vrf = v;
-    c->within = *p;
-    ri_set_search(ri, vrf, v, p);
-    c->ovs = fibrec_route_cursor_first_ge(ri->by_vrf, ri->search);
-    return ri_cursor_current(c);
-}
-
-/* Starts a walk of the routes of 'protocol', in (VRF, prefix) order, only
- * those of 'vrf' if it is nonnull. */
-const struct fibrec_route *
-route_index_first_protocol(struct route_index *ri,
-                           struct route_index_cursor *c,
-                           const char *protocol, const char *vrf)
-{
-    struct ri_name *proto = ri_name_find(&ri->protocols, protocol);
-    struct ri_name *v = vrf ? ri_name_find(&ri->vrfs, vrf) : NULL;
-
-    ri_cursor_init(ri, c, ROUTE_INDEX_WALK_PROTOCOL);
-    if (!proto || (vrf && !v)) {
-        return NULL;
-    }
-    c->protocol = proto;
-    c->vrf = v;
-    if (v) {
-        ri_set_search(ri, vrf, v, &ri_min_prefix);
-        c->ovs = fibrec_route_cursor_first_ge(ri->by_vrf, ri->search);
-    } else {
-        c->ovs = fibrec_route_cursor_first(ri->by_vrf);
-    }
-    return ri_cursor_current(c);
-}
-
-/* Starts a walk of the routes with next hop 'nexthop' (a key of
- * Route.nexthops), in (prefix, VRF) order. */
-const struct fibrec_route *
-route_index_first_nexthop(struct route_index *ri,
-                          struct route_index_cursor *c, const char *nexthop)
-{
-    struct ri_nh *nh = ri_nh_find(ri, nexthop);
-
-    ri_cursor_init(ri, c, ROUTE_INDEX_WALK_NEXTHOP);
-    if (!nh) {
-        return NULL;
-    }
-    ri_nh_settle(nh);
-    c->node = skiplist_first(nh->routes);
-    return ri_cursor_current(c);
-}
-
-/* Advances 'c' and returns the next route of its walk, or NULL at the
- * end. */
-const struct fibrec_route *
-route_index_next(struct route_index_cursor *c)
-{
-    if (c->walk == ROUTE_INDEX_WALK_NEXTHOP) {
-        if (!c->node) {
-            return NULL;
-        }
-        c->node = skiplist_next(c->node);
-    } else {
-        if (!c->ovs.position) {
-            return NULL;
-        }
-        ovsdb_idl_cursor_next(&c->ovs);
-    }
-    return ri_cursor_current(c);
-}
-
-/* Statistics. */
-
-/* Returns the number of routes in the index. */
-size_t
-route_index_count(const struct route_index *ri)
-{
-    return ri->by_vrf ? skiplist_get_size(ri->by_vrf->skiplist)
-                      : ri->n_linked;
-}
-
-/* Returns the routes that use next-hop group 'id', in no order, and their
- * number in '*n'.  Rows deleted but kept by change tracking (their
- * 'header_.old_datum' is NULL) are included until the IDL frees them.
- * Valid until the next ovsdb_idl_run(). */
-const struct fibrec_route *const *
-route_index_nhg_users(const struct route_index *ri, int64_t id, size_t *n)
-{
-    const struct ri_nhg *g = ri_nhg_find(ri, id);
-
-    *n = g ? g->n : 0;
-    return g ? g->routes : NULL;
-}
-
-/* Returns the number of distinct next hops. */
-size_t
-route_index_n_nexthops(const struct route_index *ri)
-{
-    return hmap_count(&ri->nexthops);
-}
-
-/* Returns the number of routes through 'nexthop' (deleted rows that change
- * tracking still keeps included). */
-size_t
-route_index_count_nexthop(const struct route_index *ri, const char *nexthop)
-{
-    const struct ri_nh *nh = ri_nh_find(ri, nexthop);
-
-    return nh ? skiplist_get_size(nh->routes) + nh->n_pending : 0;
-}
-
-/* Adds counters to 'usage' ("route-index-*"). */
-void
-route_index_get_memory_usage(const struct route_index *ri,
-                             struct simap *usage)
-{
-    simap_increase(usage, "route-index-routes", route_index_count(ri));
-    simap_increase(usage, "route-index-vrfs", hmap_count(&ri->vrfs));
-    simap_increase(usage, "route-index-protocols",
-                   hmap_count(&ri->protocols));
-    simap_increase(usage, "route-index-nexthops", hmap_count(&ri->nexthops));
-    simap_increase(usage, "route-index-nexthop-refs", ri->n_refs);
-    simap_increase(usage, "route-index-nhg-users", ri->n_nhg_users);
 }

@@ -12,6 +12,8 @@ lib_libfibsync_la_SOURCES = \
 	lib/ovsdb-select-reader.c lib/ovsdb-select-reader.h \
 	lib/ovsdb-slice-reader.c lib/ovsdb-slice-reader.h \
 	lib/ovsdb-file-replay.c lib/ovsdb-file-replay.h \
+	lib/ovsdb-file-replay-value.c lib/ovsdb-file-replay-value.h \
+	lib/block-arena.c lib/block-arena.h \
 	lib/ovsdb-file-split.c lib/ovsdb-file-split.h \
 	lib/ovsdb-file-text.c lib/ovsdb-file-text.h \
 	lib/ovsdb-select-scanner.c lib/ovsdb-select-scanner.h \
@@ -32,13 +34,16 @@ lib_libfibsync_la_SOURCES += \
 # translation), used by fpmsyncd and utilities/fpm-replay.
 lib_libfibsync_la_SOURCES += \
 	lib/fpm-frame.c lib/fpm-frame.h \
-	lib/fpm-route.c lib/fpm-route.h
+	lib/fpm-route.c lib/fpm-route.h \
+	lib/fpm-route-encode.c lib/fpm-route-encode.h \
+	lib/fpm-route-format.c lib/fpm-route-format.h
 
-# Row keys (deterministic row UUIDs, protocol and VRF names), the
-# coalescing OVSDB write batcher and the queue it shares with fpmsyncd's
-# fast path.
+# Row keys (deterministic row UUIDs, protocol and VRF names, next-hop
+# keys), Route.status's keys and their mutates, the coalescing OVSDB write
+# batcher and the queue it shares with fpmsyncd's fast path.
 lib_libfibsync_la_SOURCES += \
 	lib/route-key.c lib/route-key.h \
+	lib/route-status.c lib/route-status.h \
 	lib/route-batch.c lib/route-batch.h \
 	lib/ptr-fifo.c lib/ptr-fifo.h
 

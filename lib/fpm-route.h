@@ -44,11 +44,9 @@
  * zebra uses for every route when next-hop groups are on, allocates several
  * objects per route, and libnl 3.7 has no RTM_*NEXTHOP object at all.
  *
- * Encoding, for the load generator and for offload replies to zebra:
- * fpm_route_encode(), fpm_nexthop_encode(), fpm_route_encode_offload().
- *
- * Interface names: the stream carries ifindexes only.  They are left
- * numeric; fpm_ifindex_to_name() maps one in the caller's namespace. */
+ * Encoding, for the load generator and for offload replies to zebra, is
+ * in lib/fpm-route-encode.h; text forms of messages and interface names
+ * in lib/fpm-route-format.h. */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -253,34 +251,7 @@ void fpm_nexthop_destroy(struct fpm_nexthop *);
 void fpm_nexthop_clear(struct fpm_nexthop *);
 struct fpm_nhg_member *fpm_nexthop_add_member(struct fpm_nexthop *);
 
-/* Encoding.  Each appends one netlink message (NLMSG_ALIGNed) to the
- * ofpbuf; wrap one or more in a frame with fpm_frame_start() and
- * fpm_frame_finish(). */
-void fpm_route_encode(struct ofpbuf *, const struct fpm_route *,
-                      uint32_t nlmsg_seq);
-void fpm_nexthop_encode(struct ofpbuf *, const struct fpm_nexthop *,
-                        uint32_t nlmsg_seq);
-
-/* Hardware state of a route, reported back to zebra. */
-enum fpm_offload_status {
-    FPM_OFFLOAD_OK,             /* RTM_F_OFFLOAD: forwarding in
-                                 * hardware. */
-    FPM_OFFLOAD_TRAP,           /* RTM_F_TRAP: in hardware, but punting
-                                 * matching packets to the CPU (e.g. no
-                                 * resolved nexthop yet). */
-    FPM_OFFLOAD_FAILED,         /* RTM_F_OFFLOAD_FAILED: the hardware
-                                 * refused the route. */
-};
-
-void fpm_route_encode_offload(struct ofpbuf *, const struct fpm_route *,
-                              enum fpm_offload_status, uint32_t table,
-                              uint32_t nlmsg_seq);
-
-/* Formatting and interface names. */
-struct ds;
-void fpm_prefix_format(const struct fpm_prefix *, struct ds *);
-void fpm_addr_format(const struct fpm_addr *, struct ds *);
-void fpm_msg_format(const struct fpm_msg *, struct ds *);
-const char *fpm_ifindex_to_name(uint32_t ifindex, char *buf, size_t size);
+/* The size of an address of a family (4, 16, or 0 for another). */
+size_t fpm_family_addr_len(int family);
 
 #endif /* fpm-route.h */

@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/block-arena.h"
 #include "lib/ovsdb-file-text.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/hmap.h"
@@ -56,51 +57,11 @@ struct span {
  * values).  A block that no row's value is in any more is freed and its
  * index used again, so that values overwritten by later records (a file
  * of much churn) or consumed do not count; values beyond the limit are
- * kept apart, as owned values. */
+ * kept apart, as owned values (lib/block-arena.h). */
 #define ARENA_SHIFT 22
 static unsigned int arena_shift = ARENA_SHIFT;
 #define ARENA_BLOCK (1u << arena_shift)
 static size_t arena_max_blocks;  /* 0: UINT32_MAX >> arena_shift. */
-/* Indexes of freed slots, to use again. */
-struct idx_stack {
-    size_t *idx;                /* The indexes, the last freed last. */
-    size_t n;                   /* Number of 'idx'. */
-    size_t allocated;           /* Room in 'idx'. */
-};
-
-static void
-idx_stack_push(struct idx_stack *s, size_t i)
-{
-    if (s->n >= s->allocated) {
-        s->idx = x2nrealloc(s->idx, &s->allocated, sizeof *s->idx);
-    }
-    s->idx[s->n++] = i;
-}
-
-/* Pops the index freed last into '*i'.  Returns false if there is none. */
-static bool
-idx_stack_pop(struct idx_stack *s, size_t *i)
-{
-    if (!s->n) {
-        return false;
-    }
-    *i = s->idx[--s->n];
-    return true;
-}
-
-struct arena {
-    char **blocks;              /* Each ARENA_BLOCK bytes, or NULL once
-                                 * freed. */
-    uint32_t *live;             /* Each block's values still in a row: a
-                                 * block of none but 'cur' is freed, so
-                                 * that the arena shrinks as the rows are
-                                 * consumed (ovsdb_file_replay_consume()). */
-    size_t n_blocks;            /* Number of 'blocks'. */
-    size_t cur;                 /* Index of the block being filled, or
-                                 * SIZE_MAX before the first. */
-    size_t used;                /* Bytes used in block 'cur'. */
-    struct idx_stack free_idx;  /* Indexes whose block was freed. */
-};
 
 /* How much of the file is read at a time by default (a record longer than
  * that is read whole). */
@@ -122,7 +83,7 @@ struct table {
     struct column *columns;     /* Columns kept, as asked. */
     size_t n_columns;           /* Number of 'columns'. */
     struct hmap rows;           /* "struct row"s, by uuid_hash(). */
-    struct arena arena;         /* Their values. */
+    struct block_arena arena;   /* Their values. */
     uint64_t n_blocks_filled;   /* Arena blocks begun (allocated or
                                  * rewound), ever. */
     uint64_t n_values_apart;    /* Values kept apart: no block to give. */
@@ -167,7 +128,8 @@ struct ovsdb_file_replay {
                                  * block), NULL once freed. */
     size_t n_owned;             /* Number of 'owned'. */
     size_t allocated_owned;     /* Room in 'owned'. */
-    struct idx_stack free_owned; /* Indexes of 'owned' freed. */
+    struct block_arena_free free_owned; /* Indexes of 'owned'
+                                         * freed. */
 
     struct pending *pending;    /* Diffs of the current record. */
     size_t n_pending;           /* Number of 'pending'. */
@@ -182,27 +144,6 @@ ovsdb_file_replay_create(void)
 
 static void release_value(struct ovsdb_file_replay *, struct table *,
                           struct span);
-
-/* Initializes arena 'a', empty. */
-static void
-arena_init(struct arena *a)
-{
-    memset(a, 0, sizeof *a);
-    a->cur = SIZE_MAX;
-}
-
-/* Frees arena 'a' and its blocks, and initializes it again. */
-static void
-arena_clear(struct arena *a)
-{
-    for (size_t j = 0; j < a->n_blocks; j++) {
-        free(a->blocks[j]);
-    }
-    free(a->blocks);
-    free(a->live);
-    free(a->free_idx.idx);
-    arena_init(a);
-}
 
 /* Frees the rows of 't' and their values. */
 static void
@@ -225,7 +166,7 @@ table_clear(struct ovsdb_file_replay *r, struct table *t)
     t->order = NULL;
     t->n_order = t->allocated_order = 0;
     hmap_clear(&t->rows);
-    arena_clear(&t->arena);
+    block_arena_clear(&t->arena);
 }
 
 void
@@ -277,7 +218,7 @@ ovsdb_file_replay_add_table(struct ovsdb_file_replay *r, const char *table,
             OVSDB_TYPE_SCALAR_INITIALIZER(OVSDB_BASE_VOID_INIT);
     }
     hmap_init(&t->rows);
-    arena_init(&t->arena);
+    block_arena_init(&t->arena);
     t->n_blocks_filled = t->n_values_apart = 0;
     t->order = NULL;
     t->n_order = t->allocated_order = 0;
@@ -312,7 +253,7 @@ own(struct ovsdb_file_replay *r, char *s)
 {
     size_t idx;
 
-    if (!idx_stack_pop(&r->free_owned, &idx)) {
+    if (!block_arena_free_pop(&r->free_owned, &idx)) {
         if (r->n_owned >= r->allocated_owned) {
             r->owned = x2nrealloc(r->owned, &r->allocated_owned,
                                   sizeof *r->owned);
@@ -342,37 +283,27 @@ span_value(const struct ovsdb_file_replay *r, const struct table *t,
     };
 }
 
-/* Frees block 'b' of arena 'a', which holds no value, for its index to
- * be used again. */
-static void
-arena_free_block(struct arena *a, size_t b)
-{
-    free(a->blocks[b]);
-    a->blocks[b] = NULL;
-    idx_stack_push(&a->free_idx, b);
-}
-
 /* Releases value 's' of table 't', which a row no longer holds: an owned
  * value is freed, unless it is a column's default; an arena block is freed
  * once it holds no value of a row, unless it is the block being filled. */
 static void
 release_value(struct ovsdb_file_replay *r, struct table *t, struct span s)
 {
-    struct arena *a = &t->arena;
+    struct block_arena *a = &t->arena;
     size_t b;
 
     if (s.len & SPAN_OWNED) {
         if (!(s.len & SPAN_SHARED)) {
             free(r->owned[s.off]);
             r->owned[s.off] = NULL;
-            idx_stack_push(&r->free_owned, s.off);
+            block_arena_free_push(&r->free_owned, s.off);
         }
         return;
     }
     b = s.off >> arena_shift;
     ovs_assert(b < a->n_blocks && a->live[b]);
     if (!--a->live[b] && b != a->cur) {
-        arena_free_block(a, b);
+        block_arena_free_block(a, b);
     }
 }
 
@@ -385,28 +316,6 @@ release_row(struct ovsdb_file_replay *r, struct table *t, struct row *row)
     }
 }
 
-/* Returns the index of a block of arena 'a' to fill, allocated, or
- * SIZE_MAX if 'a' has as many blocks as offsets can name. */
-static size_t
-arena_new_block(struct arena *a)
-{
-    size_t max = arena_max_blocks ? arena_max_blocks
-                                  : UINT32_MAX >> arena_shift;
-    size_t b;
-
-    if (!idx_stack_pop(&a->free_idx, &b)) {
-        if (a->n_blocks >= max) {
-            return SIZE_MAX;
-        }
-        b = a->n_blocks++;
-        a->blocks = xrealloc(a->blocks, a->n_blocks * sizeof *a->blocks);
-        a->live = xrealloc(a->live, a->n_blocks * sizeof *a->live);
-    }
-    a->blocks[b] = xmalloc(ARENA_BLOCK);
-    a->live[b] = 0;
-    return b;
-}
-
 /* Copies value 'v' of table 't' into its arena (or, if it is too long for
  * a block or the arena has no block left to give, as an owned value) and
  * returns its span. */
@@ -414,14 +323,16 @@ static struct span
 copy_value(struct ovsdb_file_replay *r, struct table *t,
            struct ovsdb_file_replay_value v)
 {
-    struct arena *a = &t->arena;
+    struct block_arena *a = &t->arena;
 
     if (v.len >= ARENA_BLOCK / 4) {
         return own(r, xmemdup0(v.s, v.len));
     }
     if (a->cur == SIZE_MAX || a->used + v.len > ARENA_BLOCK) {
         if (a->cur == SIZE_MAX || a->live[a->cur]) {
-            size_t b = arena_new_block(a);
+            size_t max = (arena_max_blocks ? arena_max_blocks
+                          : UINT32_MAX >> arena_shift);
+            size_t b = block_arena_new_block(a, ARENA_BLOCK, max);
 
             if (b == SIZE_MAX) {
                 t->n_values_apart++;
@@ -1042,290 +953,4 @@ ovsdb_file_replay_consume(struct ovsdb_file_replay *r, size_t table,
 {
     for_each(r, r->tables[table], true, cb, aux);
     ovsdb_file_replay_drop_table(r, table);
-}
-
-/* ---- Decoding values ---------------------------------------------------
- */
-
-/* The slow path of ovsdb_file_replay_get_string(): a string with escapes,
- * parsed by OVS's JSON parser. */
-static bool
-get_escaped_string(const struct ovsdb_file_replay_value *v, struct ds *out)
-{
-    struct ds s = DS_EMPTY_INITIALIZER;
-
-    ds_put_char(&s, '[');
-    ds_put_buffer(&s, v->s, v->len);
-    ds_put_char(&s, ']');
-
-    struct json *j = json_from_string(ds_cstr(&s));
-    bool ok = (j->type == JSON_ARRAY && json_array(j)->n == 1
-               && json_array(j)->elems[0]->type == JSON_STRING);
-    if (ok) {
-        ds_put_cstr(out, json_string(json_array(j)->elems[0]));
-    }
-    json_destroy(j);
-    ds_destroy(&s);
-    return ok;
-}
-
-/* A string atom: its text, unescaped, into 'out'. */
-bool
-ovsdb_file_replay_get_string(const struct ovsdb_file_replay_value *v,
-                             struct ds *out)
-{
-    ds_clear(out);
-    if (v->len < 2 || v->s[0] != '"' || v->s[v->len - 1] != '"'
-        || ovsdb_file_text_skip_string(v->s, v->s + v->len) != v->s + v->len) {
-        return false;
-    } else if (memchr(v->s + 1, '\\', v->len - 2)) {
-        return get_escaped_string(v, out);
-    }
-    ds_put_buffer(out, v->s + 1, v->len - 2);
-    return true;
-}
-
-/* An integer atom. */
-bool
-ovsdb_file_replay_get_integer(const struct ovsdb_file_replay_value *v,
-                              int64_t *n)
-{
-    char buf[32];
-    char *end;
-
-    if (!v->len || v->len >= sizeof buf
-        || (v->s[0] != '-' && (v->s[0] < '0' || v->s[0] > '9'))) {
-        return false;
-    }
-    memcpy(buf, v->s, v->len);
-    buf[v->len] = '\0';
-    errno = 0;
-    long long x = strtoll(buf, &end, 10);
-    if (*end || errno) {
-        return false;
-    }
-    *n = x;
-    return true;
-}
-
-/* A boolean atom. */
-bool
-ovsdb_file_replay_get_boolean(const struct ovsdb_file_replay_value *v,
-                              bool *b)
-{
-    if (v->len == 4 && !memcmp(v->s, "true", 4)) {
-        *b = true;
-    } else if (v->len == 5 && !memcmp(v->s, "false", 5)) {
-        *b = false;
-    } else {
-        return false;
-    }
-    return true;
-}
-
-/* Expects 'c' at 'p' (after blanks).  Returns the byte after it, or
- * NULL. */
-static const char *
-expect(const char *p, const char *end, char c)
-{
-    p = ovsdb_file_text_skip_ws(p, end);
-    return p < end && *p == c ? p + 1 : NULL;
-}
-
-/* Expects the string "tag" at 'p' (after blanks), then a ',' and a '['.
- * Returns the byte after the '[', or NULL. */
-static const char *
-expect_tagged(const char *p, const char *end, const char *tag)
-{
-    size_t n = strlen(tag);
-
-    p = ovsdb_file_text_skip_ws(p, end);
-    if ((size_t) (end - p) < n + 2 || p[0] != '"' || memcmp(p + 1, tag, n)
-        || p[n + 1] != '"') {
-        return NULL;
-    }
-    p = expect(p + n + 2, end, ',');
-    return p ? expect(p, end, '[') : NULL;
-}
-
-/* A value of an optional column (zero or one atom): '*present' says
- * whether it has its atom, then in 'atom'. */
-bool
-ovsdb_file_replay_get_optional(const struct ovsdb_file_replay_value *v,
-                               struct ovsdb_file_replay_value *atom,
-                               bool *present)
-{
-    const char *end = v->s + v->len;
-    const char *p = expect(v->s, end, '[');
-
-    p = p ? expect_tagged(p, end, "set") : NULL;
-    if (!p) {
-        *atom = *v;             /* A bare atom (["uuid", ...] included). */
-        *present = true;
-        return v->len > 0;
-    }
-
-    const char *q = expect(p, end, ']');
-    if (q) {
-        *present = false;
-    } else {
-        p = ovsdb_file_text_skip_ws(p, end);
-        q = ovsdb_file_text_skip_value(p, end);
-        if (!q) {
-            return false;
-        }
-        *atom = (struct ovsdb_file_replay_value) { p, q - p };
-        *present = true;
-        q = expect(q, end, ']');
-    }
-    q = q ? expect(q, end, ']') : NULL;
-    return q && ovsdb_file_text_skip_ws(q, end) == end;
-}
-
-/* Starts walking map value 'v'.  Returns false if it is not a map. */
-bool
-ovsdb_file_replay_map_start(const struct ovsdb_file_replay_value *v,
-                            struct ovsdb_file_replay_cursor *cur)
-{
-    const char *end = v->s + v->len;
-    const char *p = expect(v->s, end, '[');
-
-    p = p ? expect_tagged(p, end, "map") : NULL;
-    *cur = (struct ovsdb_file_replay_cursor) {
-        .p = p, .end = end, .error = !p, .started = false,
-    };
-    return p != NULL;
-}
-
-/* Reads the next pair of a string-to-integer map: its key into 'key' and
- * its value into '*value'.  Returns false at the end of the map or, with
- * 'cur->error' set, on a pair that does not parse. */
-bool
-ovsdb_file_replay_map_next(struct ovsdb_file_replay_cursor *cur,
-                           struct ds *key, int64_t *value)
-{
-    const char *p = cur->p, *end = cur->end, *q;
-    struct ovsdb_file_replay_value kv, vv;
-
-    if (cur->error || !p) {
-        return false;
-    }
-    q = expect(p, end, ']');
-    if (q) {
-        q = expect(q, end, ']');
-        cur->error = !q || ovsdb_file_text_skip_ws(q, end) != end;
-        cur->p = NULL;
-        return false;
-    }
-    if (cur->started && !(p = expect(p, end, ','))) {
-        goto error;
-    }
-    if (!(p = expect(p, end, '['))) {
-        goto error;
-    }
-    p = ovsdb_file_text_skip_ws(p, end);
-    if (p >= end || *p != '"' || !(q = ovsdb_file_text_skip_string(p, end))) {
-        goto error;
-    }
-    kv = (struct ovsdb_file_replay_value) { p, q - p };
-    p = expect(q, end, ',');
-    if (!p) {
-        goto error;
-    }
-    p = ovsdb_file_text_skip_ws(p, end);
-    q = ovsdb_file_text_skip_value(p, end);
-    if (!q) {
-        goto error;
-    }
-    vv = (struct ovsdb_file_replay_value) { p, q - p };
-    if (!ovsdb_file_replay_get_string(&kv, key)
-        || !ovsdb_file_replay_get_integer(&vv, value)
-        || !(p = expect(q, end, ']'))) {
-        goto error;
-    }
-    cur->p = p;
-    cur->started = true;
-    return true;
-
-error:
-    cur->error = true;
-    return false;
-}
-
-void
-ovsdb_file_replay_map_init(struct ovsdb_file_replay_map *m)
-{
-    memset(m, 0, sizeof *m);
-    ds_init(&m->text);
-    ds_init(&m->key);
-}
-
-void
-ovsdb_file_replay_map_destroy(struct ovsdb_file_replay_map *m)
-{
-    ds_destroy(&m->text);
-    ds_destroy(&m->key);
-    free(m->keys);
-    free(m->values);
-    free(m->ofs);
-}
-
-/* Decodes 'v', a string-to-integer map value, into 'm'.  Returns false,
- * with 'm' empty, if 'v' is not of that shape. */
-bool
-ovsdb_file_replay_get_map(const struct ovsdb_file_replay_value *v,
-                          struct ovsdb_file_replay_map *m)
-{
-    struct ovsdb_file_replay_cursor cur;
-    int64_t value;
-    size_t n = 0;
-
-    m->n = 0;
-    ds_clear(&m->text);
-    if (!ovsdb_file_replay_map_start(v, &cur)) {
-        return false;
-    }
-    while (ovsdb_file_replay_map_next(&cur, &m->key, &value)) {
-        if (n >= m->allocated) {
-            m->allocated = MAX(2 * m->allocated, 4);
-            m->keys = xrealloc(m->keys, m->allocated * sizeof *m->keys);
-            m->values = xrealloc(m->values,
-                                 m->allocated * sizeof *m->values);
-            m->ofs = xrealloc(m->ofs, m->allocated * sizeof *m->ofs);
-        }
-        m->ofs[n] = m->text.length;
-        ds_put_buffer(&m->text, m->key.string, m->key.length);
-        ds_put_char(&m->text, '\0');
-        m->values[n++] = value;
-    }
-    if (cur.error) {
-        return false;
-    }
-    /* The text may have moved as it grew: point at it only now. */
-    for (size_t i = 0; i < n; i++) {
-        m->keys[i] = m->text.string + m->ofs[i];
-    }
-    m->n = n;
-    return true;
-}
-
-/* Decodes optional string value 'v' into 'out': '*s' is then its text, or
- * NULL if it has none.  Returns false if 'v' is not such a value. */
-bool
-ovsdb_file_replay_get_optional_string(const struct ovsdb_file_replay_value *v,
-                                      struct ds *out, const char **s)
-{
-    struct ovsdb_file_replay_value atom;
-    bool present;
-
-    *s = NULL;
-    if (!ovsdb_file_replay_get_optional(v, &atom, &present)) {
-        return false;
-    } else if (present) {
-        if (!ovsdb_file_replay_get_string(&atom, out)) {
-            return false;
-        }
-        *s = ds_cstr(out);
-    }
-    return true;
 }

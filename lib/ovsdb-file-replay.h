@@ -103,55 +103,6 @@ void ovsdb_file_replay_for_each(const struct ovsdb_file_replay *,
 void ovsdb_file_replay_consume(struct ovsdb_file_replay *, size_t table,
                                ovsdb_file_replay_row_cb *, void *aux);
 
-/* Decoding a value.  Each returns false if the value is not of the shape
- * asked for.  A string's text goes to 'out' (cleared first). */
-bool ovsdb_file_replay_get_string(const struct ovsdb_file_replay_value *,
-                                  struct ds *out);
-bool ovsdb_file_replay_get_integer(const struct ovsdb_file_replay_value *,
-                                   int64_t *);
-bool ovsdb_file_replay_get_boolean(const struct ovsdb_file_replay_value *,
-                                   bool *);
-bool ovsdb_file_replay_get_optional(const struct ovsdb_file_replay_value *,
-                                    struct ovsdb_file_replay_value *atom,
-                                    bool *present);
-bool ovsdb_file_replay_get_optional_string(
-    const struct ovsdb_file_replay_value *, struct ds *out, const char **s);
-
-/* Walks a string-to-integer map value ["map", [[KEY, N], ...]]:
- *
- *     struct ovsdb_file_replay_cursor cur;
- *
- *     if (ovsdb_file_replay_map_start(&value, &cur)) {
- *         while (ovsdb_file_replay_map_next(&cur, &key, &n)) { ... }
- *         if (cur.error) { ... }
- *     }
- */
-struct ovsdb_file_replay_cursor {
-    const char *p;              /* Next byte to read. */
-    const char *end;            /* End of the value. */
-    bool error;                 /* Not a map, or a pair did not parse. */
-    bool started;               /* A pair was read. */
-};
-bool ovsdb_file_replay_map_start(const struct ovsdb_file_replay_value *,
-                                 struct ovsdb_file_replay_cursor *);
-bool ovsdb_file_replay_map_next(struct ovsdb_file_replay_cursor *,
-                                struct ds *key, int64_t *value);
-
-/* A string-to-integer map value decoded whole, for a caller that wants its
- * keys as C strings: 'keys[i]' (in 'text') and 'values[i]' for 'i' below
- * 'n'.  Valid until the next decoding into it. */
-struct ovsdb_file_replay_map {
-    const char **keys;          /* The keys, NUL-terminated... */
-    int64_t *values;            /* ...and their values... */
-    size_t n;                   /* ...in this many pairs. */
-    size_t allocated;           /* Room in 'keys', 'values', 'ofs'. */
-    size_t *ofs;                /* Each key's offset in 'text'. */
-    struct ds text;             /* The keys' text, one after another. */
-    struct ds key;              /* Scratch: one key. */
-};
-void ovsdb_file_replay_map_init(struct ovsdb_file_replay_map *);
-void ovsdb_file_replay_map_destroy(struct ovsdb_file_replay_map *);
-bool ovsdb_file_replay_get_map(const struct ovsdb_file_replay_value *,
-                               struct ovsdb_file_replay_map *);
+/* Decoding a value: lib/ovsdb-file-replay-value.h. */
 
 #endif /* lib/ovsdb-file-replay.h */

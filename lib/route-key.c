@@ -18,6 +18,7 @@
 #include "lib/route-key.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -40,6 +41,8 @@ static const struct uuid nhg_ns = {
     .parts = { 0x3b0a6f6e, 0x5d2c4c1e, 0x9a550f1b, 0x5e2c7a02 } };
 static const struct uuid vrf_ns = {
     .parts = { 0x3b0a6f6e, 0x5d2c4c1e, 0x9a550f1b, 0x5e2c7a03 } };
+static const struct uuid asic_route_ns = {
+    .parts = { 0x8c2f0a51, 0x5e3b4d7a, 0x9b1e6f20, 0x4a7c3d15 } };
 
 /* Writes 'u' as its 16 RFC 4122 bytes (the order of its text form). */
 static void
@@ -121,6 +124,36 @@ route_key_route_uuid(const char *vrf, const struct fib_prefix *prefix,
 
     fib_prefix_format(prefix, buf);
     route_key_route_uuid_text(vrf, buf, u);
+}
+
+/* Computes into '*u' the UUID of the Asic_Route row that the orchd of ASIC
+ * instance 'instance' (0 to FIBSYNC_INSTANCE_MAX) writes for binary
+ * 'prefix' in VRF 'vrf'.  It is derived, not random, so orchd can update
+ * or delete a row without looking it up, and a restarted orchd finds its
+ * own rows again.  The name is "VRF\0PREFIX" as for Route rows (a VRF name
+ * longer than 255 bytes is cut there); instance 0's UUIDs are those from
+ * before instances existed, and instance N's name has "\0N" appended, so
+ * that the instances' rows of one route, which share one table, never
+ * share a UUID. */
+void
+route_key_asic_route_uuid(const char *vrf, const struct fib_prefix *prefix,
+                          int instance, struct uuid *u)
+{
+    char name[ROUTE_KEY_VRF_NAMELEN + FIB_PREFIX_STRLEN + 256 + 8];
+    size_t vrf_len = strlen(vrf);
+    size_t len;
+
+    if (vrf_len > 255) {
+        vrf_len = 255;
+    }
+    memcpy(name, vrf, vrf_len);
+    name[vrf_len] = '\0';
+    len = vrf_len + 1 + fib_prefix_format(prefix, name + vrf_len + 1);
+    if (instance) {
+        name[len++] = '\0';
+        len += sprintf(name + len, "%d", instance);
+    }
+    route_key_uuid_v5(&asic_route_ns, name, len, u);
 }
 
 /* Computes into '*u' the UUID of the Nexthop_Group row for zebra nexthop
@@ -253,45 +286,90 @@ route_key_nexthop_format(struct ds *s, int family, const void *gateway,
     }
 }
 
-/* Parses next-hop key 'key' as route_key_nexthop_format() writes it.  On
- * success, returns NULL and stores the gateway's family (0 if none) in
- * '*family', the gateway in 'gateway' (zeroed if none) and a malloc()'d
- * interface name, or NULL if none, in '*ifname'.  On failure, returns a
- * malloc()'d error message and stores nothing useful. */
+/* Returns NULL if 'ifname', the part of next-hop key 'key' after its '@',
+ * is a valid interface name, otherwise an error message for the caller to
+ * free. */
+static char *
+nexthop_check_ifname(const char *key, const char *ifname)
+{
+    size_t len = strlen(ifname);
+
+    if (!len) {
+        return xasprintf("bad next hop \"%s\": empty interface name", key);
+    } else if (len > ROUTE_KEY_IFNAME_MAX) {
+        return xasprintf("bad next hop \"%s\": interface name too long",
+                         key);
+    }
+    for (const char *c = ifname; *c; c++) {
+        if (isspace((unsigned char) *c) || *c == '/' || *c == '@') {
+            return xasprintf("bad next hop \"%s\": bad interface name", key);
+        }
+    }
+    return NULL;
+}
+
+/* Splits next-hop key 'key' into '*nh' with the rules in route-key.h: the
+ * one parser of next-hop keys.  '*nh''s interface name points into 'key'.
+ * Returns NULL if successful, otherwise an error message for the caller
+ * to free, with '*nh' as if the key were empty. */
+char *
+route_key_nexthop_split(const char *key, struct route_key_nexthop *nh)
+{
+    const char *at = strchr(key, '@');
+    size_t gw_len = at ? (size_t) (at - key) : strlen(key);
+
+    memset(nh, 0, sizeof *nh);
+    nh->ifname = "";
+    if (at) {
+        char *error = nexthop_check_ifname(key, at + 1);
+
+        if (error) {
+            return error;
+        }
+    }
+    if (gw_len) {
+        char buf[INET6_ADDRSTRLEN];
+
+        if (gw_len >= sizeof buf) {
+            return xasprintf("bad next hop \"%s\": bad gateway address",
+                             key);
+        }
+        memcpy(buf, key, gw_len);
+        buf[gw_len] = '\0';
+        if (inet_pton(AF_INET, buf, nh->gateway) == 1) {
+            nh->family = AF_INET;
+        } else if (inet_pton(AF_INET6, buf, nh->gateway) == 1) {
+            nh->family = AF_INET6;
+        } else {
+            memset(nh->gateway, 0, sizeof nh->gateway);
+            return xasprintf("bad next hop \"%s\": bad gateway address",
+                             key);
+        }
+        nh->gateway_len = gw_len;
+    } else if (!at) {
+        return xstrdup("bad next hop \"\": empty key");
+    }
+    if (at) {
+        nh->ifname = at + 1;
+    }
+    return NULL;
+}
+
+/* Parses next-hop key 'key' with route_key_nexthop_split().  On success,
+ * returns NULL and stores the gateway's family (0 if none) in '*family',
+ * the gateway in 'gateway' (zeroed if none) and a malloc()'d interface
+ * name, or NULL if none, in '*ifname'.  On failure, returns a malloc()'d
+ * error message and stores family 0, a zeroed gateway and a null
+ * '*ifname'. */
 char *
 route_key_nexthop_parse(const char *key, int *family, uint8_t gateway[16],
                         char **ifname)
 {
-    const char *at = strchr(key, '@');
-    size_t gw_len = at ? at - key : strlen(key);
-    char gw[INET6_ADDRSTRLEN];
+    struct route_key_nexthop nh;
+    char *error = route_key_nexthop_split(key, &nh);
 
-    *family = 0;
-    *ifname = NULL;
-    memset(gateway, 0, 16);
-
-    if (at && !at[1]) {
-        return xasprintf("%s: empty interface name", key);
-    }
-    if (!gw_len && !at) {
-        return xasprintf("empty next-hop key");
-    }
-    if (gw_len) {
-        if (gw_len >= sizeof gw) {
-            return xasprintf("%s: bad gateway address", key);
-        }
-        memcpy(gw, key, gw_len);
-        gw[gw_len] = '\0';
-        if (inet_pton(AF_INET, gw, gateway) == 1) {
-            *family = AF_INET;
-        } else if (inet_pton(AF_INET6, gw, gateway) == 1) {
-            *family = AF_INET6;
-        } else {
-            return xasprintf("%s: bad gateway address", key);
-        }
-    }
-    if (at) {
-        *ifname = xstrdup(at + 1);
-    }
-    return NULL;
+    *family = nh.family;
+    memcpy(gateway, nh.gateway, sizeof nh.gateway);
+    *ifname = nh.ifname[0] ? xstrdup(nh.ifname) : NULL;
+    return error;
 }

@@ -38,6 +38,10 @@
  *   Nexthop_Group   zebra's nexthop id in decimal ("24")
  *   Vrf             VRF name ("default", "table10")
  *
+ * orchd writes each Asic_Route row with a UUID of the same kind, in a
+ * namespace of its own, named as the Route row's, with "\0N" appended for
+ * ASIC instance N > 0 (route_key_asic_route_uuid()).
+ *
  * A row someone else inserted without these UUIDs is still a valid row:
  * fpmsyncd finds it by its key when it reads the table at startup.
  *
@@ -92,6 +96,8 @@ void route_key_route_uuid_text(const char *vrf, const char *prefix,
                                struct uuid *);
 void route_key_nhg_uuid(uint32_t id, struct uuid *);
 void route_key_vrf_uuid(const char *vrf, struct uuid *);
+void route_key_asic_route_uuid(const char *vrf, const struct fib_prefix *,
+                               int instance, struct uuid *);
 uint32_t route_key_bucket(const struct uuid *);
 void route_key_uuid_v5(const struct uuid *namespace,
                        const void *name, size_t len, struct uuid *);
@@ -105,9 +111,47 @@ int route_key_protocol_from_name(const char *name);
 const char *route_key_table_vrf_name(uint32_t table,
                                      char buf[ROUTE_KEY_VRF_NAMELEN]);
 
-/* Next-hop keys ("192.168.1.2@eth0", "2001:db8::1", "@eth0"). */
+/* Next-hop keys ("192.168.1.2@eth0", "2001:db8::1", "@eth0").
+ *
+ * Every reader of a key parses it with route_key_nexthop_split() (or
+ * route_key_nexthop_parse(), which copies the interface name), so that a
+ * key one process refuses every process refuses, with the same message.
+ * A valid key is:
+ *
+ *   - not empty;
+ *
+ *   - split at its first '@' into a gateway (before it) and an interface
+ *     name (after it); a key without '@' is all gateway, and one that
+ *     starts with '@' has no gateway (a directly connected route);
+ *
+ *   - if it has an '@', an interface name of 1 to ROUTE_KEY_IFNAME_MAX
+ *     bytes with no white space, '/' or '@' (so no key has two '@');
+ *
+ *   - if the gateway is not empty, an IPv4 address in dotted-quad form
+ *     or an IPv6 address, as inet_pton() reads them (no leading zeros,
+ *     no scope, no prefix length).
+ *
+ * The interface name is checked before the gateway: a key bad in both
+ * ways is refused for its interface name.  Errors read
+ * "bad next hop "KEY": REASON". */
+
+/* Longest interface name in a next-hop key, in bytes. */
+#define ROUTE_KEY_IFNAME_MAX 64
+
+/* A next-hop key split by route_key_nexthop_split(). */
+struct route_key_nexthop {
+    int family;                 /* AF_INET or AF_INET6; 0: no gateway. */
+    uint8_t gateway[16];        /* Gateway, network byte order, or zeros. */
+    size_t gateway_len;         /* Bytes of gateway text that start the
+                                 * key; 0 if no gateway. */
+    const char *ifname;         /* Interface name, pointing into the key;
+                                 * "" if none. */
+};
+
 void route_key_nexthop_format(struct ds *, int family, const void *gateway,
                               const char *ifname);
+char *route_key_nexthop_split(const char *key, struct route_key_nexthop *)
+    OVS_WARN_UNUSED_RESULT;
 char *route_key_nexthop_parse(const char *key, int *family,
                               uint8_t gateway[16], char **ifname)
     OVS_WARN_UNUSED_RESULT;

@@ -29,7 +29,8 @@ tests_check_fibsync_SOURCES += \
 	tests/check/test-fpm-frame.c \
 	tests/check/test-fpm-route.c \
 	tests/check/test-fpm-route-malformed.c
-tests_check_fibsync_SOURCES += tests/check/test-route-key.c tests/check/test-route-batch.c tests/check/test-fpmsyncd-rib.c
+tests_check_fibsync_SOURCES += tests/check/test-route-key.c \
+	tests/check/test-route-status.c tests/check/test-route-batch.c tests/check/test-fpmsyncd-rib.c
 tests_check_fibsync_SOURCES += tests/check/test-ptr-fifo.c \
 	tests/check/test-fpmsyncd-zmq.c
 tests_check_fibsync_SOURCES += tests/check/test-syncd-apply.c \

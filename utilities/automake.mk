@@ -17,7 +17,10 @@ utilities_fibsync_db_split_LDADD = lib/libfibsync.la $(OVS_LIBS) \
 	$(JEMALLOC_LIBS)
 
 bin_PROGRAMS += utilities/route-check
-utilities_route_check_SOURCES = utilities/route-check.c
+utilities_route_check_SOURCES = utilities/route-check.c \
+	utilities/route-check.h \
+	utilities/route-check-file.c \
+	utilities/route-check-frr.c
 utilities_route_check_LDADD = lib/libfibsync.la $(OVS_LIBS) $(JEMALLOC_LIBS)
 
 # fibsync-bench-run: "fibsync-bench run", the end-to-end benchmark; the
@@ -100,7 +103,8 @@ utilities_fibsync_bench_SOURCES = \
 	utilities/bench-bulker.c utilities/bench-bulker.h \
 	utilities/bench-dump.c utilities/bench-dump.h \
 	utilities/bench-index.c utilities/bench-index.h \
-	utilities/bench-ovsdb.c utilities/bench-ovsdb.h
+	utilities/bench-ovsdb.c utilities/bench-ovsdb.h \
+	utilities/bench-ovsdb-options.c utilities/bench-ovsdb-options.h
 utilities_fibsync_bench_LDADD = daemons/orchd/liborchd.la \
 	asic-sim/libasicsim.la idl/libfibsync-idl.la lib/libfibsync.la $(OVSDB_LIBS) $(OVS_LIBS) \
 	$(JEMALLOC_LIBS)

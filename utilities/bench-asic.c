@@ -247,29 +247,18 @@ check(sai_status_t status, const char *what)
     }
 }
 
-/* One run: sets up a switch, creates, looks up and removes every route of
- * 'in', and stores the figures in 'res'. */
+/* Lookups a bulk lookup call makes. */
+enum { LOOKUP_BATCH = 256 };
+
+/* Creates a switch with room for 'n' routes and a router interface on its
+ * first port, with 'switch_api' and 'rif_api'; stores the switch, its
+ * default virtual router and the interface in '*swp', '*vrp' and
+ * '*rifp'. */
 static void
-run_once(const struct bench_options *opts, const struct bench_input *in,
-         struct bench_result *res)
+setup_switch(sai_switch_api_t *switch_api, sai_router_interface_api_t *rif_api,
+             uint32_t n, sai_object_id_t *swp, sai_object_id_t *vrp,
+             sai_object_id_t *rifp)
 {
-    sai_switch_api_t *switch_api;
-    sai_router_interface_api_t *rif_api;
-    sai_next_hop_api_t *nh_api;
-    sai_next_hop_group_api_t *nhg_api;
-    sai_route_api_t *route_api;
-    uint32_t n = in->n;
-
-    memset(res, 0, sizeof *res);
-    check(sai_api_initialize(0, NULL), "sai_api_initialize");
-    check(sai_api_query(SAI_API_SWITCH, (void **) &switch_api), "query");
-    check(sai_api_query(SAI_API_ROUTER_INTERFACE, (void **) &rif_api),
-          "query");
-    check(sai_api_query(SAI_API_NEXT_HOP, (void **) &nh_api), "query");
-    check(sai_api_query(SAI_API_NEXT_HOP_GROUP, (void **) &nhg_api),
-          "query");
-    check(sai_api_query(SAI_API_ROUTE, (void **) &route_api), "query");
-
     /* Switch, with room for every route. */
     sai_object_id_t sw, vr, port, rif;
     sai_attribute_t a[4];
@@ -306,8 +295,21 @@ run_once(const struct bench_options *opts, const struct bench_input *in,
     a[2].value.oid = port;
     check(rif_api->create_router_interface(&rif, sw, 3, a), "create_rif");
 
-    /* Next hops and groups; one NEXT_HOP_ID attribute for each. */
-    sai_attribute_t targets[N_NEXT_HOPS + N_GROUPS];
+    *swp = sw;
+    *vrp = vr;
+    *rifp = rif;
+}
+
+/* Creates on switch 'sw' N_NEXT_HOPS next hops through 'rif' and N_GROUPS
+ * groups of GROUP_SIZE of them, with 'nh_api' and 'nhg_api', and fills
+ * 'targets' with one NEXT_HOP_ID attribute for each, next hops first. */
+static void
+setup_targets(sai_next_hop_api_t *nh_api, sai_next_hop_group_api_t *nhg_api,
+              sai_object_id_t sw, sai_object_id_t rif,
+              sai_attribute_t targets[N_NEXT_HOPS + N_GROUPS])
+{
+    sai_attribute_t a[4];
+
     sai_object_id_t nhs[N_NEXT_HOPS];
     for (int i = 0; i < N_NEXT_HOPS; i++) {
         memset(a, 0, sizeof a);
@@ -347,57 +349,19 @@ run_once(const struct bench_options *opts, const struct bench_input *in,
         targets[i].id = SAI_ROUTE_ENTRY_ATTR_NEXT_HOP_ID;
         targets[i].value.oid = nhs[i];
     }
+}
 
-    /* The bulks' arguments: every fifth route to a group. */
-    sai_route_entry_t *entries = xmalloc(n * sizeof *entries);
-    const sai_attribute_t **attr_lists = xmalloc(n * sizeof *attr_lists);
-    uint32_t *attr_counts = xmalloc(n * sizeof *attr_counts);
-    sai_status_t *statuses = xmalloc(n * sizeof *statuses);
-    for (uint32_t i = 0; i < n; i++) {
-        memset(&entries[i], 0, sizeof entries[i]);
-        entries[i].switch_id = sw;
-        entries[i].vr_id = vr;
-        sai_util_ip_prefix_init4(&entries[i].destination, in->addrs[i],
-                                 in->plens[i]);
-        attr_lists[i] = (i % 5 == 4
-                         ? &targets[N_NEXT_HOPS + (i / 5) % N_GROUPS]
-                         : &targets[i % N_NEXT_HOPS]);
-        attr_counts[i] = 1;
-        statuses[i] = SAI_STATUS_NOT_EXECUTED;
-    }
-    enum { LOOKUP_BATCH = 256 };
-    struct asic_sim_route *routes = xmalloc(LOOKUP_BATCH * sizeof *routes);
+/* Times the bulk lookups and the single lookups of 'in''s addresses on
+ * virtual router 'vr', as 'opts' asks, into 'res', with 'routes' for
+ * LOOKUP_BATCH results.  Stores the hits of each in '*hitsp' and
+ * '*single_hitsp'. */
+static void
+run_lookups(const struct bench_options *opts, const struct bench_input *in,
+            sai_object_id_t vr, struct asic_sim_route *routes,
+            struct bench_result *res, uint64_t *hitsp, uint64_t *single_hitsp)
+{
     sai_status_t lookup_st[LOOKUP_BATCH];
-
-    /* Bulk create. */
-    int64_t rss0 = rss_bytes();
-    double t0 = bench_wall_s();
-    double c0 = bench_thread_cpu_s();
-    for (uint32_t i = 0; i < n; i += opts->bulk_size) {
-        uint32_t k = MIN(opts->bulk_size, n - i);
-
-        check(route_api->create_route_entries(
-                  k, &entries[i], &attr_counts[i], &attr_lists[i],
-                  SAI_BULK_OP_ERROR_MODE_STOP_ON_ERROR, &statuses[i]),
-              "create_route_entries");
-    }
-    double t1 = bench_wall_s();
-    phase_done(res, t0, t1, c0);
-    res->rss_delta = rss_bytes() - rss0;
-    res->create_rate = n / (t1 - t0);
-
-    struct asic_sim_crm_entry crm[ASIC_SIM_N_RESOURCES];
-    check(asic_sim_crm_get(sw, crm), "crm_get");
-    if (crm[ASIC_SIM_RES_IPV4_ROUTE].used != n) {
-        ovs_fatal(0, "%"PRIu32" routes created, %"PRIu32" expected",
-                  crm[ASIC_SIM_RES_IPV4_ROUTE].used, n);
-    }
-    check(asic_sim_memory_get(sw, &res->mem), "memory_get");
-    res->bytes_per_route = (double) (res->mem.route_bytes
-                                     + res->mem.lpm4_rule_bytes
-                                     + res->mem.lpm4_tbl8_bytes) / n;
-    res->rss_per_route = ((double) res->rss_delta
-                          - (double) res->mem.lpm4_fixed_bytes) / n;
+    double t0, t1, c0;
 
     /* Bulk lookups. */
     uint64_t hits = 0;
@@ -448,6 +412,135 @@ run_once(const struct bench_options *opts, const struct bench_input *in,
     t1 = bench_wall_s();
     phase_done(res, t0, t1, c0);
     res->single_rate = opts->n_single / (t1 - t0);
+    *hitsp = hits;
+    *single_hitsp = single_hits;
+}
+
+/* Fills the arguments of the bulk calls for the 'in->n' routes of 'in' on
+ * switch 'sw' and virtual router 'vr': each route's entry, its one
+ * attribute from 'targets' (every fifth route to a group) and its status,
+ * not executed yet. */
+static void
+fill_bulk_args(const struct bench_input *in, sai_object_id_t sw,
+               sai_object_id_t vr, const sai_attribute_t *targets,
+               sai_route_entry_t *entries, const sai_attribute_t **attr_lists,
+               uint32_t *attr_counts, sai_status_t *statuses)
+{
+    for (uint32_t i = 0; i < in->n; i++) {
+        memset(&entries[i], 0, sizeof entries[i]);
+        entries[i].switch_id = sw;
+        entries[i].vr_id = vr;
+        sai_util_ip_prefix_init4(&entries[i].destination, in->addrs[i],
+                                 in->plens[i]);
+        attr_lists[i] = (i % 5 == 4
+                         ? &targets[N_NEXT_HOPS + (i / 5) % N_GROUPS]
+                         : &targets[i % N_NEXT_HOPS]);
+        attr_counts[i] = 1;
+        statuses[i] = SAI_STATUS_NOT_EXECUTED;
+    }
+}
+
+/* Times the bulk removal of the 'n' routes of 'entries' from switch 'sw'
+ * with 'route_api', 'opts->bulk_size' a call, into 'res', and checks that
+ * none is left. */
+static void
+run_remove(const struct bench_options *opts, sai_route_api_t *route_api,
+           sai_object_id_t sw, uint32_t n, sai_route_entry_t *entries,
+           sai_status_t *statuses, struct bench_result *res)
+{
+    struct asic_sim_crm_entry crm[ASIC_SIM_N_RESOURCES];
+    double t0 = bench_wall_s();
+    double c0 = bench_thread_cpu_s();
+
+    for (uint32_t i = 0; i < n; i += opts->bulk_size) {
+        uint32_t k = MIN(opts->bulk_size, n - i);
+
+        check(route_api->remove_route_entries(
+                  k, &entries[i], SAI_BULK_OP_ERROR_MODE_STOP_ON_ERROR,
+                  &statuses[i]),
+              "remove_route_entries");
+    }
+    double t1 = bench_wall_s();
+    phase_done(res, t0, t1, c0);
+    res->remove_rate = n / (t1 - t0);
+    check(asic_sim_crm_get(sw, crm), "crm_get");
+    if (crm[ASIC_SIM_RES_IPV4_ROUTE].used) {
+        ovs_fatal(0, "routes left after removal");
+    }
+}
+
+/* One run: sets up a switch, creates, looks up and removes every route of
+ * 'in', and stores the figures in 'res'. */
+static void
+run_once(const struct bench_options *opts, const struct bench_input *in,
+         struct bench_result *res)
+{
+    sai_switch_api_t *switch_api;
+    sai_router_interface_api_t *rif_api;
+    sai_next_hop_api_t *nh_api;
+    sai_next_hop_group_api_t *nhg_api;
+    sai_route_api_t *route_api;
+    uint32_t n = in->n;
+
+    memset(res, 0, sizeof *res);
+    check(sai_api_initialize(0, NULL), "sai_api_initialize");
+    check(sai_api_query(SAI_API_SWITCH, (void **) &switch_api), "query");
+    check(sai_api_query(SAI_API_ROUTER_INTERFACE, (void **) &rif_api),
+          "query");
+    check(sai_api_query(SAI_API_NEXT_HOP, (void **) &nh_api), "query");
+    check(sai_api_query(SAI_API_NEXT_HOP_GROUP, (void **) &nhg_api),
+          "query");
+    check(sai_api_query(SAI_API_ROUTE, (void **) &route_api), "query");
+
+    /* Switch, with room for every route. */
+    sai_object_id_t sw, vr, rif;
+    setup_switch(switch_api, rif_api, n, &sw, &vr, &rif);
+
+    /* Next hops and groups; one NEXT_HOP_ID attribute for each. */
+    sai_attribute_t targets[N_NEXT_HOPS + N_GROUPS];
+    setup_targets(nh_api, nhg_api, sw, rif, targets);
+
+    /* The bulks' arguments: every fifth route to a group. */
+    sai_route_entry_t *entries = xmalloc(n * sizeof *entries);
+    const sai_attribute_t **attr_lists = xmalloc(n * sizeof *attr_lists);
+    uint32_t *attr_counts = xmalloc(n * sizeof *attr_counts);
+    sai_status_t *statuses = xmalloc(n * sizeof *statuses);
+    fill_bulk_args(in, sw, vr, targets, entries, attr_lists, attr_counts,
+                   statuses);
+    struct asic_sim_route *routes = xmalloc(LOOKUP_BATCH * sizeof *routes);
+
+    /* Bulk create. */
+    int64_t rss0 = rss_bytes();
+    double t0 = bench_wall_s();
+    double c0 = bench_thread_cpu_s();
+    for (uint32_t i = 0; i < n; i += opts->bulk_size) {
+        uint32_t k = MIN(opts->bulk_size, n - i);
+
+        check(route_api->create_route_entries(
+                  k, &entries[i], &attr_counts[i], &attr_lists[i],
+                  SAI_BULK_OP_ERROR_MODE_STOP_ON_ERROR, &statuses[i]),
+              "create_route_entries");
+    }
+    double t1 = bench_wall_s();
+    phase_done(res, t0, t1, c0);
+    res->rss_delta = rss_bytes() - rss0;
+    res->create_rate = n / (t1 - t0);
+
+    struct asic_sim_crm_entry crm[ASIC_SIM_N_RESOURCES];
+    check(asic_sim_crm_get(sw, crm), "crm_get");
+    if (crm[ASIC_SIM_RES_IPV4_ROUTE].used != n) {
+        ovs_fatal(0, "%"PRIu32" routes created, %"PRIu32" expected",
+                  crm[ASIC_SIM_RES_IPV4_ROUTE].used, n);
+    }
+    check(asic_sim_memory_get(sw, &res->mem), "memory_get");
+    res->bytes_per_route = (double) (res->mem.route_bytes
+                                     + res->mem.lpm4_rule_bytes
+                                     + res->mem.lpm4_tbl8_bytes) / n;
+    res->rss_per_route = ((double) res->rss_delta
+                          - (double) res->mem.lpm4_fixed_bytes) / n;
+
+    uint64_t hits, single_hits;
+    run_lookups(opts, in, vr, routes, res, &hits, &single_hits);
 
     struct asic_sim_stats stats;
     check(asic_sim_stats_get(sw, &stats), "stats_get");
@@ -457,23 +550,7 @@ run_once(const struct bench_options *opts, const struct bench_input *in,
     }
 
     /* Bulk remove. */
-    t0 = bench_wall_s();
-    c0 = bench_thread_cpu_s();
-    for (uint32_t i = 0; i < n; i += opts->bulk_size) {
-        uint32_t k = MIN(opts->bulk_size, n - i);
-
-        check(route_api->remove_route_entries(
-                  k, &entries[i], SAI_BULK_OP_ERROR_MODE_STOP_ON_ERROR,
-                  &statuses[i]),
-              "remove_route_entries");
-    }
-    t1 = bench_wall_s();
-    phase_done(res, t0, t1, c0);
-    res->remove_rate = n / (t1 - t0);
-    check(asic_sim_crm_get(sw, crm), "crm_get");
-    if (crm[ASIC_SIM_RES_IPV4_ROUTE].used) {
-        ovs_fatal(0, "routes left after removal");
-    }
+    run_remove(opts, route_api, sw, n, entries, statuses, res);
 
     res->cpu_share = res->cpu_time / res->wall_time;
 
@@ -510,6 +587,35 @@ usage(void)
            "  --single-lookups S   single lookups per run (default "
            "5000000)\n"
            "  --seed S             seed of the inputs (default 1)\n");
+}
+
+/* Prints the medians of the 'n' runs' 'results', figure by figure, and the
+ * first run's memory. */
+static void
+print_summary(const struct bench_result *results, unsigned int n)
+{
+    /* Medians, figure by figure. */
+    struct bench_result med;
+    memset(&med, 0, sizeof med);
+    med.create_rate = BENCH_MEDIAN_OF(results, n, create_rate);
+    med.lookup_rate = BENCH_MEDIAN_OF(results, n, lookup_rate);
+    med.single_rate = BENCH_MEDIAN_OF(results, n, single_rate);
+    med.remove_rate = BENCH_MEDIAN_OF(results, n, remove_rate);
+    med.hit_ratio = BENCH_MEDIAN_OF(results, n, hit_ratio);
+    med.bytes_per_route = BENCH_MEDIAN_OF(results, n, bytes_per_route);
+    med.rss_per_route = BENCH_MEDIAN_OF(results, n, rss_per_route);
+    med.cpu_share = BENCH_MEDIAN_OF(results, n, cpu_share);
+    print_result("median", &med);
+
+    const struct asic_sim_memory *m = &results[0].mem;
+    printf("memory (run 1): route records %.1f MiB, IPv4 prefix hash "
+           "%.1f MiB, tbl8 groups %.1f MiB, other objects %.1f KiB; "
+           "LPM fixed cost (tbl24) %.0f MiB, not counted per route; "
+           "RSS growth %.1f MiB\n",
+           m->route_bytes / 1048576.0, m->lpm4_rule_bytes / 1048576.0,
+           m->lpm4_tbl8_bytes / 1048576.0, m->object_bytes / 1024.0,
+           m->lpm4_fixed_bytes / 1048576.0,
+           results[0].rss_delta / 1048576.0);
 }
 
 /* Entry point of "fibsync-bench asic".  See bench-asic.h. */
@@ -595,29 +701,7 @@ bench_asic_main(int argc, char *argv[])
         fflush(stdout);
     }
 
-    /* Medians, figure by figure. */
-    struct bench_result med;
-    unsigned int n = opts.n_runs;
-    memset(&med, 0, sizeof med);
-    med.create_rate = BENCH_MEDIAN_OF(results, n, create_rate);
-    med.lookup_rate = BENCH_MEDIAN_OF(results, n, lookup_rate);
-    med.single_rate = BENCH_MEDIAN_OF(results, n, single_rate);
-    med.remove_rate = BENCH_MEDIAN_OF(results, n, remove_rate);
-    med.hit_ratio = BENCH_MEDIAN_OF(results, n, hit_ratio);
-    med.bytes_per_route = BENCH_MEDIAN_OF(results, n, bytes_per_route);
-    med.rss_per_route = BENCH_MEDIAN_OF(results, n, rss_per_route);
-    med.cpu_share = BENCH_MEDIAN_OF(results, n, cpu_share);
-    print_result("median", &med);
-
-    const struct asic_sim_memory *m = &results[0].mem;
-    printf("memory (run 1): route records %.1f MiB, IPv4 prefix hash "
-           "%.1f MiB, tbl8 groups %.1f MiB, other objects %.1f KiB; "
-           "LPM fixed cost (tbl24) %.0f MiB, not counted per route; "
-           "RSS growth %.1f MiB\n",
-           m->route_bytes / 1048576.0, m->lpm4_rule_bytes / 1048576.0,
-           m->lpm4_tbl8_bytes / 1048576.0, m->object_bytes / 1024.0,
-           m->lpm4_fixed_bytes / 1048576.0,
-           results[0].rss_delta / 1048576.0);
+    print_summary(results, opts.n_runs);
 
     free(results);
     input_destroy(&in);

@@ -437,6 +437,113 @@ bench_fetch_wait(struct ovsdb_idl *idl)
     }
 }
 
+/* Measures into 'res' fetching the on-demand counters of 'idl''s Route
+ * rows: the whole column, then 1,000 rows one by one. */
+static void
+bench_fetch(struct ovsdb_idl *idl, struct bench_result *res)
+{
+    const struct fibrec_route *route;
+    size_t i = 0;
+    double t0;
+
+    /* Every row's counters, then 1,000 rows' one by one (in one main
+     * loop iteration, so one request), as "fibctl ... detail" would
+     * for the rows it prints. */
+    t0 = bench_wall_s();
+    fibrec_route_fetch_col_counters(idl);
+    bench_fetch_wait(idl);
+    res->fetch_col_s = bench_wall_s() - t0;
+
+    t0 = bench_wall_s();
+    FIBREC_ROUTE_FOR_EACH (route, idl) {
+        if (i++ >= 1000) {
+            break;
+        }
+        fibrec_route_fetch_counters(idl, route);
+    }
+    bench_fetch_wait(idl);
+    res->fetch_rows_ms = (bench_wall_s() - t0) * 1e3;
+}
+
+/* Measures into 'res' 'q' exact lookups in 'ri' of the routes of 'routes'
+ * that 'exact' indexes, and 'q' longest-prefix matches of 'addrs' (in VRF
+ * "blue" where 'addr_blue' says so, else "default"). */
+static void
+bench_lookups(struct route_index *ri, const struct bench_route *routes,
+              const size_t *exact, const struct fib_prefix *addrs,
+              const bool *addr_blue, size_t q, struct bench_result *res)
+{
+    size_t found = 0;
+    double t0;
+
+    t0 = bench_wall_s();
+    for (size_t i = 0; i < q; i++) {
+        const struct bench_route *r = &routes[exact[i]];
+        found += route_index_find(ri, r->blue ? "blue" : "default",
+                                  &r->prefix) != NULL;
+    }
+    res->exact_us = (bench_wall_s() - t0) * 1e6 / q;
+    if (found != q) {
+        ovs_fatal(0, "exact lookup found %"PRIuSIZE" of %"PRIuSIZE,
+                  found, q);
+    }
+
+    found = 0;
+    t0 = bench_wall_s();
+    for (size_t i = 0; i < q; i++) {
+        found += route_index_lpm(ri, addr_blue[i] ? "blue" : "default",
+                                 &addrs[i]) != NULL;
+    }
+    res->lpm_us = (bench_wall_s() - t0) * 1e6 / q;
+    res->lpm_hit_pct = 100.0 * found / q;
+
+    size_t found_all = 0;
+    t0 = bench_wall_s();
+    for (size_t i = 0; i < q; i++) {
+        found_all += route_index_lpm_all_lengths(
+            ri, addr_blue[i] ? "blue" : "default", &addrs[i]) != NULL;
+    }
+    res->lpm_all_us = (bench_wall_s() - t0) * 1e6 / q;
+    if (found_all != found) {
+        ovs_fatal(0, "LPM mismatch: %"PRIuSIZE" vs %"PRIuSIZE,
+                  found, found_all);
+    }
+}
+
+/* Measures into 'res' walks of 'ri', which holds 'n' routes: all of them,
+ * VRF "default", and the routes through one next hop. */
+static void
+bench_walks(struct route_index *ri, size_t n, struct bench_result *res)
+{
+    struct route_index_cursor cursor;
+    const struct fibrec_route *route;
+    size_t walked = 0;
+    double t0;
+
+    t0 = bench_wall_s();
+    ROUTE_INDEX_FOR_EACH (route, &cursor, ri) {
+        walked++;
+    }
+    res->walk_s = bench_wall_s() - t0;
+    ovs_assert(walked == n);
+
+    walked = 0;
+    t0 = bench_wall_s();
+    ROUTE_INDEX_FOR_EACH_VRF (route, &cursor, ri, "default") {
+        walked++;
+    }
+    res->walk_vrf_s = bench_wall_s() - t0;
+
+    walked = 0;
+    t0 = bench_wall_s();
+    ROUTE_INDEX_FOR_EACH_NEXTHOP (route, &cursor, ri,
+                                  bench_nexthops[0]) {
+        walked++;
+    }
+    res->walk_nh_s = bench_wall_s() - t0;
+    res->nh_routes = walked;
+}
+
 /* Runs one measurement of 'mode' in this (child) process. */
 static void
 bench_run(const struct bench_opts *opts, enum bench_mode mode,
@@ -503,91 +610,12 @@ bench_run(const struct bench_opts *opts, enum bench_mode mode,
     res->bytes_per_route = res->rss_mb * 1e6 / n;
 
     if (mode == BENCH_FETCH) {
-        const struct fibrec_route *route;
-        size_t i = 0;
-
-        /* Every row's counters, then 1,000 rows' one by one (in one main
-         * loop iteration, so one request), as "fibctl ... detail" would
-         * for the rows it prints. */
-        t0 = bench_wall_s();
-        fibrec_route_fetch_col_counters(idl);
-        bench_fetch_wait(idl);
-        res->fetch_col_s = bench_wall_s() - t0;
-
-        t0 = bench_wall_s();
-        FIBREC_ROUTE_FOR_EACH (route, idl) {
-            if (i++ >= 1000) {
-                break;
-            }
-            fibrec_route_fetch_counters(idl, route);
-        }
-        bench_fetch_wait(idl);
-        res->fetch_rows_ms = (bench_wall_s() - t0) * 1e3;
+        bench_fetch(idl, res);
     }
-
     if (ri) {
-        size_t found = 0;
-
         ovs_assert(route_index_count(ri) == n);
-
-        t0 = bench_wall_s();
-        for (size_t i = 0; i < q; i++) {
-            const struct bench_route *r = &routes[exact[i]];
-            found += route_index_find(ri, r->blue ? "blue" : "default",
-                                      &r->prefix) != NULL;
-        }
-        res->exact_us = (bench_wall_s() - t0) * 1e6 / q;
-        if (found != q) {
-            ovs_fatal(0, "exact lookup found %"PRIuSIZE" of %"PRIuSIZE,
-                      found, q);
-        }
-
-        found = 0;
-        t0 = bench_wall_s();
-        for (size_t i = 0; i < q; i++) {
-            found += route_index_lpm(ri, addr_blue[i] ? "blue" : "default",
-                                     &addrs[i]) != NULL;
-        }
-        res->lpm_us = (bench_wall_s() - t0) * 1e6 / q;
-        res->lpm_hit_pct = 100.0 * found / q;
-
-        size_t found_all = 0;
-        t0 = bench_wall_s();
-        for (size_t i = 0; i < q; i++) {
-            found_all += route_index_lpm_all_lengths(
-                ri, addr_blue[i] ? "blue" : "default", &addrs[i]) != NULL;
-        }
-        res->lpm_all_us = (bench_wall_s() - t0) * 1e6 / q;
-        if (found_all != found) {
-            ovs_fatal(0, "LPM mismatch: %"PRIuSIZE" vs %"PRIuSIZE,
-                      found, found_all);
-        }
-
-        struct route_index_cursor cursor;
-        const struct fibrec_route *route;
-        size_t walked = 0;
-        t0 = bench_wall_s();
-        ROUTE_INDEX_FOR_EACH (route, &cursor, ri) {
-            walked++;
-        }
-        res->walk_s = bench_wall_s() - t0;
-        ovs_assert(walked == n);
-
-        walked = 0;
-        t0 = bench_wall_s();
-        ROUTE_INDEX_FOR_EACH_VRF (route, &cursor, ri, "default") {
-            walked++;
-        }
-        res->walk_vrf_s = bench_wall_s() - t0;
-
-        walked = 0;
-        t0 = bench_wall_s();
-        ROUTE_INDEX_FOR_EACH_NEXTHOP (route, &cursor, ri,
-                                      bench_nexthops[0]) {
-            walked++;
-        }
-        res->walk_nh_s = bench_wall_s() - t0;
-        res->nh_routes = walked;
+        bench_lookups(ri, routes, exact, addrs, addr_blue, q, res);
+        bench_walks(ri, n, res);
     }
 
     free(exact);
@@ -668,6 +696,62 @@ usage(void)
            "  --modes LIST         of replica,binary,text,fetch (default "
            "replica,binary,text)\n"
            "  --seed S             route set seed (default 1)\n");
+}
+
+/* The modes, by name. */
+static const struct {
+    const char *name;           /* Its name in --modes. */
+    enum bench_mode mode;       /* The mode. */
+} all_modes[] = {
+    { "replica", BENCH_REPLICA },
+    { "binary", BENCH_BINARY },
+    { "text", BENCH_TEXT },
+    { "fetch", BENCH_FETCH },
+};
+
+/* Runs mode 'mode', called 'name', 'opts->n_runs' times, each in a child
+ * process, and prints each run's result and their median. */
+static void
+bench_mode_runs(const struct bench_opts *opts, const char *name,
+                enum bench_mode mode)
+{
+    struct bench_result *runs = xcalloc(opts->n_runs, sizeof *runs);
+    for (int r = 0; r < opts->n_runs; r++) {
+        char label[16];
+
+        bench_run_child(opts, mode, &runs[r]);
+        snprintf(label, sizeof label, "run %d", r + 1);
+        print_result(name, label, &runs[r]);
+    }
+
+    struct bench_result med;
+    double *v = xmalloc(opts->n_runs * sizeof *v);
+#define BENCH_MEDIAN(FIELD)                         \
+    for (int r = 0; r < opts->n_runs; r++) {        \
+        v[r] = runs[r].FIELD;                       \
+    }                                               \
+    med.FIELD = bench_median(v, opts->n_runs);
+    BENCH_MEDIAN(build_s);
+    BENCH_MEDIAN(build_cpu_s);
+    BENCH_MEDIAN(peak_mb);
+    BENCH_MEDIAN(rss_mb);
+    BENCH_MEDIAN(bytes_per_route);
+    BENCH_MEDIAN(heap_mb);
+    BENCH_MEDIAN(n_routes);
+    BENCH_MEDIAN(fetch_col_s);
+    BENCH_MEDIAN(fetch_rows_ms);
+    BENCH_MEDIAN(exact_us);
+    BENCH_MEDIAN(lpm_us);
+    BENCH_MEDIAN(lpm_all_us);
+    BENCH_MEDIAN(walk_s);
+    BENCH_MEDIAN(walk_vrf_s);
+    BENCH_MEDIAN(walk_nh_s);
+    BENCH_MEDIAN(lpm_hit_pct);
+    BENCH_MEDIAN(nh_routes);
+#undef BENCH_MEDIAN
+    print_result(name, "median", &med);
+    free(v);
+    free(runs);
 }
 
 int
@@ -751,57 +835,11 @@ bench_index_main(int argc, char *argv[])
         free(routes);
     }
 
-    static const struct {
-        const char *name;
-        enum bench_mode mode;
-    } all_modes[] = {
-        { "replica", BENCH_REPLICA },
-        { "binary", BENCH_BINARY },
-        { "text", BENCH_TEXT },
-        { "fetch", BENCH_FETCH },
-    };
     for (size_t m = 0; m < ARRAY_SIZE(all_modes); m++) {
         if (!strstr(modes, all_modes[m].name)) {
             continue;
         }
-
-        struct bench_result *runs = xcalloc(opts.n_runs, sizeof *runs);
-        for (int r = 0; r < opts.n_runs; r++) {
-            char label[16];
-
-            bench_run_child(&opts, all_modes[m].mode, &runs[r]);
-            snprintf(label, sizeof label, "run %d", r + 1);
-            print_result(all_modes[m].name, label, &runs[r]);
-        }
-
-        struct bench_result med;
-        double *v = xmalloc(opts.n_runs * sizeof *v);
-#define BENCH_MEDIAN(FIELD)                             \
-        for (int r = 0; r < opts.n_runs; r++) {         \
-            v[r] = runs[r].FIELD;                       \
-        }                                               \
-        med.FIELD = bench_median(v, opts.n_runs);
-        BENCH_MEDIAN(build_s);
-        BENCH_MEDIAN(build_cpu_s);
-        BENCH_MEDIAN(peak_mb);
-        BENCH_MEDIAN(rss_mb);
-        BENCH_MEDIAN(bytes_per_route);
-        BENCH_MEDIAN(heap_mb);
-        BENCH_MEDIAN(n_routes);
-        BENCH_MEDIAN(fetch_col_s);
-        BENCH_MEDIAN(fetch_rows_ms);
-        BENCH_MEDIAN(exact_us);
-        BENCH_MEDIAN(lpm_us);
-        BENCH_MEDIAN(lpm_all_us);
-        BENCH_MEDIAN(walk_s);
-        BENCH_MEDIAN(walk_vrf_s);
-        BENCH_MEDIAN(walk_nh_s);
-        BENCH_MEDIAN(lpm_hit_pct);
-        BENCH_MEDIAN(nh_routes);
-#undef BENCH_MEDIAN
-        print_result(all_modes[m].name, "median", &med);
-        free(v);
-        free(runs);
+        bench_mode_runs(&opts, all_modes[m].name, all_modes[m].mode);
     }
     for (size_t i = 0; i < BENCH_N_NEXTHOPS; i++) {
         free(bench_nexthops[i]);

@@ -68,6 +68,7 @@
 #include <config.h>
 
 #include "utilities/bench-ovsdb.h"
+#include "utilities/bench-ovsdb-options.h"
 #include "lib/option-parse.h"
 
 #include <errno.h>
@@ -89,20 +90,6 @@
 #include "stream.h"
 #include "util.h"
 #include "utilities/bench-util.h"
-
-/* Command-line options. */
-struct bench_opts {
-    const char *remote;         /* --db: the ovsdb-server to load. */
-    const char *workload;       /* "update", "insert", "answer", "txnsize". */
-    int workers;                /* --workers: worker processes. */
-    size_t rows;                /* --rows: meaning depends on workload. */
-    size_t txn_rows;            /* --txn-rows: rows per transaction. */
-    size_t txns;                /* --txns: transactions per worker. */
-    size_t map_size;            /* --map-size: entries in each map. */
-    size_t requests;            /* --requests: per worker (answer). */
-    int in_flight;              /* --in-flight: transactions outstanding. */
-    size_t limit_rows;          /* --limit-rows: txnsize cap, 0 for none. */
-};
 
 /* What one worker reports to the parent through a pipe. */
 struct bench_result {
@@ -824,161 +811,91 @@ bench_answer_setup(const struct bench_opts *o)
     jsonrpc_close(rpc);
 }
 
-/* Prints the subcommand's usage on stdout. */
-static void
-bench_usage(void)
+/* Runs workload 'o->workload', with the defaults of its --rows and
+ * --txn-rows unless 'rows_set' and 'txn_rows_set'.  Returns its time in
+ * seconds, with its counts in '*r', what it did in '*done', counted in
+ * '*unit', and its extra RESULT fields appended to 'extra'. */
+static double
+bench_run_workload(struct bench_opts *o, bool rows_set, bool txn_rows_set,
+                   struct bench_result *r, double *done, const char **unit,
+                   struct ds *extra)
 {
-    printf("usage: %s ovsdb WORKLOAD --db REMOTE [OPTIONS]\n"
-           "Workloads and their options (defaults in brackets):\n"
-           "  update  --rows N [1000] --workers W [10] --txns T [200]\n"
-           "          --txn-rows K [100]\n"
-           "  insert  --rows N per worker [20000] --workers W [10]\n"
-           "          --txn-rows K [1000] --in-flight F [1]\n"
-           "  answer  --rows N [512] --map-size M [256] --workers W [10]\n"
-           "          --requests Q per worker [3]\n"
-           "  txnsize --rows N [1000] --txn-rows K [N] --limit-rows L\n"
-           "Prints one line: RESULT workload=... seconds=... rate=...\n",
-           program_name);
+    double secs;
+
+    if (!strcmp(o->workload, "update")) {
+        o->rows = rows_set ? o->rows : 1000;
+        o->txn_rows = txn_rows_set ? o->txn_rows : 100;
+        bench_populate(o->remote, o->rows, 1000, NULL);
+        secs = bench_run_workers(o, o->workers, bench_update_worker, r);
+        *done = r->rows;
+        ds_put_format(extra, " lat_ms=%.2f",
+                      r->txns ? r->lat_sum / r->txns * 1e3 : 0.0);
+    } else if (!strcmp(o->workload, "insert")) {
+        o->rows = rows_set ? o->rows : 20000;
+        o->txn_rows = txn_rows_set ? o->txn_rows : 1000;
+        if (o->rows * o->workers >= 1 << 24) {
+            ovs_fatal(0, "at most 2**24 rows");
+        }
+        secs = bench_run_workers(o, o->workers, bench_insert_worker, r);
+        *done = r->rows;
+    } else if (!strcmp(o->workload, "answer")) {
+        o->rows = rows_set ? o->rows : 512;
+        bench_answer_setup(o);
+        secs = bench_run_workers(o, o->workers + 1, bench_answer_worker,
+                                 r);
+        *done = r->answers;
+        *unit = "answers/s";
+        ds_put_format(extra, " lat_ms=%.2f map_entries=%zu",
+                      r->answers ? r->lat_sum / r->answers * 1e3 : 0.0,
+                      (size_t) (r->answers * o->rows * o->map_size));
+    } else if (!strcmp(o->workload, "txnsize")) {
+        o->rows = rows_set ? o->rows : 1000;
+        o->txn_rows = txn_rows_set ? o->txn_rows : o->rows;
+        if (o->rows >= 1 << 24 || !o->txn_rows) {
+            ovs_fatal(0, "at most 2**24 rows, at least 1 a transaction");
+        }
+        size_t n = (o->limit_rows && o->limit_rows < o->rows
+                    ? o->limit_rows : o->rows);
+        struct jsonrpc *rpc = bench_connect(o->remote);
+        double start = bench_wall_s();
+
+        memset(r, 0, sizeof *r);
+        bench_insert_range(rpc, 0, n, o->txn_rows, o->in_flight, r);
+        secs = bench_wall_s() - start;
+        jsonrpc_close(rpc);
+        *done = r->rows;
+        if (n < o->rows) {
+            ds_put_format(extra, " projected_s=%.3f",
+                          secs * o->rows / n);
+        }
+    } else {
+        ovs_fatal(0, "unknown workload \"%s\"", o->workload);
+    }
+    return secs;
 }
 
+/* Runs the OVSDB benchmark that 'argv' names (bench-ovsdb.h) and prints its
+ * RESULT line.  Returns the exit status. */
 int
 bench_ovsdb_main(int argc, char *argv[])
 {
-    enum {
-        OPT_ROWS = UCHAR_MAX + 1, OPT_TXN_ROWS, OPT_TXNS, OPT_MAP_SIZE,
-        OPT_REQUESTS, OPT_IN_FLIGHT, OPT_LIMIT_ROWS, OPT_WORKERS,
-    };
-    static const struct option long_options[] = {
-        {"db", required_argument, NULL, 'd'},
-        {"workers", required_argument, NULL, OPT_WORKERS},
-        {"rows", required_argument, NULL, OPT_ROWS},
-        {"txn-rows", required_argument, NULL, OPT_TXN_ROWS},
-        {"txns", required_argument, NULL, OPT_TXNS},
-        {"map-size", required_argument, NULL, OPT_MAP_SIZE},
-        {"requests", required_argument, NULL, OPT_REQUESTS},
-        {"in-flight", required_argument, NULL, OPT_IN_FLIGHT},
-        {"limit-rows", required_argument, NULL, OPT_LIMIT_ROWS},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
     struct bench_opts o = {
         .workers = 10, .txns = 200, .map_size = 256, .requests = 3,
         .in_flight = 1,
     };
     bool rows_set = false, txn_rows_set = false;
-
-    if (argc > 1 && argv[1][0] != '-') {
-        o.workload = argv[1];
-        argc--;
-        argv++;
-    }
-    optind = 1;
-    for (;;) {
-        int c = getopt_long(argc, argv, "d:h", long_options, NULL);
-        if (c == -1) {
-            break;
-        }
-        switch (c) {
-        case 'd':
-            o.remote = optarg;
-            break;
-        case OPT_WORKERS:
-            o.workers = option_parse_uint("workers", optarg, 0, SIZE_MAX);
-            break;
-        case OPT_ROWS:
-            o.rows = option_parse_uint("rows", optarg, 0, SIZE_MAX);
-            rows_set = true;
-            break;
-        case OPT_TXN_ROWS:
-            o.txn_rows = option_parse_uint("txn-rows", optarg, 0, SIZE_MAX);
-            txn_rows_set = true;
-            break;
-        case OPT_TXNS:
-            o.txns = option_parse_uint("txns", optarg, 0, SIZE_MAX);
-            break;
-        case OPT_MAP_SIZE:
-            o.map_size = option_parse_uint("map-size", optarg, 0, SIZE_MAX);
-            break;
-        case OPT_REQUESTS:
-            o.requests = option_parse_uint("requests", optarg, 0, SIZE_MAX);
-            break;
-        case OPT_IN_FLIGHT:
-            o.in_flight = option_parse_uint("in-flight", optarg, 0, SIZE_MAX);
-            break;
-        case OPT_LIMIT_ROWS:
-            o.limit_rows = option_parse_uint("limit-rows", optarg, 0,
-                                             SIZE_MAX);
-            break;
-        case 'h':
-            bench_usage();
-            return EXIT_SUCCESS;
-        default:
-            return EXIT_FAILURE;
-        }
-    }
-    if (!o.workload || !o.remote || optind != argc) {
-        bench_usage();
-        return EXIT_FAILURE;
-    }
-    if (o.workers < 1 || o.in_flight < 1) {
-        ovs_fatal(0, "--workers and --in-flight must be at least 1");
+    int status = bench_ovsdb_parse_options(argc, argv, &o, &rows_set,
+                                           &txn_rows_set);
+    if (status >= 0) {
+        return status;
     }
 
     struct bench_result r;
-    double secs;
     const char *unit = "rows/s";
     double done;
     struct ds extra = DS_EMPTY_INITIALIZER;
-
-    if (!strcmp(o.workload, "update")) {
-        o.rows = rows_set ? o.rows : 1000;
-        o.txn_rows = txn_rows_set ? o.txn_rows : 100;
-        bench_populate(o.remote, o.rows, 1000, NULL);
-        secs = bench_run_workers(&o, o.workers, bench_update_worker, &r);
-        done = r.rows;
-        ds_put_format(&extra, " lat_ms=%.2f",
-                      r.txns ? r.lat_sum / r.txns * 1e3 : 0.0);
-    } else if (!strcmp(o.workload, "insert")) {
-        o.rows = rows_set ? o.rows : 20000;
-        o.txn_rows = txn_rows_set ? o.txn_rows : 1000;
-        if (o.rows * o.workers >= 1 << 24) {
-            ovs_fatal(0, "at most 2**24 rows");
-        }
-        secs = bench_run_workers(&o, o.workers, bench_insert_worker, &r);
-        done = r.rows;
-    } else if (!strcmp(o.workload, "answer")) {
-        o.rows = rows_set ? o.rows : 512;
-        bench_answer_setup(&o);
-        secs = bench_run_workers(&o, o.workers + 1, bench_answer_worker,
-                                 &r);
-        done = r.answers;
-        unit = "answers/s";
-        ds_put_format(&extra, " lat_ms=%.2f map_entries=%zu",
-                      r.answers ? r.lat_sum / r.answers * 1e3 : 0.0,
-                      (size_t) (r.answers * o.rows * o.map_size));
-    } else if (!strcmp(o.workload, "txnsize")) {
-        o.rows = rows_set ? o.rows : 1000;
-        o.txn_rows = txn_rows_set ? o.txn_rows : o.rows;
-        if (o.rows >= 1 << 24 || !o.txn_rows) {
-            ovs_fatal(0, "at most 2**24 rows, at least 1 a transaction");
-        }
-        size_t n = (o.limit_rows && o.limit_rows < o.rows
-                    ? o.limit_rows : o.rows);
-        struct jsonrpc *rpc = bench_connect(o.remote);
-        double start = bench_wall_s();
-
-        memset(&r, 0, sizeof r);
-        bench_insert_range(rpc, 0, n, o.txn_rows, o.in_flight, &r);
-        secs = bench_wall_s() - start;
-        jsonrpc_close(rpc);
-        done = r.rows;
-        if (n < o.rows) {
-            ds_put_format(&extra, " projected_s=%.3f",
-                          secs * o.rows / n);
-        }
-    } else {
-        ovs_fatal(0, "unknown workload \"%s\"", o.workload);
-    }
+    double secs = bench_run_workload(&o, rows_set, txn_rows_set, &r, &done,
+                                     &unit, &extra);
 
     double rate = secs > 0 ? done / secs : 0.0;
     printf("RESULT workload=%s seconds=%.3f rows=%"PRIu64" txns=%"PRIu64

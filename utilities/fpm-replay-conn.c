@@ -39,6 +39,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "lib/fpm-route-format.h"
 #include "utilities/fpm-replay.h"
 #include "openvswitch/dynamic-string.h"
 #include "util.h"

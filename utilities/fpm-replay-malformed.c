@@ -25,6 +25,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "lib/fpm-route-encode.h"
 #include "utilities/fpm-replay.h"
 #include "util.h"
 

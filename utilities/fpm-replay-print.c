@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/fpm-route-format.h"
 #include "utilities/fpm-replay.h"
 #include "openvswitch/dynamic-string.h"
 #include "util.h"

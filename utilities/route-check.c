@@ -44,11 +44,13 @@
 #include "lib/fibsync-paths.h"
 #include "lib/frr-route-json.h"
 #include "lib/ovsdb-file-replay.h"
+#include "lib/ovsdb-file-replay-value.h"
 #include "lib/ovsdb-select-reader.h"
 #include "lib/ovsdb-slice-reader.h"
 #include "lib/ovsdb-wire.h"
 #include "lib/ssl-options.h"
 #include "lib/route-compare.h"
+#include "utilities/route-check.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/hmap.h"
 #include "openvswitch/json.h"
@@ -72,23 +74,6 @@ enum {
  * (--slice). */
 #define DEFAULT_SLICE 50000
 
-/* The command line. */
-struct options {
-    const char *db;             /* --db. */
-    char *syncd;                /* --syncd. */
-    bool check_fib;             /* Not --no-fib. */
-    bool quiet;                 /* -q. */
-    bool check_frr;             /* --frr, --frr-json or --vtysh. */
-    const char *vtysh;          /* --vtysh: vtysh's command. */
-    struct svec frr_files;      /* --frr-json files. */
-    bool frr_all;               /* --frr-all-protocols. */
-    int64_t slice;              /* --slice. */
-    int instance;               /* --instance. */
-    char *db_file;              /* --db-file, or the default one: the
-                                 * database file to read; NULL to ask
-                                 * the server at 'db'. */
-};
-
 /* --instance: the ASIC instance whose Asic_Route rows are read. */
 static int asic_instance;
 
@@ -108,22 +93,11 @@ struct group {
     const struct route_compare_fwd *fwd; /* NULL if it has no member. */
 };
 
-/* What the run reads into. */
-struct check {
-    struct route_compare *cmp;  /* The comparison. */
-    struct hmap groups;         /* "struct group"s. */
-    size_t n_routes;            /* Route rows. */
-    size_t n_bad;               /* Rows or lines that could not be read. */
-    const char *bad_what;       /* What the first bad one was. */
-    struct route_compare_nh *nhs; /* Scratch next hops. */
-    size_t allocated_nhs;       /* Room in 'nhs'. */
-};
-
 OVS_NO_RETURN static void usage(void);
 
 /* Reports 'format' and exits with status 2. */
-static void OVS_PRINTF_FORMAT(1, 2) OVS_NO_RETURN
-fail(const char *format, ...)
+void
+route_check_fail(const char *format, ...)
 {
     va_list args;
 
@@ -217,8 +191,9 @@ parse_options(int argc, char *argv[], struct options *o)
         case OPT_INSTANCE:
             if (!str_to_int(optarg, 10, &o->instance) || o->instance < 0
                 || o->instance > FIBSYNC_INSTANCE_MAX) {
-                fail("--instance: \"%s\" is not a number between 0 and %d",
-                     optarg, FIBSYNC_INSTANCE_MAX);
+                route_check_fail("--instance: \"%s\" is not a number "
+                                 "between 0 and %d",
+                                 optarg, FIBSYNC_INSTANCE_MAX);
             }
             break;
         case OPT_NO_FIB:
@@ -242,8 +217,8 @@ parse_options(int argc, char *argv[], struct options *o)
             long long int n;
 
             if (!str_to_llong(optarg, 10, &n) || n < 1 || n > INT32_MAX) {
-                fail("--slice: \"%s\" is not a number between 1 and %d",
-                     optarg, INT32_MAX);
+                route_check_fail("--slice: \"%s\" is not a number "
+                                 "between 1 and %d", optarg, INT32_MAX);
             }
             o->slice = n;
             break;
@@ -256,36 +231,37 @@ parse_options(int argc, char *argv[], struct options *o)
         STREAM_SSL_OPTION_HANDLERS
         case '?':
             if (optopt) {
-                fail("option -%c not recognized (use --help for help)",
-                     optopt);
+                route_check_fail("option -%c not recognized (use --help "
+                                 "for help)", optopt);
             }
-            fail("option %s not recognized or without its argument "
-                 "(use --help for help)", argv[optind - 1]);
+            route_check_fail("option %s not recognized or without its "
+                             "argument (use --help for help)",
+                             argv[optind - 1]);
         default:
             OVS_NOT_REACHED();
         }
     }
     if (optind < argc) {
-        fail("unexpected argument \"%s\" (use --help for help)",
-             argv[optind]);
+        route_check_fail("unexpected argument \"%s\" (use --help for help)",
+                         argv[optind]);
     }
     if (!o->syncd) {
         o->syncd = fibsync_instance_ctl_path("syncd", o->instance);
     }
     asic_instance = o->instance;
     if (o->vtysh && o->frr_files.n) {
-        fail("--vtysh and --frr-json exclude each other "
-             "(use --help for help)");
+        route_check_fail("--vtysh and --frr-json exclude each other "
+                         "(use --help for help)");
     }
     if (no_db_file && o->db_file) {
-        fail("--db-file and --no-db-file exclude each other "
-             "(use --help for help)");
+        route_check_fail("--db-file and --no-db-file exclude each other "
+                         "(use --help for help)");
     } else if (!no_db_file && !o->db_file) {
         o->db_file = default_db_file(o->db);
     }
     char *ssl_error = ssl_options_check("db", o->db);
     if (ssl_error) {
-        fail("%s", ssl_error);
+        route_check_fail("%s", ssl_error);
     }
 }
 
@@ -293,8 +269,8 @@ parse_options(int argc, char *argv[], struct options *o)
  */
 
 /* Notes a row or line that could not be read. */
-static void
-note_bad(struct check *c, const char *what)
+void
+route_check_note_bad(struct check *c, const char *what)
 {
     if (!c->n_bad++) {
         c->bad_what = what;
@@ -325,8 +301,8 @@ get_nexthops(struct check *c, const struct json *v)
 }
 
 /* A Nexthop_Group row: 'id' and its 'n' members in 'c->nhs'. */
-static void
-group_add(struct check *c, int64_t id, size_t n)
+void
+route_check_group_add(struct check *c, int64_t id, size_t n)
 {
     struct group *g = xmalloc(sizeof *g);
 
@@ -350,22 +326,12 @@ group_find(const struct check *c, int64_t id)
     return NULL;
 }
 
-/* A Route row, decoded by either reader. */
-struct route_view {
-    const char *vrf;            /* Route.vrf. */
-    const char *prefix;         /* Route.prefix. */
-    bool blackhole;             /* Route.blackhole. */
-    bool has_group;             /* Route.nexthop_group is set... */
-    int64_t group;              /* ...to this. */
-    size_t n_nhs;               /* Route.nexthops, in 'check->nhs'. */
-};
-
 /* A Route row, resolved as orchd's resolve_route() does: a blackhole
  * drops, a next-hop group forwards to its members (unresolved while the
  * group is unknown or empty), next hops forward to themselves, and a route
  * with none traps to the CPU. */
-static void
-route_add(struct check *c, const struct route_view *r)
+void
+route_check_route_add(struct check *c, const struct route_view *r)
 {
     const struct route_compare_fwd *want;
 
@@ -390,10 +356,10 @@ route_add(struct check *c, const struct route_view *r)
 
 /* An Asic_Route row, decoded by either reader: its next hops, 'n' of them,
  * in 'c->nhs'; 'state' and 'error' NULL if unset. */
-static void
-asic_add(struct check *c, const char *vrf, const char *prefix,
-         const char *action, size_t n, const char *state, int64_t seq,
-         int64_t applied_seq, const char *error)
+void
+route_check_asic_add(struct check *c, const char *vrf, const char *prefix,
+                     const char *action, size_t n, const char *state,
+                     int64_t seq, int64_t applied_seq, const char *error)
 {
     route_compare_asic(c->cmp, vrf, prefix,
                        route_compare_fwd(c->cmp, action, c->nhs, n, true),
@@ -409,10 +375,10 @@ group_row(struct check *c, const struct json *row)
 
     if (!ovsdb_wire_get_integer(ovsdb_wire_col(row, "id"), &id)
         || n == SIZE_MAX) {
-        note_bad(c, "Nexthop_Group row");
+        route_check_note_bad(c, "Nexthop_Group row");
         return;
     }
-    group_add(c, id, n);
+    route_check_group_add(c, id, n);
 }
 
 /* A Route row from the server. */
@@ -428,14 +394,14 @@ route_row(struct check *c, const struct json *row)
 
     if (!r.vrf || !r.prefix || !blackhole || r.n_nhs == SIZE_MAX
         || (blackhole->type != JSON_TRUE && blackhole->type != JSON_FALSE)) {
-        note_bad(c, "Route row");
+        route_check_note_bad(c, "Route row");
         return;
     }
     r.blackhole = blackhole->type == JSON_TRUE;
     r.has_group = ovsdb_wire_get_integer(ovsdb_wire_col(row,
                                                         "nexthop_group"),
                                          &r.group);
-    route_add(c, &r);
+    route_check_route_add(c, &r);
 }
 
 /* An Asic_Route row from the server. */
@@ -453,10 +419,10 @@ asic_row(struct check *c, const struct json *row)
         || !ovsdb_wire_get_integer(ovsdb_wire_col(row, "seq"), &seq)
         || !ovsdb_wire_get_integer(ovsdb_wire_col(row, "applied_seq"),
                                    &applied_seq)) {
-        note_bad(c, "Asic_Route row");
+        route_check_note_bad(c, "Asic_Route row");
         return;
     }
-    asic_add(c, vrf, prefix, action, n,
+    route_check_asic_add(c, vrf, prefix, action, n,
              ovsdb_wire_get_string(ovsdb_wire_col(row, "state")),
              seq, applied_seq,
              ovsdb_wire_get_string(ovsdb_wire_col(row, "error")));
@@ -487,7 +453,7 @@ select_row(int select_idx OVS_UNUSED, const struct json *row, void *f_)
 
     f->n_rows++;
     if (row->type != JSON_OBJECT) {
-        note_bad(f->check, "row");
+        route_check_note_bad(f->check, "row");
         return;
     }
     switch (f->table) {
@@ -535,8 +501,8 @@ fetch_run(struct fetch *f, const char *db)
         return true;
     case OVSDB_SELECT_READER_FAILED:
     default:
-        fail("database %s: %s: %s", db, f->table_name,
-             ovsdb_select_reader_error(f->reader));
+        route_check_fail("database %s: %s: %s", db, f->table_name,
+                         ovsdb_select_reader_error(f->reader));
     }
 }
 
@@ -565,14 +531,14 @@ fib_request_start(struct fib_request *fr, const char *ctl)
     free(dir);
     free(ctl_abs);
     if (error) {
-        fail("syncd %s: %s", ctl, ovs_retval_to_string(error));
+        route_check_fail("syncd %s: %s", ctl, ovs_retval_to_string(error));
     }
     params = json_array_create_2(json_string_create("file"),
                                  json_string_create(fr->path));
     error = jsonrpc_send(fr->rpc, jsonrpc_create_request("asic/dump",
                                                          params, NULL));
     if (error) {
-        fail("syncd %s: %s", ctl, ovs_retval_to_string(error));
+        route_check_fail("syncd %s: %s", ctl, ovs_retval_to_string(error));
     }
 }
 
@@ -594,15 +560,15 @@ fib_request_run(struct fib_request *fr, struct check *c)
         jsonrpc_recv_wait(fr->rpc);
         return false;
     } else if (error) {
-        fail("syncd %s: %s", fr->ctl, ovs_retval_to_string(error));
+        route_check_fail("syncd %s: %s", fr->ctl, ovs_retval_to_string(error));
     } else if (reply->type == JSONRPC_ERROR) {
         char *s = (reply->error && reply->error->type == JSON_STRING
                    ? xstrdup(json_string(reply->error))
                    : json_to_string(reply->error, 0));
-        fail("syncd %s: asic/dump: %s", fr->ctl, s);
+        route_check_fail("syncd %s: asic/dump: %s", fr->ctl, s);
     } else if (reply->type != JSONRPC_REPLY) {
-        fail("syncd %s: unexpected %s message", fr->ctl,
-             jsonrpc_msg_type_to_string(reply->type));
+        route_check_fail("syncd %s: unexpected %s message", fr->ctl,
+                         jsonrpc_msg_type_to_string(reply->type));
     }
     jsonrpc_msg_destroy(reply);
     jsonrpc_close(fr->rpc);
@@ -617,177 +583,29 @@ fib_request_run(struct fib_request *fr, struct check *c)
 /* ---- The database file ------------------------------------------------
  *
  * The same rows, replayed from the server's standalone database file by
- * lib/ovsdb-file-replay.h: nothing asked of the server. */
-
-/* The columns read, in the order the replay hands their values over. */
-static const char *const group_cols[] = { "id", "members" };
-enum { G_ID, G_MEMBERS };
-static const char *const route_cols[] = {
-    "vrf", "prefix", "nexthops", "nexthop_group", "blackhole",
-};
-enum { R_VRF, R_PREFIX, R_NEXTHOPS, R_GROUP, R_BLACKHOLE };
-static const char *const asic_cols[] = {
-    "vrf", "prefix", "packet_action", "nexthops", "seq", "applied_seq",
-    "state", "error", "instance",
-};
-enum {
-    A_VRF, A_PREFIX, A_ACTION, A_NEXTHOPS, A_SEQ, A_APPLIED_SEQ, A_STATE,
-    A_ERROR, A_INSTANCE,
-};
-
-/* Decoding rows of the file. */
-struct file_rows {
-    struct check *check;        /* Where they go. */
-    struct ds vrf, prefix;      /* Scratch: decoded strings. */
-    struct ds action, state, error;
-    struct ovsdb_file_replay_map nexthops; /* Scratch: a row's next
-                                            * hops. */
-};
-
-/* Reads the next hops of map value 'v' into 'check->nhs'.  Returns their
- * number, or SIZE_MAX if 'v' is not a map of strings to integers. */
-static size_t
-file_nexthops(struct file_rows *fr, const struct ovsdb_file_replay_value *v)
-{
-    struct check *c = fr->check;
-    struct ovsdb_file_replay_map *m = &fr->nexthops;
-
-    if (!ovsdb_file_replay_get_map(v, m)) {
-        return SIZE_MAX;
-    }
-    while (c->allocated_nhs < m->n) {
-        c->nhs = x2nrealloc(c->nhs, &c->allocated_nhs, sizeof *c->nhs);
-    }
-    for (size_t i = 0; i < m->n; i++) {
-        c->nhs[i].key = m->keys[i];
-        c->nhs[i].weight = m->values[i];
-    }
-    return m->n;
-}
-
-/* ovsdb_file_replay_row_cb for Nexthop_Group. */
-static void
-file_group(const struct uuid *uuid OVS_UNUSED,
-           const struct ovsdb_file_replay_value *v, void *fr_)
-{
-    struct file_rows *fr = fr_;
-    size_t n = file_nexthops(fr, &v[G_MEMBERS]);
-    int64_t id;
-
-    if (n == SIZE_MAX || !ovsdb_file_replay_get_integer(&v[G_ID], &id)) {
-        note_bad(fr->check, "Nexthop_Group row");
-        return;
-    }
-    group_add(fr->check, id, n);
-}
-
-/* ovsdb_file_replay_row_cb for Route. */
-static void
-file_route(const struct uuid *uuid OVS_UNUSED,
-           const struct ovsdb_file_replay_value *v, void *fr_)
-{
-    struct file_rows *fr = fr_;
-    struct ovsdb_file_replay_value group;
-    struct route_view r;
-
-    if (!ovsdb_file_replay_get_string(&v[R_VRF], &fr->vrf)
-        || !ovsdb_file_replay_get_string(&v[R_PREFIX], &fr->prefix)
-        || !ovsdb_file_replay_get_boolean(&v[R_BLACKHOLE], &r.blackhole)
-        || !ovsdb_file_replay_get_optional(&v[R_GROUP], &group,
-                                           &r.has_group)
-        || (r.has_group
-            && !ovsdb_file_replay_get_integer(&group, &r.group))
-        || (r.n_nhs = file_nexthops(fr, &v[R_NEXTHOPS])) == SIZE_MAX) {
-        note_bad(fr->check, "Route row");
-        return;
-    }
-    r.vrf = ds_cstr(&fr->vrf);
-    r.prefix = ds_cstr(&fr->prefix);
-    route_add(fr->check, &r);
-}
-
-/* ovsdb_file_replay_row_cb for Asic_Route: --instance's rows only. */
-static void
-file_asic(const struct uuid *uuid OVS_UNUSED,
-          const struct ovsdb_file_replay_value *v, void *fr_)
-{
-    struct file_rows *fr = fr_;
-    int64_t instance, seq, applied_seq;
-    const char *state, *error;
-    size_t n;
-
-    if (!ovsdb_file_replay_get_integer(&v[A_INSTANCE], &instance)) {
-        note_bad(fr->check, "Asic_Route row");
-        return;
-    } else if (instance != asic_instance) {
-        return;
-    }
-    if (!ovsdb_file_replay_get_string(&v[A_VRF], &fr->vrf)
-        || !ovsdb_file_replay_get_string(&v[A_PREFIX], &fr->prefix)
-        || !ovsdb_file_replay_get_string(&v[A_ACTION], &fr->action)
-        || !ovsdb_file_replay_get_integer(&v[A_SEQ], &seq)
-        || !ovsdb_file_replay_get_integer(&v[A_APPLIED_SEQ], &applied_seq)
-        || !ovsdb_file_replay_get_optional_string(&v[A_STATE], &fr->state,
-                                                  &state)
-        || !ovsdb_file_replay_get_optional_string(&v[A_ERROR], &fr->error,
-                                                  &error)
-        || (n = file_nexthops(fr, &v[A_NEXTHOPS])) == SIZE_MAX) {
-        note_bad(fr->check, "Asic_Route row");
-        return;
-    }
-    asic_add(fr->check, ds_cstr(&fr->vrf), ds_cstr(&fr->prefix),
-             ds_cstr(&fr->action), n, state, seq, applied_seq, error);
-}
+ * lib/ovsdb-file-replay.h, nothing asked of the server: read by
+ * utilities/route-check-file.c. */
 
 /* Reads the database from standalone database file 'file' and, unless
  * 'ctl' is NULL, syncd's FIB, which syncd dumps while the file is read. */
 static void
 read_file_views(const char *file, const char *ctl, struct check *c)
 {
-    struct ovsdb_file_replay *r = ovsdb_file_replay_create();
     struct fib_request fr = { .rpc = NULL };
-    struct file_rows rows = {
-        .check = c,
-        .vrf = DS_EMPTY_INITIALIZER, .prefix = DS_EMPTY_INITIALIZER,
-        .action = DS_EMPTY_INITIALIZER, .state = DS_EMPTY_INITIALIZER,
-        .error = DS_EMPTY_INITIALIZER,
-    };
-    ovsdb_file_replay_map_init(&rows.nexthops);
-    size_t groups = ovsdb_file_replay_add_table(r, "Nexthop_Group",
-                                                group_cols,
-                                                ARRAY_SIZE(group_cols));
-    size_t routes = ovsdb_file_replay_add_table(r, "Route", route_cols,
-                                                ARRAY_SIZE(route_cols));
-    size_t asics = ovsdb_file_replay_add_table(r, "Asic_Route", asic_cols,
-                                               ARRAY_SIZE(asic_cols));
 
     if (ctl) {
         fib_request_start(&fr, ctl);
     }
-    char *error = ovsdb_file_replay_read(r, file);
-    if (error) {
-        /* Let syncd finish its dump, so as not to leave it behind. */
-        while (!fib_request_run(&fr, c)) {
-            poll_block();
-        }
-        fail("%s (--no-db-file asks the server instead)", error);
-    }
-    route_compare_reserve(c->cmp, ovsdb_file_replay_n_rows(r, routes));
-    ovsdb_file_replay_consume(r, groups, file_group, &rows);
-    ovsdb_file_replay_consume(r, routes, file_route, &rows);
-    ovsdb_file_replay_consume(r, asics, file_asic, &rows);
-    ovsdb_file_replay_destroy(r);
+    char *error = route_check_read_file(file, asic_instance, c);
 
+    /* On an error too, let syncd finish its dump, so as not to leave it
+     * behind. */
     while (!fib_request_run(&fr, c)) {
         poll_block();
     }
-
-    ds_destroy(&rows.vrf);
-    ds_destroy(&rows.prefix);
-    ds_destroy(&rows.action);
-    ds_destroy(&rows.state);
-    ds_destroy(&rows.error);
-    ovsdb_file_replay_map_destroy(&rows.nexthops);
+    if (error) {
+        route_check_fail("%s (--no-db-file asks the server instead)", error);
+    }
 }
 
 /* ovsdb_select_row_cb for the Asic_Route slices. */
@@ -797,7 +615,7 @@ asic_select_row(int slice OVS_UNUSED, const struct json *row, void *c_)
     struct check *c = c_;
 
     if (row->type != JSON_OBJECT) {
-        note_bad(c, "row");
+        route_check_note_bad(c, "row");
         return;
     }
     asic_row(c, row);
@@ -848,7 +666,8 @@ asic_read_run(struct ovsdb_slice_reader *r, const char *db,
         return true;
     case OVSDB_SELECT_READER_FAILED:
     default:
-        fail("database %s: Asic_Route: %s", db, ovsdb_slice_reader_error(r));
+        route_check_fail("database %s: Asic_Route: %s", db,
+                         ovsdb_slice_reader_error(r));
     }
 }
 
@@ -914,7 +733,7 @@ fib_line(struct check *c, char *line)
     size_t n = 0;
 
     if (!target) {
-        note_bad(c, "FIB dump line");
+        route_check_note_bad(c, "FIB dump line");
         return;
     }
     for (char *nh = strtok_r(target, ",", &save); nh;
@@ -943,7 +762,7 @@ read_fib_file(struct check *c, const char *path)
     FILE *file = fopen(path, "r");
 
     if (!file) {
-        fail("%s: %s", path, ovs_strerror(errno));
+        route_check_fail("%s: %s", path, ovs_strerror(errno));
     }
     unlink(path);
 
@@ -954,94 +773,6 @@ read_fib_file(struct check *c, const char *path)
     }
     free(line);
     fclose(file);
-}
-
-/* ---- FRR ----------------------------------------------------------------
- */
-
-/* frr_route_json_cb. */
-static void
-frr_route(const char *vrf, const char *prefix, void *c_)
-{
-    struct check *c = c_;
-
-    route_compare_frr(c->cmp, vrf, prefix);
-}
-
-/* Reads FRR's JSON output from 'file' (called 'what' in messages) into
- * 'c', a piece at a time.  Returns NULL, or an error message (to be
- * freed). */
-static char *
-read_frr_stream(struct check *c, const char *what, FILE *file, bool all)
-{
-    struct frr_route_json_reader rd;
-    struct frr_route_json_stats stats;
-    char buf[65536];
-    char *error = NULL;
-    size_t n;
-
-    frr_route_json_init(&rd, all, frr_route, c);
-    while (!error && (n = fread(buf, 1, sizeof buf, file)) > 0) {
-        error = frr_route_json_feed(&rd, buf, n);
-    }
-    if (!error && ferror(file)) {
-        error = xstrdup(ovs_strerror(errno));
-    }
-    if (!error) {
-        error = frr_route_json_finish(&rd, &stats);
-    }
-    frr_route_json_destroy(&rd);
-    if (!error && stats.n_bad) {
-        fprintf(stderr, "%s: %s: %"PRIuSIZE" entries are not routes "
-                "(ignored)\n", program_name, what, stats.n_bad);
-    }
-    return error;
-}
-
-/* Reads FRR's routes: from the --frr-json files, or from "show ip route
- * vrf all json" and "show ipv6 route vrf all json" run by vtysh. */
-static void
-read_frr(const struct options *o, struct check *c)
-{
-    for (size_t i = 0; i < o->frr_files.n; i++) {
-        const char *name = o->frr_files.names[i];
-        FILE *file = fopen(name, "r");
-
-        if (!file) {
-            fail("%s: %s", name, ovs_strerror(errno));
-        }
-        char *error = read_frr_stream(c, name, file, o->frr_all);
-        if (error) {
-            fail("%s: %s", name, error);
-        }
-        fclose(file);
-    }
-    if (o->frr_files.n) {
-        return;
-    }
-
-    static const char *const cmds[] = {
-        "show ip route vrf all json", "show ipv6 route vrf all json",
-    };
-    for (size_t i = 0; i < ARRAY_SIZE(cmds); i++) {
-        char *cmd = xasprintf("%s -c '%s'", o->vtysh ? o->vtysh : "vtysh",
-                              cmds[i]);
-        FILE *pipe = popen(cmd, "r");
-        int status;
-
-        if (!pipe) {
-            fail("%s: %s", cmd, ovs_strerror(errno));
-        }
-        char *error = read_frr_stream(c, cmd, pipe, o->frr_all);
-        status = pclose(pipe);
-        if (status) {
-            free(error);        /* The exit status says more. */
-            fail("%s: %s", cmd, process_status_msg(status));
-        } else if (error) {
-            fail("%s: %s", cmd, error);
-        }
-        free(cmd);
-    }
 }
 
 /* ---- Main ---------------------------------------------------------------
@@ -1069,12 +800,12 @@ main(int argc, char *argv[])
         views |= ROUTE_COMPARE_FIB;
     }
     if (o.check_frr) {
-        read_frr(&o, &c);
+        route_check_read_frr(&o, &c);
         views |= ROUTE_COMPARE_FRR;
     }
     if (c.n_bad) {
-        fail("%"PRIuSIZE" rows or lines could not be read (the first: "
-             "a %s)", c.n_bad, c.bad_what);
+        route_check_fail("%"PRIuSIZE" rows or lines could not be read (the "
+                         "first: a %s)", c.n_bad, c.bad_what);
     }
     route_compare_finish(c.cmp, views, &diffs);
 

@@ -30,6 +30,8 @@
 #include "daemons/fpmsyncd/fpmsyncd-zmq.h"
 #include "lib/fpm-frame.h"
 #include "lib/fpm-route.h"
+#include "lib/fpm-route-encode.h"
+#include "lib/fpm-route-format.h"
 #include "lib/perf-timer.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/ofpbuf.h"

@@ -24,6 +24,7 @@
 #include "daemons/fpmsyncd/fpmsyncd-private.h"
 #include "daemons/fpmsyncd/fpmsyncd-zmq.h"
 #include "hash.h"
+#include "lib/fpm-route-format.h"
 #include "lib/hmap-prefetch.h"
 #include "lib/ovsdb-wire.h"
 #include "openvswitch/dynamic-string.h"

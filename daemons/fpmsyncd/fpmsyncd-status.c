@@ -26,6 +26,7 @@
 #include "hash.h"
 #include "lib/ovsdb-wire.h"
 #include "lib/ovsdb-writer.h"
+#include "lib/route-status.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/json.h"
 #include "util.h"
@@ -360,13 +361,7 @@ fpmd_status_n_pending(const struct fpmd_rib *rib)
 static void
 put_status_map(struct ds *s, const char *error)
 {
-    if (!error) {
-        ds_put_cstr(s, "[\"map\",[[\"offload\",\"true\"]]]");
-    } else {
-        ds_put_cstr(s, "[\"map\",[[\"error\",");
-        json_string_escape(error, s);
-        ds_put_cstr(s, "]]]");
-    }
+    route_status_put_map(s, error);
 }
 
 /* Appends to 'ops', after a comma, the mutate that makes 'r''s Route.status
@@ -378,13 +373,11 @@ put_mutate(struct ds *ops, const struct fpmd_rib *rib,
     struct uuid u;
 
     fpmd_rib_entry_uuid(rib, &r->be, &u);
-    ds_put_char(ops, ',');
-    ovsdb_wire_put_op_start(ops, "mutate", "Route", &u);
-    ds_put_cstr(ops, ",\"mutations\":[[\"status\",\"delete\",[\"set\",");
-    ds_put_cstr(ops, error ? "[\"error\",\"offload\"]]]," : "[\"error\"]]],");
-    ds_put_cstr(ops, "[\"status\",\"insert\",");
-    put_status_map(ops, error);
-    ds_put_cstr(ops, "]]}");
+    if (error) {
+        route_status_put_error(ops, &u, error);
+    } else {
+        route_status_put_offload(ops, &u);
+    }
 }
 
 /* The error text 'r' wants its status to say, or NULL if it wants none. */

@@ -69,35 +69,12 @@ orchd_entry_get_instance(void)
 }
 
 /* Computes the Asic_Route row UUID of (vrf, prefix) in this process's
- * instance.  It is derived, not random, so orchd can update or delete a row
- * without looking it up, and a restarted orchd finds its own rows again.
- * Instance 0's UUIDs are those from before instances existed; instance N's
- * name has "\0N" appended, so that the instances' rows of one route, which
- * share one table, never share a UUID. */
+ * instance (route_key_asic_route_uuid()). */
 void
 orchd_entry_asic_uuid(const char *vrf, const struct fib_prefix *prefix,
                       struct uuid *uuid)
 {
-    /* The Asic_Route namespace; the name is "VRF\0PREFIX" as for Route
-     * rows (lib/route-key.h). */
-    static const struct uuid asic_route_ns = {
-        .parts = { 0x8c2f0a51, 0x5e3b4d7a, 0x9b1e6f20, 0x4a7c3d15 },
-    };
-    char name[ROUTE_KEY_VRF_NAMELEN + FIB_PREFIX_STRLEN + 256 + 8];
-    size_t vrf_len = strlen(vrf);
-    size_t len;
-
-    if (vrf_len > 255) {
-        vrf_len = 255;
-    }
-    memcpy(name, vrf, vrf_len);
-    name[vrf_len] = '\0';
-    len = vrf_len + 1 + fib_prefix_format(prefix, name + vrf_len + 1);
-    if (entry_instance) {
-        name[len++] = '\0';
-        len += sprintf(name + len, "%d", entry_instance);
-    }
-    route_key_uuid_v5(&asic_route_ns, name, len, uuid);
+    route_key_asic_route_uuid(vrf, prefix, entry_instance, uuid);
 }
 
 /* VRF names are interned: a handful of names shared by a million

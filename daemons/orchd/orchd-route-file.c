@@ -24,6 +24,7 @@
 #include "daemons/orchd/orchd-asic-read.h"
 #include "daemons/orchd/orchd-route-row.h"
 #include "lib/ovsdb-file-replay.h"
+#include "lib/ovsdb-file-replay-value.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/vlog.h"
 #include "timeval.h"

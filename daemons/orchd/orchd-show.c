@@ -13,6 +13,7 @@
 #include "daemons/orchd/orchd-cache.h"
 #include "daemons/orchd/orchd-entry.h"
 #include "lib/fib-prefix.h"
+#include "lib/route-key.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/json.h"
 #include "openvswitch/list.h"
@@ -160,20 +161,24 @@ protocol_code(const char *protocol)
     return '?';
 }
 
-/* Splits a next-hop key "GW@IF", "GW" or "@IF" into its parts. */
+/* Splits a next-hop key "GW@IF", "GW" or "@IF" into its parts
+ * (route_key_nexthop_split()); a key that is not one shows whole, as a
+ * gateway. */
 static void
 split_nexthop(const char *key, struct ds *gw, struct ds *ifname)
 {
-    const char *at = strchr(key, '@');
+    struct route_key_nexthop nh;
+    char *error = route_key_nexthop_split(key, &nh);
 
     ds_clear(gw);
     ds_clear(ifname);
-    if (at) {
-        ds_put_buffer(gw, key, at - key);
-        ds_put_cstr(ifname, at + 1);
-    } else {
+    if (error) {
+        free(error);
         ds_put_cstr(gw, key);
+        return;
     }
+    ds_put_buffer(gw, key, nh.gateway_len);
+    ds_put_cstr(ifname, nh.ifname);
 }
 
 /* The route's state in the ASIC: its read-cache entry (a reference, or

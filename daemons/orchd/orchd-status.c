@@ -24,8 +24,8 @@
 #include "coverage.h"
 #include "daemons/orchd/orchd-worker.h"
 #include "idl/fibsync-idl.h"
-#include "lib/ovsdb-wire.h"
 #include "lib/ovsdb-writer.h"
+#include "lib/route-status.h"
 #include "openvswitch/json.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/hmap.h"
@@ -311,28 +311,18 @@ put_write(struct orchd_status *st, const struct status_write *w)
 static void
 put_write_raw(const struct status_write *w, struct ds *ops)
 {
-    ds_put_char(ops, ',');
-    ovsdb_wire_put_op_start(ops, "mutate", "Route", &w->route);
-    ds_put_cstr(ops, ",\"mutations\":[");
     switch (w->kind) {
     case W_OFFLOAD:
-        ds_put_cstr(ops, "[\"status\",\"delete\",[\"set\",[\"error\"]]],"
-                    "[\"status\",\"insert\",[\"map\",[[\"offload\","
-                    "\"true\"]]]]");
+        route_status_put_offload(ops, &w->route);
         break;
     case W_ERROR:
-        ds_put_cstr(ops, "[\"status\",\"delete\",[\"set\",[\"error\","
-                    "\"offload\"]]],[\"status\",\"insert\",[\"map\","
-                    "[[\"error\",");
-        json_string_escape(w->error, ops);
-        ds_put_cstr(ops, "]]]]");
+        route_status_put_error(ops, &w->route, w->error);
         break;
     case W_CLEAR:
     default:
-        ds_put_cstr(ops, "[\"status\",\"delete\",[\"set\",[\"error\"]]]");
+        route_status_put_clear(ops, &w->route);
         break;
     }
-    ds_put_cstr(ops, "]}");
 }
 
 /* ovsdb_writer_cb for a transaction of raw writes. */

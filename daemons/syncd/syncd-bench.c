@@ -40,6 +40,7 @@
 
 #include "asic-sim/sai-util.h"
 #include "daemons/syncd/syncd-apply.h"
+#include "daemons/syncd/syncd-nexthop-key.h"
 #include "command-line.h"
 #include "lib/fib-prefix.h"
 #include "lib/ovsdb-wire.h"
@@ -238,27 +239,21 @@ cmd_apply(uint32_t n, uint32_t max_bulk)
     size_t n_nhs[ARRAY_SIZE(nh_sets)];
     struct syncd_apply_options o;
     struct counts counts = { 0, 0 };
-    char ifnames[ARRAY_SIZE(nh_sets)][4][16];
+    char keys[ARRAY_SIZE(nh_sets)][4][32];
     char *error;
 
-    /* Parse the next-hop sets once. */
+    /* Parse the next-hop sets once, as syncd parses next hops. */
     for (size_t s = 0; s < ARRAY_SIZE(nh_sets); s++) {
         n_nhs[s] = 0;
         for (size_t j = 0; j < 4 && nh_sets[s][j]; j++) {
-            char gw[32];
             const char *kv = nh_sets[s][j];
-            const char *at = strchr(kv, '@');
             const char *eq = strchr(kv, '=');
-            struct syncd_nexthop *nh = &nhs[s][j];
 
-            memset(nh, 0, sizeof *nh);
-            ovs_strlcpy(gw, kv, MIN(sizeof gw, (size_t) (at - kv + 1)));
-            ovs_strlcpy(ifnames[s][j], at + 1,
-                        MIN(sizeof ifnames[s][j], (size_t) (eq - at)));
-            ovs_assert(sai_util_ip_address_parse(gw, &nh->gateway));
-            nh->has_gateway = true;
-            nh->ifname = ifnames[s][j];
-            nh->weight = atoi(eq + 1);
+            ovs_strlcpy(keys[s][j], kv,
+                        MIN(sizeof keys[s][j], (size_t) (eq - kv + 1)));
+            error = syncd_nexthop_key_parse(keys[s][j], atoi(eq + 1),
+                                            &nhs[s][j]);
+            ovs_assert(!error);
             n_nhs[s]++;
         }
     }

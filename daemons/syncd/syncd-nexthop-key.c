@@ -19,60 +19,43 @@
 #include "daemons/syncd/syncd-nexthop-key.h"
 
 #include <arpa/inet.h>
-#include <ctype.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "asic-sim/sai-util.h"
 #include "daemons/syncd/syncd-apply.h"
+#include "lib/route-key.h"
 #include "util.h"
 
-/* Parses next-hop key 'key' ("GATEWAY@IFNAME", "GATEWAY" or "@IFNAME")
- * with weight 'weight' into 'nh', whose 'ifname' then points into 'key'.
- * Returns NULL or an error message for the caller to free. */
+/* Parses next-hop key 'key' ("GATEWAY@IFNAME", "GATEWAY" or "@IFNAME",
+ * with the rules of lib/route-key.h) with weight 'weight' into 'nh', whose
+ * 'ifname' then points into 'key'.  Returns NULL or an error message for
+ * the caller to free. */
 char *
 syncd_nexthop_key_parse(const char *key, int64_t weight,
                         struct syncd_nexthop *nh)
 {
-    const char *at = strchr(key, '@');
-    size_t gw_len = at ? (size_t) (at - key) : strlen(key);
+    struct route_key_nexthop k;
+    char *error = route_key_nexthop_split(key, &k);
 
     memset(nh, 0, sizeof *nh);
     nh->ifname = "";
-    if (at) {
-        const char *ifname = at + 1;
-        size_t len = strlen(ifname);
-
-        if (!len) {
-            return xasprintf("bad next hop \"%s\": empty interface name",
-                             key);
-        } else if (len > 64) {
-            return xasprintf("bad next hop \"%s\": interface name too long",
-                             key);
-        }
-        for (const char *c = ifname; *c; c++) {
-            if (isspace((unsigned char) *c) || *c == '/' || *c == '@') {
-                return xasprintf("bad next hop \"%s\": bad interface name",
-                                 key);
-            }
-        }
-        nh->ifname = ifname;
+    if (error) {
+        return error;
     }
-    if (gw_len) {
-        char buf[INET6_ADDRSTRLEN];
+    nh->ifname = k.ifname;
+    if (k.family == AF_INET) {
+        uint32_t ip4;
 
-        if (gw_len >= sizeof buf) {
-            return xasprintf("bad next hop \"%s\": bad gateway address",
-                             key);
-        }
-        memcpy(buf, key, gw_len);
-        buf[gw_len] = '\0';
-        if (!sai_util_ip_address_parse(buf, &nh->gateway)) {
-            return xasprintf("bad next hop \"%s\": bad gateway address",
-                             key);
-        }
+        memcpy(&ip4, k.gateway, sizeof ip4);
+        sai_util_ip_address_init4(&nh->gateway, ntohl(ip4));
         nh->has_gateway = true;
-    } else if (!at) {
-        return xstrdup("bad next hop \"\": empty key");
+    } else if (k.family == AF_INET6) {
+        struct in6_addr ip6;
+
+        memcpy(&ip6, k.gateway, sizeof ip6);
+        sai_util_ip_address_init6(&nh->gateway, &ip6);
+        nh->has_gateway = true;
     }
     if (weight < 1 || weight > 65535) {
         return xasprintf("bad weight %"PRId64" for next hop \"%s\"", weight,

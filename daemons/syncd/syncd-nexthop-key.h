@@ -22,10 +22,11 @@
  *
  * Both of syncd's sources name a next hop by a key, "GATEWAY@IFNAME",
  * "GATEWAY" or "@IFNAME" (a directly connected route), with a weight:
- * the OVSDB path in Asic_Route.nexthops (daemons/syncd/syncd-rows.c), the
- * ZeroMQ fast path in ROUTES entries (daemons/syncd/syncd-zmq.c).  Both
- * check them here, so a next hop one path refuses the other refuses too,
- * with the same message.
+ * the OVSDB path in Asic_Route.nexthops (syncd-rows.c), the ZeroMQ fast
+ * path in ROUTES entries (syncd-zmq.c).  Both check them here, so a next
+ * hop one path refuses the other refuses too, with the same message.  The
+ * key itself is lib/route-key.h's to parse; this adds the weight and the
+ * SAI form.
  *
  * Thread safety: none needed; no state. */
 

@@ -29,6 +29,8 @@
 
 #include "tests/check/fpm-test-util.h"
 #include "lib/fpm-frame.h"
+#include "lib/fpm-route-encode.h"
+#include "lib/fpm-route-format.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/ofpbuf.h"
 #include "util.h"

@@ -23,6 +23,7 @@
     SUITE(route_frame) \
     SUITE(zmq_channel) \
     SUITE(route_key) \
+    SUITE(route_status) \
     SUITE(route_compare) \
     SUITE(frr_route_json) \
     SUITE(route_batch) \

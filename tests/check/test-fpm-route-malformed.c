@@ -36,6 +36,7 @@
 #include "tests/check/fpm-test-util.h"
 #include "lib/fpm-frame.h"
 #include "lib/fpm-route.h"
+#include "lib/fpm-route-encode.h"
 #include "openvswitch/ofpbuf.h"
 #include "svec.h"
 #include "util.h"

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "lib/ovsdb-file-replay.h"
+#include "lib/ovsdb-file-replay-value.h"
 #include "openvswitch/dynamic-string.h"
 #include "tests/check/suites.h"
 #include "util.h"

@@ -82,6 +82,25 @@ START_TEST(test_uuid_pinned)
 }
 END_TEST
 
+/* The Asic_Route row UUIDs orchd writes are pinned too: a restarted orchd
+ * finds its rows by them.  (Computed with Python's uuid.uuid5() and the
+ * Asic_Route namespace in route-key.c.) */
+START_TEST(test_asic_route_uuid_pinned)
+{
+    struct fib_prefix p;
+    struct uuid u;
+
+    ck_assert_ptr_null(fib_prefix_parse("10.1.0.0/16", &p));
+    route_key_asic_route_uuid("default", &p, 0, &u);
+    check_uuid(&u, "152411c5-136b-564c-92d5-0707d7e882d3");
+    route_key_asic_route_uuid("default", &p, 2, &u);
+    check_uuid(&u, "95af33f2-f610-5e96-84c4-e72e11785aaf");
+    ck_assert_ptr_null(fib_prefix_parse("2001:db8::/32", &p));
+    route_key_asic_route_uuid("Vrf-red", &p, 0, &u);
+    check_uuid(&u, "29fbebba-0868-5f5f-80b8-e4a7b7946c32");
+}
+END_TEST
+
 /* Different keys give different UUIDs, all version 5, variant 10. */
 START_TEST(test_uuid_distinct)
 {
@@ -200,21 +219,125 @@ START_TEST(test_nexthop_keys)
     ck_assert(!memcmp(gw, &v6, 16));
     ck_assert_ptr_null(ifname);
 
-    /* An interface name may itself contain '@'. */
-    error = route_key_nexthop_parse("@veth0@if3", &family, gw, &ifname);
+    error = route_key_nexthop_parse("@veth0", &family, gw, &ifname);
     ck_assert_ptr_null(error);
     ck_assert_int_eq(family, 0);
-    ck_assert_str_eq(ifname, "veth0@if3");
+    ck_assert_str_eq(ifname, "veth0");
     free(ifname);
 
+    /* An interface name may not contain '@' (syncd never took one): a key
+     * has one '@' at most. */
     static const char *bad[] = { "", "192.168.1.2@", "eth0", "300.1.1.1",
-                                 "1.2.3.4.5@x", "010.1.1.1@x" };
+                                 "1.2.3.4.5@x", "010.1.1.1@x",
+                                 "@veth0@if3" };
     for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
         error = route_key_nexthop_parse(bad[i], &family, gw, &ifname);
         ck_assert_msg(error != NULL, "%s accepted", bad[i]);
         free(error);
         free(ifname);
     }
+}
+END_TEST
+
+/* Splits 'key' and checks that it gives gateway text 'gateway' ("" for
+ * none) of 'family' and interface name 'ifname' ("" for none), pointing
+ * into 'key'. */
+static void
+check_nexthop_good(const char *key, const char *gateway, int family,
+                   const char *ifname)
+{
+    struct route_key_nexthop nh;
+    char *error = route_key_nexthop_split(key, &nh);
+    uint8_t want[16] = { 0 };
+
+    ck_assert_msg(!error, "%s: %s", key, error);
+    ck_assert_int_eq(nh.family, family);
+    ck_assert_uint_eq(nh.gateway_len, strlen(gateway));
+    ck_assert(!strncmp(key, gateway, nh.gateway_len));
+    if (family) {
+        ck_assert_int_eq(inet_pton(family, gateway, want), 1);
+    }
+    ck_assert(!memcmp(nh.gateway, want, sizeof want));
+    ck_assert_str_eq(nh.ifname, ifname);
+    ck_assert(!ifname[0] || (nh.ifname > key
+                             && nh.ifname < key + strlen(key)));
+}
+
+/* Splits 'key' and checks that it fails with 'message', leaving '*nh' as
+ * for an empty key. */
+static void
+check_nexthop_bad(const char *key, const char *message)
+{
+    static const uint8_t zeros[16];
+    struct route_key_nexthop nh;
+    char *error = route_key_nexthop_split(key, &nh);
+
+    ck_assert_msg(error, "%s accepted", key);
+    ck_assert_str_eq(error, message);
+    ck_assert_int_eq(nh.family, 0);
+    ck_assert(!memcmp(nh.gateway, zeros, sizeof zeros));
+    ck_assert_uint_eq(nh.gateway_len, 0);
+    ck_assert_str_eq(nh.ifname, "");
+    free(error);
+}
+
+/* The rules of route-key.h, one by one: the one parser of next-hop keys
+ * that syncd, orchd's show commands and syncd-bench share. */
+START_TEST(test_nexthop_key_rules)
+{
+    char ifname64[65], key[80];
+    char *message;
+
+    /* The three forms. */
+    check_nexthop_good("192.168.1.2@eth0", "192.168.1.2", AF_INET, "eth0");
+    check_nexthop_good("2001:db8::1", "2001:db8::1", AF_INET6, "");
+    check_nexthop_good("@Ethernet4", "", 0, "Ethernet4");
+    check_nexthop_good("::ffff:10.0.0.1@e", "::ffff:10.0.0.1", AF_INET6,
+                       "e");
+
+    /* Not empty. */
+    check_nexthop_bad("", "bad next hop \"\": empty key");
+
+    /* The interface name: 1 to 64 bytes, no white space, '/' or '@'. */
+    check_nexthop_bad("1.1.1.1@",
+                      "bad next hop \"1.1.1.1@\": empty interface name");
+    check_nexthop_bad("@", "bad next hop \"@\": empty interface name");
+    memset(ifname64, 'i', 64);
+    ifname64[64] = '\0';
+    snprintf(key, sizeof key, "@%s", ifname64);
+    check_nexthop_good(key, "", 0, ifname64);
+    snprintf(key, sizeof key, "@%si", ifname64);
+    message = xasprintf("bad next hop \"%s\": interface name too long", key);
+    check_nexthop_bad(key, message);
+    free(message);
+    static const char *bad_ifnames[] = {
+        "1.1.1.1@et h0", "1.1.1.1@eth0\t", "@eth\n0", "1.1.1.1@eth/0",
+        "@veth0@if3", "1.1.1.1@@eth0",
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(bad_ifnames); i++) {
+        message = xasprintf("bad next hop \"%s\": bad interface name",
+                            bad_ifnames[i]);
+        check_nexthop_bad(bad_ifnames[i], message);
+        free(message);
+    }
+
+    /* The gateway: an address inet_pton() reads. */
+    static const char *bad_gateways[] = {
+        "eth0", "10.0.0.300@eth0", "010.1.1.1@x", "1.2.3.4.5@x", "1.2.3",
+        " 1.1.1.1@x", "fe80::1%eth0@eth0", "10.0.0.0/8@x",
+        "1111:2222:3333:4444:5555:6666:255.255.255.255x@e",
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(bad_gateways); i++) {
+        message = xasprintf("bad next hop \"%s\": bad gateway address",
+                            bad_gateways[i]);
+        check_nexthop_bad(bad_gateways[i], message);
+        free(message);
+    }
+
+    /* A key bad in both ways is refused for its interface name. */
+    check_nexthop_bad("bad@", "bad next hop \"bad@\": empty interface name");
+    check_nexthop_bad("bad@a b", "bad next hop \"bad@a b\": bad interface "
+                      "name");
 }
 END_TEST
 
@@ -226,10 +349,12 @@ route_key_suite(void)
 
     tcase_add_test(tc, test_uuid_v5_vector);
     tcase_add_test(tc, test_uuid_pinned);
+    tcase_add_test(tc, test_asic_route_uuid_pinned);
     tcase_add_test(tc, test_uuid_distinct);
     tcase_add_test(tc, test_protocol_names);
     tcase_add_test(tc, test_vrf_names);
     tcase_add_test(tc, test_nexthop_keys);
+    tcase_add_test(tc, test_nexthop_key_rules);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -38,21 +38,24 @@ SUFFIXES = .fuzzo
 	    -c -o $@ $<
 
 # What each harness drives, besides its own source.
-FUZZ_FPM_OBJS = lib/fpm-frame.fuzzo lib/fpm-route.fuzzo
+FUZZ_FPM_OBJS = lib/fpm-frame.fuzzo lib/fpm-route.fuzzo \
+	lib/fpm-route-encode.fuzzo lib/fpm-route-format.fuzzo
 FUZZ_ROUTE_FRAME_OBJS = lib/route-frame.fuzzo lib/fib-prefix.fuzzo
 FUZZ_PREFIX_OBJS = lib/fib-prefix.fuzzo
-FUZZ_DB_FILE_OBJS = lib/ovsdb-file-replay.fuzzo lib/ovsdb-file-text.fuzzo
+FUZZ_DB_FILE_OBJS = lib/ovsdb-file-replay.fuzzo lib/ovsdb-file-text.fuzzo \
+	lib/ovsdb-file-replay-value.fuzzo lib/block-arena.fuzzo
 FUZZ_DB_SPLIT_OBJS = lib/ovsdb-file-split.fuzzo lib/ovsdb-file-text.fuzzo
 FUZZ_NEXTHOP_KEY_OBJS = daemons/syncd/syncd-nexthop-key.fuzzo \
-	asic-sim/sai-util.fuzzo
+	asic-sim/sai-util.fuzzo lib/route-key.fuzzo lib/fib-prefix.fuzzo
 FUZZ_SYNCD_ROW_OBJS = daemons/syncd/syncd-rows.fuzzo \
-	$(FUZZ_NEXTHOP_KEY_OBJS) lib/fib-prefix.fuzzo
+	$(FUZZ_NEXTHOP_KEY_OBJS)
 FUZZ_FPMSYNCD_LOAD_OBJS = \
 	daemons/fpmsyncd/fpmsyncd-rib.fuzzo daemons/fpmsyncd/fpmsyncd-nexthop.fuzzo \
 	daemons/fpmsyncd/fpmsyncd-offload.fuzzo daemons/fpmsyncd/fpmsyncd-status.fuzzo \
 	daemons/fpmsyncd/fpmsyncd-vrf.fuzzo daemons/fpmsyncd/fpmsyncd-zmq.fuzzo \
 	lib/ovsdb-select-scanner.fuzzo lib/ovsdb-wire.fuzzo \
-	lib/route-key.fuzzo lib/route-batch.fuzzo lib/ptr-fifo.fuzzo \
+	lib/route-key.fuzzo lib/route-status.fuzzo lib/route-batch.fuzzo \
+	lib/ptr-fifo.fuzzo \
 	lib/route-frame.fuzzo lib/zmq-channel.fuzzo lib/fib-prefix.fuzzo \
 	$(FUZZ_FPM_OBJS)
 

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "lib/ovsdb-file-replay.h"
+#include "lib/ovsdb-file-replay-value.h"
 #include "openvswitch/dynamic-string.h"
 #include "util.h"
 

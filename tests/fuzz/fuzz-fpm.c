@@ -36,6 +36,7 @@
 
 #include "lib/fpm-frame.h"
 #include "lib/fpm-route.h"
+#include "lib/fpm-route-format.h"
 #include "openvswitch/dynamic-string.h"
 #include "util.h"
 

@@ -16,7 +16,8 @@
 
 /* fuzz-nexthop-key: next-hop keys ("GATEWAY@IFNAME", "GATEWAY",
  * "@IFNAME") and weights, as syncd takes them from Asic_Route.nexthops
- * and from ROUTES entries (daemons/syncd/syncd-nexthop-key.h).
+ * and from ROUTES entries (daemons/syncd/syncd-nexthop-key.h, on the
+ * parser of lib/route-key.h).
  *
  * The input is one next hop a line, up to 16 lines: a key, then
  * optionally a tab and a decimal weight (1 if there is none; a tab
