@@ -143,69 +143,144 @@ orchd_options_format_features(const struct orchd_options *opts,
     }
 }
 
+/* orchd's long options without a short form. */
+enum {
+    OPT_DB = UCHAR_MAX + 1,
+    OPT_UNIXCTL,
+    OPT_RING,
+    OPT_NO_RING,
+    OPT_SAI_MODE,
+    OPT_MAX_OUTSTANDING,
+    OPT_FIB_SUPPRESSION,
+    OPT_NO_FIB_SUPPRESSION,
+    OPT_SORTED,
+    OPT_NO_SORTED,
+    OPT_NO_ROUTE_INDEX,
+    OPT_NORTHBOUND_ZMQ,
+    OPT_NORTHBOUND_ENDPOINT,
+    OPT_INSTANCE,
+    OPT_ASIC_READ_SLICE,
+    OPT_REPLICA_STEPS,
+    OPT_ROUTES_FROM_FILE,
+    OPT_ASIC_FROM_FILE,
+    ORCHD_SOUTHBOUND_OPTION_ENUMS,
+    FIBSYNC_ZMQ_TCP_OPTION_ENUMS,
+    VLOG_OPTION_ENUMS,
+    DAEMON_OPTION_ENUMS,
+    SSL_OPTION_ENUMS,
+};
+
+/* Applies tuning option 'c' (with 'optarg') to 'opts''s features, which
+ * it overrides in Global.  Returns false if 'c' is not a tuning option. */
+static bool
+parse_tuning_option(struct orchd_options *opts, int c)
+{
+    struct setting *features = opts->features;
+
+    switch (c) {
+    case 'k':
+        setting_set_cmdline(&features[ORCHD_F_MAX_BULK],
+                            option_parse_uint("max-bulk", optarg, 1,
+                                              1000000));
+        break;
+    case 'b':
+        setting_set_cmdline(&features[ORCHD_F_BATCH],
+                            option_parse_uint("batch-size", optarg, 1,
+                                              1000000));
+        break;
+    case OPT_RING:
+    case OPT_NO_RING:
+        setting_set_cmdline(&features[ORCHD_F_RING], c == OPT_RING);
+        break;
+    case OPT_SAI_MODE:
+        if (strcmp(optarg, "sync") && strcmp(optarg, "async")) {
+            ovs_fatal(0, "--sai-mode: \"%s\" is neither sync nor async",
+                      optarg);
+        }
+        setting_set_cmdline(&features[ORCHD_F_ASYNC],
+                            !strcmp(optarg, "async"));
+        break;
+    case OPT_MAX_OUTSTANDING:
+        setting_set_cmdline(&features[ORCHD_F_MAX_OUTSTANDING],
+                            option_parse_uint("max-outstanding", optarg,
+                                              1, 1024));
+        break;
+    case OPT_FIB_SUPPRESSION:
+    case OPT_NO_FIB_SUPPRESSION:
+        setting_set_cmdline(&features[ORCHD_F_FIB_SUPPRESSION],
+                            c == OPT_FIB_SUPPRESSION);
+        break;
+    case OPT_SORTED:
+    case OPT_NO_SORTED:
+        setting_set_cmdline(&features[ORCHD_F_SORTED], c == OPT_SORTED);
+        break;
+    case OPT_NORTHBOUND_ZMQ:
+        setting_set_cmdline(&features[ORCHD_F_NORTHBOUND_ZMQ],
+                            option_parse_on_off("northbound-zmq",
+                                                optarg));
+        break;
+    default:
+        return false;
+    }
+    return true;
+}
+
+/* orchd's options, for getopt_long(). */
+static const struct option long_options[] = {
+    {"db", required_argument, NULL, OPT_DB},
+    {"unixctl", required_argument, NULL, OPT_UNIXCTL},
+    {"max-bulk", required_argument, NULL, 'k'},
+    {"batch-size", required_argument, NULL, 'b'},
+    {"ring", no_argument, NULL, OPT_RING},
+    {"no-ring", no_argument, NULL, OPT_NO_RING},
+    {"sai-mode", required_argument, NULL, OPT_SAI_MODE},
+    {"max-outstanding", required_argument, NULL, OPT_MAX_OUTSTANDING},
+    {"fib-suppression", no_argument, NULL, OPT_FIB_SUPPRESSION},
+    {"no-fib-suppression", no_argument, NULL, OPT_NO_FIB_SUPPRESSION},
+    {"sorted-bulks", no_argument, NULL, OPT_SORTED},
+    {"no-sorted-bulks", no_argument, NULL, OPT_NO_SORTED},
+    {"no-route-index", no_argument, NULL, OPT_NO_ROUTE_INDEX},
+    {"northbound-zmq", required_argument, NULL, OPT_NORTHBOUND_ZMQ},
+    {"northbound-endpoint", required_argument, NULL,
+     OPT_NORTHBOUND_ENDPOINT},
+    {"instance", required_argument, NULL, OPT_INSTANCE},
+    {"asic-read-slice", required_argument, NULL, OPT_ASIC_READ_SLICE},
+    {"replica-steps", required_argument, NULL, OPT_REPLICA_STEPS},
+    {"routes-from-file", required_argument, NULL, OPT_ROUTES_FROM_FILE},
+    {"asic-from-file", required_argument, NULL, OPT_ASIC_FROM_FILE},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},
+    ORCHD_SOUTHBOUND_LONG_OPTIONS,
+    FIBSYNC_ZMQ_TCP_LONG_OPTIONS,
+    VLOG_LONG_OPTIONS,
+    DAEMON_LONG_OPTIONS,
+    STREAM_SSL_LONG_OPTIONS,
+    {NULL, 0, NULL, 0},
+};
+
+/* Completes 'opts' once every option is read: the defaults that depend on
+ * others, and the checks across options. */
+static void
+options_finish(struct orchd_options *opts)
+{
+    char *ssl_error;
+
+    if (!opts->db_remote) {
+        opts->db_remote = xstrdup(fibsync_default_db());
+    }
+    orchd_entry_set_instance(opts->instance);
+    orchd_southbound_set_instance(&opts->sb, opts->instance);
+    ssl_error = ssl_options_check("db", opts->db_remote);
+    if (ssl_error) {
+        ovs_fatal(0, "%s", ssl_error);
+    }
+}
+
 /* Parses the command line into 'opts': options fix features (see
  * usage()). */
 void
 orchd_options_parse(struct orchd_options *opts, int argc, char *argv[])
 {
-    struct setting *features = opts->features;
-
-    enum {
-        OPT_DB = UCHAR_MAX + 1,
-        OPT_UNIXCTL,
-        OPT_RING,
-        OPT_NO_RING,
-        OPT_SAI_MODE,
-        OPT_MAX_OUTSTANDING,
-        OPT_FIB_SUPPRESSION,
-        OPT_NO_FIB_SUPPRESSION,
-        OPT_SORTED,
-        OPT_NO_SORTED,
-        OPT_NO_ROUTE_INDEX,
-        OPT_NORTHBOUND_ZMQ,
-        OPT_NORTHBOUND_ENDPOINT,
-        OPT_INSTANCE,
-        OPT_ASIC_READ_SLICE,
-        OPT_REPLICA_STEPS,
-        OPT_ROUTES_FROM_FILE,
-        OPT_ASIC_FROM_FILE,
-        ORCHD_SOUTHBOUND_OPTION_ENUMS,
-        FIBSYNC_ZMQ_TCP_OPTION_ENUMS,
-        VLOG_OPTION_ENUMS,
-        DAEMON_OPTION_ENUMS,
-        SSL_OPTION_ENUMS,
-    };
-    static const struct option long_options[] = {
-        {"db", required_argument, NULL, OPT_DB},
-        {"unixctl", required_argument, NULL, OPT_UNIXCTL},
-        {"max-bulk", required_argument, NULL, 'k'},
-        {"batch-size", required_argument, NULL, 'b'},
-        {"ring", no_argument, NULL, OPT_RING},
-        {"no-ring", no_argument, NULL, OPT_NO_RING},
-        {"sai-mode", required_argument, NULL, OPT_SAI_MODE},
-        {"max-outstanding", required_argument, NULL, OPT_MAX_OUTSTANDING},
-        {"fib-suppression", no_argument, NULL, OPT_FIB_SUPPRESSION},
-        {"no-fib-suppression", no_argument, NULL, OPT_NO_FIB_SUPPRESSION},
-        {"sorted-bulks", no_argument, NULL, OPT_SORTED},
-        {"no-sorted-bulks", no_argument, NULL, OPT_NO_SORTED},
-        {"no-route-index", no_argument, NULL, OPT_NO_ROUTE_INDEX},
-        {"northbound-zmq", required_argument, NULL, OPT_NORTHBOUND_ZMQ},
-        {"northbound-endpoint", required_argument, NULL,
-         OPT_NORTHBOUND_ENDPOINT},
-        {"instance", required_argument, NULL, OPT_INSTANCE},
-        {"asic-read-slice", required_argument, NULL, OPT_ASIC_READ_SLICE},
-        {"replica-steps", required_argument, NULL, OPT_REPLICA_STEPS},
-        {"routes-from-file", required_argument, NULL, OPT_ROUTES_FROM_FILE},
-        {"asic-from-file", required_argument, NULL, OPT_ASIC_FROM_FILE},
-        {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, 'V'},
-        ORCHD_SOUTHBOUND_LONG_OPTIONS,
-        FIBSYNC_ZMQ_TCP_LONG_OPTIONS,
-        VLOG_LONG_OPTIONS,
-        DAEMON_LONG_OPTIONS,
-        STREAM_SSL_LONG_OPTIONS,
-        {NULL, 0, NULL, 0},
-    };
     /* Static, so that an option error, which exits from inside the loop,
      * leaves it reachable rather than leaked (LeakSanitizer). */
     static char *short_options;
@@ -218,6 +293,9 @@ orchd_options_parse(struct orchd_options *opts, int argc, char *argv[])
         if (c == -1) {
             break;
         }
+        if (parse_tuning_option(opts, c)) {
+            continue;
+        }
         switch (c) {
         case OPT_DB:
             opts->db_remote = xstrdup(optarg);
@@ -225,49 +303,8 @@ orchd_options_parse(struct orchd_options *opts, int argc, char *argv[])
         case OPT_UNIXCTL:
             opts->unixctl_path = xstrdup(optarg);
             break;
-        case 'k':
-            setting_set_cmdline(&features[ORCHD_F_MAX_BULK],
-                                option_parse_uint("max-bulk", optarg, 1,
-                                                  1000000));
-            break;
-        case 'b':
-            setting_set_cmdline(&features[ORCHD_F_BATCH],
-                                option_parse_uint("batch-size", optarg, 1,
-                                                  1000000));
-            break;
-        case OPT_RING:
-        case OPT_NO_RING:
-            setting_set_cmdline(&features[ORCHD_F_RING], c == OPT_RING);
-            break;
-        case OPT_SAI_MODE:
-            if (strcmp(optarg, "sync") && strcmp(optarg, "async")) {
-                ovs_fatal(0, "--sai-mode: \"%s\" is neither sync nor async",
-                          optarg);
-            }
-            setting_set_cmdline(&features[ORCHD_F_ASYNC],
-                                !strcmp(optarg, "async"));
-            break;
-        case OPT_MAX_OUTSTANDING:
-            setting_set_cmdline(&features[ORCHD_F_MAX_OUTSTANDING],
-                                option_parse_uint("max-outstanding", optarg,
-                                                  1, 1024));
-            break;
-        case OPT_FIB_SUPPRESSION:
-        case OPT_NO_FIB_SUPPRESSION:
-            setting_set_cmdline(&features[ORCHD_F_FIB_SUPPRESSION],
-                                c == OPT_FIB_SUPPRESSION);
-            break;
-        case OPT_SORTED:
-        case OPT_NO_SORTED:
-            setting_set_cmdline(&features[ORCHD_F_SORTED], c == OPT_SORTED);
-            break;
         case OPT_NO_ROUTE_INDEX:
             opts->use_route_index = false;
-            break;
-        case OPT_NORTHBOUND_ZMQ:
-            setting_set_cmdline(&features[ORCHD_F_NORTHBOUND_ZMQ],
-                                option_parse_on_off("northbound-zmq",
-                                                    optarg));
             break;
         case OPT_NORTHBOUND_ENDPOINT:
             free(opts->nb_endpoint);
@@ -314,15 +351,7 @@ orchd_options_parse(struct orchd_options *opts, int argc, char *argv[])
         ovs_fatal(0, "unexpected argument \"%s\" (use --help for help)",
                   argv[optind]);
     }
-    if (!opts->db_remote) {
-        opts->db_remote = xstrdup(fibsync_default_db());
-    }
-    orchd_entry_set_instance(opts->instance);
-    orchd_southbound_set_instance(&opts->sb, opts->instance);
-    char *ssl_error = ssl_options_check("db", opts->db_remote);
-    if (ssl_error) {
-        ovs_fatal(0, "%s", ssl_error);
-    }
+    options_finish(opts);
 }
 
 /* Prints --help and exits. */
