@@ -127,7 +127,7 @@ fill_cache(struct orchd_cache *cache, struct orchd_bulker *bulker, size_t n)
             n_nh = 1;
         }
         /* A duplicate prefix replaces the entry: the count stays. */
-        orchd_bulker_seed(bulker, orchd_entry_create("default", &p,
+        orchd_bulker_seed(bulker, orchd_entry_create(0, "default", &p,
                                                      ORCHD_ACTION_FORWARD,
                                                      keys, weights, n_nh),
                           true);
@@ -255,7 +255,7 @@ bench_dump_main(int argc, char *argv[])
 
     random_set_seed(seed);
     bulker = orchd_bulker_create(&bulker_cfg, &bulker_cbs, NULL);
-    cache = orchd_cache_create();
+    cache = orchd_cache_create(0);
     orchd_cache_attach(cache, bulker, &mutex);
     fill_cache(cache, bulker, n_routes);
     printf("routes %"PRIuSIZE", runs %"PRIuSIZE", seed %"PRIu32"\n",

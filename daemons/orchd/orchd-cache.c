@@ -25,16 +25,25 @@ struct orchd_cache {
     const struct orchd_bulker *bulker; /* The entries, NULL while
                                         * detached (then the cache is
                                         * empty). */
+    int instance;               /* The ASIC instance of its entries. */
 };
 
-/* Creates an empty cache, to be attached to a bulker with
- * orchd_cache_attach(). */
+/* Creates an empty cache of the entries of ASIC instance 'instance', to be
+ * attached to a bulker with orchd_cache_attach(). */
 struct orchd_cache *
-orchd_cache_create(void)
+orchd_cache_create(int instance)
 {
     struct orchd_cache *c = xzalloc(sizeof *c);
 
+    c->instance = instance;
     return c;
+}
+
+/* Returns the ASIC instance of the entries 'c' holds. */
+int
+orchd_cache_instance(const struct orchd_cache *c)
+{
+    return c->instance;
 }
 
 /* Frees 'c' (not the bulker it shows). */

@@ -28,7 +28,8 @@ struct json;
 struct uuid;
 struct orchd_entry;
 
-struct orchd_cache *orchd_cache_create(void);
+struct orchd_cache *orchd_cache_create(int instance);
+int orchd_cache_instance(const struct orchd_cache *);
 void orchd_cache_destroy(struct orchd_cache *);
 
 void orchd_cache_attach(struct orchd_cache *, const struct orchd_bulker *,

@@ -47,34 +47,13 @@ orchd_action_from_string(const char *s, enum orchd_action *a)
     return false;
 }
 
-/* The ASIC instance whose Asic_Route rows this process writes (orchd's
- * --instance): set once at start, before any entry exists. */
-static int entry_instance;
-
-/* Makes every entry from now on one of ASIC instance 'instance' (0 to
- * FIBSYNC_INSTANCE_MAX): its Asic_Route row carries the instance and
- * has a UUID of that instance's own. */
+/* Computes the Asic_Route row UUID of (vrf, prefix) in ASIC instance
+ * 'instance' (route_key_asic_route_uuid()). */
 void
-orchd_entry_set_instance(int instance)
+orchd_entry_asic_uuid(int instance, const char *vrf,
+                      const struct fib_prefix *prefix, struct uuid *uuid)
 {
-    ovs_assert(instance >= 0 && instance <= FIBSYNC_INSTANCE_MAX);
-    entry_instance = instance;
-}
-
-/* Returns the instance orchd_entry_set_instance() set, 0 by default. */
-int
-orchd_entry_get_instance(void)
-{
-    return entry_instance;
-}
-
-/* Computes the Asic_Route row UUID of (vrf, prefix) in this process's
- * instance (route_key_asic_route_uuid()). */
-void
-orchd_entry_asic_uuid(const char *vrf, const struct fib_prefix *prefix,
-                      struct uuid *uuid)
-{
-    route_key_asic_route_uuid(vrf, prefix, entry_instance, uuid);
+    route_key_asic_route_uuid(vrf, prefix, instance, uuid);
 }
 
 /* VRF names are interned: a handful of names shared by a million
@@ -108,13 +87,16 @@ nexthop_cmp(const void *a_, const void *b_)
     return strcmp(a->key, b->key);
 }
 
-/* Returns a new entry (one reference) that programs (vrf, prefix) with
+/* Returns a new entry (one reference) of ASIC instance 'instance' (0 to
+ * FIBSYNC_INSTANCE_MAX: its Asic_Route row carries the instance and has a
+ * UUID of that instance's own) that programs (vrf, prefix) with
  * 'action' and, for FORWARD, the 'n_nexthops' next hops 'nh_keys' with
  * weights 'nh_weights' (NULL, or a weight under 1, means 1; a lone next
  * hop always has weight 1).  Next hops are kept sorted by key, so equal
  * sets compare equal. */
 struct orchd_entry *
-orchd_entry_create(const char *vrf, const struct fib_prefix *prefix,
+orchd_entry_create(int instance, const char *vrf,
+                   const struct fib_prefix *prefix,
                    enum orchd_action action, const char **nh_keys,
                    const int64_t *nh_weights, size_t n_nexthops)
 {
@@ -132,11 +114,13 @@ orchd_entry_create(const char *vrf, const struct fib_prefix *prefix,
             size += strlen(nh_keys[i]) + 1;
         }
     }
+    ovs_assert(instance >= 0 && instance <= FIBSYNC_INSTANCE_MAX);
     e = xzalloc(size);
     ovs_refcount_init(&e->ref);
     e->vrf = intern_vrf(vrf);
     e->prefix = *prefix;
-    orchd_entry_asic_uuid(vrf, prefix, &e->asic_uuid);
+    e->instance = instance;
+    orchd_entry_asic_uuid(instance, vrf, prefix, &e->asic_uuid);
     e->action = action;
     if (forward) {
         BUILD_ASSERT(sizeof(struct orchd_entry)
@@ -247,8 +231,8 @@ orchd_entry_to_row(const struct orchd_entry *e, int64_t seq)
     struct json *row = json_object_create();
     struct json *nh = ovsdb_wire_map_new();
 
-    if (entry_instance) {
-        json_object_put(row, "instance", json_integer_create(entry_instance));
+    if (e->instance) {
+        json_object_put(row, "instance", json_integer_create(e->instance));
     }
     json_object_put_string(row, "vrf", e->vrf);
     json_object_put(row, "prefix", prefix_json(e));

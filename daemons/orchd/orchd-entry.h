@@ -55,18 +55,18 @@ struct orchd_entry {
                                  * route's result echoes (see
                                  * orchd_bulker_cbs 'done'); 0 otherwise.
                                  * Not content. */
+    uint8_t instance;           /* The ASIC instance whose Asic_Route row
+                                 * it is.  Not content. */
 };
 BUILD_ASSERT_DECL(sizeof(struct orchd_entry) <= 88);
 
 const char *orchd_action_to_string(enum orchd_action);
 bool orchd_action_from_string(const char *, enum orchd_action *);
 
-void orchd_entry_set_instance(int instance);
-int orchd_entry_get_instance(void);
-void orchd_entry_asic_uuid(const char *vrf, const struct fib_prefix *,
-                           struct uuid *);
+void orchd_entry_asic_uuid(int instance, const char *vrf,
+                           const struct fib_prefix *, struct uuid *);
 
-struct orchd_entry *orchd_entry_create(const char *vrf,
+struct orchd_entry *orchd_entry_create(int instance, const char *vrf,
                                        const struct fib_prefix *,
                                        enum orchd_action,
                                        const char **nh_keys,

@@ -49,6 +49,7 @@ struct orchd_northbound {
     struct zmq_channel *ch;     /* Bound; fpmsyncd connects. */
     char *endpoint;             /* Where. */
     struct orchd_worker *worker; /* Where routes go. */
+    int instance;               /* The ASIC instance of its entries. */
 
     /* Resync: the worker's bulker keeps, for each route, whether it is
      * named and in which generation (orchd-bulker.h, "Generations"). */
@@ -109,7 +110,8 @@ static zmq_channel_peer_cb nb_peer_cb;
  * caller chooses it: lib/fibsync-instance.h has each instance's default),
  * feeding 'worker'.  Exits if the channel cannot be bound. */
 struct orchd_northbound *
-orchd_northbound_create(const char *endpoint, struct orchd_worker *worker)
+orchd_northbound_create(const char *endpoint, struct orchd_worker *worker,
+                        int instance)
 {
     struct orchd_northbound *nb = xzalloc(sizeof *nb);
     struct zmq_channel_options opts = {
@@ -119,6 +121,7 @@ orchd_northbound_create(const char *endpoint, struct orchd_worker *worker)
     char *error;
 
     nb->endpoint = xstrdup(endpoint);
+    nb->instance = instance;
     opts.endpoint = nb->endpoint;
     nb->ch = zmq_channel_create(&opts, nb_recv_cb, nb_peer_cb, nb, &error);
     if (!nb->ch) {
@@ -333,7 +336,8 @@ handle_set(struct orchd_northbound *nb, const struct route_frame_route *e,
     for (size_t i = 0; i < n; i++) {
         nb->key_ptrs[i] = nb->keys.string + nb->key_ofs[i];
     }
-    entry = orchd_entry_create(vrf, &e->prefix, action, nb->key_ptrs,
+    entry = orchd_entry_create(nb->instance, vrf, &e->prefix, action,
+                               nb->key_ptrs,
                                nb->weights, n);
     /* No Route row is replicated on this path: the entry names its route
      * by its Asic_Route key (a result needs a nonzero one, see
@@ -353,7 +357,7 @@ handle_del(struct orchd_northbound *nb, const struct route_frame_route *e,
 {
     struct uuid key;
 
-    orchd_entry_asic_uuid(vrf, &e->prefix, &key);
+    orchd_entry_asic_uuid(nb->instance, vrf, &e->prefix, &key);
     hold(nb, NULL, &key, false);
     nb->n_dels++;
     COVERAGE_INC(orchd_nb_del);

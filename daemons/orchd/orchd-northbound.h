@@ -99,7 +99,8 @@ struct setting;
 #define ORCHD_NORTHBOUND_FRAME_MAX 1000
 
 struct orchd_northbound *orchd_northbound_create(const char *endpoint,
-                                                 struct orchd_worker *);
+                                                 struct orchd_worker *,
+                                                 int instance);
 void orchd_northbound_destroy(struct orchd_northbound *);
 
 void orchd_northbound_run(struct orchd_northbound *);

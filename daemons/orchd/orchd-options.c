@@ -268,7 +268,6 @@ options_finish(struct orchd_options *opts)
     if (!opts->db_remote) {
         opts->db_remote = xstrdup(fibsync_default_db());
     }
-    orchd_entry_set_instance(opts->instance);
     orchd_southbound_set_instance(&opts->sb, opts->instance);
     ssl_error = ssl_options_check("db", opts->db_remote);
     if (ssl_error) {

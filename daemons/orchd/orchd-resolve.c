@@ -15,6 +15,7 @@
 #include "coverage.h"
 #include "daemons/orchd/orchd-core.h"
 #include "daemons/orchd/orchd-entry.h"
+#include "daemons/orchd/orchd-options.h"
 #include "daemons/orchd/orchd-route-row.h"
 #include "daemons/orchd/orchd-worker.h"
 #include "idl/fibsync-idl.h"
@@ -113,7 +114,8 @@ orchd_resolve_group_entry(const struct orchd *o, const char *vrf,
     const struct fibrec_nexthop_group *nhg = find_group(o, id);
 
     *waiting = !nhg || !nhg->n_members;
-    return orchd_entry_create(vrf, prefix, ORCHD_ACTION_FORWARD,
+    return orchd_entry_create(o->opts->instance, vrf, prefix,
+                              ORCHD_ACTION_FORWARD,
                               *waiting ? NULL
                                        : (const char **) nhg->key_members,
                               *waiting ? NULL : nhg->value_members,
@@ -133,6 +135,7 @@ orchd_resolve_build_entry(const struct orchd *o,
                           const struct orchd_route_row *row,
                           bool *waiting, char **error)
 {
+    int instance = o->opts->instance;
     struct fib_prefix prefix;
     struct orchd_entry *e;
     char *msg;
@@ -146,19 +149,20 @@ orchd_resolve_build_entry(const struct orchd *o,
         return NULL;
     }
     if (row->blackhole) {
-        e = orchd_entry_create(row->vrf, &prefix, ORCHD_ACTION_DROP,
-                               NULL, NULL, 0);
+        e = orchd_entry_create(instance, row->vrf, &prefix,
+                               ORCHD_ACTION_DROP, NULL, NULL, 0);
     } else if (row->has_group) {
         e = orchd_resolve_group_entry(o, row->vrf, &prefix, row->group,
                                       waiting);
     } else if (row->n_nexthops) {
-        e = orchd_entry_create(row->vrf, &prefix, ORCHD_ACTION_FORWARD,
+        e = orchd_entry_create(instance, row->vrf, &prefix,
+                               ORCHD_ACTION_FORWARD,
                                (const char **) row->nh_keys, row->nh_weights,
                                row->n_nexthops);
     } else {
         /* No next hop at all: punt to the CPU. */
-        e = orchd_entry_create(row->vrf, &prefix, ORCHD_ACTION_TRAP,
-                               NULL, NULL, 0);
+        e = orchd_entry_create(instance, row->vrf, &prefix,
+                               ORCHD_ACTION_TRAP, NULL, NULL, 0);
     }
     e->route_uuid = row->uuid;
     return e;
@@ -209,9 +213,11 @@ orchd_resolve_show(void *o_, const struct fibrec_route *route)
     return e;
 }
 
-/* Computes the Asic_Route key of 'row'; false if its prefix is bad. */
+/* Computes the Asic_Route key of 'row' in 'o''s ASIC instance; false if
+ * its prefix is bad. */
 bool
-orchd_resolve_asic_key(const struct orchd_route_row *row, struct uuid *key)
+orchd_resolve_asic_key(const struct orchd *o,
+                       const struct orchd_route_row *row, struct uuid *key)
 {
     struct fib_prefix prefix;
     char *error = fib_prefix_parse_strict(row->prefix, &prefix);
@@ -220,7 +226,7 @@ orchd_resolve_asic_key(const struct orchd_route_row *row, struct uuid *key)
         free(error);
         return false;
     }
-    orchd_entry_asic_uuid(row->vrf, &prefix, key);
+    orchd_entry_asic_uuid(o->opts->instance, row->vrf, &prefix, key);
     return true;
 }
 
@@ -251,7 +257,7 @@ orchd_resolve_process(struct orchd *o, const struct orchd_route_row *row,
         if (why == ORCHD_REFUSE_BAD_PREFIX) {
             o->n_bad++;
             COVERAGE_INC(orchd_route_bad);
-        } else if (orchd_resolve_asic_key(row, &old_key)) {
+        } else if (orchd_resolve_asic_key(o, row, &old_key)) {
             /* Its VRF went: so does the entry it may have had. */
             orchd_worker_del(o->worker, &old_key);
         }

@@ -56,7 +56,8 @@ struct orchd_entry *orchd_resolve_route(struct orchd *,
                                         char **error);
 struct orchd_entry *orchd_resolve_show(void *orchd,
                                        const struct fibrec_route *);
-bool orchd_resolve_asic_key(const struct orchd_route_row *, struct uuid *);
+bool orchd_resolve_asic_key(const struct orchd *,
+                            const struct orchd_route_row *, struct uuid *);
 
 enum orchd_route_outcome orchd_resolve_process(
     struct orchd *, const struct orchd_route_row *, struct uuid *key);

@@ -814,7 +814,7 @@ orchd_unixctl_route_show(struct unixctl_conn *conn, int argc,
         free(error);
         return;
     }
-    orchd_entry_asic_uuid(vrf, &prefix, &key);
+    orchd_entry_asic_uuid(orchd_cache_instance(cache), vrf, &prefix, &key);
     e = orchd_cache_get(cache, &key);
     if (e) {
         orchd_entry_format(e, &s);

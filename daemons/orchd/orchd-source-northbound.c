@@ -66,7 +66,8 @@ orchd_source_northbound_create(struct orchd *o)
                 ? xstrdup(o->opts->nb_endpoint)
                 : fibsync_instance_endpoint("northbound",
                                             o->opts->instance));
-    sn->nb = orchd_northbound_create(endpoint, o->worker);
+    sn->nb = orchd_northbound_create(endpoint, o->worker,
+                                     o->opts->instance);
     free(endpoint);
     return &sn->up;
 }

@@ -116,7 +116,7 @@ source_replica_initial_sync(struct orchd_source *source,
         outcome = orchd_resolve_process(o, &row, &key);
         if (outcome == ORCHD_ROUTE_SENT
             || (outcome == ORCHD_ROUTE_WAITING
-                && orchd_resolve_asic_key(&row, &key))) {
+                && orchd_resolve_asic_key(o, &row, &key))) {
             uuidset_insert(&wanted, &key);
         }
     }
@@ -173,7 +173,7 @@ source_replica_idl_changed(struct orchd_source *source)
 
             orchd_resolve_row_from_idl(route, &row);
             orchd_resolve_delete(o, &route->header_.uuid,
-                                 (orchd_resolve_asic_key(&row, &key)
+                                 (orchd_resolve_asic_key(o, &row, &key)
                                   ? &key : NULL));
         } else if (route_changed(route)) {
             orchd_resolve_process_idl(o, route, NULL);
@@ -223,7 +223,7 @@ source_replica_reconcile(struct orchd_source *source)
 
         orchd_resolve_row_from_idl(route, &row);
         if (orchd_resolve_process(o, &row, NULL) == ORCHD_ROUTE_WAITING
-            && orchd_resolve_asic_key(&row, &key)) {
+            && orchd_resolve_asic_key(o, &row, &key)) {
             orchd_worker_keep(o->worker, &key);
         }
     }

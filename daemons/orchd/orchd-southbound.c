@@ -126,6 +126,7 @@ orchd_southbound_choose(struct orchd_southbound_settings *sb)
         sb->chosen = true;
         sb->chosen_zmq = sb->zmq.value;
         co->write_behind = sb->write_behind.value;
+        co->instance = sb->instance;
         co->endpoint = (sb->endpoint
                         ? xstrdup(sb->endpoint)
                         : fibsync_instance_endpoint("southbound",
@@ -189,6 +190,7 @@ struct orchd_southbound {
     struct orchd_bulker *bulker; /* Whose bulks go out, acks come in. */
     struct orchd_writebehind *wb; /* Writes rows behind, or NULL. */
     bool stalled;               /* Window found full with routes waiting. */
+    int instance;               /* The ASIC instance of the entries. */
 
     /* Resync. */
     bool resync_pending;        /* SYNC_END not sent yet. */
@@ -469,7 +471,7 @@ handle_result(struct orchd_southbound *sb, const struct route_frame_route *r)
     if (r->op == ROUTE_FRAME_DEL) {
         /* Done when sent, as on the OVSDB path; only the row is left. */
         sb->stats.results_del++;
-        orchd_entry_asic_uuid(vrf, &r->prefix, &key);
+        orchd_entry_asic_uuid(sb->instance, vrf, &r->prefix, &key);
         del_answered(sb, &key);
         if (!ok) {
             char buf[FIB_PREFIX_STRLEN];
@@ -499,7 +501,7 @@ handle_result(struct orchd_southbound *sb, const struct route_frame_route *r)
          * the bulker has it, may still have older writes waiting, which
          * this result completes. */
         sb->stats.results_stale++;
-        orchd_entry_asic_uuid(vrf, &r->prefix, &key);
+        orchd_entry_asic_uuid(sb->instance, vrf, &r->prefix, &key);
         orchd_bulker_ack(sb->bulker, &key, r->seq, ok, error);
     } else {
         if (ok && item->resent) {
@@ -626,6 +628,7 @@ orchd_southbound_create(const struct orchd_southbound_options *options,
 
     sb->bulker = bulker;
     sb->resync_held = options->hold_resync_end;
+    sb->instance = options->instance;
     hmap_init(&sb->dels);
     sb->ch = zmq_channel_create(&co, recv_frame, peer_restarted, sb,
                                 errorp);

@@ -68,6 +68,7 @@ struct orchd_southbound_options {
     bool write_behind;          /* Write Asic_Route rows behind. */
     bool hold_resync_end;       /* End no resync before
                                  * orchd_southbound_release_resync(). */
+    int instance;               /* The ASIC instance of the entries. */
 };
 
 #define ORCHD_SOUTHBOUND_OPTION_ENUMS           \

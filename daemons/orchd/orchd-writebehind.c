@@ -346,10 +346,8 @@ orchd_writebehind_delete(struct orchd_writebehind *wb,
 static void
 put_content(struct ds *s, const struct orchd_entry *e)
 {
-    int instance = orchd_entry_get_instance();
-
-    if (instance) {
-        ds_put_format(s, "\"instance\":%d,", instance);
+    if (e->instance) {
+        ds_put_format(s, "\"instance\":%d,", e->instance);
     }
     ds_put_cstr(s, "\"vrf\":");
     json_string_escape(e->vrf, s);

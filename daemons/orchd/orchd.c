@@ -134,7 +134,7 @@ create_parts(struct orchd *o)
                               true);
     ovsdb_cs_retry_init(&o->idl_retry, opts->db_remote);
     ovsdb_idl_set_probe_interval(o->idl, 0);
-    o->cache = orchd_cache_create();
+    o->cache = orchd_cache_create(opts->instance);
     orchd_options_bulker_config(opts, &cfg);
     mark_writer = (o->db_has_marks
                    ? fibsync_instance_name("orchd", opts->instance) : NULL);

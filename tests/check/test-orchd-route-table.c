@@ -39,7 +39,7 @@ entry(int n)
     snprintf(text, sizeof text, "10.%d.0.0/16", n);
     error = fib_prefix_parse_strict(text, &prefix);
     ck_assert_ptr_null(error);
-    return orchd_entry_create("default", &prefix, ORCHD_ACTION_DROP, NULL,
+    return orchd_entry_create(0, "default", &prefix, ORCHD_ACTION_DROP, NULL,
                               NULL, 0);
 }
 
@@ -134,7 +134,7 @@ entry_for(const char *vrf, const char *prefix)
     char *error = fib_prefix_parse_strict(prefix, &p);
 
     ck_assert_ptr_null(error);
-    return orchd_entry_create(vrf, &p, ORCHD_ACTION_DROP, NULL, NULL, 0);
+    return orchd_entry_create(0, vrf, &p, ORCHD_ACTION_DROP, NULL, NULL, 0);
 }
 
 /* The prefix of 'r' as text, or "-" for NULL. */

@@ -92,7 +92,7 @@ make_entry(int i)
 
     snprintf(text, sizeof text, "10.0.%d.0/24", i);
     ck_assert_ptr_null(fib_prefix_parse(text, &p));
-    return orchd_entry_create("default", &p, ORCHD_ACTION_FORWARD, keys,
+    return orchd_entry_create(0, "default", &p, ORCHD_ACTION_FORWARD, keys,
                               weights, 1);
 }
 

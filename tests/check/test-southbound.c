@@ -154,7 +154,7 @@ entry(const char *vrf, const char *prefix, const char *nh)
     struct fib_prefix p;
 
     ck_assert_ptr_null(fib_prefix_parse(prefix, &p));
-    return orchd_entry_create(vrf, &p, nh ? ORCHD_ACTION_FORWARD
+    return orchd_entry_create(0, vrf, &p, nh ? ORCHD_ACTION_FORWARD
                               : ORCHD_ACTION_DROP, keys, weights,
                               nh ? 2 : 0);
 }
