@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "daemons/fpmsyncd/fpmsyncd-private.h"
-#include "daemons/fpmsyncd/fpmsyncd-zmq.h"
+#include "daemons/fpmsyncd/fpmsyncd-rib-rows.h"
 #include "hash.h"
 #include "lib/hmap-prefetch.h"
 #include "lib/ovsdb-wire.h"
@@ -36,13 +36,6 @@
 #include "uuid.h"
 
 VLOG_DEFINE_THIS_MODULE(fpmsyncd_rib);
-
-/* A row whose UUID is not the one route-key.h derives. */
-struct fpmd_foreign {
-    struct hmap_node node;      /* In 'foreign', by hash_pointer(entry). */
-    const struct route_batch_entry *entry; /* The row's entry. */
-    struct uuid uuid;           /* Its real UUID. */
-};
 
 /* Routes. */
 
@@ -87,9 +80,7 @@ route_create(struct fpmd_rib *rib, struct fpmd_vrf *vrf,
     r->vrf = vrf->idx;
     hmap_insert(&rib->routes, &r->node, route_hash_key(vrf->idx, prefix));
     vrf->n_routes++;
-    if (rib->zmq) {
-        fpmd_zmq_route_created(rib->zmq, r);
-    }
+    FPMD_RIB_NOTIFY(rib, route_created, r);
     return r;
 }
 
@@ -127,11 +118,7 @@ route_free(struct fpmd_rib *rib, struct fpmd_route *r)
     if (r == rib->del_deferred) {
         defer_end(rib, false);
     }
-    if (rib->zmq) {
-        fpmd_zmq_route_freed(rib->zmq, r);
-    }
-    fpmd_offload_forget(rib, r);
-    fpmd_status_route_freed(rib, r);
+    FPMD_RIB_NOTIFY(rib, route_freed, r);
     fpmd_rib_forget_foreign(rib, &r->be);
     route_set_nh(rib, r, NULL);
     fpmd_vrf_get(&rib->vrfs, r->vrf)->n_routes--;
@@ -181,7 +168,8 @@ route_asic_hash(const struct fpmd_route *r)
  *
  * zebra (re)announced 'r' (or its next hops changed), and with FIB
  * suppression it waits for an offload notification of each announcement.
- * One is sent at once if 'r' is offloaded and what orchd programs of it is
+ * One is sent at once (by the observer fpmsyncd-offload.c, told what
+ * changed) if 'r' is offloaded and what orchd programs of it is
  * unchanged: a replay, a path change merged with its deferred delete into
  * no change, a new protocol or metric.  orchd sends no result for those,
  * so nothing else would.  On the OVSDB path "unchanged" is measured
@@ -195,7 +183,7 @@ route_asic_hash(const struct fpmd_route *r)
 void
 fpmd_route_refresh(struct fpmd_rib *rib, struct fpmd_route *r)
 {
-    bool row_unchanged, asic_unchanged, row_asic_same;
+    struct fpmd_route_change c;
     uint32_t hash, asic_hash;
 
     if (!fpmd_route_writable(r)) {
@@ -204,43 +192,23 @@ fpmd_route_refresh(struct fpmd_rib *rib, struct fpmd_route *r)
     hash = route_content_hash(rib, r);
     asic_hash = route_asic_hash(r);
     /* A delete deferred for 'r' is cancelled by this add. */
-    row_unchanged = (r->be.db == ROUTE_BATCH_DB_PRESENT
-                     && r->be.db_hash == hash
-                     && (!r->be.queued || fpmd_rib_defers(rib, r)));
-    asic_unchanged = row_unchanged || asic_hash == r->asic_hash;
+    c.row_unchanged = (r->be.db == ROUTE_BATCH_DB_PRESENT
+                       && r->be.db_hash == hash
+                       && (!r->be.queued || fpmd_rib_defers(rib, r)));
+    c.asic_unchanged = c.row_unchanged || asic_hash == r->asic_hash;
     /* On the OVSDB path what counts is what orchd programs from the row:
      * zebra may have announced other content in between that never left
      * fpmsyncd (A, B, A' with B still queued). */
-    row_asic_same = (!rib->zmq
-                     && (row_unchanged
-                         || (r->be.db == ROUTE_BATCH_DB_PRESENT
-                             && asic_hash == r->row_asic_hash)));
+    c.row_asic_same = (c.row_unchanged
+                       || (r->be.db == ROUTE_BATCH_DB_PRESENT
+                           && asic_hash == r->row_asic_hash));
     r->asic_hash = asic_hash;
-    if (row_unchanged) {
+    if (c.row_unchanged) {
         r->row_asic_hash = asic_hash;
     }
 
     route_batch_set(&rib->batch, &r->be, hash);
-    if (rib->zmq) {
-        fpmd_zmq_route_set(rib->zmq, r, !row_unchanged);
-    }
-    if (row_asic_same) {
-        /* The row's offload, if it says so, holds for this content: no
-         * update deletes it, and if 'r' lost its offload to content that
-         * never left, the row answers (orchd, which saw no change, answers
-         * nothing). */
-        r->be.flags &= ~FPMD_F_STATUS_STALE;
-        if (r->be.flags & FPMD_F_OFFLOADED) {
-            fpmd_offload_notify(rib, r);
-        } else if (fpmd_offload_from_row(rib, r)) {
-            rib->stats.offload_changed_back++;
-        }
-    } else if (asic_unchanged && r->be.flags & FPMD_F_OFFLOADED) {
-        fpmd_offload_notify(rib, r);
-    } else if (!asic_unchanged) {
-        fpmd_offload_clear(rib, r);
-        fpmd_route_status_stale(rib, r);
-    }
+    FPMD_RIB_NOTIFY(rib, route_refreshed, r, &c);
 }
 
 /* Moves 'r' onto next-hop object 'nh' and writes it again. */
@@ -299,16 +267,9 @@ static void
 route_withdraw(struct fpmd_rib *rib, struct fpmd_route *r)
 {
     route_set_nh(rib, r, NULL);
-    if (!fpmd_rib_defers(rib, r)) {
-        /* A deferred delete keeps it for its add (defer_end()). */
-        fpmd_offload_clear(rib, r);
-    }
-    fpmd_status_route_withdrawn(rib, r);
     r->be.flags &= ~FPMD_F_NO_CONTENT;
     route_batch_del(&rib->batch, &r->be);
-    if (rib->zmq) {
-        fpmd_zmq_route_withdrawn(rib->zmq, r);
-    }
+    FPMD_RIB_NOTIFY(rib, route_withdrawn, r);
     fpmd_route_maybe_free(rib, r);
 }
 
@@ -368,8 +329,7 @@ defer_end(struct fpmd_rib *rib, bool merged)
             rib->stats.del_alone++;
         }
         if (!merged && !rib->del_deferred->be.want) {
-            /* Offloaded no more: kept until now in case the add came. */
-            fpmd_offload_clear(rib, rib->del_deferred);
+            FPMD_RIB_NOTIFY(rib, route_delete_released, rib->del_deferred);
         }
         rib->del_deferred = NULL;
         route_batch_defer(&rib->batch, NULL);
@@ -571,10 +531,8 @@ fpmd_rib_create(fpmd_ifname_func *ifname)
     struct fpmd_rib *rib = xzalloc(sizeof *rib);
 
     hmap_init(&rib->routes);
-    fpmd_nh_table_init(&rib->nhs);
+    fpmd_nh_table_init(&rib->nhs, fpmd_route_refresh, fpmd_route_move);
     fpmd_vrf_table_init(&rib->vrfs);
-    fpmd_offload_init(&rib->offload);
-    fpmd_status_init(&rib->status);
     hmap_init(&rib->foreign);
     route_batch_init(&rib->batch, rib_idle_cb, rib_writable_cb, rib);
     rib->ifname = ifname ? ifname : fpm_ifindex_to_name;
@@ -585,87 +543,70 @@ fpmd_rib_create(fpmd_ifname_func *ifname)
 void
 fpmd_rib_destroy(struct fpmd_rib *rib)
 {
-    struct fpmd_foreign *f;
     struct fpmd_route *r;
 
     if (!rib) {
         return;
     }
     route_batch_destroy(&rib->batch);
-    fpmd_offload_destroy(&rib->offload);
-    fpmd_status_destroy(&rib->status);
+    for (size_t i = 0; i < rib->n_observers; i++) {
+        const struct fpmd_rib_watch *w = &rib->observers[i];
+
+        if (w->ob->rib_destroyed) {
+            w->ob->rib_destroyed(w->aux);
+        }
+    }
     HMAP_FOR_EACH_POP (r, node, &rib->routes) {
         free(r);
     }
     hmap_destroy(&rib->routes);
     fpmd_nh_table_destroy(&rib->nhs);
-    HMAP_FOR_EACH_POP (f, node, &rib->foreign) {
-        free(f);
-    }
-    hmap_destroy(&rib->foreign);
+    fpmd_rib_foreign_destroy(&rib->foreign);
     fpmd_vrf_table_destroy(&rib->vrfs);
     free(rib);
 }
 
-/* Row UUIDs. */
+/* Observers. */
 
-static struct fpmd_foreign *
-find_foreign(const struct fpmd_rib *rib, const struct route_batch_entry *e)
+/* Registers 'ob' to be told, with 'aux', of each change to the routes of
+ * 'rib', after the observers registered before it. */
+void
+fpmd_rib_observe(struct fpmd_rib *rib, const struct fpmd_rib_observer *ob,
+                 void *aux)
 {
-    struct fpmd_foreign *f;
-
-    HMAP_FOR_EACH_WITH_HASH (f, node, hash_pointer(e, 0), &rib->foreign) {
-        if (f->entry == e) {
-            return f;
-        }
-    }
-    return NULL;
+    ovs_assert(rib->n_observers < FPMD_RIB_MAX_OBSERVERS);
+    ovs_assert(!fpmd_rib_observer_aux(rib, ob));
+    rib->observers[rib->n_observers].ob = ob;
+    rib->observers[rib->n_observers].aux = aux;
+    rib->n_observers++;
 }
 
-/* Forgets the foreign UUID of 'e', which is going away, if it has one. */
+/* Unregisters 'ob', if it is registered. */
 void
-fpmd_rib_forget_foreign(struct fpmd_rib *rib,
-                        const struct route_batch_entry *e)
+fpmd_rib_unobserve(struct fpmd_rib *rib, const struct fpmd_rib_observer *ob)
 {
-    struct fpmd_foreign *f;
-
-    if (e->flags & FPMD_F_FOREIGN) {
-        f = find_foreign(rib, e);
-        if (f) {
-            hmap_remove(&rib->foreign, &f->node);
-            free(f);
-        }
-    }
-}
-
-/* Stores in '*u' the UUID of the row of 'e'. */
-void
-fpmd_rib_entry_uuid(const struct fpmd_rib *rib,
-                    const struct route_batch_entry *e, struct uuid *u)
-{
-    if (e->flags & FPMD_F_FOREIGN) {
-        const struct fpmd_foreign *f = find_foreign(rib, e);
-
-        if (f) {
-            *u = f->uuid;
+    for (size_t i = 0; i < rib->n_observers; i++) {
+        if (rib->observers[i].ob == ob) {
+            memmove(&rib->observers[i], &rib->observers[i + 1],
+                    (rib->n_observers - i - 1) * sizeof *rib->observers);
+            rib->n_observers--;
             return;
         }
     }
-    switch ((enum fpmd_kind) e->tag) {
-    case FPMD_ROUTE: {
-        const struct fpmd_route *r = CONTAINER_OF(e, struct fpmd_route, be);
+}
 
-        route_key_route_uuid(fpmd_vrf_get(&rib->vrfs, r->vrf)->name,
-                             &r->prefix, u);
-        break;
+/* Returns the 'aux' that 'ob' registered with, or NULL if it is not
+ * registered: how an observer finds its state from the rib. */
+void *
+fpmd_rib_observer_aux(const struct fpmd_rib *rib,
+                      const struct fpmd_rib_observer *ob)
+{
+    for (size_t i = 0; i < rib->n_observers; i++) {
+        if (rib->observers[i].ob == ob) {
+            return rib->observers[i].aux;
+        }
     }
-    case FPMD_NH:
-        route_key_nhg_uuid(CONTAINER_OF(e, struct fpmd_nh, be)->id, u);
-        break;
-    case FPMD_VRF:
-        route_key_vrf_uuid(CONTAINER_OF(e, struct fpmd_vrf, be)->name, u);
-        break;
-    }
+    return NULL;
 }
 
 /* The database load. */
@@ -719,53 +660,6 @@ fpmd_rib_load_route_columns(bool status)
     "_uuid vrf prefix protocol metric nexthop_group nexthops blackhole"
     return status ? ROUTE_COLUMNS " status" : ROUTE_COLUMNS;
 #undef ROUTE_COLUMNS
-}
-
-/* Records that the load found the row of 'e', with content hash 'hash'
- * and UUID 'actual' ('expected' is the deterministic one). */
-void
-fpmd_rib_load_found(struct fpmd_rib *rib, struct route_batch_entry *e,
-                    uint32_t hash, const struct uuid *actual,
-                    const struct uuid *expected)
-{
-    struct fpmd_foreign *f;
-
-    if (e->flags & FPMD_F_NO_CONTENT) {
-        /* Only a mirror of the database: adopt what it holds. */
-        route_batch_keep(e, hash);
-    } else {
-        route_batch_resync(&rib->batch, e, true, hash);
-    }
-    e->flags |= FPMD_F_SEEN;
-
-    if (uuid_equals(actual, expected)) {
-        return;
-    }
-    rib->stats.load_foreign++;
-    f = e->flags & FPMD_F_FOREIGN ? find_foreign(rib, e) : NULL;
-    if (!f) {
-        f = xmalloc(sizeof *f);
-        f->entry = e;
-        hmap_insert(&rib->foreign, &f->node, hash_pointer(e, 0));
-        e->flags |= FPMD_F_FOREIGN;
-    }
-    f->uuid = *actual;
-}
-
-/* Ends the load for 'e': if the load did not find its row, it is queued
- * again, or forgotten if fpmsyncd only mirrored it from an earlier load
- * (which may free it). */
-void
-fpmd_rib_load_settle(struct fpmd_rib *rib, struct route_batch_entry *e)
-{
-    if (e->flags & FPMD_F_SEEN) {
-        e->flags &= ~FPMD_F_SEEN;
-    } else if (e->flags & FPMD_F_NO_CONTENT) {
-        e->flags &= ~FPMD_F_NO_CONTENT;
-        route_batch_forget(&rib->batch, e);
-    } else {
-        route_batch_resync(&rib->batch, e, false, 0);
-    }
 }
 
 /* Returns the content hash of Route row 'row', or false if a column is
@@ -867,15 +761,7 @@ load_route(struct fpmd_rib *rib, const struct json *row)
     }
     route_key_route_uuid(vrf_name, &prefix, &expected);
     fpmd_rib_load_found(rib, &r->be, hash, &u, &expected);
-    fpmd_status_load_row(rib, r, shash_find_data(cols, "status"));
-    if (r->status_db == FPMD_STATUS_OFFLOAD
-        && !(r->be.flags & FPMD_F_OFFLOADED)) {
-        /* On the northbound fast path no Route.status monitor says which
-         * routes are offloaded: the row does, so that zebra's replay of
-         * an unchanged route after a restart is answered "offloaded"
-         * (orchd sends no result for a route it already holds). */
-        fpmd_offload_route_set(rib, r);
-    }
+    FPMD_RIB_NOTIFY(rib, load_route, r, row);
     rib->stats.load_routes++;
 }
 
@@ -893,7 +779,7 @@ fpmd_rib_load_begin(struct fpmd_rib *rib)
     /* An earlier load may have been cut short. */
     HMAP_FOR_EACH (r, node, &rib->routes) {
         r->be.flags &= ~FPMD_F_SEEN;
-        fpmd_status_load_begin(rib, r);
+        FPMD_RIB_NOTIFY(rib, load_begin, r);
     }
     fpmd_nh_load_begin(rib);
 }

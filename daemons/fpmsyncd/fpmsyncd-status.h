@@ -82,14 +82,14 @@
  * (daemons/fpmsyncd/fpmsyncd-offload.h), and fpmsyncd never hears its own status
  * writes back as news.
  *
- * Part of the rib (daemons/fpmsyncd/fpmsyncd-rib.h); thread safety: none. */
+ * Above the rib (daemons/fpmsyncd/fpmsyncd-rib.h): it follows the rib's
+ * routes (withdrawn, freed, loaded) as an observer of the rib, registered
+ * by fpmd_status_attach(), and keeps its state in its own
+ * 'struct fpmd_status'.  Thread safety: none. */
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "lib/ptr-fifo.h"
-#include "openvswitch/hmap.h"
-#include "openvswitch/list.h"
 
 struct ds;
 struct fpmd_rib;
@@ -105,46 +105,20 @@ enum fpmd_status_value {
     FPMD_STATUS_UNKNOWN,        /* Not known (what the row says only). */
 };
 
-/* The rib's Route.status writer. */
-struct fpmd_status {
-    struct ptr_fifo queue;      /* 'struct fpmd_route's to write, each with
-                                 * 'status_queued', first change first. */
-    struct hmap errors;         /* 'struct fpmd_status_error's: the error
-                                 * texts, by route. */
-    struct ovs_list inflight;   /* 'struct fpmd_status_txn's, oldest
-                                 * first. */
-    size_t n_inflight_ops;      /* Mutates in 'inflight'. */
-    size_t n_held;              /* Routes with 'status_held'. */
-
-    /* Counters. */
-    uint64_t n_unchanged;       /* Results that matched the row. */
-    uint64_t n_txns;            /* Transactions built. */
-    uint64_t n_written;         /* Statuses committed: mutates... */
-    uint64_t n_no_row;          /* ...(of which found no row)... */
-    uint64_t n_with_row;        /* ...and in their row's insert. */
-    uint64_t n_requeued;        /* Routes queued again after a transaction
-                                 * was refused or lost. */
-};
-
-void fpmd_status_init(struct fpmd_status *);
-void fpmd_status_destroy(struct fpmd_status *);
+/* Attaching it to the rib (fpmsyncd.c's main). */
+void fpmd_status_attach(struct fpmd_rib *);
 
 /* orchd's results (daemons/fpmsyncd/fpmsyncd-zmq.c). */
 void fpmd_status_set_offload(struct fpmd_rib *, struct fpmd_route *);
 void fpmd_status_set_error(struct fpmd_rib *, struct fpmd_route *,
                            const char *error, size_t len);
 
-/* Routes and their rows (daemons/fpmsyncd/fpmsyncd-rib.c, fpmsyncd-txn.c). */
-void fpmd_status_route_withdrawn(struct fpmd_rib *, struct fpmd_route *);
-void fpmd_status_route_freed(struct fpmd_rib *, struct fpmd_route *);
+/* Routes' rows (daemons/fpmsyncd/fpmsyncd-txn.c). */
 void fpmd_status_row_emptied(struct fpmd_rib *, struct fpmd_route *);
 bool fpmd_status_put_insert(struct fpmd_rib *, struct fpmd_route *,
                             struct ds *);
 void fpmd_status_inserts_committed(struct fpmd_rib *, size_t n);
 void fpmd_status_row_unknown(struct fpmd_rib *, struct fpmd_route *);
-void fpmd_status_load_begin(struct fpmd_rib *, struct fpmd_route *);
-void fpmd_status_load_row(struct fpmd_rib *, struct fpmd_route *,
-                          const struct json *status);
 
 /* Transactions (daemons/fpmsyncd/fpmsyncd-db.c). */
 size_t fpmd_status_n_pending(const struct fpmd_rib *);

@@ -21,7 +21,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "daemons/fpmsyncd/fpmsyncd-offload.h"
 #include "daemons/fpmsyncd/fpmsyncd-private.h"
+#include "daemons/fpmsyncd/fpmsyncd-rib-rows.h"
+#include "daemons/fpmsyncd/fpmsyncd-status.h"
 #include "lib/ovsdb-wire.h"
 #include "lib/ovsdb-writer.h"
 #include "openvswitch/dynamic-string.h"
@@ -284,7 +287,7 @@ txn_failed(struct fpmd_rib *rib, struct route_batch_txn *txn)
             struct fpmd_route *r = CONTAINER_OF(op->entry, struct fpmd_route,
                                                 be);
 
-            fpmd_route_status_stale(rib, r);
+            fpmd_offload_status_stale(rib, r);
             r->row_asic_hash = 0;
         }
     }

@@ -104,7 +104,11 @@
  * stops believing an old "behind", so that a dead fpmsyncd holds nothing
  * back for long).
  *
- * Part of the rib (daemons/fpmsyncd/fpmsyncd-rib.h); thread safety: none. */
+ * Above the rib (daemons/fpmsyncd/fpmsyncd-rib.h): it follows the rib's
+ * routes as an observer of the rib, and tells FIB suppression
+ * (daemons/fpmsyncd/fpmsyncd-offload.h) and Route.status
+ * (daemons/fpmsyncd/fpmsyncd-status.h) orchd's results.  Thread safety:
+ * none. */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -144,13 +148,6 @@ void fpmd_zmq_run(struct fpmd_zmq *);
 void fpmd_zmq_wait(struct fpmd_zmq *);
 bool fpmd_zmq_is_full(const struct fpmd_zmq *);
 bool fpmd_zmq_backpressure(struct fpmd_zmq *);
-
-/* For routes (daemons/fpmsyncd/fpmsyncd-rib.c). */
-void fpmd_zmq_route_created(struct fpmd_zmq *, struct fpmd_route *);
-void fpmd_zmq_route_set(struct fpmd_zmq *, struct fpmd_route *,
-                        bool changed);
-void fpmd_zmq_route_withdrawn(struct fpmd_zmq *, struct fpmd_route *);
-void fpmd_zmq_route_freed(struct fpmd_zmq *, struct fpmd_route *);
 
 /* The protocol, without a channel (the Check suite drives these). */
 void fpmd_zmq_resync(struct fpmd_zmq *);

@@ -316,6 +316,10 @@ main(int argc, char *argv[])
     f.settings = &o.settings;
     f.nb_endpoints = &o.nb_endpoints;
     f.rib = fpmd_rib_create(NULL);
+    /* The rib's observers, in the order the rib tells them (the fast path,
+     * if any, after them: fpmd_zmq_create()). */
+    fpmd_offload_attach(f.rib);
+    fpmd_status_attach(f.rib);
     fpmd_rib_set_resolve(f.rib, o.settings.resolve_nexthops.value);
     f.fpm = fpmd_fpm_create(o.fpm_addr, o.fpm_port, f.rib, &o.settings);
     fpmd_offload_set_cb(f.rib, fpmd_fpm_send_offload, f.fpm);
