@@ -42,6 +42,7 @@
  *     whose status says offloaded (daemons/fpmsyncd/fpmsyncd-offload.h), except on
  *     the northbound fast path, where orchd's results say it (and where
  *     fpmsyncd itself writes Route.status: it would hear its own writes).
+ *     What they report is taken in by daemons/fpmsyncd/fpmsyncd-db-monitors.c.
  *
  * The first Global row read (or the command line, before) decides the
  * path for routes to orchd: OVSDB, or ZeroMQ with the rows written behind
