@@ -10,6 +10,7 @@ daemons_fpmsyncd_libfpmsyncd_la_SOURCES = \
 	daemons/fpmsyncd/fpmsyncd-offload.c daemons/fpmsyncd/fpmsyncd-offload.h \
 	daemons/fpmsyncd/fpmsyncd-private.h \
 	daemons/fpmsyncd/fpmsyncd-rib.c daemons/fpmsyncd/fpmsyncd-rib.h \
+	daemons/fpmsyncd/fpmsyncd-rib-load.c \
 	daemons/fpmsyncd/fpmsyncd-rib-rows.c daemons/fpmsyncd/fpmsyncd-rib-rows.h \
 	daemons/fpmsyncd/fpmsyncd-status.c daemons/fpmsyncd/fpmsyncd-status.h \
 	daemons/fpmsyncd/fpmsyncd-txn.c daemons/fpmsyncd/fpmsyncd-txn.h \

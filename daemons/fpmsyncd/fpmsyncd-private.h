@@ -18,11 +18,12 @@
 #define FPMSYNCD_PRIVATE_H 1
 
 /* fpmsyncd's rib as data: the rib itself, its routes, the kinds of rows
- * and their flags, and the functions of fpmsyncd-rib.c that work on
- * routes.  The parts of the rib (daemons/fpmsyncd/fpmsyncd-rib.h lists
- * them) and the modules above it that follow its routes (its observers:
- * FIB suppression, Route.status, the northbound fast path) include it;
- * each owns the members and flags marked as its own. */
+ * and their flags, and the functions of fpmsyncd-rib.c on routes, which
+ * its load and the modules above it call.  The parts of the rib
+ * (daemons/fpmsyncd/fpmsyncd-rib.h lists them) and the modules that
+ * follow its routes (its observers: FIB suppression, Route.status, the
+ * northbound fast path) include it; each owns the members and flags
+ * marked as its own. */
 
 #include <linux/rtnetlink.h>
 #include <stdbool.h>
@@ -64,7 +65,8 @@ enum {
                                  * so, for older content, without it:
                                  * fpmsyncd-offload.h). */
 
-    /* The northbound fast path's (daemons/fpmsyncd/fpmsyncd-zmq.h), routes only. */
+    /* The northbound fast path's (daemons/fpmsyncd/fpmsyncd-zmq.h), routes
+     * only. */
     FPMD_F_ZMQ_QUEUED = 1 << 4, /* On its queue: not freed until it leaves
                                  * it. */
     FPMD_F_ZMQ_SENT = 1 << 5,   /* Last sent as a SET: orchd holds it. */
@@ -151,12 +153,14 @@ struct fpmd_rib {
     struct fpmd_rib_watch observers[FPMD_RIB_MAX_OBSERVERS];
                                 /* Who follows its routes... */
     size_t n_observers;         /* ...in the first these. */
-    struct hmap foreign;        /* 'struct fpmd_foreign's. */
+    struct hmap foreign;        /* 'struct fpmd_foreign's
+                                 * (fpmsyncd-rib-rows.c). */
     struct route_batch batch;   /* Rows to write. */
     uint32_t gen;               /* Current generation (zebra session). */
     bool loaded;                /* Database state read since the last
-                                 * (re)connection. */
-    bool first_load_done;       /* The database was read once. */
+                                 * (re)connection (fpmsyncd-rib-load.c). */
+    bool first_load_done;       /* The database was read once (the
+                                 * same). */
     bool replay_pending;        /* That first read found routes (fpmsyncd
                                  * restarted), and no reconciliation has
                                  * told since which of them zebra still
@@ -178,6 +182,11 @@ struct fpmd_rib {
 uint32_t fpmd_route_hash(uint16_t vrf, const struct fib_prefix *);
 struct fpmd_route *fpmd_route_find(const struct fpmd_rib *, uint16_t vrf,
                                    const struct fib_prefix *);
+struct fpmd_route *fpmd_route_create(struct fpmd_rib *, struct fpmd_vrf *,
+                                     const struct fib_prefix *);
+uint32_t fpmd_route_row_hash(const char *protocol, uint32_t metric,
+                             uint32_t nhg_id, bool blackhole,
+                             uint32_t members_hash);
 void fpmd_route_refresh(struct fpmd_rib *, struct fpmd_route *);
 void fpmd_route_move(struct fpmd_rib *, struct fpmd_route *,
                      struct fpmd_nh *);

@@ -34,8 +34,8 @@
  *   fpmsyncd-nexthop.c   next-hop sets, next-hop objects and groups (it
  *                        has the rib's routes written again through
  *                        functions the rib gives it);
- *   fpmsyncd-rib.c       routes, deferred deletes, reconciliation, the
- *                        database load;
+ *   fpmsyncd-rib.c       routes, deferred deletes, reconciliation;
+ *   fpmsyncd-rib-load.c  the database load;
  *   fpmsyncd-txn.c       the rows as OVSDB operations, and the replies.
  *
  * They share daemons/fpmsyncd/fpmsyncd-private.h, which defines the rib's
