@@ -18,7 +18,9 @@ daemons_fpmsyncd_libfpmsyncd_la_SOURCES = \
 	daemons/fpmsyncd/fpmsyncd-zmq.c daemons/fpmsyncd/fpmsyncd-zmq.h
 
 sbin_PROGRAMS += daemons/fpmsyncd/fpmsyncd
-daemons_fpmsyncd_fpmsyncd_SOURCES = daemons/fpmsyncd/fpmsyncd.c
+daemons_fpmsyncd_fpmsyncd_SOURCES = daemons/fpmsyncd/fpmsyncd.c \
+	daemons/fpmsyncd/fpmsyncd-options.c daemons/fpmsyncd/fpmsyncd-options.h \
+	daemons/fpmsyncd/fpmsyncd-unixctl.c daemons/fpmsyncd/fpmsyncd-unixctl.h
 daemons_fpmsyncd_fpmsyncd_LDADD = daemons/fpmsyncd/libfpmsyncd.la \
 	lib/libfibsync.la \
 	idl/libfibsync-idl.la $(OVSDB_LIBS) $(OVS_LIBS) $(NL_LIBS) \
