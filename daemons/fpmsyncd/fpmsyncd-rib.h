@@ -35,8 +35,7 @@
  *                        has the rib's routes written again through
  *                        functions the rib gives it);
  *   fpmsyncd-rib.c       routes, deferred deletes, reconciliation;
- *   fpmsyncd-rib-load.c  the database load;
- *   fpmsyncd-txn.c       the rows as OVSDB operations, and the replies.
+ *   fpmsyncd-rib-load.c  the database load.
  *
  * They share daemons/fpmsyncd/fpmsyncd-private.h, which defines the rib's
  * data.  Above the rib, and calling it, are the modules that follow its
@@ -44,7 +43,9 @@
  * (Route.status written behind the northbound fast path's results) and
  * fpmsyncd-zmq.c (the fast path).  The rib calls none of them: each
  * registers a 'struct fpmd_rib_observer', and the rib tells its observers
- * of each change to a route.
+ * of each change to a route.  Above those, fpmsyncd-txn.c turns the rib's
+ * rows into OVSDB operations and takes the replies, telling FIB
+ * suppression and Route.status of the rows it writes.
  *
  * Memory
  * ======

@@ -30,7 +30,8 @@
  * or delete taken tells daemons/fpmsyncd/fpmsyncd-status.h that the row's status
  * starts empty.
  *
- * Part of the rib (daemons/fpmsyncd/fpmsyncd-rib.h); thread safety: none. */
+ * On the rib's rows, above the rib and the modules that follow its
+ * routes (daemons/fpmsyncd/fpmsyncd-rib.h); thread safety: none. */
 
 #include <stdbool.h>
 #include <stddef.h>
