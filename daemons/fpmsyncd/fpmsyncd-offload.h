@@ -19,15 +19,15 @@
 
 /* FIB suppression: telling zebra which routes are offloaded.
  *
- * With FIB suppression on, zebra advertises a route only once the
- * forwarding plane has it.  orchd writes offload=true into a Route row's
- * status once the route is programmed; fpmsyncd's Route.status monitor
- * (daemons/fpmsyncd/fpmsyncd-db.c) reports those rows here (on the northbound fast
- * path, orchd's results do, daemons/fpmsyncd/fpmsyncd-zmq.h), and for each route that
- * zebra announced in its current session the rib asks for an offload
- * notification (daemons/fpmsyncd/fpmsyncd-fpm.c sends it).  A route rewritten with
- * new content is no longer offloaded until its status says so again; a
- * route zebra replays unchanged is confirmed at once.
+ * With FIB suppression on, zebra advertises a route only once the forwarding
+ * plane has it. orchd writes offload=true into a Route row's status once the
+ * route is programmed; fpmsyncd's Route.status monitor
+ * (daemons/fpmsyncd/fpmsyncd-db.c) reports those rows here (on the northbound
+ * fast path, orchd's results do, daemons/fpmsyncd/fpmsyncd-zmq.h), and for
+ * each route that zebra announced in its current session the rib asks for an
+ * offload notification (daemons/fpmsyncd/fpmsyncd-fpm.c sends it).  A route
+ * rewritten with new content is no longer offloaded until its status says so
+ * again; a route zebra replays unchanged is confirmed at once.
  *
  * A change that orchd never sees needs an answer too: a route announced
  * A (offloaded), then B, then A again (or A with a new metric) before B

@@ -48,19 +48,19 @@
  * Order
  * =====
  *
- * A status is taken only for a route whose Route row is in the database
- * or in a transaction already handed to the writer.  The mutates go over
- * the same lib/ovsdb-writer.h connection, in the same window, after the
- * rows (daemons/fpmsyncd/fpmsyncd-db.c's flush), so ovsdb-server applies them after
- * the row's insert.  A route taken before its row is written is dropped
- * from the queue ("held").  When the row's insert is taken
- * (daemons/fpmsyncd/fpmsyncd-txn.c), the route's status goes into the insert itself
- * (fpmd_status_put_insert()): under FIB suppression the results of a burst
- * mostly come before fpmsyncd writes its rows, and a row inserted with its
- * status costs ovsdb-server one operation instead of two.  A row deleted,
+ * A status is taken only for a route whose Route row is in the database or in
+ * a transaction already handed to the writer.  The mutates go over the same
+ * lib/ovsdb-writer.h connection, in the same window, after the rows
+ * (daemons/fpmsyncd/fpmsyncd-db.c's flush), so ovsdb-server applies them after
+ * the row's insert.  A route taken before its row is written is dropped from
+ * the queue ("held").  When the row's insert is taken
+ * (daemons/fpmsyncd/fpmsyncd-txn.c), the route's status goes into the insert
+ * itself (fpmd_status_put_insert()): under FIB suppression the results of a
+ * burst mostly come before fpmsyncd writes its rows, and a row inserted with
+ * its status costs ovsdb-server one operation instead of two.  A row deleted,
  * or inserted with no result yet, starts with an empty status
- * (fpmd_status_row_emptied()); a result that comes later is a mutate.
- * Writes are asynchronous and never stop fpmsyncd from reading zebra.
+ * (fpmd_status_row_emptied()); a result that comes later is a mutate.  Writes
+ * are asynchronous and never stop fpmsyncd from reading zebra.
  *
  * Transactions
  * ============
@@ -76,11 +76,11 @@
  * Its own writes
  * ==============
  *
- * fpmsyncd's Route.status monitor (daemons/fpmsyncd/fpmsyncd-db.c), which on the
- * OVSDB path turns orchd's writes into offload notifications, is not
+ * fpmsyncd's Route.status monitor (daemons/fpmsyncd/fpmsyncd-db.c), which on
+ * the OVSDB path turns orchd's writes into offload notifications, is not
  * installed on this path: the results drive the notifications
- * (daemons/fpmsyncd/fpmsyncd-offload.h), and fpmsyncd never hears its own status
- * writes back as news.
+ * (daemons/fpmsyncd/fpmsyncd-offload.h), and fpmsyncd never hears its own
+ * status writes back as news.
  *
  * Above the rib (daemons/fpmsyncd/fpmsyncd-rib.h): it follows the rib's
  * routes (withdrawn, freed, loaded) as an observer of the rib, registered
