@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "coverage.h"
+#include "daemons/fpmsyncd/fpmsyncd-db-monitors.h"
 #include "daemons/fpmsyncd/fpmsyncd-offload.h"
 #include "daemons/fpmsyncd/fpmsyncd-rib.h"
 #include "daemons/fpmsyncd/fpmsyncd-status.h"
@@ -67,6 +68,8 @@ struct fpmd_db {
     struct ovsdb_writer *writer; /* Connection and transactions. */
     struct fpmd_rib *rib;       /* What to write. */
     struct fpmd_settings *settings; /* The Global row changes them. */
+    struct fpmd_db_cfg cfg;     /* Where the configuration monitor's rows
+                                 * go (fpmsyncd-db-monitors.c). */
     enum fpmd_db_state state;   /* Connection state. */
     size_t n_lost;              /* Transactions lost with the connection,
                                  * not logged yet. */
@@ -132,6 +135,7 @@ struct fpmd_db {
 
 static void db_msg_cb(void *db_, const struct jsonrpc_msg *);
 static void load_stop(struct fpmd_db *);
+static void apply_fib_suppression_cb(void *db);
 
 /* Creates the database side of fpmsyncd for 'rib', connecting to
  * 'remote', with 'settings' (which the Global row changes). */
@@ -147,6 +151,10 @@ fpmd_db_create(const char *remote, struct fpmd_rib *rib,
     ovsdb_writer_set_msg_cb(db->writer, db_msg_cb, db);
     db->rib = rib;
     db->settings = settings;
+    db->cfg.rib = rib;
+    db->cfg.settings = settings;
+    db->cfg.fib_suppression_cb = apply_fib_suppression_cb;
+    db->cfg.aux = db;
     ovsdb_write_mark_init(&db->mark, "fpmsyncd");
 
     perf_timer_options_init(&popts);
@@ -223,49 +231,6 @@ status_monitor_stop(struct fpmd_db *db)
     fpmd_offload_reset(db->rib);
 }
 
-/* Takes in table-updates2 'updates' of the status monitor. */
-static void
-status_updates(struct fpmd_db *db, const struct json *updates)
-{
-    const struct json *rows;
-    const struct shash_node *r;
-
-    if (!updates || updates->type != JSON_OBJECT) {
-        return;
-    }
-    rows = shash_find_data(json_object(updates), "Route");
-    if (!rows || rows->type != JSON_OBJECT) {
-        return;
-    }
-    SHASH_FOR_EACH (r, json_object(rows)) {
-        const struct json *u = r->data;
-        const struct shash_node *change;
-        struct uuid uuid;
-
-        if (u->type != JSON_OBJECT || !uuid_from_string(&uuid, r->name)
-            || shash_count(json_object(u)) != 1) {
-            continue;
-        }
-        change = shash_first(json_object(u));
-        if (!strcmp(change->name, "initial")
-            || !strcmp(change->name, "insert")) {
-            const struct json *row = change->data;
-            const char *vrf
-                = ovsdb_wire_get_string(ovsdb_wire_col(row, "vrf"));
-            const char *prefix
-                = ovsdb_wire_get_string(ovsdb_wire_col(row, "prefix"));
-
-            if (vrf && prefix) {
-                fpmd_offload_status_set(db->rib, &uuid, vrf, prefix);
-            }
-        } else if (!strcmp(change->name, "modify")) {
-            fpmd_offload_status_touched(db->rib, &uuid);
-        } else if (!strcmp(change->name, "delete")) {
-            fpmd_offload_status_cleared(db->rib, &uuid);
-        }
-    }
-}
-
 /* Applies the FIB suppression setting to the rib and the monitor (which
  * the northbound fast path does without).  The monitor starts only once
  * the database is read (or known to hold what fpmsyncd had read): its
@@ -291,135 +256,12 @@ apply_fib_suppression(struct fpmd_db *db)
     }
 }
 
-/* The configuration monitor: Global and Vrf. */
-
-/* Applies a Global row's boolean column for 's': 'value' is "true",
- * "false", or NULL or anything else for empty. */
-static bool
-setting_from_bool_string(struct setting *s, const char *value)
-{
-    return setting_set_global(s, value && (!strcmp(value, "true")
-                                           || !strcmp(value, "false")),
-                              value && !strcmp(value, "true"));
-}
-
-/* Applies a Global row's optional boolean column for 's': 'value' is the
- * column's value (ovsdb_wire_get_optional()), NULL or not a boolean for
- * empty. */
-static bool
-setting_from_bool_json(struct setting *s, const struct json *value)
-{
-    return setting_set_global(s, value && (value->type == JSON_TRUE
-                                           || value->type == JSON_FALSE),
-                              value && value->type == JSON_TRUE);
-}
-
-/* Takes in the Global row 'row' (NULL if it was deleted). */
+/* As apply_fib_suppression(), for the configuration monitor's Global
+ * row. */
 static void
-global_row(struct fpmd_db *db, const struct json *row)
+apply_fib_suppression_cb(void *db)
 {
-    struct fpmd_settings *st = db->settings;
-    const struct json *fs = ovsdb_wire_get_optional(
-        ovsdb_wire_col(row, "fib_suppression"));
-    const struct json *nz = ovsdb_wire_get_optional(
-        ovsdb_wire_col(row, "northbound_zmq"));
-    const char *ll = ovsdb_wire_get_string(ovsdb_wire_col(row, "log_level"));
-    int64_t bs = 0, rt = 0;
-    bool has_bs, has_rt;
-
-    has_bs = ovsdb_wire_get_integer(ovsdb_wire_col(row, "batch_size"), &bs);
-    if (setting_set_global(&st->batch_size, has_bs, bs)) {
-        VLOG_INFO("batch size %"PRId64" (%s)", st->batch_size.value,
-                  setting_source_name(st->batch_size.source));
-    }
-    has_rt = ovsdb_wire_get_integer(ovsdb_wire_col(row, "reconcile_timer"),
-                                    &rt);
-    if (setting_set_global(&st->reconcile_timer, has_rt, rt)) {
-        VLOG_INFO("reconcile timer %"PRId64" s (%s)",
-                  st->reconcile_timer.value,
-                  setting_source_name(st->reconcile_timer.source));
-    }
-    if (setting_from_bool_json(&st->fib_suppression, fs)) {
-        VLOG_INFO("FIB suppression %s (%s)",
-                  st->fib_suppression.value ? "on" : "off",
-                  setting_source_name(st->fib_suppression.source));
-    }
-    if (setting_from_bool_json(&st->northbound_zmq, nz)) {
-        VLOG_INFO("northbound ZeroMQ %s (%s)%s",
-                  st->northbound_zmq.value ? "on" : "off",
-                  setting_source_name(st->northbound_zmq.source),
-                  st->path != FPMD_PATH_UNDECIDED
-                  ? ": takes effect when fpmsyncd restarts" : "");
-    }
-    fpmd_settings_decide_path(st);
     apply_fib_suppression(db);
-    if (setting_from_bool_string(
-            &st->resolve_nexthops,
-            ovsdb_wire_map_get_string(ovsdb_wire_col(row, "other_config"),
-                                      "resolve_nexthops"))) {
-        VLOG_INFO("next-hop groups %s (%s)", st->resolve_nexthops.value
-                  ? "resolved into Route.nexthops" : "by id only",
-                  setting_source_name(st->resolve_nexthops.source));
-    }
-    fpmd_rib_set_resolve(db->rib, st->resolve_nexthops.value);
-    if (ll) {
-        enum vlog_level level = vlog_get_level_val(ll);
-
-        if (level != VLL_N_LEVELS) {
-            vlog_set_levels(NULL, VLF_FILE, level);
-        }
-    }
-}
-
-/* Takes in a Vrf row, as the configuration monitor reports it. */
-static void
-vrf_row(struct fpmd_db *db, const struct json *row)
-{
-    const char *name = ovsdb_wire_get_string(ovsdb_wire_col(row, "name"));
-    int64_t table;
-
-    if (name && ovsdb_wire_get_integer(ovsdb_wire_col(row, "table_id"),
-                                       &table)) {
-        fpmd_vrf_row(db->rib, name, table);
-    }
-}
-
-/* Takes in table-updates 'updates' of the configuration monitor, its
- * 'initial' reply or an "update". */
-static void
-cfg_updates(struct fpmd_db *db, const struct json *updates, bool initial)
-{
-    const struct shash_node *t, *r;
-
-    if (!updates || updates->type != JSON_OBJECT) {
-        return;
-    }
-    if (initial && !shash_find(json_object(updates), "Global")) {
-        /* No Global row: every setting at its default. */
-        global_row(db, NULL);
-    }
-    SHASH_FOR_EACH (t, json_object(updates)) {
-        const struct json *rows = t->data;
-        bool is_global = !strcmp(t->name, "Global");
-
-        if (rows->type != JSON_OBJECT) {
-            continue;
-        }
-        SHASH_FOR_EACH (r, json_object(rows)) {
-            const struct json *u = r->data;
-            const struct json *new;
-
-            if (u->type != JSON_OBJECT) {
-                continue;
-            }
-            new = shash_find_data(json_object(u), "new");
-            if (is_global) {
-                global_row(db, new);
-            } else {
-                vrf_row(db, new);
-            }
-        }
-    }
 }
 
 /* The load. */
@@ -713,7 +555,7 @@ db_monitor_reply(struct fpmd_db *db, const struct jsonrpc_msg *msg)
         free_id(&db->cfg_id);
         if (msg->type == JSONRPC_REPLY) {
             fpmd_vrf_sync_begin(db->rib);
-            cfg_updates(db, msg->result, true);
+            fpmd_db_cfg_updates(&db->cfg, msg->result, true);
             fpmd_vrf_sync_end(db->rib);
             apply_fib_suppression(db);
         } else {
@@ -723,7 +565,7 @@ db_monitor_reply(struct fpmd_db *db, const struct jsonrpc_msg *msg)
         free_id(&db->status_id);
         if (msg->type == JSONRPC_REPLY) {
             db->status_monitor = true;
-            status_updates(db, msg->result);
+            fpmd_db_status_updates(db->rib, msg->result);
         } else {
             char *s = json_to_string(msg->error, 0);
 
@@ -756,9 +598,9 @@ db_msg_cb(void *db_, const struct jsonrpc_msg *msg)
             return;
         }
         if (!strcmp(msg->method, "update")) {
-            cfg_updates(db, params->elems[1], false);
+            fpmd_db_cfg_updates(&db->cfg, params->elems[1], false);
         } else if (!strcmp(msg->method, "update2") && db->status_monitor) {
-            status_updates(db, params->elems[1]);
+            fpmd_db_status_updates(db->rib, params->elems[1]);
         }
     } else if (msg->type == JSONRPC_REPLY || msg->type == JSONRPC_ERROR) {
         db_monitor_reply(db, msg);

@@ -20,13 +20,13 @@
 /* fpmsyncd's database side: the connection to ovsdb-server and what goes
  * over it.
  *
- *   - Writing: the rib's transactions (daemons/fpmsyncd/fpmsyncd-txn.h) go through
- *     one lib/ovsdb-writer.h, at most --max-inflight in flight, under the
- *     flush policy: at once while fewer than --flush-threshold rows are
- *     pending, otherwise when a batch is full or --flush-interval ms after
- *     the last flush.  A refused transaction is retried after a backoff.
- *     On the northbound fast path, the Route.status mutates written behind
- *     orchd's results (daemons/fpmsyncd/fpmsyncd-status.h) go the same way, in
+ *   - Writing: the rib's transactions (daemons/fpmsyncd/fpmsyncd-txn.h) go
+ *     through one lib/ovsdb-writer.h, at most --max-inflight in flight, under
+ *     the flush policy: at once while fewer than --flush-threshold rows are
+ *     pending, otherwise when a batch is full or --flush-interval ms after the
+ *     last flush.  A refused transaction is retried after a backoff.  On the
+ *     northbound fast path, the Route.status mutates written behind orchd's
+ *     results (daemons/fpmsyncd/fpmsyncd-status.h) go the same way, in
  *     transactions of their own, after the rows.
  *
  *   - Reading: at each (re)connection, the Nexthop_Group and Route rows
@@ -38,10 +38,11 @@
  *     fpmsyncd's next write.
  *
  *   - Monitors, on the writer's connection: the Global row (the settings
- *     below) and the Vrf rows; with FIB suppression on, the Route rows
- *     whose status says offloaded (daemons/fpmsyncd/fpmsyncd-offload.h), except on
+ *     below) and the Vrf rows; with FIB suppression on, the Route rows whose
+ *     status says offloaded (daemons/fpmsyncd/fpmsyncd-offload.h), except on
  *     the northbound fast path, where orchd's results say it (and where
  *     fpmsyncd itself writes Route.status: it would hear its own writes).
+ *     What they report is taken in by daemons/fpmsyncd/fpmsyncd-db-monitors.c.
  *
  * The first Global row read (or the command line, before) decides the
  * path for routes to orchd: OVSDB, or ZeroMQ with the rows written behind

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "daemons/fpmsyncd/fpmsyncd-private.h"
+#include "daemons/fpmsyncd/fpmsyncd-rib-rows.h"
 #include "hash.h"
 #include "lib/ovsdb-wire.h"
 #include "openvswitch/dynamic-string.h"
@@ -199,10 +200,16 @@ nh_key(const struct fpmd_rib *rib, const struct fpm_addr *gateway,
 /* Next-hop objects. */
 
 void
-fpmd_nh_table_init(struct fpmd_nh_table *t)
+/* Initializes the empty table of a rib that writes routes again with
+ * 'route_refresh' and 'route_move'. */
+fpmd_nh_table_init(struct fpmd_nh_table *t,
+                   fpmd_nh_route_refresh_func *route_refresh,
+                   fpmd_nh_route_move_func *route_move)
 {
     hmap_init(&t->ids);
     hmap_init(&t->anon);
+    t->route_refresh = route_refresh;
+    t->route_move = route_move;
 }
 
 /* Frees 'nh' and what it owns, without unlinking it from anything. */
@@ -440,7 +447,7 @@ nh_changed(struct fpmd_rib *rib, struct fpmd_nh *nh)
     nh_write(rib, nh);
     LIST_FOR_EACH (r, nh_node, &nh->routes) {
         rib->stats.routes_rewritten++;
-        fpmd_route_refresh(rib, r);
+        rib->nhs.route_refresh(rib, r);
     }
     for (size_t i = 0; i < nh->n_deps; i++) {
         struct fpmd_nh *g = nh->deps[i];
@@ -602,7 +609,7 @@ detach_routes(struct fpmd_rib *rib, struct fpmd_nh *nh)
                     && !(r->be.flags & FPMD_F_NO_CONTENT)) {
                     rib->stats.routes_detached++;
                     r->type = FPM_ROUTE_BLACKHOLE;
-                    fpmd_route_move(rib, r, NULL);
+                    rib->nhs.route_move(rib, r, NULL);
                 }
             }
         }
@@ -611,7 +618,7 @@ detach_routes(struct fpmd_rib *rib, struct fpmd_nh *nh)
     LIST_FOR_EACH_SAFE (r, nh_node, &nh->routes) {
         if (r->gen != rib->gen && !(r->be.flags & FPMD_F_NO_CONTENT)) {
             rib->stats.routes_detached++;
-            fpmd_route_move(rib, r, fpmd_nh_intern(rib, paths, n));
+            rib->nhs.route_move(rib, r, fpmd_nh_intern(rib, paths, n));
         }
     }
     free(paths);

@@ -37,6 +37,7 @@
 #include "openvswitch/list.h"
 
 struct fpmd_rib;
+struct fpmd_route;
 struct json;
 
 /* One member of a next-hop set. */
@@ -89,13 +90,28 @@ struct fpmd_nh {
     size_t allocated_deps;      /* Capacity of 'deps'. */
 };
 
+/* Writes route 'r' again: the set of its next-hop object changed. */
+typedef void fpmd_nh_route_refresh_func(struct fpmd_rib *,
+                                        struct fpmd_route *r);
+
+/* Moves route 'r' onto next-hop object 'nh' (NULL for none) and writes it
+ * again: a new zebra session defines its old object otherwise. */
+typedef void fpmd_nh_route_move_func(struct fpmd_rib *, struct fpmd_route *r,
+                                     struct fpmd_nh *nh);
+
 /* The rib's next-hop objects. */
 struct fpmd_nh_table {
     struct hmap ids;            /* 'struct fpmd_nh's with an id. */
     struct hmap anon;           /* Anonymous 'struct fpmd_nh's. */
+
+    /* The routes are the rib's (daemons/fpmsyncd/fpmsyncd-rib.c), above
+     * this table: it has them written again through these. */
+    fpmd_nh_route_refresh_func *route_refresh; /* After a set changed. */
+    fpmd_nh_route_move_func *route_move; /* Off a redefined object. */
 };
 
-void fpmd_nh_table_init(struct fpmd_nh_table *);
+void fpmd_nh_table_init(struct fpmd_nh_table *, fpmd_nh_route_refresh_func *,
+                        fpmd_nh_route_move_func *);
 void fpmd_nh_table_destroy(struct fpmd_nh_table *);
 
 /* FPM input: RTM_NEWNEXTHOP and RTM_DELNEXTHOP. */

@@ -19,32 +19,36 @@
 
 /* FIB suppression: telling zebra which routes are offloaded.
  *
- * With FIB suppression on, zebra advertises a route only once the
- * forwarding plane has it.  orchd writes offload=true into a Route row's
- * status once the route is programmed; fpmsyncd's Route.status monitor
- * (daemons/fpmsyncd/fpmsyncd-db.c) reports those rows here (on the northbound fast
- * path, orchd's results do, daemons/fpmsyncd/fpmsyncd-zmq.h), and for each route that
- * zebra announced in its current session the rib asks for an offload
- * notification (daemons/fpmsyncd/fpmsyncd-fpm.c sends it).  A route rewritten with
- * new content is no longer offloaded until its status says so again; a
- * route zebra replays unchanged is confirmed at once.
+ * With FIB suppression on, zebra advertises a route only once the forwarding
+ * plane has it. orchd writes offload=true into a Route row's status once the
+ * route is programmed; fpmsyncd's Route.status monitor
+ * (daemons/fpmsyncd/fpmsyncd-db.c) reports those rows here (on the northbound
+ * fast path, orchd's results do, daemons/fpmsyncd/fpmsyncd-zmq.h), and for
+ * each route that zebra announced in its current session the rib asks for an
+ * offload notification (daemons/fpmsyncd/fpmsyncd-fpm.c sends it).  A route
+ * rewritten with new content is no longer offloaded until its status says so
+ * again; a route zebra replays unchanged is confirmed at once.
  *
  * A change that orchd never sees needs an answer too: a route announced
  * A (offloaded), then B, then A again (or A with a new metric) before B
  * left fpmsyncd.  On the OVSDB path B's write is replaced in the queue and
  * the row, which still holds what orchd programs of A and says
  * offload=true (an update that changes what orchd programs deletes it),
- * answers (fpmd_offload_from_row()); so a route's record stays while its
+ * answers (the rib's refresh of the route tells this module, its
+ * observer); so a route's record stays while its
  * row says so, whatever the route's content, until an update that
  * deletes the row's offload is sent (fpmd_offload_row_cleared()).  On the
  * fast path fpmsyncd asks orchd to answer A even though orchd holds it
  * already (ROUTE_FRAME_EF_ANSWER on every SET of a route not
  * offloaded).
  *
- * Part of the rib (daemons/fpmsyncd/fpmsyncd-rib.h); thread safety: none. */
+ * Above the rib (daemons/fpmsyncd/fpmsyncd-rib.h): it follows the rib's
+ * routes as an observer of the rib, registered by fpmd_offload_attach(),
+ * and keeps its state in its own 'struct fpmd_offload'.  Thread safety:
+ * none. */
 
 #include <stdbool.h>
-#include "openvswitch/hmap.h"
+#include <stddef.h>
 
 struct fpm_route;
 struct fpmd_rib;
@@ -55,26 +59,15 @@ struct uuid;
  * type, metric) is offloaded. */
 typedef void fpmd_offload_func(const struct fpm_route *r, void *aux);
 
-/* The rib's FIB suppression state. */
-struct fpmd_offload {
-    struct hmap offloaded;      /* 'struct fpmd_offloaded's, by UUID: the
-                                 * Route rows whose status says
-                                 * offload=true, as the Route.status
-                                 * monitor reported (the OVSDB path), with
-                                 * their routes (FPMD_F_RECORDED). */
-    size_t n_unrecorded;        /* Offloaded routes with no record (the
-                                 * fast path's, fpmd_offload_route_set()). */
-    bool enabled;               /* FIB suppression on. */
-    fpmd_offload_func *cb;      /* How to notify zebra, or NULL. */
-    void *aux;                  /* Passed to 'cb'. */
-};
-
-void fpmd_offload_init(struct fpmd_offload *);
-void fpmd_offload_destroy(struct fpmd_offload *);
+/* Attaching it to the rib (fpmsyncd.c's main, before anything else
+ * observes the rib). */
+void fpmd_offload_attach(struct fpmd_rib *);
 
 /* Configuration. */
 void fpmd_offload_set_cb(struct fpmd_rib *, fpmd_offload_func *, void *aux);
 void fpmd_offload_enable(struct fpmd_rib *, bool enabled);
+bool fpmd_offload_enabled(const struct fpmd_rib *);
+void fpmd_offload_set_fast_path(struct fpmd_rib *, bool on);
 
 /* The Route.status monitor. */
 void fpmd_offload_reset(struct fpmd_rib *);
@@ -83,16 +76,16 @@ void fpmd_offload_status_set(struct fpmd_rib *, const struct uuid *,
 void fpmd_offload_status_touched(struct fpmd_rib *, const struct uuid *);
 void fpmd_offload_status_cleared(struct fpmd_rib *, const struct uuid *);
 
-/* The northbound fast path's results. */
+/* The northbound fast path's results, and the rows it loads. */
 void fpmd_offload_route_set(struct fpmd_rib *, struct fpmd_route *);
-
-/* The OVSDB path's rows. */
-bool fpmd_offload_from_row(struct fpmd_rib *, struct fpmd_route *);
-void fpmd_offload_row_cleared(struct fpmd_rib *, struct fpmd_route *);
-
-/* For routes. */
-void fpmd_offload_notify(struct fpmd_rib *, const struct fpmd_route *);
 void fpmd_offload_clear(struct fpmd_rib *, struct fpmd_route *);
-void fpmd_offload_forget(struct fpmd_rib *, struct fpmd_route *);
+
+/* The OVSDB path's rows (daemons/fpmsyncd/fpmsyncd-txn.c). */
+void fpmd_offload_row_cleared(struct fpmd_rib *, struct fpmd_route *);
+void fpmd_offload_status_stale(const struct fpmd_rib *, struct fpmd_route *);
+
+/* Introspection (and the Check suite). */
+size_t fpmd_offload_n_records(const struct fpmd_rib *);
+size_t fpmd_offload_n_unrecorded(const struct fpmd_rib *);
 
 #endif /* daemons/fpmsyncd/fpmsyncd-offload.h */

@@ -17,18 +17,19 @@
 #ifndef FPMSYNCD_PRIVATE_H
 #define FPMSYNCD_PRIVATE_H 1
 
-/* What the parts of fpmsyncd's rib share (daemons/fpmsyncd/fpmsyncd-rib.h lists
- * them): the rib itself, its routes, the kinds of rows, and the few
- * functions of fpmsyncd-rib.c that the other parts call.  Nothing outside
- * the rib includes this header. */
+/* fpmsyncd's rib as data: the rib itself, its routes, the kinds of rows
+ * and their flags, and the functions of fpmsyncd-rib.c on routes, which
+ * its load and the modules above it call.  The parts of the rib
+ * (daemons/fpmsyncd/fpmsyncd-rib.h lists them) and the modules that
+ * follow its routes (its observers: FIB suppression, Route.status, the
+ * northbound fast path) include it; each owns the members and flags
+ * marked as its own. */
 
 #include <linux/rtnetlink.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include "daemons/fpmsyncd/fpmsyncd-nexthop.h"
-#include "daemons/fpmsyncd/fpmsyncd-offload.h"
 #include "daemons/fpmsyncd/fpmsyncd-rib.h"
-#include "daemons/fpmsyncd/fpmsyncd-status.h"
 #include "daemons/fpmsyncd/fpmsyncd-vrf.h"
 #include "lib/fib-prefix.h"
 #include "lib/fpm-route.h"
@@ -64,7 +65,8 @@ enum {
                                  * so, for older content, without it:
                                  * fpmsyncd-offload.h). */
 
-    /* The northbound fast path's (daemons/fpmsyncd/fpmsyncd-zmq.h), routes only. */
+    /* The northbound fast path's (daemons/fpmsyncd/fpmsyncd-zmq.h), routes
+     * only. */
     FPMD_F_ZMQ_QUEUED = 1 << 4, /* On its queue: not freed until it leaves
                                  * it. */
     FPMD_F_ZMQ_SENT = 1 << 5,   /* Last sent as a SET: orchd holds it. */
@@ -125,23 +127,40 @@ struct fpmd_route {
     struct ovs_list nh_node;    /* In 'nh->routes', if 'nh'. */
 };
 
+/* An observer registered on the rib (fpmd_rib_observe()). */
+struct fpmd_rib_watch {
+    const struct fpmd_rib_observer *ob; /* Its callbacks. */
+    void *aux;                  /* Passed to each. */
+};
+
+/* Calls member CB of each observer of RIB with the arguments that follow
+ * and the observer's 'aux'. */
+#define FPMD_RIB_NOTIFY(RIB, CB, ...)                                   \
+    for (size_t i_ = 0; i_ < (RIB)->n_observers; i_++) {                \
+        const struct fpmd_rib_watch *w_ = &(RIB)->observers[i_];        \
+                                                                        \
+        if (w_->ob->CB) {                                               \
+            w_->ob->CB(__VA_ARGS__, w_->aux);                           \
+        }                                                               \
+    }
+
 /* The rib.  Each part owns its members: fpmsyncd-rib.c all but those
  * marked otherwise. */
 struct fpmd_rib {
     struct hmap routes;         /* 'struct fpmd_route's. */
     struct fpmd_nh_table nhs;   /* Next-hop objects (fpmsyncd-nexthop.c). */
     struct fpmd_vrf_table vrfs; /* VRFs (fpmsyncd-vrf.c). */
-    struct fpmd_offload offload; /* FIB suppression (fpmsyncd-offload.c). */
-    struct fpmd_zmq *zmq;       /* The northbound fast path, or NULL
-                                 * (fpmsyncd-zmq.c). */
-    struct fpmd_status status;  /* Route.status written behind the fast
-                                 * path's results (fpmsyncd-status.c). */
-    struct hmap foreign;        /* 'struct fpmd_foreign's. */
+    struct fpmd_rib_watch observers[FPMD_RIB_MAX_OBSERVERS];
+                                /* Who follows its routes... */
+    size_t n_observers;         /* ...in the first these. */
+    struct hmap foreign;        /* 'struct fpmd_foreign's
+                                 * (fpmsyncd-rib-rows.c). */
     struct route_batch batch;   /* Rows to write. */
     uint32_t gen;               /* Current generation (zebra session). */
     bool loaded;                /* Database state read since the last
-                                 * (re)connection. */
-    bool first_load_done;       /* The database was read once. */
+                                 * (re)connection (fpmsyncd-rib-load.c). */
+    bool first_load_done;       /* The database was read once (the
+                                 * same). */
     bool replay_pending;        /* That first read found routes (fpmsyncd
                                  * restarted), and no reconciliation has
                                  * told since which of them zebra still
@@ -159,26 +178,19 @@ struct fpmd_rib {
     struct fpmd_rib_stats stats; /* Counters, each kept by its part. */
 };
 
-/* The database load (fpmsyncd-rib.c). */
-void fpmd_rib_load_found(struct fpmd_rib *, struct route_batch_entry *,
-                         uint32_t hash, const struct uuid *actual,
-                         const struct uuid *expected);
-void fpmd_rib_load_settle(struct fpmd_rib *, struct route_batch_entry *);
-
 /* Routes (fpmsyncd-rib.c). */
 uint32_t fpmd_route_hash(uint16_t vrf, const struct fib_prefix *);
 struct fpmd_route *fpmd_route_find(const struct fpmd_rib *, uint16_t vrf,
                                    const struct fib_prefix *);
+struct fpmd_route *fpmd_route_create(struct fpmd_rib *, struct fpmd_vrf *,
+                                     const struct fib_prefix *);
+uint32_t fpmd_route_row_hash(const char *protocol, uint32_t metric,
+                             uint32_t nhg_id, bool blackhole,
+                             uint32_t members_hash);
 void fpmd_route_refresh(struct fpmd_rib *, struct fpmd_route *);
 void fpmd_route_move(struct fpmd_rib *, struct fpmd_route *,
                      struct fpmd_nh *);
 void fpmd_route_maybe_free(struct fpmd_rib *, struct fpmd_route *);
-
-/* Row UUIDs (fpmsyncd-rib.c). */
-void fpmd_rib_entry_uuid(const struct fpmd_rib *,
-                         const struct route_batch_entry *, struct uuid *);
-void fpmd_rib_forget_foreign(struct fpmd_rib *,
-                             const struct route_batch_entry *);
 
 /* Returns the set of next hops 'r' is written with (NULL for none). */
 static inline const struct fpmd_nhset *
@@ -218,16 +230,6 @@ fpmd_route_protocol(const struct fpmd_route *r,
         return "connected";
     }
     return route_key_protocol_name(r->protocol, buf);
-}
-
-/* Marks 'r''s Route.status stale (FPMD_F_STATUS_STALE) if that is news
- * for anyone: on the OVSDB path with FIB suppression on. */
-static inline void
-fpmd_route_status_stale(const struct fpmd_rib *rib, struct fpmd_route *r)
-{
-    if (!rib->zmq && rib->offload.enabled) {
-        r->be.flags |= FPMD_F_STATUS_STALE;
-    }
 }
 
 /* Returns the next hops written into 'r''s Route.nexthops: none for a

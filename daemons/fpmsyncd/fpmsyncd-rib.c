@@ -22,28 +22,14 @@
 #include <string.h>
 
 #include "daemons/fpmsyncd/fpmsyncd-private.h"
-#include "daemons/fpmsyncd/fpmsyncd-zmq.h"
+#include "daemons/fpmsyncd/fpmsyncd-rib-rows.h"
 #include "hash.h"
 #include "lib/fpm-route-format.h"
 #include "lib/hmap-prefetch.h"
-#include "lib/ovsdb-wire.h"
 #include "openvswitch/dynamic-string.h"
-#include "openvswitch/json.h"
 #include "openvswitch/poll-loop.h"
-#include "openvswitch/shash.h"
-#include "openvswitch/vlog.h"
 #include "timeval.h"
 #include "util.h"
-#include "uuid.h"
-
-VLOG_DEFINE_THIS_MODULE(fpmsyncd_rib);
-
-/* A row whose UUID is not the one route-key.h derives. */
-struct fpmd_foreign {
-    struct hmap_node node;      /* In 'foreign', by hash_pointer(entry). */
-    const struct route_batch_entry *entry; /* The row's entry. */
-    struct uuid uuid;           /* Its real UUID. */
-};
 
 /* Routes. */
 
@@ -76,9 +62,11 @@ fpmd_route_find(const struct fpmd_rib *rib, uint16_t vrf,
     return NULL;
 }
 
-static struct fpmd_route *
-route_create(struct fpmd_rib *rib, struct fpmd_vrf *vrf,
-             const struct fib_prefix *prefix)
+/* Creates the route to 'prefix' in 'vrf', which the rib does not hold,
+ * with no content yet. */
+struct fpmd_route *
+fpmd_route_create(struct fpmd_rib *rib, struct fpmd_vrf *vrf,
+                  const struct fib_prefix *prefix)
 {
     struct fpmd_route *r = xzalloc(sizeof *r);
 
@@ -88,9 +76,7 @@ route_create(struct fpmd_rib *rib, struct fpmd_vrf *vrf,
     r->vrf = vrf->idx;
     hmap_insert(&rib->routes, &r->node, route_hash_key(vrf->idx, prefix));
     vrf->n_routes++;
-    if (rib->zmq) {
-        fpmd_zmq_route_created(rib->zmq, r);
-    }
+    FPMD_RIB_NOTIFY(rib, route_created, r);
     return r;
 }
 
@@ -128,11 +114,7 @@ route_free(struct fpmd_rib *rib, struct fpmd_route *r)
     if (r == rib->del_deferred) {
         defer_end(rib, false);
     }
-    if (rib->zmq) {
-        fpmd_zmq_route_freed(rib->zmq, r);
-    }
-    fpmd_offload_forget(rib, r);
-    fpmd_status_route_freed(rib, r);
+    FPMD_RIB_NOTIFY(rib, route_freed, r);
     fpmd_rib_forget_foreign(rib, &r->be);
     route_set_nh(rib, r, NULL);
     fpmd_vrf_get(&rib->vrfs, r->vrf)->n_routes--;
@@ -141,8 +123,8 @@ route_free(struct fpmd_rib *rib, struct fpmd_route *r)
 }
 
 /* Returns the content hash of a Route row with these columns. */
-static uint32_t
-route_row_hash(const char *protocol, uint32_t metric, uint32_t nhg_id,
+uint32_t
+fpmd_route_row_hash(const char *protocol, uint32_t metric, uint32_t nhg_id,
                bool blackhole, uint32_t members_hash)
 {
     uint32_t h = hash_string(protocol, 0);
@@ -162,7 +144,7 @@ route_content_hash(const struct fpmd_rib *rib, const struct fpmd_route *r)
     bool blackhole = fpmd_route_is_blackhole(r);
     uint32_t members_hash = set ? set->hash : fpmd_nhset_hash(NULL, 0);
 
-    return route_row_hash(fpmd_route_protocol(r, buf), r->metric,
+    return fpmd_route_row_hash(fpmd_route_protocol(r, buf), r->metric,
                           r->nh ? r->nh->id : 0, blackhole, members_hash);
 }
 
@@ -182,7 +164,8 @@ route_asic_hash(const struct fpmd_route *r)
  *
  * zebra (re)announced 'r' (or its next hops changed), and with FIB
  * suppression it waits for an offload notification of each announcement.
- * One is sent at once if 'r' is offloaded and what orchd programs of it is
+ * One is sent at once (by the observer fpmsyncd-offload.c, told what
+ * changed) if 'r' is offloaded and what orchd programs of it is
  * unchanged: a replay, a path change merged with its deferred delete into
  * no change, a new protocol or metric.  orchd sends no result for those,
  * so nothing else would.  On the OVSDB path "unchanged" is measured
@@ -196,7 +179,7 @@ route_asic_hash(const struct fpmd_route *r)
 void
 fpmd_route_refresh(struct fpmd_rib *rib, struct fpmd_route *r)
 {
-    bool row_unchanged, asic_unchanged, row_asic_same;
+    struct fpmd_route_change c;
     uint32_t hash, asic_hash;
 
     if (!fpmd_route_writable(r)) {
@@ -205,43 +188,23 @@ fpmd_route_refresh(struct fpmd_rib *rib, struct fpmd_route *r)
     hash = route_content_hash(rib, r);
     asic_hash = route_asic_hash(r);
     /* A delete deferred for 'r' is cancelled by this add. */
-    row_unchanged = (r->be.db == ROUTE_BATCH_DB_PRESENT
-                     && r->be.db_hash == hash
-                     && (!r->be.queued || fpmd_rib_defers(rib, r)));
-    asic_unchanged = row_unchanged || asic_hash == r->asic_hash;
+    c.row_unchanged = (r->be.db == ROUTE_BATCH_DB_PRESENT
+                       && r->be.db_hash == hash
+                       && (!r->be.queued || fpmd_rib_defers(rib, r)));
+    c.asic_unchanged = c.row_unchanged || asic_hash == r->asic_hash;
     /* On the OVSDB path what counts is what orchd programs from the row:
      * zebra may have announced other content in between that never left
      * fpmsyncd (A, B, A' with B still queued). */
-    row_asic_same = (!rib->zmq
-                     && (row_unchanged
-                         || (r->be.db == ROUTE_BATCH_DB_PRESENT
-                             && asic_hash == r->row_asic_hash)));
+    c.row_asic_same = (c.row_unchanged
+                       || (r->be.db == ROUTE_BATCH_DB_PRESENT
+                           && asic_hash == r->row_asic_hash));
     r->asic_hash = asic_hash;
-    if (row_unchanged) {
+    if (c.row_unchanged) {
         r->row_asic_hash = asic_hash;
     }
 
     route_batch_set(&rib->batch, &r->be, hash);
-    if (rib->zmq) {
-        fpmd_zmq_route_set(rib->zmq, r, !row_unchanged);
-    }
-    if (row_asic_same) {
-        /* The row's offload, if it says so, holds for this content: no
-         * update deletes it, and if 'r' lost its offload to content that
-         * never left, the row answers (orchd, which saw no change, answers
-         * nothing). */
-        r->be.flags &= ~FPMD_F_STATUS_STALE;
-        if (r->be.flags & FPMD_F_OFFLOADED) {
-            fpmd_offload_notify(rib, r);
-        } else if (fpmd_offload_from_row(rib, r)) {
-            rib->stats.offload_changed_back++;
-        }
-    } else if (asic_unchanged && r->be.flags & FPMD_F_OFFLOADED) {
-        fpmd_offload_notify(rib, r);
-    } else if (!asic_unchanged) {
-        fpmd_offload_clear(rib, r);
-        fpmd_route_status_stale(rib, r);
-    }
+    FPMD_RIB_NOTIFY(rib, route_refreshed, r, &c);
 }
 
 /* Moves 'r' onto next-hop object 'nh' and writes it again. */
@@ -300,16 +263,9 @@ static void
 route_withdraw(struct fpmd_rib *rib, struct fpmd_route *r)
 {
     route_set_nh(rib, r, NULL);
-    if (!fpmd_rib_defers(rib, r)) {
-        /* A deferred delete keeps it for its add (defer_end()). */
-        fpmd_offload_clear(rib, r);
-    }
-    fpmd_status_route_withdrawn(rib, r);
     r->be.flags &= ~FPMD_F_NO_CONTENT;
     route_batch_del(&rib->batch, &r->be);
-    if (rib->zmq) {
-        fpmd_zmq_route_withdrawn(rib->zmq, r);
-    }
+    FPMD_RIB_NOTIFY(rib, route_withdrawn, r);
     fpmd_route_maybe_free(rib, r);
 }
 
@@ -322,7 +278,7 @@ route_add(struct fpmd_rib *rib, const struct fpm_route *fr,
     struct fpmd_route *r = fpmd_route_find(rib, vrf->idx, prefix);
 
     if (!r) {
-        r = route_create(rib, vrf, prefix);
+        r = fpmd_route_create(rib, vrf, prefix);
     }
     r->be.flags &= ~FPMD_F_NO_CONTENT;
     r->protocol = fr->protocol;
@@ -369,8 +325,7 @@ defer_end(struct fpmd_rib *rib, bool merged)
             rib->stats.del_alone++;
         }
         if (!merged && !rib->del_deferred->be.want) {
-            /* Offloaded no more: kept until now in case the add came. */
-            fpmd_offload_clear(rib, rib->del_deferred);
+            FPMD_RIB_NOTIFY(rib, route_delete_released, rib->del_deferred);
         }
         rib->del_deferred = NULL;
         route_batch_defer(&rib->batch, NULL);
@@ -572,10 +527,8 @@ fpmd_rib_create(fpmd_ifname_func *ifname)
     struct fpmd_rib *rib = xzalloc(sizeof *rib);
 
     hmap_init(&rib->routes);
-    fpmd_nh_table_init(&rib->nhs);
+    fpmd_nh_table_init(&rib->nhs, fpmd_route_refresh, fpmd_route_move);
     fpmd_vrf_table_init(&rib->vrfs);
-    fpmd_offload_init(&rib->offload);
-    fpmd_status_init(&rib->status);
     hmap_init(&rib->foreign);
     route_batch_init(&rib->batch, rib_idle_cb, rib_writable_cb, rib);
     rib->ifname = ifname ? ifname : fpm_ifindex_to_name;
@@ -586,362 +539,70 @@ fpmd_rib_create(fpmd_ifname_func *ifname)
 void
 fpmd_rib_destroy(struct fpmd_rib *rib)
 {
-    struct fpmd_foreign *f;
     struct fpmd_route *r;
 
     if (!rib) {
         return;
     }
     route_batch_destroy(&rib->batch);
-    fpmd_offload_destroy(&rib->offload);
-    fpmd_status_destroy(&rib->status);
+    for (size_t i = 0; i < rib->n_observers; i++) {
+        const struct fpmd_rib_watch *w = &rib->observers[i];
+
+        if (w->ob->rib_destroyed) {
+            w->ob->rib_destroyed(w->aux);
+        }
+    }
     HMAP_FOR_EACH_POP (r, node, &rib->routes) {
         free(r);
     }
     hmap_destroy(&rib->routes);
     fpmd_nh_table_destroy(&rib->nhs);
-    HMAP_FOR_EACH_POP (f, node, &rib->foreign) {
-        free(f);
-    }
-    hmap_destroy(&rib->foreign);
+    fpmd_rib_foreign_destroy(&rib->foreign);
     fpmd_vrf_table_destroy(&rib->vrfs);
     free(rib);
 }
 
-/* Row UUIDs. */
+/* Observers. */
 
-static struct fpmd_foreign *
-find_foreign(const struct fpmd_rib *rib, const struct route_batch_entry *e)
+/* Registers 'ob' to be told, with 'aux', of each change to the routes of
+ * 'rib', after the observers registered before it. */
+void
+fpmd_rib_observe(struct fpmd_rib *rib, const struct fpmd_rib_observer *ob,
+                 void *aux)
 {
-    struct fpmd_foreign *f;
-
-    HMAP_FOR_EACH_WITH_HASH (f, node, hash_pointer(e, 0), &rib->foreign) {
-        if (f->entry == e) {
-            return f;
-        }
-    }
-    return NULL;
+    ovs_assert(rib->n_observers < FPMD_RIB_MAX_OBSERVERS);
+    ovs_assert(!fpmd_rib_observer_aux(rib, ob));
+    rib->observers[rib->n_observers].ob = ob;
+    rib->observers[rib->n_observers].aux = aux;
+    rib->n_observers++;
 }
 
-/* Forgets the foreign UUID of 'e', which is going away, if it has one. */
+/* Unregisters 'ob', if it is registered. */
 void
-fpmd_rib_forget_foreign(struct fpmd_rib *rib,
-                        const struct route_batch_entry *e)
+fpmd_rib_unobserve(struct fpmd_rib *rib, const struct fpmd_rib_observer *ob)
 {
-    struct fpmd_foreign *f;
-
-    if (e->flags & FPMD_F_FOREIGN) {
-        f = find_foreign(rib, e);
-        if (f) {
-            hmap_remove(&rib->foreign, &f->node);
-            free(f);
-        }
-    }
-}
-
-/* Stores in '*u' the UUID of the row of 'e'. */
-void
-fpmd_rib_entry_uuid(const struct fpmd_rib *rib,
-                    const struct route_batch_entry *e, struct uuid *u)
-{
-    if (e->flags & FPMD_F_FOREIGN) {
-        const struct fpmd_foreign *f = find_foreign(rib, e);
-
-        if (f) {
-            *u = f->uuid;
+    for (size_t i = 0; i < rib->n_observers; i++) {
+        if (rib->observers[i].ob == ob) {
+            memmove(&rib->observers[i], &rib->observers[i + 1],
+                    (rib->n_observers - i - 1) * sizeof *rib->observers);
+            rib->n_observers--;
             return;
         }
     }
-    switch ((enum fpmd_kind) e->tag) {
-    case FPMD_ROUTE: {
-        const struct fpmd_route *r = CONTAINER_OF(e, struct fpmd_route, be);
-
-        route_key_route_uuid(fpmd_vrf_get(&rib->vrfs, r->vrf)->name,
-                             &r->prefix, u);
-        break;
-    }
-    case FPMD_NH:
-        route_key_nhg_uuid(CONTAINER_OF(e, struct fpmd_nh, be)->id, u);
-        break;
-    case FPMD_VRF:
-        route_key_vrf_uuid(CONTAINER_OF(e, struct fpmd_vrf, be)->name, u);
-        break;
-    }
 }
 
-/* The database load. */
-
-/* Notes that the database connection was lost: the database must be read
- * again before the next write.  Every transaction in flight was already
- * failed by its writer callback (daemons/fpmsyncd/fpmsyncd-txn.h). */
-void
-fpmd_rib_db_lost(struct fpmd_rib *rib)
+/* Returns the 'aux' that 'ob' registered with, or NULL if it is not
+ * registered: how an observer finds its state from the rib. */
+void *
+fpmd_rib_observer_aux(const struct fpmd_rib *rib,
+                      const struct fpmd_rib_observer *ob)
 {
-    rib->loaded = false;
-}
-
-/* Notes that the database connection is back and the database holds all
- * the rib believes but for the transactions that were in flight, which
- * were already queued again as unknown (lib/route-batch.h): writing may go
- * on without a load. */
-void
-fpmd_rib_db_kept(struct fpmd_rib *rib)
-{
-    ovs_assert(rib->first_load_done);
-    rib->loaded = true;
-}
-
-bool
-fpmd_rib_is_loaded(const struct fpmd_rib *rib)
-{
-    return rib->loaded;
-}
-
-/* Returns the "transact" parameters of the load's first read: the key and
- * content columns of every Nexthop_Group row (rows FPMD_LOAD_NHG).  The
- * Route rows (FPMD_LOAD_ROUTE) follow, read in slices of Route.bucket, with
- * the columns fpmd_rib_load_route_columns() names. */
-struct json *
-fpmd_rib_load_nhg_params(void)
-{
-    return json_array_create_2(json_string_create("Fibsync"),
-                               ovsdb_wire_op_select("Nexthop_Group", NULL,
-                                                    "_uuid id members"));
-}
-
-/* Returns the Route columns the load reads, space-separated: the key and
- * content columns (not counters, which are syncd's), and status too if
- * 'status': on the northbound fast path fpmsyncd writes it, and needs to
- * know what each row says (daemons/fpmsyncd/fpmsyncd-status.h). */
-const char *
-fpmd_rib_load_route_columns(bool status)
-{
-#define ROUTE_COLUMNS \
-    "_uuid vrf prefix protocol metric nexthop_group nexthops blackhole"
-    return status ? ROUTE_COLUMNS " status" : ROUTE_COLUMNS;
-#undef ROUTE_COLUMNS
-}
-
-/* Records that the load found the row of 'e', with content hash 'hash'
- * and UUID 'actual' ('expected' is the deterministic one). */
-void
-fpmd_rib_load_found(struct fpmd_rib *rib, struct route_batch_entry *e,
-                    uint32_t hash, const struct uuid *actual,
-                    const struct uuid *expected)
-{
-    struct fpmd_foreign *f;
-
-    if (e->flags & FPMD_F_NO_CONTENT) {
-        /* Only a mirror of the database: adopt what it holds. */
-        route_batch_keep(e, hash);
-    } else {
-        route_batch_resync(&rib->batch, e, true, hash);
+    for (size_t i = 0; i < rib->n_observers; i++) {
+        if (rib->observers[i].ob == ob) {
+            return rib->observers[i].aux;
+        }
     }
-    e->flags |= FPMD_F_SEEN;
-
-    if (uuid_equals(actual, expected)) {
-        return;
-    }
-    rib->stats.load_foreign++;
-    f = e->flags & FPMD_F_FOREIGN ? find_foreign(rib, e) : NULL;
-    if (!f) {
-        f = xmalloc(sizeof *f);
-        f->entry = e;
-        hmap_insert(&rib->foreign, &f->node, hash_pointer(e, 0));
-        e->flags |= FPMD_F_FOREIGN;
-    }
-    f->uuid = *actual;
-}
-
-/* Ends the load for 'e': if the load did not find its row, it is queued
- * again, or forgotten if fpmsyncd only mirrored it from an earlier load
- * (which may free it). */
-void
-fpmd_rib_load_settle(struct fpmd_rib *rib, struct route_batch_entry *e)
-{
-    if (e->flags & FPMD_F_SEEN) {
-        e->flags &= ~FPMD_F_SEEN;
-    } else if (e->flags & FPMD_F_NO_CONTENT) {
-        e->flags &= ~FPMD_F_NO_CONTENT;
-        route_batch_forget(&rib->batch, e);
-    } else {
-        route_batch_resync(&rib->batch, e, false, 0);
-    }
-}
-
-/* Returns the content hash of Route row 'row', or false if a column is
- * missing or of the wrong shape. */
-static bool
-load_route_hash(const struct json *row, uint32_t *hash)
-{
-    const struct shash *cols = json_object(row);
-    const char *protocol = ovsdb_wire_get_string(shash_find_data(cols,
-                                                                 "protocol"));
-    const struct json *bh = shash_find_data(cols, "blackhole");
-    int64_t metric = 0, nhg_id = 0;
-    uint32_t members_hash;
-
-    if (!protocol
-        || !fpmd_nhset_hash_json(shash_find_data(cols, "nexthops"),
-                                 &members_hash)) {
-        return false;
-    }
-    ovsdb_wire_get_integer(shash_find_data(cols, "metric"), &metric);
-    ovsdb_wire_get_integer(shash_find_data(cols, "nexthop_group"), &nhg_id);
-    *hash = route_row_hash(protocol, metric, nhg_id,
-                           bh && bh->type == JSON_TRUE, members_hash);
-    return true;
-}
-
-/* Returns the hash of what orchd programs of Route row 'row' (as
- * route_asic_hash() computes it for a route), or 0 if the row cannot say:
- * a route through a group whose row holds no resolved next hops, or drops
- * through it. */
-static uint32_t
-load_asic_hash(const struct fpmd_rib *rib, const struct json *row)
-{
-    const struct shash *cols = json_object(row);
-    const struct json *bh = shash_find_data(cols, "blackhole");
-    bool blackhole = bh && bh->type == JSON_TRUE;
-    uint32_t members_hash;
-    int64_t nhg_id = 0;
-
-    ovsdb_wire_get_integer(shash_find_data(cols, "nexthop_group"), &nhg_id);
-    if ((nhg_id && (!rib->resolve || blackhole))
-        || !fpmd_nhset_hash_json(shash_find_data(cols, "nexthops"),
-                                 &members_hash)) {
-        return 0;
-    }
-    return hash_int(blackhole, members_hash);
-}
-
-/* Takes in one Route row read from the database. */
-static void
-load_route(struct fpmd_rib *rib, const struct json *row)
-{
-    const struct shash *cols = json_object(row);
-    const char *vrf_name = ovsdb_wire_get_string(shash_find_data(cols,
-                                                                 "vrf"));
-    const char *prefix_s = ovsdb_wire_get_string(shash_find_data(cols,
-                                                                 "prefix"));
-    struct fib_prefix prefix;
-    struct fpmd_route *r;
-    struct fpmd_vrf *vrf;
-    struct uuid u, expected;
-    uint32_t hash, row_asic_hash;
-    char *error;
-
-    if (!vrf_name || !prefix_s
-        || !ovsdb_wire_get_uuid(shash_find_data(cols, "_uuid"), &u)
-        || !load_route_hash(row, &hash)) {
-        rib->stats.load_bad++;
-        return;
-    }
-    error = fib_prefix_parse(prefix_s, &prefix);
-    if (error) {
-        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
-
-        VLOG_WARN_RL(&rl, "Route row "UUID_FMT": %s", UUID_ARGS(&u), error);
-        free(error);
-        rib->stats.load_bad++;
-        return;
-    }
-
-    vrf = fpmd_vrf_for_name(rib, vrf_name);
-    r = fpmd_route_find(rib, vrf->idx, &prefix);
-    row_asic_hash = load_asic_hash(rib, row);
-    if (!r) {
-        r = route_create(rib, vrf, &prefix);
-        r->be.flags |= FPMD_F_NO_CONTENT;
-        /* What orchd holds of it, as the row says: zebra's replay of it
-         * with only a new metric or protocol changes nothing there, and
-         * orchd answers nothing (fpmd_route_refresh()). */
-        r->asic_hash = row_asic_hash;
-    }
-    /* What the row holds now, for a route fpmsyncd held already too: a
-     * write lost with the connection may never have committed.  A row
-     * that names its group without its members cannot say: if it holds
-     * what fpmsyncd wants, the route's own value holds for it. */
-    r->row_asic_hash = row_asic_hash;
-    if (!r->row_asic_hash && r->be.want && r->be.want_hash == hash) {
-        r->row_asic_hash = r->asic_hash;
-    }
-    route_key_route_uuid(vrf_name, &prefix, &expected);
-    fpmd_rib_load_found(rib, &r->be, hash, &u, &expected);
-    fpmd_status_load_row(rib, r, shash_find_data(cols, "status"));
-    if (r->status_db == FPMD_STATUS_OFFLOAD
-        && !(r->be.flags & FPMD_F_OFFLOADED)) {
-        /* On the northbound fast path no Route.status monitor says which
-         * routes are offloaded: the row does, so that zebra's replay of
-         * an unchanged route after a restart is answered "offloaded"
-         * (orchd sends no result for a route it already holds). */
-        fpmd_offload_route_set(rib, r);
-    }
-    rib->stats.load_routes++;
-}
-
-/* Starts reading the database state, the rows of fpmd_rib_load_nhg_params()
- * and then of fpmd_rib_load_route_columns(), row by row with
- * fpmd_rib_load_row(), until fpmd_rib_load_end().  No transaction may be
- * in flight. */
-void
-fpmd_rib_load_begin(struct fpmd_rib *rib)
-{
-    struct fpmd_route *r;
-
-    ovs_assert(!rib->batch.n_inflight);
-    rib->loaded = false;
-    /* An earlier load may have been cut short. */
-    HMAP_FOR_EACH (r, node, &rib->routes) {
-        r->be.flags &= ~FPMD_F_SEEN;
-        fpmd_status_load_begin(rib, r);
-    }
-    fpmd_nh_load_begin(rib);
-}
-
-/* Takes in one row of select 'select_idx' (FPMD_LOAD_NHG or
- * FPMD_LOAD_ROUTE) of the load. */
-void
-fpmd_rib_load_row(struct fpmd_rib *rib, int select_idx,
-                  const struct json *row)
-{
-    if (row->type != JSON_OBJECT) {
-        rib->stats.load_bad++;
-    } else if (select_idx == FPMD_LOAD_NHG) {
-        fpmd_nh_load_row(rib, row);
-    } else if (select_idx == FPMD_LOAD_ROUTE) {
-        load_route(rib, row);
-    }
-}
-
-/* Ends the load: what fpmsyncd believed in the database but was not there
- * is queued again (or forgotten, if fpmsyncd only mirrored it), and
- * writing may start. */
-void
-fpmd_rib_load_end(struct fpmd_rib *rib)
-{
-    struct fpmd_route *r;
-
-    HMAP_FOR_EACH_SAFE (r, node, &rib->routes) {
-        fpmd_rib_load_settle(rib, &r->be);
-    }
-    fpmd_nh_load_end(rib);
-    rib->loaded = true;
-    if (!rib->first_load_done) {
-        rib->first_load_done = true;
-        rib->replay_pending = !hmap_is_empty(&rib->routes);
-    }
-}
-
-/* True if fpmsyncd restarted with routes in the database and zebra's
- * replay has not been reconciled yet: until then the rib does not hold
- * every route zebra has (the database, written behind on the fast path,
- * may lack the newest), so the fast path must not tell orchd to remove
- * what the rib does not name. */
-bool
-fpmd_rib_replay_pending(const struct fpmd_rib *rib)
-{
-    return rib->replay_pending;
+    return NULL;
 }
 
 /* Writing. */

@@ -26,18 +26,26 @@
  * zebra and to ovsdb-server are daemons/fpmsyncd/fpmsyncd-fpm.c's and
  * daemons/fpmsyncd/fpmsyncd-db.c's.
  *
- * Its parts, one file each:
+ * Its parts, one file each, each above the ones it calls:
  *
- *   fpmsyncd-rib.c      routes, reconciliation, the database load, row
- *                       UUIDs;
- *   fpmsyncd-nexthop.c  next-hop sets, next-hop objects and groups;
- *   fpmsyncd-vrf.c      VRFs and their Vrf rows;
- *   fpmsyncd-offload.c  FIB suppression: which routes are offloaded;
- *   fpmsyncd-status.c   Route.status written behind the northbound fast
- *                       path's results;
- *   fpmsyncd-txn.c      the rows as OVSDB operations, and the replies.
+ *   fpmsyncd-rib-rows.c  row UUIDs, foreign UUIDs, what the database load
+ *                        records of each row;
+ *   fpmsyncd-vrf.c       VRFs and their Vrf rows;
+ *   fpmsyncd-nexthop.c   next-hop sets, next-hop objects and groups (it
+ *                        has the rib's routes written again through
+ *                        functions the rib gives it);
+ *   fpmsyncd-rib.c       routes, deferred deletes, reconciliation;
+ *   fpmsyncd-rib-load.c  the database load.
  *
- * They share daemons/fpmsyncd/fpmsyncd-private.h.
+ * They share daemons/fpmsyncd/fpmsyncd-private.h, which defines the rib's
+ * data.  Above the rib, and calling it, are the modules that follow its
+ * routes: fpmsyncd-offload.c (FIB suppression), fpmsyncd-status.c
+ * (Route.status written behind the northbound fast path's results) and
+ * fpmsyncd-zmq.c (the fast path).  The rib calls none of them: each
+ * registers a 'struct fpmd_rib_observer', and the rib tells its observers
+ * of each change to a route.  Above those, fpmsyncd-txn.c turns the rib's
+ * rows into OVSDB operations and takes the replies, telling FIB
+ * suppression and Route.status of the rows it writes.
  *
  * Memory
  * ======
@@ -92,6 +100,7 @@
 
 struct ds;
 struct fpm_route;
+struct fpmd_rib;
 struct fpmd_route;
 struct json;
 
@@ -144,6 +153,68 @@ struct fpmd_rib_stats {
 
 struct fpmd_rib *fpmd_rib_create(fpmd_ifname_func *);
 void fpmd_rib_destroy(struct fpmd_rib *);
+
+/* What changed of a route that the rib refreshed (fpmd_route_refresh()),
+ * for its observers. */
+struct fpmd_route_change {
+    bool row_unchanged;         /* Its row holds its content already (and
+                                 * a delete deferred for it is
+                                 * cancelled). */
+    bool asic_unchanged;        /* What orchd programs of it is unchanged:
+                                 * 'row_unchanged', or the same as its
+                                 * last refresh. */
+    bool row_asic_same;         /* What orchd programs of its row (as of
+                                 * 'row_asic_hash') is what it programs of
+                                 * this content: 'row_unchanged', or a row
+                                 * in the database with the same. */
+};
+
+/* A module above the rib that follows its routes, with 'aux' (see
+ * fpmd_rib_observe()).  Each member may be NULL.  The rib calls its
+ * observers in the order they registered, through these pointers only:
+ * nothing is allocated for a call. */
+struct fpmd_rib_observer {
+    /* Route 'r' was just created (announced, or read from the
+     * database). */
+    void (*route_created)(struct fpmd_route *r, void *aux);
+
+    /* Route 'r' was refreshed with its current content, which it may be
+     * written with now: its row is queued if it changed. */
+    void (*route_refreshed)(struct fpmd_route *r,
+                            const struct fpmd_route_change *, void *aux);
+
+    /* Route 'r' was withdrawn (by zebra, or by reconciliation): its row's
+     * delete is queued.  Its delete may be deferred
+     * (fpmd_rib_defers()). */
+    void (*route_withdrawn)(struct fpmd_route *r, void *aux);
+
+    /* The deferred delete of route 'r' went out alone: no add came, and
+     * 'r' wants no row. */
+    void (*route_delete_released)(struct fpmd_route *r, void *aux);
+
+    /* Route 'r' is being freed. */
+    void (*route_freed)(struct fpmd_route *r, void *aux);
+
+    /* A database load starts, for each route 'r' held. */
+    void (*load_begin)(struct fpmd_route *r, void *aux);
+
+    /* The load read Route row 'row' (a JSON object) of route 'r'. */
+    void (*load_route)(struct fpmd_route *r, const struct json *row,
+                       void *aux);
+
+    /* The rib is being destroyed: free 'aux' (routes are not freed one by
+     * one). */
+    void (*rib_destroyed)(void *aux);
+};
+
+/* Observers a rib holds at most. */
+#define FPMD_RIB_MAX_OBSERVERS 4
+
+void fpmd_rib_observe(struct fpmd_rib *, const struct fpmd_rib_observer *,
+                      void *aux);
+void fpmd_rib_unobserve(struct fpmd_rib *, const struct fpmd_rib_observer *);
+void *fpmd_rib_observer_aux(const struct fpmd_rib *,
+                            const struct fpmd_rib_observer *);
 
 /* FPM input (next hops: fpmd_nh_input()). */
 void fpmd_rib_route(struct fpmd_rib *, const struct fpm_route *);

@@ -22,13 +22,19 @@
 #include <string.h>
 
 #include "coverage.h"
+#include "daemons/fpmsyncd/fpmsyncd-offload.h"
 #include "daemons/fpmsyncd/fpmsyncd-private.h"
+#include "daemons/fpmsyncd/fpmsyncd-rib-rows.h"
 #include "hash.h"
 #include "lib/ovsdb-wire.h"
 #include "lib/ovsdb-writer.h"
+#include "lib/ptr-fifo.h"
 #include "lib/route-status.h"
 #include "openvswitch/dynamic-string.h"
+#include "openvswitch/hmap.h"
 #include "openvswitch/json.h"
+#include "openvswitch/list.h"
+#include "openvswitch/shash.h"
 #include "util.h"
 #include "uuid.h"
 
@@ -61,20 +67,60 @@ struct fpmd_status_txn {
     size_t n;                   /* Number of mutates. */
 };
 
-void
-fpmd_status_init(struct fpmd_status *st)
+/* The rib's Route.status writer: the 'aux' of its observer. */
+struct fpmd_status {
+    struct fpmd_rib *rib;       /* Whose routes. */
+    struct ptr_fifo queue;      /* 'struct fpmd_route's to write, each with
+                                 * 'status_queued', first change first. */
+    struct hmap errors;         /* 'struct fpmd_status_error's: the error
+                                 * texts, by route. */
+    struct ovs_list inflight;   /* 'struct fpmd_status_txn's, oldest
+                                 * first. */
+    size_t n_inflight_ops;      /* Mutates in 'inflight'. */
+    size_t n_held;              /* Routes with 'status_held'. */
+
+    /* Counters. */
+    uint64_t n_unchanged;       /* Results that matched the row. */
+    uint64_t n_txns;            /* Transactions built. */
+    uint64_t n_written;         /* Statuses committed: mutates... */
+    uint64_t n_no_row;          /* ...(of which found no row)... */
+    uint64_t n_with_row;        /* ...and in their row's insert. */
+    uint64_t n_requeued;        /* Routes queued again after a transaction
+                                 * was refused or lost. */
+};
+
+static const struct fpmd_rib_observer status_observer;
+
+/* Returns the Route.status writer of 'rib' (fpmd_status_attach()). */
+static struct fpmd_status *
+status_of(const struct fpmd_rib *rib)
 {
-    memset(st, 0, sizeof *st);
+    struct fpmd_status *st = fpmd_rib_observer_aux(rib, &status_observer);
+
+    ovs_assert(st);
+    return st;
+}
+
+/* Gives 'rib' its Route.status writer: registers it as an observer of the
+ * rib's routes.  The rib frees it. */
+void
+fpmd_status_attach(struct fpmd_rib *rib)
+{
+    struct fpmd_status *st = xzalloc(sizeof *st);
+
+    st->rib = rib;
     ptr_fifo_init(&st->queue);
     hmap_init(&st->errors);
     ovs_list_init(&st->inflight);
+    fpmd_rib_observe(rib, &status_observer, st);
 }
 
 /* Frees what 'st' holds, without touching the routes (which the rib is
  * freeing). */
-void
-fpmd_status_destroy(struct fpmd_status *st)
+static void
+status_destroy(void *st_)
 {
+    struct fpmd_status *st = st_;
     struct fpmd_status_error *rec;
     struct fpmd_status_txn *txn;
 
@@ -89,6 +135,7 @@ fpmd_status_destroy(struct fpmd_status *st)
         free(txn);
     }
     ptr_fifo_destroy(&st->queue);
+    free(st);
 }
 
 /* Error texts. */
@@ -255,7 +302,7 @@ result(struct fpmd_status *st, struct fpmd_route *r,
 void
 fpmd_status_set_offload(struct fpmd_rib *rib, struct fpmd_route *r)
 {
-    result(&rib->status, r, FPMD_STATUS_OFFLOAD, NULL);
+    result(status_of(rib), r, FPMD_STATUS_OFFLOAD, NULL);
 }
 
 /* orchd could not program 'r' because of the 'len' bytes at 'error': its
@@ -272,7 +319,7 @@ fpmd_status_set_error(struct fpmd_rib *rib, struct fpmd_route *r,
             *p = '?';
         }
     }
-    result(&rib->status, r, FPMD_STATUS_ERROR, text);
+    result(status_of(rib), r, FPMD_STATUS_ERROR, text);
     free(text);
 }
 
@@ -280,19 +327,17 @@ fpmd_status_set_error(struct fpmd_rib *rib, struct fpmd_route *r,
 
 /* 'r' is withdrawn: its row is going, status and all, and its next
  * announcement waits for a new result. */
-void
-fpmd_status_route_withdrawn(struct fpmd_rib *rib, struct fpmd_route *r)
+static void
+status_route_withdrawn(struct fpmd_route *r, void *st)
 {
-    want_set(&rib->status, r, FPMD_STATUS_NONE, NULL);
-    unhold(&rib->status, r);
+    want_set(st, r, FPMD_STATUS_NONE, NULL);
+    unhold(st, r);
 }
 
 /* 'r' is being freed (never while it is queued). */
-void
-fpmd_status_route_freed(struct fpmd_rib *rib, struct fpmd_route *r)
+static void
+status_route_freed(struct fpmd_route *r, void *st)
 {
-    struct fpmd_status *st = &rib->status;
-
     ovs_assert(!r->status_queued);
     unhold(st, r);
     want_set(st, r, FPMD_STATUS_NONE, NULL);
@@ -305,26 +350,29 @@ fpmd_status_route_freed(struct fpmd_rib *rib, struct fpmd_route *r)
 void
 fpmd_status_row_emptied(struct fpmd_rib *rib, struct fpmd_route *r)
 {
-    db_set(&rib->status, r, FPMD_STATUS_NONE, NULL);
-    refresh(&rib->status, r);
+    struct fpmd_status *st = status_of(rib);
+
+    db_set(st, r, FPMD_STATUS_NONE, NULL);
+    refresh(st, r);
 }
 
 /* A database load starts: what 'r''s row says is unknown until the load
- * reads it (fpmd_status_load_row()) or the row is inserted again. */
-void
-fpmd_status_load_begin(struct fpmd_rib *rib, struct fpmd_route *r)
+ * reads it (status_load_route()) or the row is inserted again. */
+static void
+status_load_begin(struct fpmd_route *r, void *st)
 {
-    db_set(&rib->status, r, FPMD_STATUS_UNKNOWN, NULL);
+    db_set(st, r, FPMD_STATUS_UNKNOWN, NULL);
 }
 
-/* The load read 'r''s row, whose status column is 'status' (NULL if the
- * load did not select it).  Queues 'r' if the row does not say what 'r'
- * wants. */
-void
-fpmd_status_load_row(struct fpmd_rib *rib, struct fpmd_route *r,
-                     const struct json *status)
+/* The load read 'r''s row 'row', whose status column is there only if the
+ * load selected it (the northbound fast path).  Queues 'r' if the row does
+ * not say what 'r' wants. */
+static void
+status_load_route(struct fpmd_route *r, const struct json *row, void *st_)
 {
+    const struct json *status = shash_find_data(json_object(row), "status");
     enum fpmd_status_value value = FPMD_STATUS_UNKNOWN;
+    struct fpmd_status *st = st_;
     const char *error = NULL;
 
     if (status) {
@@ -342,9 +390,27 @@ fpmd_status_load_row(struct fpmd_rib *rib, struct fpmd_route *r,
             error = NULL;
         }
     }
-    db_set(&rib->status, r, value, error);
-    refresh(&rib->status, r);
+    db_set(st, r, value, error);
+    refresh(st, r);
+    if (r->status_db == FPMD_STATUS_OFFLOAD
+        && !(r->be.flags & FPMD_F_OFFLOADED)) {
+        /* On the northbound fast path no Route.status monitor says which
+         * routes are offloaded: the row does, so that zebra's replay of
+         * an unchanged route after a restart is answered "offloaded"
+         * (orchd sends no result for a route it already holds). */
+        fpmd_offload_route_set(st->rib, r);
+    }
 }
+
+/* How the rib tells the Route.status writer of its routes
+ * (fpmd_status_attach() registers it). */
+static const struct fpmd_rib_observer status_observer = {
+    .route_withdrawn = status_route_withdrawn,
+    .route_freed = status_route_freed,
+    .load_begin = status_load_begin,
+    .load_route = status_load_route,
+    .rib_destroyed = status_destroy,
+};
 
 /* Transactions. */
 
@@ -353,7 +419,7 @@ fpmd_status_load_row(struct fpmd_rib *rib, struct fpmd_route *r,
 size_t
 fpmd_status_n_pending(const struct fpmd_rib *rib)
 {
-    return ptr_fifo_len(&rib->status.queue);
+    return ptr_fifo_len(&status_of(rib)->queue);
 }
 
 /* Appends to 's' the map of the keys that make a status say offload=true
@@ -400,7 +466,7 @@ bool
 fpmd_status_put_insert(struct fpmd_rib *rib, struct fpmd_route *r,
                        struct ds *s)
 {
-    struct fpmd_status *st = &rib->status;
+    struct fpmd_status *st = status_of(rib);
     const char *error;
 
     if (r->status_want != FPMD_STATUS_OFFLOAD
@@ -422,8 +488,10 @@ fpmd_status_put_insert(struct fpmd_rib *rib, struct fpmd_route *r,
 void
 fpmd_status_row_unknown(struct fpmd_rib *rib, struct fpmd_route *r)
 {
-    db_set(&rib->status, r, FPMD_STATUS_UNKNOWN, NULL);
-    refresh(&rib->status, r);
+    struct fpmd_status *st = status_of(rib);
+
+    db_set(st, r, FPMD_STATUS_UNKNOWN, NULL);
+    refresh(st, r);
 }
 
 /* A transaction of rows committed, whose inserts carried 'n' statuses
@@ -431,8 +499,10 @@ fpmd_status_row_unknown(struct fpmd_rib *rib, struct fpmd_route *r)
 void
 fpmd_status_inserts_committed(struct fpmd_rib *rib, size_t n)
 {
-    rib->status.n_written += n;
-    rib->status.n_with_row += n;
+    struct fpmd_status *st = status_of(rib);
+
+    st->n_written += n;
+    st->n_with_row += n;
     COVERAGE_ADD(fpmd_status_write, n);
 }
 
@@ -442,7 +512,7 @@ static void
 take_route(struct fpmd_rib *rib, struct fpmd_status_txn *txn,
            struct fpmd_route *r, struct ds *ops)
 {
-    struct fpmd_status *st = &rib->status;
+    struct fpmd_status *st = status_of(rib);
     const char *error = want_error(st, r);
     struct fpmd_status_key *key = &txn->keys[txn->n++];
 
@@ -460,7 +530,7 @@ take_route(struct fpmd_rib *rib, struct fpmd_status_txn *txn,
 size_t
 fpmd_status_build(struct fpmd_rib *rib, size_t max_ops, struct ds *ops)
 {
-    struct fpmd_status *st = &rib->status;
+    struct fpmd_status *st = status_of(rib);
     struct fpmd_status_txn *txn;
     struct fpmd_route *r;
 
@@ -504,7 +574,7 @@ fpmd_status_reply(struct fpmd_rib *rib,
                   const struct ovsdb_writer_reply *reply, struct ds *errors)
 {
     bool ok = reply->result == OVSDB_WRITER_SUCCESS;
-    struct fpmd_status *st = &rib->status;
+    struct fpmd_status *st = status_of(rib);
     struct fpmd_status_txn *txn;
 
     ovs_assert(!ovs_list_is_empty(&st->inflight));
@@ -555,7 +625,7 @@ fpmd_status_reply(struct fpmd_rib *rib,
 void
 fpmd_status_format(const struct fpmd_rib *rib, struct ds *s)
 {
-    const struct fpmd_status *st = &rib->status;
+    const struct fpmd_status *st = status_of(rib);
 
     ds_put_format(s, "Route.status: %"PRIu64" written, %"PRIuSIZE
                   " waiting (%"PRIuSIZE" for their row), %"PRIuSIZE

@@ -48,19 +48,19 @@
  * Order
  * =====
  *
- * A status is taken only for a route whose Route row is in the database
- * or in a transaction already handed to the writer.  The mutates go over
- * the same lib/ovsdb-writer.h connection, in the same window, after the
- * rows (daemons/fpmsyncd/fpmsyncd-db.c's flush), so ovsdb-server applies them after
- * the row's insert.  A route taken before its row is written is dropped
- * from the queue ("held").  When the row's insert is taken
- * (daemons/fpmsyncd/fpmsyncd-txn.c), the route's status goes into the insert itself
- * (fpmd_status_put_insert()): under FIB suppression the results of a burst
- * mostly come before fpmsyncd writes its rows, and a row inserted with its
- * status costs ovsdb-server one operation instead of two.  A row deleted,
+ * A status is taken only for a route whose Route row is in the database or in
+ * a transaction already handed to the writer.  The mutates go over the same
+ * lib/ovsdb-writer.h connection, in the same window, after the rows
+ * (daemons/fpmsyncd/fpmsyncd-db.c's flush), so ovsdb-server applies them after
+ * the row's insert.  A route taken before its row is written is dropped from
+ * the queue ("held").  When the row's insert is taken
+ * (daemons/fpmsyncd/fpmsyncd-txn.c), the route's status goes into the insert
+ * itself (fpmd_status_put_insert()): under FIB suppression the results of a
+ * burst mostly come before fpmsyncd writes its rows, and a row inserted with
+ * its status costs ovsdb-server one operation instead of two.  A row deleted,
  * or inserted with no result yet, starts with an empty status
- * (fpmd_status_row_emptied()); a result that comes later is a mutate.
- * Writes are asynchronous and never stop fpmsyncd from reading zebra.
+ * (fpmd_status_row_emptied()); a result that comes later is a mutate.  Writes
+ * are asynchronous and never stop fpmsyncd from reading zebra.
  *
  * Transactions
  * ============
@@ -76,20 +76,20 @@
  * Its own writes
  * ==============
  *
- * fpmsyncd's Route.status monitor (daemons/fpmsyncd/fpmsyncd-db.c), which on the
- * OVSDB path turns orchd's writes into offload notifications, is not
+ * fpmsyncd's Route.status monitor (daemons/fpmsyncd/fpmsyncd-db.c), which on
+ * the OVSDB path turns orchd's writes into offload notifications, is not
  * installed on this path: the results drive the notifications
- * (daemons/fpmsyncd/fpmsyncd-offload.h), and fpmsyncd never hears its own status
- * writes back as news.
+ * (daemons/fpmsyncd/fpmsyncd-offload.h), and fpmsyncd never hears its own
+ * status writes back as news.
  *
- * Part of the rib (daemons/fpmsyncd/fpmsyncd-rib.h); thread safety: none. */
+ * Above the rib (daemons/fpmsyncd/fpmsyncd-rib.h): it follows the rib's
+ * routes (withdrawn, freed, loaded) as an observer of the rib, registered
+ * by fpmd_status_attach(), and keeps its state in its own
+ * 'struct fpmd_status'.  Thread safety: none. */
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "lib/ptr-fifo.h"
-#include "openvswitch/hmap.h"
-#include "openvswitch/list.h"
 
 struct ds;
 struct fpmd_rib;
@@ -105,46 +105,20 @@ enum fpmd_status_value {
     FPMD_STATUS_UNKNOWN,        /* Not known (what the row says only). */
 };
 
-/* The rib's Route.status writer. */
-struct fpmd_status {
-    struct ptr_fifo queue;      /* 'struct fpmd_route's to write, each with
-                                 * 'status_queued', first change first. */
-    struct hmap errors;         /* 'struct fpmd_status_error's: the error
-                                 * texts, by route. */
-    struct ovs_list inflight;   /* 'struct fpmd_status_txn's, oldest
-                                 * first. */
-    size_t n_inflight_ops;      /* Mutates in 'inflight'. */
-    size_t n_held;              /* Routes with 'status_held'. */
-
-    /* Counters. */
-    uint64_t n_unchanged;       /* Results that matched the row. */
-    uint64_t n_txns;            /* Transactions built. */
-    uint64_t n_written;         /* Statuses committed: mutates... */
-    uint64_t n_no_row;          /* ...(of which found no row)... */
-    uint64_t n_with_row;        /* ...and in their row's insert. */
-    uint64_t n_requeued;        /* Routes queued again after a transaction
-                                 * was refused or lost. */
-};
-
-void fpmd_status_init(struct fpmd_status *);
-void fpmd_status_destroy(struct fpmd_status *);
+/* Attaching it to the rib (fpmsyncd.c's main). */
+void fpmd_status_attach(struct fpmd_rib *);
 
 /* orchd's results (daemons/fpmsyncd/fpmsyncd-zmq.c). */
 void fpmd_status_set_offload(struct fpmd_rib *, struct fpmd_route *);
 void fpmd_status_set_error(struct fpmd_rib *, struct fpmd_route *,
                            const char *error, size_t len);
 
-/* Routes and their rows (daemons/fpmsyncd/fpmsyncd-rib.c, fpmsyncd-txn.c). */
-void fpmd_status_route_withdrawn(struct fpmd_rib *, struct fpmd_route *);
-void fpmd_status_route_freed(struct fpmd_rib *, struct fpmd_route *);
+/* Routes' rows (daemons/fpmsyncd/fpmsyncd-txn.c). */
 void fpmd_status_row_emptied(struct fpmd_rib *, struct fpmd_route *);
 bool fpmd_status_put_insert(struct fpmd_rib *, struct fpmd_route *,
                             struct ds *);
 void fpmd_status_inserts_committed(struct fpmd_rib *, size_t n);
 void fpmd_status_row_unknown(struct fpmd_rib *, struct fpmd_route *);
-void fpmd_status_load_begin(struct fpmd_rib *, struct fpmd_route *);
-void fpmd_status_load_row(struct fpmd_rib *, struct fpmd_route *,
-                          const struct json *status);
 
 /* Transactions (daemons/fpmsyncd/fpmsyncd-db.c). */
 size_t fpmd_status_n_pending(const struct fpmd_rib *);

@@ -21,7 +21,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "daemons/fpmsyncd/fpmsyncd-offload.h"
 #include "daemons/fpmsyncd/fpmsyncd-private.h"
+#include "daemons/fpmsyncd/fpmsyncd-rib-rows.h"
+#include "daemons/fpmsyncd/fpmsyncd-status.h"
 #include "lib/ovsdb-wire.h"
 #include "lib/ovsdb-writer.h"
 #include "openvswitch/dynamic-string.h"
@@ -186,11 +189,12 @@ put_op(struct ds *s, struct fpmd_rib *rib, const struct route_batch_op *op)
 }
 
 /* Appends to 's', after a comma, for each Route row that 'txn' updates
- * and whose status no longer holds (FPMD_F_STATUS_STALE, fpmsyncd-rib.c),
- * the mutate that deletes its status:offload: orchd's result for the new
- * content writes it again, which fpmsyncd's Route.status monitor hears as
- * news and tells zebra.  They come after every row operation, so that the
- * first results of the reply stay the rows'. */
+ * and whose status no longer holds (FPMD_F_STATUS_STALE,
+ * fpmsyncd-offload.c), the mutate that deletes its status:offload:
+ * orchd's result for the new content writes it again, which fpmsyncd's
+ * Route.status monitor hears as news and tells zebra.  They come after
+ * every row operation, so that the first results of the reply stay the
+ * rows'. */
 static void
 put_stale_statuses(struct ds *s, struct fpmd_rib *rib,
                    struct route_batch_txn *txn)
@@ -284,7 +288,7 @@ txn_failed(struct fpmd_rib *rib, struct route_batch_txn *txn)
             struct fpmd_route *r = CONTAINER_OF(op->entry, struct fpmd_route,
                                                 be);
 
-            fpmd_route_status_stale(rib, r);
+            fpmd_offload_status_stale(rib, r);
             r->row_asic_hash = 0;
         }
     }

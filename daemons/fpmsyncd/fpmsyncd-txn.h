@@ -20,17 +20,17 @@
 /* fpmsyncd's transactions: the rib's queued rows as OVSDB operations, and
  * what the database answered.
  *
- * fpmd_txn_build() takes a transaction's worth of operations from the
- * rib's batcher (lib/route-batch.h) and appends them as text to a
- * transaction started with ovsdb_writer_txn_start() (lib/ovsdb-writer.h):
- * at a million routes, building and freeing a JSON tree per route costs
- * more than the whole rest of fpmsyncd.  fpmd_txn_reply() applies the
- * writer's completion of the same transaction to the batcher.
- * Transactions complete in the order they were built.  Each Route insert
- * or delete taken tells daemons/fpmsyncd/fpmsyncd-status.h that the row's status
- * starts empty.
+ * fpmd_txn_build() takes a transaction's worth of operations from the rib's
+ * batcher (lib/route-batch.h) and appends them as text to a transaction
+ * started with ovsdb_writer_txn_start() (lib/ovsdb-writer.h): at a million
+ * routes, building and freeing a JSON tree per route costs more than the whole
+ * rest of fpmsyncd. fpmd_txn_reply() applies the writer's completion of the
+ * same transaction to the batcher.  Transactions complete in the order they
+ * were built.  Each Route insert or delete taken tells
+ * daemons/fpmsyncd/fpmsyncd-status.h that the row's status starts empty.
  *
- * Part of the rib (daemons/fpmsyncd/fpmsyncd-rib.h); thread safety: none. */
+ * On the rib's rows, above the rib and the modules that follow its
+ * routes (daemons/fpmsyncd/fpmsyncd-rib.h); thread safety: none. */
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -23,7 +23,9 @@
 #include <string.h>
 
 #include "coverage.h"
+#include "daemons/fpmsyncd/fpmsyncd-offload.h"
 #include "daemons/fpmsyncd/fpmsyncd-private.h"
+#include "daemons/fpmsyncd/fpmsyncd-status.h"
 #include "lib/ptr-fifo.h"
 #include "lib/route-frame.h"
 #include "lib/zmq-channel.h"
@@ -123,7 +125,11 @@ zmq_free_peers(struct fpmd_zmq *zmq)
     zmq->n_peers = 0;
 }
 
-/* Creates the fast path for 'rib' as 'options' say.  Returns NULL with
+static const struct fpmd_rib_observer zmq_observer;
+
+/* Creates the fast path for 'rib' as 'options' say, and registers it as an
+ * observer of the rib's routes (after FIB suppression,
+ * fpmd_offload_attach()).  Returns NULL with
  * an error message in '*errorp' if the channel cannot be made. */
 struct fpmd_zmq *
 fpmd_zmq_create(struct fpmd_rib *rib, const struct fpmd_zmq_options *options,
@@ -162,8 +168,8 @@ fpmd_zmq_create(struct fpmd_rib *rib, const struct fpmd_zmq_options *options,
         }
         zmq->n_peers++;
     }
-    ovs_assert(!rib->zmq);
-    rib->zmq = zmq;
+    fpmd_rib_observe(rib, &zmq_observer, zmq);
+    fpmd_offload_set_fast_path(rib, true);
     return zmq;
 }
 
@@ -190,7 +196,8 @@ fpmd_zmq_destroy(struct fpmd_zmq *zmq)
     discard(zmq);
     ptr_fifo_destroy(&zmq->queue);
     zmq_free_peers(zmq);
-    zmq->rib->zmq = NULL;
+    fpmd_rib_unobserve(zmq->rib, &zmq_observer);
+    fpmd_offload_set_fast_path(zmq->rib, false);
     free(zmq);
 }
 
@@ -229,31 +236,35 @@ resync_add(struct fpmd_zmq *zmq, struct fpmd_route *r)
 /* 'r' was just created.  During a resync it belongs to it: a route read
  * from the database must be replayed by zebra (or removed by
  * reconciliation) before the resync may end. */
-void
-fpmd_zmq_route_created(struct fpmd_zmq *zmq, struct fpmd_route *r)
+static void
+zmq_route_created(struct fpmd_route *r, void *zmq_)
 {
+    struct fpmd_zmq *zmq = zmq_;
+
     if (zmq->resyncing) {
         resync_add(zmq, r);
     }
 }
 
 /* 'r' can be written with its current content, which differs from what
- * was last written if 'changed'.  Queues it if orchd may not have that
- * content. */
-void
-fpmd_zmq_route_set(struct fpmd_zmq *zmq, struct fpmd_route *r,
-                   bool changed)
+ * was last written unless 'c->row_unchanged'.  Queues it if orchd may not
+ * have that content. */
+static void
+zmq_route_refreshed(struct fpmd_route *r, const struct fpmd_route_change *c,
+                    void *zmq)
 {
-    if (changed || !(r->be.flags & FPMD_F_ZMQ_SENT)) {
+    if (!c->row_unchanged || !(r->be.flags & FPMD_F_ZMQ_SENT)) {
         enqueue(zmq, r);
     }
 }
 
 /* 'r' is withdrawn.  Queues its deletion if orchd holds it; a resync no
  * longer waits for it (orchd removes what a resync does not name). */
-void
-fpmd_zmq_route_withdrawn(struct fpmd_zmq *zmq, struct fpmd_route *r)
+static void
+zmq_route_withdrawn(struct fpmd_route *r, void *zmq_)
 {
+    struct fpmd_zmq *zmq = zmq_;
+
     resync_done(zmq, r);
     if (r->be.flags & FPMD_F_ZMQ_SENT) {
         enqueue(zmq, r);
@@ -261,12 +272,21 @@ fpmd_zmq_route_withdrawn(struct fpmd_zmq *zmq, struct fpmd_route *r)
 }
 
 /* 'r' is being freed (never while it is queued). */
-void
-fpmd_zmq_route_freed(struct fpmd_zmq *zmq, struct fpmd_route *r)
+static void
+zmq_route_freed(struct fpmd_route *r, void *zmq)
 {
     ovs_assert(!(r->be.flags & FPMD_F_ZMQ_QUEUED));
     resync_done(zmq, r);
 }
+
+/* How the rib tells the fast path of its routes (fpmd_zmq_create()
+ * registers it). */
+static const struct fpmd_rib_observer zmq_observer = {
+    .route_created = zmq_route_created,
+    .route_refreshed = zmq_route_refreshed,
+    .route_withdrawn = zmq_route_withdrawn,
+    .route_freed = zmq_route_freed,
+};
 
 /* Starts a resync: an orchd (re)started and holds, as far as fpmsyncd
  * knows, nothing.  Every route is queued again and part of the resync.
@@ -348,7 +368,7 @@ put_route(struct fpmd_zmq *zmq, struct ofpbuf *b, const struct fpmd_route *r,
 
     memset(&rr, 0, sizeof rr);
     rr.op = op;
-    if (op == ROUTE_FRAME_SET && zmq->rib->offload.enabled
+    if (op == ROUTE_FRAME_SET && fpmd_offload_enabled(zmq->rib)
         && !(r->be.flags & FPMD_F_OFFLOADED)) {
         /* zebra may wait for an answer about this content, which orchd
          * may hold already (changed and changed back before the change

@@ -38,12 +38,12 @@
  * default: --zmq-frame-routes) and are sent while the channel has room
  * (zmq_channel_can_send()).
  *
- * Back-pressure: while the queue holds --zmq-max-pending routes or more,
- * or orchd does not acknowledge frames fast enough to leave room in the
- * channel's window, fpmsyncd stops reading zebra (daemons/fpmsyncd/fpmsyncd-fpm.c)
- * and counts a stall.  On this path the OVSDB backlog does not stop
- * reading zebra: OVSDB is written behind.  Until orchd first answers,
- * nothing is kept queued: the resync at first contact sends everything.
+ * Back-pressure: while the queue holds --zmq-max-pending routes or more, or
+ * orchd does not acknowledge frames fast enough to leave room in the channel's
+ * window, fpmsyncd stops reading zebra (daemons/fpmsyncd/fpmsyncd-fpm.c) and
+ * counts a stall.  On this path the OVSDB backlog does not stop reading zebra:
+ * OVSDB is written behind.  Until orchd first answers, nothing is kept queued:
+ * the resync at first contact sends everything.
  *
  * Resync
  * ======
@@ -79,32 +79,36 @@
  * Results
  * =======
  *
- * orchd answers each route it could not program, and with FIB
- * suppression on each programmed route too, with a RESULTS entry.  A SET
- * answered as programmed, for a route that has not changed since, is
- * recorded as offloaded (daemons/fpmsyncd/fpmsyncd-offload.h) and zebra is told.
- * Each answer about a route's current content is also written behind into
- * its Route row's status (daemons/fpmsyncd/fpmsyncd-status.h), as orchd does on the
- * OVSDB path.  The Route.status monitor is not used on this path.
- * Only instance 0's results do that; those of other instances are counted
- * per channel (zmq/show) and otherwise ignored: Route.status is instance
- * 0's (docs/RELIABILITY.md, "Several ASIC instances").
+ * orchd answers each route it could not program, and with FIB suppression on
+ * each programmed route too, with a RESULTS entry.  A SET answered as
+ * programmed, for a route that has not changed since, is recorded as offloaded
+ * (daemons/fpmsyncd/fpmsyncd-offload.h) and zebra is told.  Each answer about
+ * a route's current content is also written behind into its Route row's status
+ * (daemons/fpmsyncd/fpmsyncd-status.h), as orchd does on the OVSDB path.  The
+ * Route.status monitor is not used on this path.  Only instance 0's results do
+ * that; those of other instances are counted per channel (zmq/show) and
+ * otherwise ignored: Route.status is instance 0's (docs/RELIABILITY.md,
+ * "Several ASIC instances").
  *
  * The Route writes first
  * ======================
  *
  * Route is the database's source of truth, and on a two-core machine
- * ovsdb-server cannot take fpmsyncd's Route rows and orchd's Asic_Route
- * rows at full speed together.  So every ROUTES frame says whether
- * fpmsyncd's own Route writes are behind (rows pending or in flight:
- * ROUTE_FRAME_F_DB_BEHIND), and orchd holds its Asic_Route write-behind
- * back while they are (daemons/orchd/orchd-writebehind.h).  When nothing else is
- * sent, a frame without routes says it: at once when the Route writes
- * catch up, and every FPMD_ZMQ_DB_BEHIND_MS while they are behind (orchd
- * stops believing an old "behind", so that a dead fpmsyncd holds nothing
- * back for long).
+ * ovsdb-server cannot take fpmsyncd's Route rows and orchd's Asic_Route rows
+ * at full speed together.  So every ROUTES frame says whether fpmsyncd's own
+ * Route writes are behind (rows pending or in flight:
+ * ROUTE_FRAME_F_DB_BEHIND), and orchd holds its Asic_Route write-behind back
+ * while they are (daemons/orchd/orchd-writebehind.h).  When nothing else is
+ * sent, a frame without routes says it: at once when the Route writes catch
+ * up, and every FPMD_ZMQ_DB_BEHIND_MS while they are behind (orchd stops
+ * believing an old "behind", so that a dead fpmsyncd holds nothing back for
+ * long).
  *
- * Part of the rib (daemons/fpmsyncd/fpmsyncd-rib.h); thread safety: none. */
+ * Above the rib (daemons/fpmsyncd/fpmsyncd-rib.h): it follows the rib's
+ * routes as an observer of the rib, and tells FIB suppression
+ * (daemons/fpmsyncd/fpmsyncd-offload.h) and Route.status
+ * (daemons/fpmsyncd/fpmsyncd-status.h) orchd's results.  Thread safety:
+ * none. */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -144,13 +148,6 @@ void fpmd_zmq_run(struct fpmd_zmq *);
 void fpmd_zmq_wait(struct fpmd_zmq *);
 bool fpmd_zmq_is_full(const struct fpmd_zmq *);
 bool fpmd_zmq_backpressure(struct fpmd_zmq *);
-
-/* For routes (daemons/fpmsyncd/fpmsyncd-rib.c). */
-void fpmd_zmq_route_created(struct fpmd_zmq *, struct fpmd_route *);
-void fpmd_zmq_route_set(struct fpmd_zmq *, struct fpmd_route *,
-                        bool changed);
-void fpmd_zmq_route_withdrawn(struct fpmd_zmq *, struct fpmd_route *);
-void fpmd_zmq_route_freed(struct fpmd_zmq *, struct fpmd_route *);
 
 /* The protocol, without a channel (the Check suite drives these). */
 void fpmd_zmq_resync(struct fpmd_zmq *);

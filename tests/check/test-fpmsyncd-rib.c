@@ -28,6 +28,7 @@
 #include "daemons/fpmsyncd/fpmsyncd-nexthop.h"
 #include "daemons/fpmsyncd/fpmsyncd-offload.h"
 #include "daemons/fpmsyncd/fpmsyncd-rib.h"
+#include "daemons/fpmsyncd/fpmsyncd-status.h"
 #include "daemons/fpmsyncd/fpmsyncd-txn.h"
 #include "lib/fpm-frame.h"
 #include "lib/fpm-route.h"
@@ -368,8 +369,14 @@ static struct fpmd_rib *
 rib_start(struct fake_db *db)
 {
     struct fpmd_rib *rib = fpmd_rib_create(test_ifname);
-    struct json *load = fake_load(db);
-    char *error = load_reply(rib, load);
+    struct json *load;
+    char *error;
+
+    /* The rib's observers, as fpmsyncd's main attaches them. */
+    fpmd_offload_attach(rib);
+    fpmd_status_attach(rib);
+    load = fake_load(db);
+    error = load_reply(rib, load);
 
     ck_assert_ptr_null(error);
     json_destroy(load);

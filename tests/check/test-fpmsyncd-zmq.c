@@ -56,6 +56,17 @@ test_ifname(uint32_t ifindex, char *buf, size_t size)
     return buf;
 }
 
+/* Creates a rib with its observers, as fpmsyncd's main does. */
+static struct fpmd_rib *
+rib_create(void)
+{
+    struct fpmd_rib *rib = fpmd_rib_create(test_ifname);
+
+    fpmd_offload_attach(rib);
+    fpmd_status_attach(rib);
+    return rib;
+}
+
 /* A rib, loaded from an empty database, with a fast path. */
 struct fixture {
     struct fpmd_rib *rib;       /* The rib. */
@@ -78,7 +89,7 @@ fixture_init(struct fixture *fx, size_t max_pending, bool load)
     char *error;
 
     memset(fx, 0, sizeof *fx);
-    fx->rib = fpmd_rib_create(test_ifname);
+    fx->rib = rib_create();
     fx->zmq = fpmd_zmq_create(fx->rib, &opts, &error);
     ck_assert_ptr_null(error);
     ck_assert_ptr_nonnull(fx->zmq);
@@ -779,16 +790,16 @@ START_TEST(test_zmq_results)
 
     /* On this path only each route's flag says it is offloaded: no
      * record by row UUID, as the Route.status monitor keeps. */
-    ck_assert(hmap_is_empty(&fx->rib->offload.offloaded));
-    ck_assert_uint_eq(fx->rib->offload.n_unrecorded, 2);
+    ck_assert(!fpmd_offload_n_records(fx->rib));
+    ck_assert_uint_eq(fpmd_offload_n_unrecorded(fx->rib), 2);
     route_add(fx, "10.2.0.0/24", 254, 0, "192.168.1.4");  /* Changed. */
-    ck_assert_uint_eq(fx->rib->offload.n_unrecorded, 1);
+    ck_assert_uint_eq(fpmd_offload_n_unrecorded(fx->rib), 1);
 
     /* FIB suppression off: no route is offloaded any more, so once it is
      * on again, zebra's unchanged replay is not answered "offloaded"
      * until orchd says so. */
     fpmd_offload_enable(fx->rib, false);
-    ck_assert_uint_eq(fx->rib->offload.n_unrecorded, 0);
+    ck_assert_uint_eq(fpmd_offload_n_unrecorded(fx->rib), 0);
     fpmd_offload_enable(fx->rib, true);
     route_add(fx, "10.1.0.0/24", 254, 0, "192.168.1.2");
     ck_assert_uint_eq(fx->n_offloads, 4);
@@ -914,7 +925,7 @@ END_TEST
  * deleted. */
 START_TEST(test_changed_back_unwritten)
 {
-    struct fixture ovsdb = { .rib = fpmd_rib_create(test_ifname) };
+    struct fixture ovsdb = { .rib = rib_create() };
     struct fixture *fx = &ovsdb;
     struct ds sent = DS_EMPTY_INITIALIZER;
     const struct fpm_prefix p = fpm_test_prefix("10.1.0.0/24");
@@ -1004,7 +1015,7 @@ START_TEST(test_changed_back_unwritten)
     route_del(fx, "10.1.0.0/24");
     fpmd_rib_release_del(fx->rib);
     db_commit_all(fx);
-    ck_assert(hmap_is_empty(&fx->rib->offload.offloaded));
+    ck_assert(!fpmd_offload_n_records(fx->rib));
     ds_destroy(&sent);
     fpmd_rib_destroy(fx->rib);
 }
@@ -1017,7 +1028,7 @@ END_TEST
  * answered by the row. */
 START_TEST(test_changed_back_group)
 {
-    struct fixture ovsdb = { .rib = fpmd_rib_create(test_ifname) };
+    struct fixture ovsdb = { .rib = rib_create() };
     struct fixture *fx = &ovsdb;
     const struct fpm_prefix p = fpm_test_prefix("10.1.0.0/24");
     struct fib_prefix prefix;
@@ -1468,7 +1479,7 @@ load_route_status(struct fixture *fx, const char *prefix, const char *status)
  * whose offload orchd would not write back. */
 START_TEST(test_status_stale_lost)
 {
-    struct fixture ovsdb = { .rib = fpmd_rib_create(test_ifname) };
+    struct fixture ovsdb = { .rib = rib_create() };
     struct fixture *fx = &ovsdb;
     struct ds sent = DS_EMPTY_INITIALIZER;
     const char *del = "[\"status\",\"delete\"";

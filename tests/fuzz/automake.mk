@@ -50,7 +50,9 @@ FUZZ_NEXTHOP_KEY_OBJS = daemons/syncd/syncd-nexthop-key.fuzzo \
 FUZZ_SYNCD_ROW_OBJS = daemons/syncd/syncd-rows.fuzzo \
 	$(FUZZ_NEXTHOP_KEY_OBJS)
 FUZZ_FPMSYNCD_LOAD_OBJS = \
-	daemons/fpmsyncd/fpmsyncd-rib.fuzzo daemons/fpmsyncd/fpmsyncd-nexthop.fuzzo \
+	daemons/fpmsyncd/fpmsyncd-rib.fuzzo daemons/fpmsyncd/fpmsyncd-rib-load.fuzzo \
+	daemons/fpmsyncd/fpmsyncd-rib-rows.fuzzo \
+	daemons/fpmsyncd/fpmsyncd-nexthop.fuzzo \
 	daemons/fpmsyncd/fpmsyncd-offload.fuzzo daemons/fpmsyncd/fpmsyncd-status.fuzzo \
 	daemons/fpmsyncd/fpmsyncd-vrf.fuzzo daemons/fpmsyncd/fpmsyncd-zmq.fuzzo \
 	lib/ovsdb-select-scanner.fuzzo lib/ovsdb-wire.fuzzo \

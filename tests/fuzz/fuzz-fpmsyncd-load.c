@@ -37,7 +37,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "daemons/fpmsyncd/fpmsyncd-offload.h"
 #include "daemons/fpmsyncd/fpmsyncd-rib.h"
+#include "daemons/fpmsyncd/fpmsyncd-status.h"
 #include "lib/ovsdb-select-scanner.h"
 #include "openvswitch/vlog.h"
 #include "util.h"
@@ -84,6 +86,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct fpmd_rib *rib = fpmd_rib_create(test_ifname);
     struct ovsdb_select_scanner scanner;
     char *error = NULL;
+
+    fpmd_offload_attach(rib);
+    fpmd_status_attach(rib);
 
     fpmd_rib_load_begin(rib);
     ovsdb_select_scanner_init(&scanner);
