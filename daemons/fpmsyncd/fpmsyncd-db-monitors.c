@@ -107,13 +107,7 @@ global_row(const struct fpmd_db_cfg *cfg, const struct json *row)
                   setting_source_name(st->resolve_nexthops.source));
     }
     fpmd_rib_set_resolve(cfg->rib, st->resolve_nexthops.value);
-    if (ll) {
-        enum vlog_level level = vlog_get_level_val(ll);
-
-        if (level != VLL_N_LEVELS) {
-            vlog_set_levels(NULL, VLF_FILE, level);
-        }
-    }
+    setting_apply_log_level(ll);
 }
 
 /* Takes in a Vrf row, as the configuration monitor reports it. */
