@@ -14,8 +14,8 @@
  * limitations under the License.
  */
 
-#ifndef ASIC_SIM_ASIC_SIM_PRIVATE_H
-#define ASIC_SIM_ASIC_SIM_PRIVATE_H 1
+#ifndef ASIC_SIM_PRIVATE_H
+#define ASIC_SIM_PRIVATE_H 1
 
 /* Internals of the switch ASIC simulator, shared by the asic-sim/asic-sim*.c
  * files and included by nothing else (the API is asic-sim/asic-sim.h and
@@ -664,4 +664,4 @@ extern const sai_next_hop_api_t asim_next_hop_api;
 extern const sai_next_hop_group_api_t asim_next_hop_group_api;
 extern const sai_route_api_t asim_route_api;
 
-#endif /* asic-sim/asic-sim-private.h */
+#endif /* asic-sim-private.h */

@@ -14,8 +14,8 @@
  * limitations under the License.
  */
 
-#ifndef ASIC_SIM_ASIC_SIM_H
-#define ASIC_SIM_ASIC_SIM_H 1
+#ifndef ASIC_SIM_H
+#define ASIC_SIM_H 1
 
 /* asic-sim: a simulated switch ASIC behind the SAI API of asic-sim/sai.h.
  *
@@ -363,4 +363,4 @@ struct asic_sim_memory {
 sai_status_t asic_sim_memory_get(sai_object_id_t switch_id,
                                  struct asic_sim_memory *);
 
-#endif /* asic-sim/asic-sim.h */
+#endif /* asic-sim.h */

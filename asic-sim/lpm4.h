@@ -45,8 +45,8 @@
  *
  * Not thread-safe: the caller serializes all calls on one table. */
 
-#ifndef ASIC_SIM_LPM4_H
-#define ASIC_SIM_LPM4_H 1
+#ifndef LPM4_H
+#define LPM4_H 1
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -147,4 +147,4 @@ lpm4_lookup_prefetch(const struct lpm4 *lpm, uint32_t addr)
     OVS_PREFETCH(&lpm->tbl24[addr >> 8]);
 }
 
-#endif /* asic-sim/lpm4.h */
+#endif /* lpm4.h */

@@ -40,8 +40,8 @@
  *
  * Not thread-safe: the caller serializes all calls on one table. */
 
-#ifndef ASIC_SIM_LPM6_H
-#define ASIC_SIM_LPM6_H 1
+#ifndef LPM6_H
+#define LPM6_H 1
 
 #include <netinet/in.h>
 #include <stdbool.h>
@@ -76,4 +76,4 @@ typedef void lpm6_walk_cb(const struct in6_addr *prefix, unsigned int plen,
                           uint32_t value, void *aux);
 void lpm6_walk(const struct lpm6 *, lpm6_walk_cb *, void *aux);
 
-#endif /* asic-sim/lpm6.h */
+#endif /* lpm6.h */

@@ -14,8 +14,8 @@
  * limitations under the License.
  */
 
-#ifndef ASIC_SIM_SAI_UTIL_H
-#define ASIC_SIM_SAI_UTIL_H 1
+#ifndef SAI_UTIL_H
+#define SAI_UTIL_H 1
 
 /* Helpers for the SAI types of asic-sim/sai.h: names of status codes and
  * enumerations, and conversions of IP addresses and prefixes to and from
@@ -71,4 +71,4 @@ sai_util_ip_address_normalize(const sai_ip_address_t *ip)
     return n;
 }
 
-#endif /* asic-sim/sai-util.h */
+#endif /* sai-util.h */

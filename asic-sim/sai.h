@@ -14,8 +14,8 @@
  * limitations under the License.
  */
 
-#ifndef ASIC_SIM_SAI_H
-#define ASIC_SIM_SAI_H 1
+#ifndef SAI_H
+#define SAI_H 1
 
 /* A SAI-shaped API: the subset of the Switch Abstraction Interface that a
  * route pipeline needs, implemented by the simulator in asic-sim*.c.
@@ -582,4 +582,4 @@ sai_status_t sai_api_query(sai_api_t, void **api_method_table);
 sai_object_type_t sai_object_type_query(sai_object_id_t);
 sai_object_id_t sai_switch_id_query(sai_object_id_t);
 
-#endif /* asic-sim/sai.h */
+#endif /* sai.h */

@@ -14,8 +14,8 @@
  * limitations under the License.
  */
 
-#ifndef FIBSYNC_IDL_ONDEMAND_H
-#define FIBSYNC_IDL_ONDEMAND_H 1
+#ifndef IDL_ONDEMAND_H
+#define IDL_ONDEMAND_H 1
 
 /* On-demand columns for Open vSwitch's C IDL.
  *
@@ -146,4 +146,4 @@ size_t idl_ondemand_n_pending(const struct ovsdb_idl *);
 unsigned int idl_ondemand_get_conn_seqno(const struct ovsdb_idl *);
 bool idl_ondemand_is_connected(const struct ovsdb_idl *);
 
-#endif /* idl/idl-ondemand.h */
+#endif /* idl-ondemand.h */

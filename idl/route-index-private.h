@@ -164,4 +164,4 @@ struct ri_nhg *route_index__nhg_find(const struct route_index *, int64_t id);
 void route_index__nh_settle(struct ri_nh *);
 struct route_index *route_index__of_row(const struct ovsdb_idl_row *);
 
-#endif /* idl/route-index-private.h */
+#endif /* route-index-private.h */

@@ -14,8 +14,8 @@
  * limitations under the License.
  */
 
-#ifndef FIBSYNC_ROUTE_INDEX_H
-#define FIBSYNC_ROUTE_INDEX_H 1
+#ifndef ROUTE_INDEX_H
+#define ROUTE_INDEX_H 1
 
 /* Compound indexes over the Route table of a Fibsync IDL replica.
  *
@@ -226,4 +226,4 @@ void route_index_get_memory_usage(const struct route_index *,
                                   struct simap *);
 size_t route_index_row_overhead(void);
 
-#endif /* idl/route-index.h */
+#endif /* route-index.h */

@@ -62,4 +62,4 @@ size_t block_arena_new_block(struct block_arena *, size_t block_size,
                              size_t max_blocks);
 void block_arena_free_block(struct block_arena *, size_t b);
 
-#endif /* lib/block-arena.h */
+#endif /* block-arena.h */

@@ -14,8 +14,8 @@
  * limitations under the License.
  */
 
-#ifndef FIBSYNC_FIB_PREFIX_SORT_H
-#define FIBSYNC_FIB_PREFIX_SORT_H 1
+#ifndef FIB_PREFIX_SORT_H
+#define FIB_PREFIX_SORT_H 1
 
 /* Sorting many prefixes at once.
  *
@@ -53,4 +53,4 @@ void fib_prefix_sort_item_init(struct fib_prefix_sort_item *, uint32_t group,
                                const struct fib_prefix *, void *data);
 void fib_prefix_sort(struct fib_prefix_sort_item *, size_t n);
 
-#endif /* lib/fib-prefix-sort.h */
+#endif /* fib-prefix-sort.h */

@@ -14,8 +14,8 @@
  * limitations under the License.
  */
 
-#ifndef FIBSYNC_FIB_PREFIX_H
-#define FIBSYNC_FIB_PREFIX_H 1
+#ifndef FIB_PREFIX_H
+#define FIB_PREFIX_H 1
 
 /* Binary IPv4 and IPv6 prefixes.
  *
@@ -188,4 +188,4 @@ fib_prefix_is_ipv4(const struct fib_prefix *p)
     return p->family == AF_INET;
 }
 
-#endif /* lib/fib-prefix.h */
+#endif /* fib-prefix.h */

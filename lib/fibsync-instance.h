@@ -72,4 +72,4 @@ char *fibsync_instance_name(const char *base, int instance);
 char *fibsync_instance_ctl_path(const char *daemon, int instance);
 char *fibsync_instance_endpoint(const char *channel, int instance);
 
-#endif /* lib/fibsync-instance.h */
+#endif /* fibsync-instance.h */

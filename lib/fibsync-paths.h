@@ -1,4 +1,20 @@
 /*
+ * Copyright (c) 2024 The fibsync authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+/*
  * fibsync-paths: where a running fibsync stack keeps its sockets, pid files
  * and logs.
  *
@@ -28,4 +44,4 @@ const char *fibsync_default_db(void);
  * socket path of 'daemon'.  The caller frees it. */
 char *fibsync_ctl_path(const char *daemon);
 
-#endif /* lib/fibsync-paths.h */
+#endif /* fibsync-paths.h */

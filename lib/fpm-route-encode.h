@@ -54,4 +54,4 @@ void fpm_route_encode_offload(struct ofpbuf *, const struct fpm_route *,
                               enum fpm_offload_status, uint32_t table,
                               uint32_t nlmsg_seq);
 
-#endif /* lib/fpm-route-encode.h */
+#endif /* fpm-route-encode.h */

@@ -38,4 +38,4 @@ void fpm_addr_format(const struct fpm_addr *, struct ds *);
 void fpm_msg_format(const struct fpm_msg *, struct ds *);
 const char *fpm_ifindex_to_name(uint32_t ifindex, char *buf, size_t size);
 
-#endif /* lib/fpm-route-format.h */
+#endif /* fpm-route-format.h */

@@ -125,4 +125,4 @@ char *frr_route_json_parse(const char *text, bool all_protocols,
     OVS_WARN_UNUSED_RESULT;
 bool frr_route_json_protocol_is_local(const char *protocol);
 
-#endif /* lib/frr-route-json.h */
+#endif /* frr-route-json.h */

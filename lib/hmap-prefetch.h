@@ -14,8 +14,8 @@
  * limitations under the License.
  */
 
-#ifndef FIBSYNC_HMAP_PREFETCH_H
-#define FIBSYNC_HMAP_PREFETCH_H 1
+#ifndef HMAP_PREFETCH_H
+#define HMAP_PREFETCH_H 1
 
 /* Prefetching an OVS hmap lookup ahead of time.
  *
@@ -90,4 +90,4 @@ hmap_insert_sparse(struct hmap *map, struct hmap_node *node, size_t hash)
     hmap_insert(map, node, hash);
 }
 
-#endif /* lib/hmap-prefetch.h */
+#endif /* hmap-prefetch.h */

@@ -89,4 +89,4 @@ void ovsdb_cs_retry_run_cs(struct ovsdb_cs_retry *, struct ovsdb_cs *);
 void ovsdb_cs_retry_run_idl(struct ovsdb_cs_retry *, struct ovsdb_idl *);
 void ovsdb_cs_retry_wait(const struct ovsdb_cs_retry *);
 
-#endif /* lib/ovsdb-cs-retry.h */
+#endif /* ovsdb-cs-retry.h */

@@ -85,4 +85,4 @@ void ovsdb_file_replay_map_destroy(struct ovsdb_file_replay_map *);
 bool ovsdb_file_replay_get_map(const struct ovsdb_file_replay_value *,
                                struct ovsdb_file_replay_map *);
 
-#endif /* lib/ovsdb-file-replay-value.h */
+#endif /* ovsdb-file-replay-value.h */

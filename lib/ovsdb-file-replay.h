@@ -105,4 +105,4 @@ void ovsdb_file_replay_consume(struct ovsdb_file_replay *, size_t table,
 
 /* Decoding a value: lib/ovsdb-file-replay-value.h. */
 
-#endif /* lib/ovsdb-file-replay.h */
+#endif /* ovsdb-file-replay.h */

@@ -90,4 +90,4 @@ char *ovsdb_file_split(const char *text, size_t size,
                        struct ovsdb_file_split_result *)
     OVS_WARN_UNUSED_RESULT;
 
-#endif /* lib/ovsdb-file-split.h */
+#endif /* ovsdb-file-split.h */

@@ -89,4 +89,4 @@ bool ovsdb_file_text_record_sha1_ok(const struct ovsdb_file_text_record *);
 int ovsdb_file_text_read_fd(int fd, size_t size, char **textp,
                             size_t *sizep);
 
-#endif /* lib/ovsdb-file-text.h */
+#endif /* ovsdb-file-text.h */

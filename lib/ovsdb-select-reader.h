@@ -58,4 +58,4 @@ void ovsdb_select_reader_wait(struct ovsdb_select_reader *);
 const char *ovsdb_select_reader_error(const struct ovsdb_select_reader *);
 size_t ovsdb_select_reader_n_rows(const struct ovsdb_select_reader *);
 
-#endif /* lib/ovsdb-select-reader.h */
+#endif /* ovsdb-select-reader.h */

@@ -77,4 +77,4 @@ char *ovsdb_select_scanner_finish(struct ovsdb_select_scanner *,
                                   int n_selects)
     OVS_WARN_UNUSED_RESULT;
 
-#endif /* lib/ovsdb-select-scanner.h */
+#endif /* ovsdb-select-scanner.h */

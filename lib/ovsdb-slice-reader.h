@@ -194,4 +194,4 @@ void ovsdb_slice_reader_plan_slice_done(struct ovsdb_slice_reader_plan *,
 void ovsdb_slice_reader_plan_stop(struct ovsdb_slice_reader_plan *);
 bool ovsdb_slice_reader_plan_done(const struct ovsdb_slice_reader_plan *);
 
-#endif /* lib/ovsdb-slice-reader.h */
+#endif /* ovsdb-slice-reader.h */

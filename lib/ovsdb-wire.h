@@ -124,4 +124,4 @@ char *ovsdb_wire_reply_error(const struct jsonrpc_msg *, size_t n_ops,
 unsigned int ovsdb_wire_result_count(const struct json *result);
 const struct json *ovsdb_wire_result_rows(const struct json *results);
 
-#endif /* lib/ovsdb-wire.h */
+#endif /* ovsdb-wire.h */

@@ -125,4 +125,4 @@ bool ovsdb_write_mark_parse_row(const struct json *row, struct uuid *epoch,
 /* A writer that stops marking. */
 struct json *ovsdb_write_mark_forget(const struct ovsdb_write_mark *);
 
-#endif /* lib/ovsdb-write-mark.h */
+#endif /* ovsdb-write-mark.h */

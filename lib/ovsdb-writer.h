@@ -190,4 +190,4 @@ void ovsdb_writer_get_stats(const struct ovsdb_writer *,
                             struct ovsdb_writer_stats *);
 void ovsdb_writer_format_stats(const struct ovsdb_writer *, struct ds *);
 
-#endif /* lib/ovsdb-writer.h */
+#endif /* ovsdb-writer.h */

@@ -14,8 +14,8 @@
  * limitations under the License.
  */
 
-#ifndef FIBSYNC_PERF_TIMER_H
-#define FIBSYNC_PERF_TIMER_H 1
+#ifndef PERF_TIMER_H
+#define PERF_TIMER_H 1
 
 /* Per-stage performance timer.
  *
@@ -117,4 +117,4 @@ void perf_timer_format_line(const char *stage, uint64_t tasks,
                             long long int busy_us, long long int idle_us,
                             struct ds *);
 
-#endif /* lib/perf-timer.h */
+#endif /* perf-timer.h */

@@ -90,4 +90,4 @@ ptr_fifo_pop(struct ptr_fifo *f)
     return p;
 }
 
-#endif /* lib/ptr-fifo.h */
+#endif /* ptr-fifo.h */

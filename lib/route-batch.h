@@ -14,8 +14,8 @@
  * limitations under the License.
  */
 
-#ifndef FIBSYNC_ROUTE_BATCH_H
-#define FIBSYNC_ROUTE_BATCH_H 1
+#ifndef ROUTE_BATCH_H
+#define ROUTE_BATCH_H 1
 
 /* Coalescing write batcher for rows mirrored into OVSDB.
  *
@@ -256,4 +256,4 @@ void route_batch_txn_fail(struct route_batch *, struct route_batch_txn *);
 void route_batch_fail_all(struct route_batch *);
 struct route_batch_txn *route_batch_oldest_txn(const struct route_batch *);
 
-#endif /* lib/route-batch.h */
+#endif /* route-batch.h */

@@ -90,4 +90,4 @@ size_t route_compare_n_frr(const struct route_compare *);
 void route_compare_finish(struct route_compare *, unsigned int views,
                           struct svec *diffs);
 
-#endif /* lib/route-compare.h */
+#endif /* route-compare.h */

@@ -244,4 +244,4 @@ void route_frame_read_group(struct route_frame_reader *, size_t group_size,
                             int n_passes, route_frame_group_cb *,
                             void *aux);
 
-#endif /* lib/route-frame.h */
+#endif /* route-frame.h */

@@ -14,8 +14,8 @@
  * limitations under the License.
  */
 
-#ifndef FIBSYNC_ROUTE_KEY_H
-#define FIBSYNC_ROUTE_KEY_H 1
+#ifndef ROUTE_KEY_H
+#define ROUTE_KEY_H 1
 
 /* Route keys: the names and row UUIDs every fibsync process agrees on.
  *
@@ -156,4 +156,4 @@ char *route_key_nexthop_parse(const char *key, int *family,
                               uint8_t gateway[16], char **ifname)
     OVS_WARN_UNUSED_RESULT;
 
-#endif /* lib/route-key.h */
+#endif /* route-key.h */

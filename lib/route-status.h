@@ -51,4 +51,4 @@ void route_status_put_error(struct ds *ops, const struct uuid *route,
                             const char *error);
 void route_status_put_clear(struct ds *ops, const struct uuid *route);
 
-#endif /* lib/route-status.h */
+#endif /* route-status.h */

@@ -62,4 +62,4 @@ const char *setting_source_name(enum setting_source);
 
 void setting_apply_log_level(const char *level);
 
-#endif /* lib/setting.h */
+#endif /* setting.h */

@@ -14,8 +14,8 @@
  * limitations under the License.
  */
 
-#ifndef FIBSYNC_SPSC_RING_H
-#define FIBSYNC_SPSC_RING_H 1
+#ifndef SPSC_RING_H
+#define SPSC_RING_H 1
 
 /* Single-producer single-consumer ring of tasks.
  *
@@ -75,4 +75,4 @@ size_t spsc_ring_count(const struct spsc_ring *);
 bool spsc_ring_is_empty(const struct spsc_ring *);
 void spsc_ring_get_stats(const struct spsc_ring *, struct spsc_ring_stats *);
 
-#endif /* lib/spsc-ring.h */
+#endif /* spsc-ring.h */

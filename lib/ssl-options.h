@@ -14,8 +14,8 @@
  * limitations under the License.
  */
 
-#ifndef FIBSYNC_SSL_OPTIONS_H
-#define FIBSYNC_SSL_OPTIONS_H 1
+#ifndef SSL_OPTIONS_H
+#define SSL_OPTIONS_H 1
 
 /* ssl-options: the SSL options every fibsync program that talks to the
  * database takes, the same way.
@@ -37,4 +37,4 @@ void ssl_options_usage(void);
  * remote while no SSL option was given, otherwise NULL. */
 char *ssl_options_check(const char *option, const char *remotes);
 
-#endif /* lib/ssl-options.h */
+#endif /* ssl-options.h */

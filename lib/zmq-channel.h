@@ -139,4 +139,4 @@ void zmq_channel_format(const struct zmq_channel *, struct ds *);
 char *zmq_channel_default_endpoint(const char *rundir, const char *name,
                                    int tcp_port);
 
-#endif /* lib/zmq-channel.h */
+#endif /* zmq-channel.h */

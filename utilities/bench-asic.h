@@ -14,8 +14,8 @@
  * limitations under the License.
  */
 
-#ifndef UTILITIES_BENCH_ASIC_H
-#define UTILITIES_BENCH_ASIC_H 1
+#ifndef BENCH_ASIC_H
+#define BENCH_ASIC_H 1
 
 /* "fibsync-bench asic": the in-process benchmark of the SAI simulator
  * (asic-sim/): bulk route creation and removal rates, lookup rates and
@@ -23,4 +23,4 @@
  * process exit status. */
 int bench_asic_main(int argc, char *argv[]);
 
-#endif /* utilities/bench-asic.h */
+#endif /* bench-asic.h */

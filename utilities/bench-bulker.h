@@ -14,8 +14,8 @@
  * limitations under the License.
  */
 
-#ifndef UTILITIES_BENCH_BULKER_H
-#define UTILITIES_BENCH_BULKER_H 1
+#ifndef BENCH_BULKER_H
+#define BENCH_BULKER_H 1
 
 /* "fibsync-bench bulker": the in-process benchmark of orchd's bulker
  * (daemons/orchd/orchd-bulker.c) on the fast path's pattern: routes handed over
@@ -26,4 +26,4 @@
  * 'argv[0]' is the subcommand's name; returns the process exit status. */
 int bench_bulker_main(int argc, char *argv[]);
 
-#endif /* utilities/bench-bulker.h */
+#endif /* bench-bulker.h */

@@ -14,8 +14,8 @@
  * limitations under the License.
  */
 
-#ifndef UTILITIES_BENCH_DUMP_H
-#define UTILITIES_BENCH_DUMP_H 1
+#ifndef BENCH_DUMP_H
+#define BENCH_DUMP_H 1
 
 /* "fibsync-bench dump": the in-process benchmark of orchd's route/dump
  * (daemons/orchd/orchd-cache.c): the read cache's snapshot, sort and text, the
@@ -23,4 +23,4 @@
  * 'argv[0]' is the subcommand's name; returns the process exit status. */
 int bench_dump_main(int argc, char *argv[]);
 
-#endif /* utilities/bench-dump.h */
+#endif /* bench-dump.h */

@@ -14,8 +14,8 @@
  * limitations under the License.
  */
 
-#ifndef UTILITIES_BENCH_INDEX_H
-#define UTILITIES_BENCH_INDEX_H 1
+#ifndef BENCH_INDEX_H
+#define BENCH_INDEX_H 1
 
 /* "fibsync-bench index": the IDL replica and route index benchmark
  * (idl/route-index.h) against a real ovsdb-server: time and memory to
@@ -24,4 +24,4 @@
  * name; returns the process exit status. */
 int bench_index_main(int argc, char *argv[]);
 
-#endif /* utilities/bench-index.h */
+#endif /* bench-index.h */

@@ -15,8 +15,8 @@
  */
 
 
-#ifndef UTILITIES_BENCH_OVSDB_OPTIONS_H
-#define UTILITIES_BENCH_OVSDB_OPTIONS_H 1
+#ifndef BENCH_OVSDB_OPTIONS_H
+#define BENCH_OVSDB_OPTIONS_H 1
 
 /* bench-ovsdb-options: the command line of "fibsync-bench ovsdb"
  * (utilities/bench-ovsdb.h): the workload, the server and the options
@@ -45,4 +45,4 @@ struct bench_opts {
 int bench_ovsdb_parse_options(int argc, char *argv[], struct bench_opts *,
                               bool *rows_set, bool *txn_rows_set);
 
-#endif /* utilities/bench-ovsdb-options.h */
+#endif /* bench-ovsdb-options.h */

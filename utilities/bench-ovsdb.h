@@ -14,8 +14,8 @@
  * limitations under the License.
  */
 
-#ifndef UTILITIES_BENCH_OVSDB_H
-#define UTILITIES_BENCH_OVSDB_H 1
+#ifndef BENCH_OVSDB_H
+#define BENCH_OVSDB_H 1
 
 /* "fibsync-bench ovsdb": load generator for ovsdb-server itself, with raw
  * JSON-RPC "transact" requests on the Fibsync schema: concurrent updates,
@@ -25,4 +25,4 @@
  * subcommand's name; returns the process exit status. */
 int bench_ovsdb_main(int argc, char *argv[]);
 
-#endif /* utilities/bench-ovsdb.h */
+#endif /* bench-ovsdb.h */

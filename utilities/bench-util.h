@@ -14,8 +14,8 @@
  * limitations under the License.
  */
 
-#ifndef UTILITIES_BENCH_UTIL_H
-#define UTILITIES_BENCH_UTIL_H 1
+#ifndef BENCH_UTIL_H
+#define BENCH_UTIL_H 1
 
 /* Clocks and statistics shared by the fibsync-bench subcommands. */
 
@@ -36,4 +36,4 @@ double bench_median_at(const void *runs, size_t n, size_t size,
                     (BUILD_ASSERT_TYPE(&(RUNS)->FIELD, const double *), \
                      offsetof(__typeof__(*(RUNS)), FIELD)))
 
-#endif /* utilities/bench-util.h */
+#endif /* bench-util.h */

@@ -14,8 +14,8 @@
  * limitations under the License.
  */
 
-#ifndef UTILITIES_FPM_REPLAY_H
-#define UTILITIES_FPM_REPLAY_H 1
+#ifndef FPM_REPLAY_H
+#define FPM_REPLAY_H 1
 
 /* fpm-replay: what its modes share.
  *
@@ -179,4 +179,4 @@ bool fpm_replay_send_malformed(struct fpm_replay_conn *, const char *kind);
 void fpm_replay_print_cb(const struct fpm_msg *, int error,
                          const struct nlmsghdr *, void *aux);
 
-#endif /* utilities/fpm-replay.h */
+#endif /* fpm-replay.h */

@@ -15,8 +15,8 @@
  */
 
 
-#ifndef UTILITIES_ROUTE_CHECK_H
-#define UTILITIES_ROUTE_CHECK_H 1
+#ifndef ROUTE_CHECK_H
+#define ROUTE_CHECK_H 1
 
 /* route-check's own interface between its files: the command line, what a
  * run reads its views into, and the functions the readers share.
@@ -94,4 +94,4 @@ char *route_check_read_file(const char *file, int instance, struct check *)
     OVS_WARN_UNUSED_RESULT;
 void route_check_read_frr(const struct options *, struct check *);
 
-#endif /* utilities/route-check.h */
+#endif /* route-check.h */

@@ -127,4 +127,4 @@ const char *fpmd_db_get_remote(const struct fpmd_db *);
 void fpmd_db_format(const struct fpmd_db *, struct ds *);
 void fpmd_db_format_backlog(const struct fpmd_db *, struct ds *);
 
-#endif /* daemons/fpmsyncd/fpmsyncd-db.h */
+#endif /* fpmsyncd-db.h */

@@ -71,4 +71,4 @@ enum fpmd_fpm_reconcile_result fpmd_fpm_reconcile(struct fpmd_fpm *);
 void fpmd_fpm_format(const struct fpmd_fpm *, struct ds *);
 void fpmd_fpm_format_replay(const struct fpmd_fpm *, struct ds *);
 
-#endif /* daemons/fpmsyncd/fpmsyncd-fpm.h */
+#endif /* fpmsyncd-fpm.h */

@@ -145,4 +145,4 @@ struct fpmd_nh_counts {
 
 void fpmd_nh_count(const struct fpmd_rib *, struct fpmd_nh_counts *);
 
-#endif /* daemons/fpmsyncd/fpmsyncd-nexthop.h */
+#endif /* fpmsyncd-nexthop.h */

@@ -88,4 +88,4 @@ void fpmd_offload_status_stale(const struct fpmd_rib *, struct fpmd_route *);
 size_t fpmd_offload_n_records(const struct fpmd_rib *);
 size_t fpmd_offload_n_unrecorded(const struct fpmd_rib *);
 
-#endif /* daemons/fpmsyncd/fpmsyncd-offload.h */
+#endif /* fpmsyncd-offload.h */

@@ -245,4 +245,4 @@ fpmd_route_written_set(const struct fpmd_rib *rib,
     return fpmd_route_set(r);
 }
 
-#endif /* daemons/fpmsyncd/fpmsyncd-private.h */
+#endif /* fpmsyncd-private.h */

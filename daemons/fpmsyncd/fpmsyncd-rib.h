@@ -264,4 +264,4 @@ void fpmd_rib_format(const struct fpmd_rib *, struct ds *);
 size_t fpmd_rib_n_routes(const struct fpmd_rib *);
 size_t fpmd_rib_n_nexthops(const struct fpmd_rib *);
 
-#endif /* daemons/fpmsyncd/fpmsyncd-rib.h */
+#endif /* fpmsyncd-rib.h */

@@ -129,4 +129,4 @@ bool fpmd_status_reply(struct fpmd_rib *, const struct ovsdb_writer_reply *,
 /* Introspection. */
 void fpmd_status_format(const struct fpmd_rib *, struct ds *);
 
-#endif /* daemons/fpmsyncd/fpmsyncd-status.h */
+#endif /* fpmsyncd-status.h */

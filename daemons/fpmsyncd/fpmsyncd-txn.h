@@ -46,4 +46,4 @@ struct route_batch_txn *fpmd_txn_oldest(const struct fpmd_rib *);
 bool fpmd_txn_reply(struct fpmd_rib *, struct route_batch_txn *,
                     const struct ovsdb_writer_reply *, struct ds *errors);
 
-#endif /* daemons/fpmsyncd/fpmsyncd-txn.h */
+#endif /* fpmsyncd-txn.h */

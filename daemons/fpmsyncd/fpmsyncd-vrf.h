@@ -87,4 +87,4 @@ void fpmd_vrf_sync_end(struct fpmd_rib *);
 
 void fpmd_vrf_format(const struct fpmd_vrf_table *, struct ds *);
 
-#endif /* daemons/fpmsyncd/fpmsyncd-vrf.h */
+#endif /* fpmsyncd-vrf.h */

@@ -158,4 +158,4 @@ void fpmd_zmq_results(struct fpmd_zmq *, const void *frame, size_t size);
 size_t fpmd_zmq_n_queued(const struct fpmd_zmq *);
 void fpmd_zmq_format(const struct fpmd_zmq *, struct ds *);
 
-#endif /* daemons/fpmsyncd/fpmsyncd-zmq.h */
+#endif /* fpmsyncd-zmq.h */

@@ -1,12 +1,25 @@
 /*
+ * Copyright (c) 2024 The fibsync authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+/*
  * orchd-bulker-private: the bulker's state, shared by the two files that
  * implement it: orchd-bulker.c (routes' desired states, queueing, bulks)
  * and orchd-bulker-outcome.c (what became of the bulks sent: sent,
  * refused, acknowledged, resynced).  The small helpers both use are
  * inline here: they run once or more per route on the hot path.
- *
- * Copyright (c) 2024 The fibsync authors.
- * Licensed under the Apache License, Version 2.0.
  */
 
 #ifndef ORCHD_BULKER_PRIVATE_H

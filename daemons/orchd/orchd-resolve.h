@@ -1,4 +1,20 @@
 /*
+ * Copyright (c) 2024 The fibsync authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+/*
  * orchd-resolve: a route into the SAI entry it programs, the one step
  * every route source takes (orchd-source.h).
  *
@@ -9,9 +25,6 @@
  * route's status says why; a route through a group that is unknown or
  * empty waits for it.  orchd_resolve_process() then hands the entry to
  * the worker, or removes the one a refused route had.
- *
- * Copyright (c) 2024 The fibsync authors.
- * Licensed under the Apache License, Version 2.0.
  */
 
 #ifndef ORCHD_RESOLVE_H

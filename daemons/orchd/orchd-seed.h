@@ -1,4 +1,20 @@
 /*
+ * Copyright (c) 2024 The fibsync authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+/*
  * orchd-seed: orchd's start-up read of its instance's Asic_Route rows,
  * each row seeding the worker, and the end of the initial sync.
  *
@@ -9,9 +25,6 @@
  * fails is started again after a second (seeding a row twice does no
  * harm).  Once the source has programmed every route it holds,
  * orchd_seed_finish_sync() removes the rows read that no route wants.
- *
- * Copyright (c) 2024 The fibsync authors.
- * Licensed under the Apache License, Version 2.0.
  */
 
 #ifndef ORCHD_SEED_H

@@ -1,4 +1,20 @@
 /*
+ * Copyright (c) 2024 The fibsync authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+/*
  * orchd-sink-zmq: bulks to syncd over the southbound fast path, Asic_Route
  * written behind (orchd-sink.h, orchd-southbound.h).
  *
@@ -7,9 +23,6 @@
  * the resync and the write-behind's yield, for it.  At start it also
  * turns orchd's Write_Mark off (orchd-asic-mark.h): on this path syncd
  * follows the channel, not the mark.
- *
- * Copyright (c) 2024 The fibsync authors.
- * Licensed under the Apache License, Version 2.0.
  */
 
 #include <config.h>

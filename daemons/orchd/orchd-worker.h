@@ -1,4 +1,20 @@
 /*
+ * Copyright (c) 2024 The fibsync authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+/*
  * orchd-worker: the part of orchd that turns route updates into SAI bulks
  * and takes them to syncd: the bulker (orchd-bulker.h), its sink
  * (orchd-sink.h), the Asic_Route writer (lib/ovsdb-writer.h) and the
@@ -24,9 +40,6 @@
  *
  * The main thread calls every function here except the callbacks, which
  * run in the worker's thread.
- *
- * Copyright (c) 2024 The fibsync authors.
- * Licensed under the Apache License, Version 2.0.
  */
 
 #ifndef ORCHD_WORKER_H

@@ -1,4 +1,20 @@
 /*
+ * Copyright (c) 2024 The fibsync authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+/*
  * orchd: turns the routes in OVSDB into SAI route entries, in bulks.
  *
  * orchd takes its routes from a route source (orchd-source.h: its IDL
@@ -11,9 +27,6 @@
  * Acknowledged entries go into a read cache; with FIB suppression on, each
  * route's status goes back into Route.status.  This file holds main() and
  * its loops; see "orchd --help".
- *
- * Copyright (c) 2024 The fibsync authors.
- * Licensed under the Apache License, Version 2.0.
  */
 
 #include <config.h>

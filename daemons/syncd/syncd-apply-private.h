@@ -15,8 +15,8 @@
  */
 
 
-#ifndef DAEMONS_SYNCD_APPLY_PRIVATE_H
-#define DAEMONS_SYNCD_APPLY_PRIVATE_H 1
+#ifndef SYNCD_APPLY_PRIVATE_H
+#define SYNCD_APPLY_PRIVATE_H 1
 
 /* The apply step's insides, shared by its three files (see
  * daemons/syncd/syncd-apply.h for what the step does):
@@ -270,4 +270,4 @@ void syncd_nexthop_init(struct syncd_apply *,
                         const struct syncd_nexthop_hooks *, void *aux);
 void syncd_nexthop_destroy(struct syncd_apply *);
 
-#endif /* daemons/syncd/syncd-apply-private.h */
+#endif /* syncd-apply-private.h */

@@ -14,8 +14,8 @@
  * limitations under the License.
  */
 
-#ifndef DAEMONS_SYNCD_APPLY_H
-#define DAEMONS_SYNCD_APPLY_H 1
+#ifndef SYNCD_APPLY_H
+#define SYNCD_APPLY_H 1
 
 /* syncd-apply: syncd's apply step.  It turns route operations ("this VRF's
  * prefix should forward to these next hops", "remove this prefix") into
@@ -245,4 +245,4 @@ struct json *syncd_apply_target_to_json(const struct syncd_apply *,
 void syncd_prefix_to_sai(const struct fib_prefix *, sai_ip_prefix_t *);
 const char *syncd_action_name(sai_packet_action_t);
 
-#endif /* daemons/syncd/syncd-apply.h */
+#endif /* syncd-apply.h */

@@ -14,8 +14,8 @@
  * limitations under the License.
  */
 
-#ifndef DAEMONS_SYNCD_COUNTERS_H
-#define DAEMONS_SYNCD_COUNTERS_H 1
+#ifndef SYNCD_COUNTERS_H
+#define SYNCD_COUNTERS_H 1
 
 /* syncd-counters: writes the simulator's per-route hit counters into the
  * OVSDB column Route.counters, key "packets".
@@ -105,4 +105,4 @@ void syncd_counters_wait(struct syncd_counters *);
 void syncd_counters_get_stats(const struct syncd_counters *,
                               struct syncd_counters_stats *);
 
-#endif /* daemons/syncd/syncd-counters.h */
+#endif /* syncd-counters.h */

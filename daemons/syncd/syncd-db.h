@@ -14,8 +14,8 @@
  * limitations under the License.
  */
 
-#ifndef DAEMONS_SYNCD_DB_H
-#define DAEMONS_SYNCD_DB_H 1
+#ifndef SYNCD_DB_H
+#define SYNCD_DB_H 1
 
 /* syncd-db: syncd's OVSDB path.  It monitors the Asic_Route table, turns
  * row changes into route operations for the apply step
@@ -186,4 +186,4 @@ void syncd_db_get_stats(const struct syncd_db *, struct syncd_db_stats *);
 /* The apply step's result callback, 'aux' being the 'struct syncd_db'. */
 void syncd_db_apply_result(const struct syncd_route_result *, void *aux);
 
-#endif /* daemons/syncd/syncd-db.h */
+#endif /* syncd-db.h */

@@ -14,8 +14,8 @@
  * limitations under the License.
  */
 
-#ifndef DAEMONS_SYNCD_MARKS_H
-#define DAEMONS_SYNCD_MARKS_H 1
+#ifndef SYNCD_MARKS_H
+#define SYNCD_MARKS_H 1
 
 /* syncd-marks: the Write_Mark rows syncd follows, and whether Asic_Route
  * needs reading again when syncd's monitor begins again.
@@ -77,4 +77,4 @@ bool syncd_marks_update(struct syncd_marks *,
 bool syncd_marks_find(const struct syncd_marks *, const char *writer,
                       struct uuid *epoch, int64_t *txn);
 
-#endif /* daemons/syncd/syncd-marks.h */
+#endif /* syncd-marks.h */

@@ -14,8 +14,8 @@
  * limitations under the License.
  */
 
-#ifndef DAEMONS_SYNCD_NEXTHOP_KEY_H
-#define DAEMONS_SYNCD_NEXTHOP_KEY_H 1
+#ifndef SYNCD_NEXTHOP_KEY_H
+#define SYNCD_NEXTHOP_KEY_H 1
 
 /* syncd-nexthop-key: a route's next hops as its sources spell them, into
  * the apply step's 'struct syncd_nexthop' (daemons/syncd/syncd-apply.h).
@@ -43,4 +43,4 @@ char *syncd_nexthop_key_parse(const char *key, int64_t weight,
 char *syncd_nexthop_key_check_set(const struct syncd_nexthop *, size_t n)
     OVS_WARN_UNUSED_RESULT;
 
-#endif /* daemons/syncd/syncd-nexthop-key.h */
+#endif /* syncd-nexthop-key.h */

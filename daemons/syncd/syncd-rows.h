@@ -15,8 +15,8 @@
  */
 
 
-#ifndef DAEMONS_SYNCD_ROWS_H
-#define DAEMONS_SYNCD_ROWS_H 1
+#ifndef SYNCD_ROWS_H
+#define SYNCD_ROWS_H 1
 
 /* syncd-rows: the Asic_Route rows that syncd knows.
  *
@@ -194,4 +194,4 @@ syncd_rows_clear_wb(struct syncd_rows *rows, struct syncd_row *row)
     }
 }
 
-#endif /* daemons/syncd/syncd-rows.h */
+#endif /* syncd-rows.h */

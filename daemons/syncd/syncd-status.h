@@ -15,8 +15,8 @@
  */
 
 
-#ifndef DAEMONS_SYNCD_STATUS_H
-#define DAEMONS_SYNCD_STATUS_H 1
+#ifndef SYNCD_STATUS_H
+#define SYNCD_STATUS_H 1
 
 /* syncd-status: SAI status codes in one byte.
  *
@@ -35,4 +35,4 @@
 unsigned int syncd_status_code(sai_status_t);
 const char *syncd_status_code_name(unsigned int code);
 
-#endif /* daemons/syncd/syncd-status.h */
+#endif /* syncd-status.h */

@@ -14,8 +14,8 @@
  * limitations under the License.
  */
 
-#ifndef DAEMONS_SYNCD_WARM_H
-#define DAEMONS_SYNCD_WARM_H 1
+#ifndef SYNCD_WARM_H
+#define SYNCD_WARM_H 1
 
 /* syncd-warm: the simulated ASIC's routes across a warm restart.
  *
@@ -69,4 +69,4 @@ void syncd_warm_start_format(const struct syncd_warm_start *,
                              const struct syncd_apply *, struct ds *);
 void syncd_warm_start_destroy(struct syncd_warm_start *);
 
-#endif /* daemons/syncd/syncd-warm.h */
+#endif /* syncd-warm.h */

@@ -15,8 +15,8 @@
  */
 
 
-#ifndef DAEMONS_SYNCD_WRITEBACK_H
-#define DAEMONS_SYNCD_WRITEBACK_H 1
+#ifndef SYNCD_WRITEBACK_H
+#define SYNCD_WRITEBACK_H 1
 
 /* syncd-writeback: writes each Asic_Route row's outcome back into it.
  *
@@ -100,4 +100,4 @@ void syncd_writeback_mark(struct syncd_writeback *, struct syncd_row *,
 void syncd_writeback_get_stats(const struct syncd_writeback *,
                                struct syncd_writeback_stats *);
 
-#endif /* daemons/syncd/syncd-writeback.h */
+#endif /* syncd-writeback.h */

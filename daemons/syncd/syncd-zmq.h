@@ -15,8 +15,8 @@
  */
 
 
-#ifndef DAEMONS_SYNCD_ZMQ_H
-#define DAEMONS_SYNCD_ZMQ_H 1
+#ifndef SYNCD_ZMQ_H
+#define SYNCD_ZMQ_H 1
 
 /* syncd-zmq: syncd's southbound fast path.  orchd sends its bulks as
  * ROUTES frames (lib/route-frame.h) over a ZeroMQ channel
@@ -99,4 +99,4 @@ void syncd_zmq_format(const struct syncd_zmq *, struct ds *);
 /* The apply step's result callback, 'aux' being the 'struct syncd_zmq'. */
 void syncd_zmq_apply_result(const struct syncd_route_result *, void *aux);
 
-#endif /* daemons/syncd/syncd-zmq.h */
+#endif /* syncd-zmq.h */

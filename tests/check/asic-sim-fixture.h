@@ -14,8 +14,8 @@
  * limitations under the License.
  */
 
-#ifndef TESTS_CHECK_ASIC_SIM_FIXTURE_H
-#define TESTS_CHECK_ASIC_SIM_FIXTURE_H 1
+#ifndef ASIC_SIM_FIXTURE_H
+#define ASIC_SIM_FIXTURE_H 1
 
 /* The fixture of the Check suites of the SAI simulator (asic_sim,
  * asic_sim_fault and asic_sim_lookup, in tests/check/test-asic-sim*.c)
@@ -128,4 +128,4 @@ void fx_make_bulk(sai_route_entry_t *entries, sai_attribute_t *attrs,
                   const sai_attribute_t **attr_lists, uint32_t *attr_counts,
                   uint32_t n);
 
-#endif /* tests/check/asic-sim-fixture.h */
+#endif /* asic-sim-fixture.h */

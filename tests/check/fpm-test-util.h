@@ -15,8 +15,8 @@
  */
 
 
-#ifndef TESTS_CHECK_FPM_TEST_UTIL_H
-#define TESTS_CHECK_FPM_TEST_UTIL_H 1
+#ifndef FPM_TEST_UTIL_H
+#define FPM_TEST_UTIL_H 1
 
 /* Helpers shared by the Check suites that read FPM streams:
  * test-fpm-frame.c, test-fpm-route.c, test-fpm-route-malformed.c and
@@ -55,4 +55,4 @@ void fpm_test_walk_cb(const struct fpm_msg *, int error,
                       const struct nlmsghdr *, void *w);
 void fpm_test_walk_capture(const char *name, struct fpm_test_walk *);
 
-#endif /* tests/check/fpm-test-util.h */
+#endif /* fpm-test-util.h */

@@ -1,11 +1,27 @@
 /*
+ * Copyright (c) 2024 The fibsync authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+/*
  * The Check suites run by tests/check-fibsync.  Each pure C module has a
  * suite in tests/check/test-<module>.c; add its constructor here, in the
  * FIBSYNC_SUITES list, and its file to tests/automake.mk.
  */
 
-#ifndef TESTS_CHECK_SUITES_H
-#define TESTS_CHECK_SUITES_H 1
+#ifndef SUITES_H
+#define SUITES_H 1
 
 #include <check.h>
 
@@ -54,4 +70,4 @@
 FIBSYNC_SUITES
 #undef SUITE
 
-#endif /* tests/check/suites.h */
+#endif /* suites.h */
