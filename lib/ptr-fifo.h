@@ -22,7 +22,7 @@
  *
  * It is the queue of the coalescing writers: lib/route-batch.h queues the
  * rows to write to OVSDB on one, fpmsyncd's fast path
- * (daemons/fpmsyncd/fpmsyncd-zmq.h) the routes to send to orchd on another.  Each
+ * (fpmsyncd-zmq.h) the routes to send to orchd on another.  Each
  * keeps, in its own object, a bit that says the object is queued, so that
  * an object is queued at most once and changes to it coalesce: the queue
  * knows nothing of that bit.

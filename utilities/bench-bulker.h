@@ -18,7 +18,7 @@
 #define BENCH_BULKER_H 1
 
 /* "fibsync-bench bulker": the in-process benchmark of orchd's bulker
- * (daemons/orchd/orchd-bulker.c) on the fast path's pattern: routes handed over
+ * (orchd-bulker.c) on the fast path's pattern: routes handed over
  * in groups with their lookups prefetched, bulks built and acknowledged
  * result by result, then the same routes updated and deleted.  No
  * sockets, no other process: the CPU time a route costs the bulker, which

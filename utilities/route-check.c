@@ -132,32 +132,62 @@ default_db_file(const char *db)
     return file;
 }
 
+/* Completes 'o' once every option is read: the defaults that depend on
+ * others ('no_db_file': --no-db-file was given), and the checks across
+ * options. */
+static void
+options_finish(struct options *o, bool no_db_file)
+{
+    char *ssl_error;
+
+    if (!o->syncd) {
+        o->syncd = fibsync_instance_ctl_path("syncd", o->instance);
+    }
+    asic_instance = o->instance;
+    if (o->vtysh && o->frr_files.n) {
+        route_check_fail("--vtysh and --frr-json exclude each other "
+                         "(use --help for help)");
+    }
+    if (no_db_file && o->db_file) {
+        route_check_fail("--db-file and --no-db-file exclude each other "
+                         "(use --help for help)");
+    } else if (!no_db_file && !o->db_file) {
+        o->db_file = default_db_file(o->db);
+    }
+    ssl_error = ssl_options_check("db", o->db);
+    if (ssl_error) {
+        route_check_fail("%s", ssl_error);
+    }
+}
+
+/* route-check's long options without a short form. */
+enum {
+    OPT_DB = UCHAR_MAX + 1, OPT_SYNCD, OPT_NO_FIB, OPT_FRR, OPT_VTYSH,
+    OPT_FRR_JSON, OPT_FRR_ALL, OPT_SLICE, OPT_INSTANCE, OPT_DB_FILE,
+    OPT_NO_DB_FILE, SSL_OPTION_ENUMS,
+};
+/* route-check's options, for getopt_long(). */
+static const struct option long_options[] = {
+    {"db", required_argument, NULL, OPT_DB},
+    {"db-file", required_argument, NULL, OPT_DB_FILE},
+    {"no-db-file", no_argument, NULL, OPT_NO_DB_FILE},
+    {"syncd", required_argument, NULL, OPT_SYNCD},
+    {"no-fib", no_argument, NULL, OPT_NO_FIB},
+    {"frr", no_argument, NULL, OPT_FRR},
+    {"vtysh", required_argument, NULL, OPT_VTYSH},
+    {"frr-json", required_argument, NULL, OPT_FRR_JSON},
+    {"frr-all-protocols", no_argument, NULL, OPT_FRR_ALL},
+    {"slice", required_argument, NULL, OPT_SLICE},
+    {"instance", required_argument, NULL, OPT_INSTANCE},
+    {"quiet", no_argument, NULL, 'q'},
+    {"help", no_argument, NULL, 'h'},
+    STREAM_SSL_LONG_OPTIONS,
+    {NULL, 0, NULL, 0},
+};
+
 static void
 parse_options(int argc, char *argv[], struct options *o)
 {
-    enum {
-        OPT_DB = UCHAR_MAX + 1, OPT_SYNCD, OPT_NO_FIB, OPT_FRR, OPT_VTYSH,
-        OPT_FRR_JSON, OPT_FRR_ALL, OPT_SLICE, OPT_INSTANCE, OPT_DB_FILE,
-        OPT_NO_DB_FILE, SSL_OPTION_ENUMS,
-    };
-    static const struct option long_options[] = {
-        {"db", required_argument, NULL, OPT_DB},
-        {"db-file", required_argument, NULL, OPT_DB_FILE},
-        {"no-db-file", no_argument, NULL, OPT_NO_DB_FILE},
-        {"syncd", required_argument, NULL, OPT_SYNCD},
-        {"no-fib", no_argument, NULL, OPT_NO_FIB},
-        {"frr", no_argument, NULL, OPT_FRR},
-        {"vtysh", required_argument, NULL, OPT_VTYSH},
-        {"frr-json", required_argument, NULL, OPT_FRR_JSON},
-        {"frr-all-protocols", no_argument, NULL, OPT_FRR_ALL},
-        {"slice", required_argument, NULL, OPT_SLICE},
-        {"instance", required_argument, NULL, OPT_INSTANCE},
-        {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},
-        STREAM_SSL_LONG_OPTIONS,
-        {NULL, 0, NULL, 0},
-    };
-
     bool no_db_file = false;
 
     memset(o, 0, sizeof *o);
@@ -245,24 +275,7 @@ parse_options(int argc, char *argv[], struct options *o)
         route_check_fail("unexpected argument \"%s\" (use --help for help)",
                          argv[optind]);
     }
-    if (!o->syncd) {
-        o->syncd = fibsync_instance_ctl_path("syncd", o->instance);
-    }
-    asic_instance = o->instance;
-    if (o->vtysh && o->frr_files.n) {
-        route_check_fail("--vtysh and --frr-json exclude each other "
-                         "(use --help for help)");
-    }
-    if (no_db_file && o->db_file) {
-        route_check_fail("--db-file and --no-db-file exclude each other "
-                         "(use --help for help)");
-    } else if (!no_db_file && !o->db_file) {
-        o->db_file = default_db_file(o->db);
-    }
-    char *ssl_error = ssl_options_check("db", o->db);
-    if (ssl_error) {
-        route_check_fail("%s", ssl_error);
-    }
+    options_finish(o, no_db_file);
 }
 
 /* ---- The database -------------------------------------------------------
