@@ -33,7 +33,8 @@ struct group_users {
 };
 
 /* The empty list, for a group without users. */
-static struct ovs_list no_users = OVS_LIST_INITIALIZER(&no_users);
+static const struct ovs_list no_users
+    = OVS_LIST_INITIALIZER((struct ovs_list *) &no_users);
 
 void
 orchd_route_table_init(struct orchd_route_table *t)
