@@ -95,6 +95,18 @@ run () {
     say "ovsdb-client list-tables $DB Fibsync"
     "$C" list-tables "$DB" Fibsync
     echo
+    # fpmsyncd listens for zebra once it has read the database.
+    i=0
+    until "$TOP/_ovs/openvswitch/utilities/ovs-appctl" \
+            -t "$FIBSYNC_RUNDIR/fpmsyncd.ctl" fpm/show 2>/dev/null |
+            grep -q "^fpm: ptcp:$port:"; do
+        i=$((i + 1))
+        if test $i -gt 60; then
+            say "fpmsyncd is not listening after 30 s"
+            exit 1
+        fi
+        sleep 0.5
+    done
     say "sending 10000 routes (20% IPv6, 2-way ECMP, next-hop groups) over"
     say "FPM to fpmsyncd, as zebra would"
     "$B/utilities/fpm-replay" --port "$port" -n 10000 --ipv6 20 --ecmp 2 \
