@@ -37,6 +37,7 @@
 struct orchd_asic_acks;
 struct orchd_cache;
 struct orchd_options;
+struct global_follower;
 struct orchd_replica_widening;
 struct orchd_show;
 struct orchd_source;
@@ -54,6 +55,9 @@ struct orchd {
                                      * as the source asks. */
     struct ovsdb_cs_retry idl_retry; /* Its reconnection once the server
                                       * is back. */
+    struct global_follower *global; /* Follows the Global row: the
+                                     * features and the paths. */
+    unsigned int global_seqno;      /* Its seqno when last taken in. */
     struct ovsdb_idl_index *nhg_by_id; /* Nexthop_Group by id, or NULL if
                                         * the source replicates none. */
     struct orchd_source *source;    /* Where the routes come from. */

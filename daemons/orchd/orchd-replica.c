@@ -35,9 +35,10 @@
 
 VLOG_DEFINE_THIS_MODULE(orchd_replica);
 
-/* Replicates the Global row alone: what orchd reads to choose its paths,
- * before it knows which of the large tables to replicate
- * (orchd-replica.h). */
+/* Replicates the Global row.  orchd takes its features and paths from
+ * its follower of Global (lib/global-follower.h), not from the replica:
+ * the replica keeps Global so that a change to it still wakes the main
+ * loop's pass over the replica, as before the follower. */
 void
 orchd_replica_register_global(struct ovsdb_idl *idl)
 {

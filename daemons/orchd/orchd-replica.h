@@ -93,8 +93,8 @@
  * new connection's monitor takes several round trips.)
  *
  * Which path each hop takes is known only once Global is read, so orchd
- * first reads Global through a replica of Global alone
- * (orchd_replica_register_global()), then builds its replica of what the
+ * first reads Global through its follower of Global
+ * (lib/global-follower.h), then builds its replica of what the
  * paths need (orchd_replica_register()).  A table the paths do not need is
  * not monitored at all.  Holding it instead (a condition no row meets) is
  * not enough: ovsdb-server builds the first reply of a monitor from every
