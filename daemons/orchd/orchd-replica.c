@@ -35,10 +35,9 @@
 
 VLOG_DEFINE_THIS_MODULE(orchd_replica);
 
-/* Replicates the Global row.  orchd takes its features and paths from
- * its follower of Global (lib/global-follower.h), not from the replica:
- * the replica keeps Global so that a change to it still wakes the main
- * loop's pass over the replica, as before the follower. */
+/* Replicates the Global row, as the replica always did.  orchd takes its
+ * features and paths from its follower of Global (lib/global-follower.h),
+ * not from the replica. */
 void
 orchd_replica_register_global(struct ovsdb_idl *idl)
 {
