@@ -334,14 +334,16 @@ global_follower_set_boolean(const struct global_follower *gf,
 
 /* Chooses '*path' from setting 's', unless it is chosen already: once the
  * command line fixed 's', or once the first contents arrived (the daemon
- * took the row into 's' first).  Returns true if it chose now, false
- * otherwise. */
+ * took the row into 's' first).  'gf' may be NULL (as the command line is
+ * parsed, before there is a follower): then only the command line
+ * chooses.  Returns true if it chose now, false otherwise. */
 bool
 global_follower_choose_path(const struct global_follower *gf,
                             const struct setting *s,
                             struct global_follower_path *path)
 {
-    if (path->chosen || (!s->cmdline && !global_follower_has_read(gf))) {
+    if (path->chosen
+        || (!s->cmdline && !(gf && global_follower_has_read(gf)))) {
         return false;
     }
     path->chosen = true;
