@@ -50,9 +50,10 @@ struct perf_timer;
 /* The daemon's state. */
 struct orchd {
     struct orchd_options *opts;     /* The command line and features. */
-    struct ovsdb_idl *idl;          /* Replica of the database: Global and
-                                     * Vrf always, Route and Nexthop_Group
-                                     * as the source asks. */
+    struct ovsdb_idl *idl;          /* Replica of the database: Vrf
+                                     * always, Route and Nexthop_Group as
+                                     * the source asks (Global is the
+                                     * follower's). */
     struct ovsdb_cs_retry idl_retry; /* Its reconnection once the server
                                       * is back. */
     struct global_follower *global; /* Follows the Global row: the
