@@ -619,9 +619,9 @@ db_msg_cb(void *db_, const struct jsonrpc_msg *msg)
     }
 }
 
-/* Runs the connection, the Global follower, the monitors and the load.  Returns true if a load
- * of the database completed, or a reconnection found that none was
- * needed. */
+/* Runs the connection, the Global follower, the monitors and the load.
+ * Returns true if a load of the database completed, or a reconnection
+ * found that none was needed. */
 bool
 fpmd_db_run(struct fpmd_db *db)
 {

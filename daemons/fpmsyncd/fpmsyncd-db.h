@@ -37,14 +37,16 @@
  *     complete, so the load sees the database as it was before
  *     fpmsyncd's next write.
  *
- *   - The Global row (the settings below), followed by a
- *     lib/global-follower.h of its own connection.
+ *   - The Global row (the settings below), followed over a connection of
+ *     its own (lib/global-follower.h).
  *
- *   - Monitors, on the writer's connection: the Vrf rows; with FIB suppression on, the Route rows whose
- *     status says offloaded (daemons/fpmsyncd/fpmsyncd-offload.h), except on
- *     the northbound fast path, where orchd's results say it (and where
- *     fpmsyncd itself writes Route.status: it would hear its own writes).
- *     What they report is taken in by daemons/fpmsyncd/fpmsyncd-db-monitors.c.
+ *   - Monitors, on the writer's connection: the Vrf rows; with FIB
+ *     suppression on, the Route rows whose status says offloaded
+ *     (daemons/fpmsyncd/fpmsyncd-offload.h), except on the northbound
+ *     fast path, where orchd's results say it (and where fpmsyncd itself
+ *     writes Route.status: it would hear its own writes).  What they and
+ *     the follower report is taken in by
+ *     daemons/fpmsyncd/fpmsyncd-db-monitors.c.
  *
  * The first Global row read (or the command line, before) decides the
  * path for routes to orchd: OVSDB, or ZeroMQ with the rows written behind
