@@ -7,6 +7,7 @@ lib_libfibsync_la_SOURCES = \
 	lib/fibsync-instance.c lib/fibsync-instance.h \
 	lib/option-parse.c lib/option-parse.h \
 	lib/setting.c lib/setting.h \
+	lib/global-follower.c lib/global-follower.h \
 	lib/ssl-options.c lib/ssl-options.h \
 	lib/ovsdb-cs-retry.c lib/ovsdb-cs-retry.h \
 	lib/ovsdb-select-reader.c lib/ovsdb-select-reader.h \

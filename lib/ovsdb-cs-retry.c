@@ -47,6 +47,7 @@ ovsdb_cs_retry_init(struct ovsdb_cs_retry *r, const char *remote)
     r->connected_at = LLONG_MIN;
     r->reopen_at = LLONG_MIN;
     r->hold = OVSDB_CS_RETRY_MIN_HOLD_MS;
+    r->quiet = false;
 }
 
 void
@@ -56,6 +57,15 @@ ovsdb_cs_retry_destroy(struct ovsdb_cs_retry *r)
         free(r->remote);
         free(r->path);
     }
+}
+
+/* Makes 'r' log its reconnections at debug level only if 'quiet': for a
+ * client beside another of the same remote, whose reconnection the log
+ * already tells (lib/global-follower.h). */
+void
+ovsdb_cs_retry_set_quiet(struct ovsdb_cs_retry *r, bool quiet)
+{
+    r->quiet = quiet;
 }
 
 /* Is a server accepting connections on 'path'? */
@@ -125,8 +135,13 @@ reopen_due(struct ovsdb_cs_retry *r, bool connected)
     /* The new session gets 'hold' to connect before another could
      * replace it. */
     r->reopen_at = r->probe_at = now + r->hold;
-    VLOG_INFO_RL(&rl, "%s: the server listens again: reconnecting now",
+    if (r->quiet) {
+        VLOG_DBG("%s: the server listens again: reconnecting now",
                  r->remote);
+    } else {
+        VLOG_INFO_RL(&rl, "%s: the server listens again: reconnecting now",
+                     r->remote);
+    }
     return true;
 }
 

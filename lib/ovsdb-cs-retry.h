@@ -80,10 +80,14 @@ struct ovsdb_cs_retry {
     long long int reopen_at;    /* No reopen before then (msec). */
     int hold;                   /* Least time between two reopens (ms). */
     bool cluster;               /* The remote names several servers. */
+    bool quiet;                 /* Log a reconnection at debug level only
+                                 * (another client of the same remote
+                                 * says so). */
 };
 
 void ovsdb_cs_retry_init(struct ovsdb_cs_retry *, const char *remote);
 void ovsdb_cs_retry_destroy(struct ovsdb_cs_retry *);
+void ovsdb_cs_retry_set_quiet(struct ovsdb_cs_retry *, bool quiet);
 
 void ovsdb_cs_retry_run_cs(struct ovsdb_cs_retry *, struct ovsdb_cs *);
 void ovsdb_cs_retry_run_idl(struct ovsdb_cs_retry *, struct ovsdb_idl *);

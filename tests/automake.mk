@@ -6,7 +6,8 @@
 check_PROGRAMS += tests/check-fibsync
 tests_check_fibsync_SOURCES = tests/check/main.c tests/check/suites.h \
 	tests/check/test-paths.c \
-	tests/check/test-setting.c tests/check/test-ovsdb-wire.c \
+	tests/check/test-setting.c tests/check/test-global-follower.c \
+	tests/check/test-ovsdb-wire.c \
 	tests/check/test-ovsdb-write-mark.c \
 	tests/check/test-ovsdb-file-replay.c \
 	tests/check/test-ovsdb-file-split.c \

@@ -14,8 +14,8 @@
  * limitations under the License.
  */
 
-/* What fpmsyncd's configuration and Route.status monitors report, taken
- * into the settings, the rib and FIB suppression
+/* What fpmsyncd's Global follower, configuration and Route.status
+ * monitors report, taken into the settings, the rib and FIB suppression
  * (daemons/fpmsyncd/fpmsyncd-db-monitors.h). */
 
 #include <config.h>
@@ -28,6 +28,7 @@
 #include "daemons/fpmsyncd/fpmsyncd-offload.h"
 #include "daemons/fpmsyncd/fpmsyncd-rib.h"
 #include "daemons/fpmsyncd/fpmsyncd-vrf.h"
+#include "lib/global-follower.h"
 #include "lib/ovsdb-wire.h"
 #include "openvswitch/json.h"
 #include "openvswitch/shash.h"
@@ -36,9 +37,9 @@
 
 VLOG_DEFINE_THIS_MODULE(fpmsyncd_db_monitors);
 
-/* The configuration monitor: Global and Vrf. */
+/* The Global row, from fpmsyncd's follower. */
 
-/* Applies a Global row's boolean column for 's': 'value' is "true",
+/* Applies a Global row's boolean string for 's': 'value' is "true",
  * "false", or NULL or anything else for empty. */
 static bool
 setting_from_bool_string(struct setting *s, const char *value)
@@ -48,67 +49,53 @@ setting_from_bool_string(struct setting *s, const char *value)
                               value && !strcmp(value, "true"));
 }
 
-/* Applies a Global row's optional boolean column for 's': 'value' is the
- * column's value (ovsdb_wire_get_optional()), NULL or not a boolean for
- * empty. */
-static bool
-setting_from_bool_json(struct setting *s, const struct json *value)
-{
-    return setting_set_global(s, value && (value->type == JSON_TRUE
-                                           || value->type == JSON_FALSE),
-                              value && value->type == JSON_TRUE);
-}
-
-/* Takes in the Global row 'row' (NULL if it was deleted). */
-static void
-global_row(const struct fpmd_db_cfg *cfg, const struct json *row)
+/* Takes in the Global row that 'g' follows (every column empty if there is
+ * none): the settings, the path if it is not decided yet, FIB suppression
+ * and the next-hop groups, the log level. */
+void
+fpmd_db_global(const struct fpmd_db_cfg *cfg, const struct global_follower *g)
 {
     struct fpmd_settings *st = cfg->settings;
-    const struct json *fs = ovsdb_wire_get_optional(
-        ovsdb_wire_col(row, "fib_suppression"));
-    const struct json *nz = ovsdb_wire_get_optional(
-        ovsdb_wire_col(row, "northbound_zmq"));
-    const char *ll = ovsdb_wire_get_string(ovsdb_wire_col(row, "log_level"));
-    int64_t bs = 0, rt = 0;
-    bool has_bs, has_rt;
 
-    has_bs = ovsdb_wire_get_integer(ovsdb_wire_col(row, "batch_size"), &bs);
-    if (setting_set_global(&st->batch_size, has_bs, bs)) {
+    if (global_follower_set_integer(g, &st->batch_size, "batch_size")) {
         VLOG_INFO("batch size %"PRId64" (%s)", st->batch_size.value,
                   setting_source_name(st->batch_size.source));
     }
-    has_rt = ovsdb_wire_get_integer(ovsdb_wire_col(row, "reconcile_timer"),
-                                    &rt);
-    if (setting_set_global(&st->reconcile_timer, has_rt, rt)) {
+    if (global_follower_set_integer(g, &st->reconcile_timer,
+                                    "reconcile_timer")) {
         VLOG_INFO("reconcile timer %"PRId64" s (%s)",
                   st->reconcile_timer.value,
                   setting_source_name(st->reconcile_timer.source));
     }
-    if (setting_from_bool_json(&st->fib_suppression, fs)) {
+    if (global_follower_set_boolean(g, &st->fib_suppression,
+                                    "fib_suppression")) {
         VLOG_INFO("FIB suppression %s (%s)",
                   st->fib_suppression.value ? "on" : "off",
                   setting_source_name(st->fib_suppression.source));
     }
-    if (setting_from_bool_json(&st->northbound_zmq, nz)) {
+    if (global_follower_set_boolean(g, &st->northbound_zmq,
+                                    "northbound_zmq")) {
         VLOG_INFO("northbound ZeroMQ %s (%s)%s",
                   st->northbound_zmq.value ? "on" : "off",
                   setting_source_name(st->northbound_zmq.source),
-                  st->path != FPMD_PATH_UNDECIDED
+                  st->path.chosen
                   ? ": takes effect when fpmsyncd restarts" : "");
     }
-    fpmd_settings_decide_path(st);
+    global_follower_choose_path(g, &st->northbound_zmq, &st->path);
     cfg->fib_suppression_cb(cfg->aux);
     if (setting_from_bool_string(
             &st->resolve_nexthops,
-            ovsdb_wire_map_get_string(ovsdb_wire_col(row, "other_config"),
-                                      "resolve_nexthops"))) {
+            global_follower_get_map_string(g, "other_config",
+                                           "resolve_nexthops"))) {
         VLOG_INFO("next-hop groups %s (%s)", st->resolve_nexthops.value
                   ? "resolved into Route.nexthops" : "by id only",
                   setting_source_name(st->resolve_nexthops.source));
     }
     fpmd_rib_set_resolve(cfg->rib, st->resolve_nexthops.value);
-    setting_apply_log_level(ll);
+    setting_apply_log_level(global_follower_get_string(g, "log_level"));
 }
+
+/* The configuration monitor: Vrf. */
 
 /* Takes in a Vrf row, as the configuration monitor reports it. */
 static void
@@ -124,25 +111,19 @@ vrf_row(const struct fpmd_db_cfg *cfg, const struct json *row)
 }
 
 /* Takes in table-updates 'updates' of the configuration monitor, its
- * 'initial' reply or an "update", as 'cfg' says. */
+ * first reply or an "update", as 'cfg' says. */
 void
-fpmd_db_cfg_updates(const struct fpmd_db_cfg *cfg, const struct json *updates,
-                    bool initial)
+fpmd_db_cfg_updates(const struct fpmd_db_cfg *cfg, const struct json *updates)
 {
     const struct shash_node *t, *r;
 
     if (!updates || updates->type != JSON_OBJECT) {
         return;
     }
-    if (initial && !shash_find(json_object(updates), "Global")) {
-        /* No Global row: every setting at its default. */
-        global_row(cfg, NULL);
-    }
     SHASH_FOR_EACH (t, json_object(updates)) {
         const struct json *rows = t->data;
-        bool is_global = !strcmp(t->name, "Global");
 
-        if (rows->type != JSON_OBJECT) {
+        if (strcmp(t->name, "Vrf") || rows->type != JSON_OBJECT) {
             continue;
         }
         SHASH_FOR_EACH (r, json_object(rows)) {
@@ -153,11 +134,7 @@ fpmd_db_cfg_updates(const struct fpmd_db_cfg *cfg, const struct json *updates,
                 continue;
             }
             new = shash_find_data(json_object(u), "new");
-            if (is_global) {
-                global_row(cfg, new);
-            } else {
-                vrf_row(cfg, new);
-            }
+            vrf_row(cfg, new);
         }
     }
 }

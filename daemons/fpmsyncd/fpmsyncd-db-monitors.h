@@ -17,22 +17,24 @@
 #ifndef FPMSYNCD_DB_MONITORS_H
 #define FPMSYNCD_DB_MONITORS_H 1
 
-/* What fpmsyncd's two monitors report, taken in: the configuration
- * monitor (the Global row's settings, the Vrf rows) and the Route.status
- * monitor (the rows that say offload=true, for FIB suppression).
+/* What fpmsyncd follows in the database, taken in: the Global row's
+ * settings (from its lib/global-follower.h), the configuration monitor's
+ * Vrf rows and the Route.status monitor's rows that say offload=true (for
+ * FIB suppression).
  *
- * The requests and the connection are daemons/fpmsyncd/fpmsyncd-db.c's,
- * which calls these with each reply and update; this file calls nothing
- * of it, and tells it of a Global row through the callback it is
- * given.  Thread safety: none. */
+ * The follower, the requests and the connection are
+ * daemons/fpmsyncd/fpmsyncd-db.c's, which calls these with each change,
+ * reply and update; this file calls nothing of it, and tells it of a
+ * Global row through the callback it is given.  Thread safety: none. */
 
 #include <stdbool.h>
 
 struct fpmd_rib;
 struct fpmd_settings;
+struct global_follower;
 struct json;
 
-/* Where the configuration monitor's rows go. */
+/* Where the Global row and the configuration monitor's rows go. */
 struct fpmd_db_cfg {
     struct fpmd_rib *rib;       /* Takes the Vrf rows and the next-hop
                                  * group setting. */
@@ -44,8 +46,10 @@ struct fpmd_db_cfg {
     void *aux;                  /* Passed to 'fib_suppression_cb'. */
 };
 
+void fpmd_db_global(const struct fpmd_db_cfg *,
+                    const struct global_follower *);
 void fpmd_db_cfg_updates(const struct fpmd_db_cfg *,
-                         const struct json *updates, bool initial);
+                         const struct json *updates);
 void fpmd_db_status_updates(struct fpmd_rib *, const struct json *updates);
 
 #endif /* fpmsyncd-db-monitors.h */

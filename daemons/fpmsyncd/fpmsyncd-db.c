@@ -29,6 +29,7 @@
 #include "daemons/fpmsyncd/fpmsyncd-txn.h"
 #include "daemons/fpmsyncd/fpmsyncd-vrf.h"
 #include "jsonrpc.h"
+#include "lib/global-follower.h"
 #include "lib/ovsdb-select-reader.h"
 #include "lib/ovsdb-slice-reader.h"
 #include "lib/ovsdb-wire.h"
@@ -68,14 +69,17 @@ struct fpmd_db {
     struct ovsdb_writer *writer; /* Connection and transactions. */
     struct fpmd_rib *rib;       /* What to write. */
     struct fpmd_settings *settings; /* The Global row changes them. */
-    struct fpmd_db_cfg cfg;     /* Where the configuration monitor's rows
-                                 * go (fpmsyncd-db-monitors.c). */
+    struct global_follower *global; /* Follows the Global row. */
+    unsigned int global_seqno;  /* Its seqno when last taken in. */
+    struct fpmd_db_cfg cfg;     /* Where the Global row and the
+                                 * configuration monitor's rows go
+                                 * (fpmsyncd-db-monitors.c). */
     enum fpmd_db_state state;   /* Connection state. */
     size_t n_lost;              /* Transactions lost with the connection,
                                  * not logged yet. */
 
     /* Monitors. */
-    struct json *cfg_id;        /* Outstanding Global/Vrf "monitor" id. */
+    struct json *cfg_id;        /* Outstanding Vrf "monitor" id. */
     struct json *status_id;     /* Outstanding "monitor_cond" id. */
     bool status_monitor;        /* Route.status monitor installed. */
 
@@ -137,6 +141,12 @@ static void db_msg_cb(void *db_, const struct jsonrpc_msg *);
 static void load_stop(struct fpmd_db *);
 static void apply_fib_suppression_cb(void *db);
 
+/* The Global columns fpmsyncd follows. */
+static const char *const global_columns[] = {
+    "batch_size", "fib_suppression", "reconcile_timer", "log_level",
+    "other_config", "northbound_zmq", NULL
+};
+
 /* Creates the database side of fpmsyncd for 'rib', connecting to
  * 'remote', with 'settings' (which the Global row changes). */
 struct fpmd_db *
@@ -155,6 +165,7 @@ fpmd_db_create(const char *remote, struct fpmd_rib *rib,
     db->cfg.settings = settings;
     db->cfg.fib_suppression_cb = apply_fib_suppression_cb;
     db->cfg.aux = db;
+    db->global = global_follower_create(remote, global_columns);
     ovsdb_write_mark_init(&db->mark, "fpmsyncd");
 
     perf_timer_options_init(&popts);
@@ -171,6 +182,7 @@ fpmd_db_destroy(struct fpmd_db *db)
     if (db) {
         load_stop(db);
         ovsdb_writer_destroy(db->writer);
+        global_follower_destroy(db->global);
         json_destroy(db->cfg_id);
         json_destroy(db->status_id);
         json_destroy(db->mark_id);
@@ -242,7 +254,8 @@ static void
 apply_fib_suppression(struct fpmd_db *db)
 {
     bool on = db->settings->fib_suppression.value != 0;
-    bool monitor = on && db->settings->path != FPMD_PATH_ZMQ;
+    bool monitor = on && !(db->settings->path.chosen
+                           && db->settings->path.zmq);
 
     fpmd_offload_enable(db->rib, on);
     if (db->state == FPMD_DB_DISCONNECTED) {
@@ -256,8 +269,7 @@ apply_fib_suppression(struct fpmd_db *db)
     }
 }
 
-/* As apply_fib_suppression(), for the configuration monitor's Global
- * row. */
+/* As apply_fib_suppression(), for the Global row. */
 static void
 apply_fib_suppression_cb(void *db)
 {
@@ -319,8 +331,7 @@ load_start_routes(struct fpmd_db *db)
         .db = "Fibsync",
         .table = "Route",
         .seq_column = "bucket",
-        .columns = fpmd_rib_load_route_columns(db->settings->path
-                                               != FPMD_PATH_OVSDB),
+        .columns = fpmd_rib_load_route_columns(db->settings->path.zmq),
         .where = NULL,
         .width = db->settings->route_read_slice,
         /* ovsdb-server composes the next slice while fpmsyncd scans the
@@ -410,7 +421,11 @@ load_run(struct fpmd_db *db)
     enum ovsdb_select_reader_state state = OVSDB_SELECT_READER_RUNNING;
     char *error = NULL;
 
-    if (db->nhg_reader) {
+    if (db->nhg_reader && !db->settings->path.chosen) {
+        /* Which Route columns to read depends on the path: the
+         * Nexthop_Group rows wait in the socket until Global says. */
+        return false;
+    } else if (db->nhg_reader) {
         state = ovsdb_select_reader_run(db->nhg_reader);
         if (state == OVSDB_SELECT_READER_DONE) {
             ovsdb_select_reader_destroy(db->nhg_reader);
@@ -469,9 +484,6 @@ db_connected(struct fpmd_db *db)
 {
     struct json *cfg = json_from_string(
         "[\"Fibsync\",\"cfg\",{"
-        "\"Global\":{\"columns\":[\"batch_size\",\"fib_suppression\","
-        "\"reconcile_timer\",\"log_level\",\"other_config\","
-        "\"northbound_zmq\"]},"
         "\"Vrf\":{\"columns\":[\"name\",\"table_id\"]}}]");
 
     /* Answered before the load's selects: ovsdb-server answers one
@@ -555,7 +567,7 @@ db_monitor_reply(struct fpmd_db *db, const struct jsonrpc_msg *msg)
         free_id(&db->cfg_id);
         if (msg->type == JSONRPC_REPLY) {
             fpmd_vrf_sync_begin(db->rib);
-            fpmd_db_cfg_updates(&db->cfg, msg->result, true);
+            fpmd_db_cfg_updates(&db->cfg, msg->result);
             fpmd_vrf_sync_end(db->rib);
             apply_fib_suppression(db);
         } else {
@@ -598,7 +610,7 @@ db_msg_cb(void *db_, const struct jsonrpc_msg *msg)
             return;
         }
         if (!strcmp(msg->method, "update")) {
-            fpmd_db_cfg_updates(&db->cfg, params->elems[1], false);
+            fpmd_db_cfg_updates(&db->cfg, params->elems[1]);
         } else if (!strcmp(msg->method, "update2") && db->status_monitor) {
             fpmd_db_status_updates(db->rib, params->elems[1]);
         }
@@ -607,15 +619,20 @@ db_msg_cb(void *db_, const struct jsonrpc_msg *msg)
     }
 }
 
-/* Runs the connection, the monitors and the load.  Returns true if a load
- * of the database completed, or a reconnection found that none was
- * needed. */
+/* Runs the connection, the Global follower, the monitors and the load.
+ * Returns true if a load of the database completed, or a reconnection
+ * found that none was needed. */
 bool
 fpmd_db_run(struct fpmd_db *db)
 {
     bool done;
 
     ovsdb_writer_run(db->writer);
+    global_follower_run(db->global);
+    if (global_follower_seqno(db->global) != db->global_seqno) {
+        db->global_seqno = global_follower_seqno(db->global);
+        fpmd_db_global(&db->cfg, db->global);
+    }
     perf_timer_run(db->flush_timer);
     done = load_run(db);
     if (db->kept) {
@@ -908,7 +925,8 @@ void
 fpmd_db_wait(struct fpmd_db *db)
 {
     ovsdb_writer_wait(db->writer);
-    if (db->nhg_reader) {
+    global_follower_wait(db->global);
+    if (db->nhg_reader && db->settings->path.chosen) {
         ovsdb_select_reader_wait(db->nhg_reader);
     }
     if (db->route_reader) {

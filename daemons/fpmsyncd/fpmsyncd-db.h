@@ -37,32 +37,31 @@
  *     complete, so the load sees the database as it was before
  *     fpmsyncd's next write.
  *
- *   - Monitors, on the writer's connection: the Global row (the settings
- *     below) and the Vrf rows; with FIB suppression on, the Route rows whose
- *     status says offloaded (daemons/fpmsyncd/fpmsyncd-offload.h), except on
- *     the northbound fast path, where orchd's results say it (and where
- *     fpmsyncd itself writes Route.status: it would hear its own writes).
- *     What they report is taken in by daemons/fpmsyncd/fpmsyncd-db-monitors.c.
+ *   - The Global row (the settings below), followed over a connection of
+ *     its own (lib/global-follower.h).
+ *
+ *   - Monitors, on the writer's connection: the Vrf rows; with FIB
+ *     suppression on, the Route rows whose status says offloaded
+ *     (daemons/fpmsyncd/fpmsyncd-offload.h), except on the northbound
+ *     fast path, where orchd's results say it (and where fpmsyncd itself
+ *     writes Route.status: it would hear its own writes).  What they and
+ *     the follower report is taken in by
+ *     daemons/fpmsyncd/fpmsyncd-db-monitors.c.
  *
  * The first Global row read (or the command line, before) decides the
  * path for routes to orchd: OVSDB, or ZeroMQ with the rows written behind
  * (daemons/fpmsyncd/fpmsyncd-zmq.h).  It holds until fpmsyncd restarts.
+ * The load of Route waits for it: which columns it reads depends on it.
  *
  * Thread safety: none. */
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "lib/global-follower.h"
 #include "lib/setting.h"
 
 struct ds;
 struct fpmd_rib;
-
-/* How routes reach orchd. */
-enum fpmd_path {
-    FPMD_PATH_UNDECIDED,        /* Until the Global row is read. */
-    FPMD_PATH_OVSDB,            /* Through the Route rows. */
-    FPMD_PATH_ZMQ,              /* Over ZeroMQ, rows written behind. */
-};
 
 /* fpmsyncd's tunables.  The command line sets them all; the Global row
  * changes the 'struct setting's that the command line left alone. */
@@ -80,23 +79,17 @@ struct fpmd_settings {
                                  * rows (0: automatic). */
     struct setting northbound_zmq; /* Routes to orchd over ZeroMQ (0 or
                                     * 1). */
-    enum fpmd_path path;        /* The path taken, decided once. */
+    struct global_follower_path path; /* How routes reach orchd, decided
+                                       * once: through the Route rows, or
+                                       * over ZeroMQ with the rows written
+                                       * behind.  Undecided until the
+                                       * Global row is read. */
     int zmq_max_pending;        /* On the ZeroMQ path, stop reading zebra
                                  * at this many routes queued. */
     int zmq_frame_routes;       /* Routes in a ZeroMQ frame at most. */
     int64_t route_read_slice;   /* Route.bucket values per select of the
                                  * database read at start. */
 };
-
-/* Decides the path for routes to orchd from the 'northbound_zmq' setting,
- * unless it is decided already. */
-static inline void
-fpmd_settings_decide_path(struct fpmd_settings *s)
-{
-    if (s->path == FPMD_PATH_UNDECIDED) {
-        s->path = s->northbound_zmq.value ? FPMD_PATH_ZMQ : FPMD_PATH_OVSDB;
-    }
-}
 
 /* Returns the number of pending rows at which fpmsyncd stops reading from
  * zebra. */

@@ -32,6 +32,7 @@
 #include "daemons/fpmsyncd/fpmsyncd-zmq.h"
 #include "lib/fibsync-instance.h"
 #include "lib/fibsync-paths.h"
+#include "lib/global-follower.h"
 #include "lib/option-parse.h"
 #include "lib/route-key.h"
 #include "lib/ssl-options.h"
@@ -105,9 +106,10 @@ options_finish(struct fpmd_options *o)
                   "options (or none), not %"PRIuSIZE, o->n_instances,
                   o->n_instances, o->nb_endpoints.n);
     }
-    if (o->settings.northbound_zmq.cmdline) {
-        fpmd_settings_decide_path(&o->settings);
-    }
+    /* Decided now if the command line says (there is no follower of
+     * Global yet), else by the first Global row. */
+    global_follower_choose_path(NULL, &o->settings.northbound_zmq,
+                                &o->settings.path);
 }
 
 /* The long options' values. */

@@ -25,6 +25,7 @@
 #include "daemons/fpmsyncd/fpmsyncd-fpm.h"
 #include "daemons/fpmsyncd/fpmsyncd-status.h"
 #include "daemons/fpmsyncd/fpmsyncd-zmq.h"
+#include "lib/global-follower.h"
 #include "lib/perf-timer.h"
 #include "lib/setting.h"
 #include "openvswitch/dynamic-string.h"
@@ -98,17 +99,18 @@ fpmd_unixctl_features(struct unixctl_conn *conn, int argc OVS_UNUSED,
     ds_put_format(&s, "northbound_zmq: %s (%s)\n",
                   st->northbound_zmq.value ? "on" : "off",
                   setting_source_name(st->northbound_zmq.source));
-    if (st->path == FPMD_PATH_UNDECIDED) {
+    if (!st->path.chosen) {
         ds_put_cstr(&s, "northbound: undecided (Global not read yet)\n");
     } else {
-        bool zmq = st->path == FPMD_PATH_ZMQ;
+        bool zmq = st->path.zmq;
 
         ds_put_format(&s, "northbound: %s", zmq ? "zmq" : "ovsdb");
         for (size_t i = 0; zmq && i < f->nb_endpoints->n; i++) {
             ds_put_format(&s, "%s%s", i ? ", " : " ",
                           f->nb_endpoints->names[i]);
         }
-        ds_put_format(&s, "%s\n", zmq != (st->northbound_zmq.value != 0)
+        ds_put_format(&s, "%s\n", global_follower_path_outdated(
+                          &st->path, &st->northbound_zmq)
                       ? " until fpmsyncd restarts" : "");
     }
     ds_put_format(&s, "zmq_max_pending: %d\nzmq_frame_routes: %d\n",
@@ -132,7 +134,7 @@ fpmd_unixctl_zmq_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
         fpmd_status_format(f->rib, &s);
     } else {
         ds_put_format(&s, "northbound: %s\n",
-                      f->settings->path == FPMD_PATH_UNDECIDED
+                      !f->settings->path.chosen
                       ? "undecided (Global not read yet)"
                       : "ovsdb (ZeroMQ off)");
     }

@@ -146,7 +146,7 @@ main(int argc, char *argv[])
         if (fpmd_db_run(f.db)) {
             fpmd_fpm_listen(f.fpm);
         }
-        if (!f.zmq && o.settings.path == FPMD_PATH_ZMQ) {
+        if (!f.zmq && o.settings.path.chosen && o.settings.path.zmq) {
             /* Decided on the command line, or by the first Global row. */
             zmq_start(&f);
         }

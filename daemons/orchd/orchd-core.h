@@ -37,6 +37,7 @@
 struct orchd_asic_acks;
 struct orchd_cache;
 struct orchd_options;
+struct global_follower;
 struct orchd_replica_widening;
 struct orchd_show;
 struct orchd_source;
@@ -49,11 +50,15 @@ struct perf_timer;
 /* The daemon's state. */
 struct orchd {
     struct orchd_options *opts;     /* The command line and features. */
-    struct ovsdb_idl *idl;          /* Replica of the database: Global and
-                                     * Vrf always, Route and Nexthop_Group
-                                     * as the source asks. */
+    struct ovsdb_idl *idl;          /* Replica of the database: Vrf
+                                     * always, Route and Nexthop_Group as
+                                     * the source asks (Global is the
+                                     * follower's). */
     struct ovsdb_cs_retry idl_retry; /* Its reconnection once the server
                                       * is back. */
+    struct global_follower *global; /* Follows the Global row: the
+                                     * features and the paths. */
+    unsigned int global_seqno;      /* Its seqno when last taken in. */
     struct ovsdb_idl_index *nhg_by_id; /* Nexthop_Group by id, or NULL if
                                         * the source replicates none. */
     struct orchd_source *source;    /* Where the routes come from. */

@@ -33,9 +33,9 @@
 #include "daemons/orchd/orchd-entry.h"
 #include "daemons/orchd/orchd-replica.h"
 #include "daemons/orchd/orchd-asic-read.h"
-#include "idl/fibsync-idl.h"
 #include "lib/fibsync-instance.h"
 #include "lib/fibsync-paths.h"
+#include "lib/global-follower.h"
 #include "lib/option-parse.h"
 #include "lib/ssl-options.h"
 #include "openvswitch/dynamic-string.h"
@@ -85,33 +85,34 @@ orchd_options_destroy(struct orchd_options *opts)
     orchd_southbound_settings_destroy(&opts->sb);
 }
 
-/* Reads the Global row 'g' (NULL if there is none) into the features: a
- * column left empty puts its feature back to the default, unless the
- * command line set it. */
+/* Reads the Global row that 'g' follows into the features: a column
+ * empty (or no row at all) puts its feature back to the default, unless
+ * the command line set it. */
 void
 orchd_options_read_global(struct orchd_options *opts,
-                          const struct fibrec_global *g)
+                          const struct global_follower *g)
 {
     struct setting *features = opts->features;
+    const char *sai_mode = global_follower_get_string(g, "sai_mode");
 
-    /* Optional column COL (g->n_COL values at g->COL) into feature F. */
-#define READ_OPTIONAL(F, COL)                                   \
-    setting_set_global(&features[F], g && g->n_##COL,           \
-                       g && g->n_##COL ? *g->COL : 0)
-
-    READ_OPTIONAL(ORCHD_F_RING, ring_thread);
-    setting_set_global(&features[ORCHD_F_ASYNC], g && g->sai_mode,
-                       g && g->sai_mode && !strcmp(g->sai_mode, "async"));
-    READ_OPTIONAL(ORCHD_F_MAX_OUTSTANDING, async_max_outstanding);
-    READ_OPTIONAL(ORCHD_F_MAX_BULK, max_bulk_size);
-    READ_OPTIONAL(ORCHD_F_BATCH, batch_size);
-    READ_OPTIONAL(ORCHD_F_FIB_SUPPRESSION, fib_suppression);
-    READ_OPTIONAL(ORCHD_F_SORTED, sorted_bulks);
-    READ_OPTIONAL(ORCHD_F_NEXTHOP_GROUPS, nexthop_groups);
-    READ_OPTIONAL(ORCHD_F_NORTHBOUND_ZMQ, northbound_zmq);
-#undef READ_OPTIONAL
+    global_follower_set_boolean(g, &features[ORCHD_F_RING], "ring_thread");
+    setting_set_global(&features[ORCHD_F_ASYNC], sai_mode != NULL,
+                       sai_mode && !strcmp(sai_mode, "async"));
+    global_follower_set_integer(g, &features[ORCHD_F_MAX_OUTSTANDING],
+                                "async_max_outstanding");
+    global_follower_set_integer(g, &features[ORCHD_F_MAX_BULK],
+                                "max_bulk_size");
+    global_follower_set_integer(g, &features[ORCHD_F_BATCH], "batch_size");
+    global_follower_set_boolean(g, &features[ORCHD_F_FIB_SUPPRESSION],
+                                "fib_suppression");
+    global_follower_set_boolean(g, &features[ORCHD_F_SORTED],
+                                "sorted_bulks");
+    global_follower_set_boolean(g, &features[ORCHD_F_NEXTHOP_GROUPS],
+                                "nexthop_groups");
+    global_follower_set_boolean(g, &features[ORCHD_F_NORTHBOUND_ZMQ],
+                                "northbound_zmq");
     orchd_southbound_read_global(&opts->sb, g);
-    setting_apply_log_level(g ? g->log_level : NULL);
+    setting_apply_log_level(global_follower_get_string(g, "log_level"));
 }
 
 /* Returns the value in force of feature 'f'. */

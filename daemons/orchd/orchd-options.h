@@ -35,7 +35,7 @@
 #include "lib/setting.h"
 
 struct ds;
-struct fibrec_global;
+struct global_follower;
 struct orchd_bulker_config;
 
 /* The ring's size by default (-b, Global's batch_size), in units of 64
@@ -81,7 +81,7 @@ void orchd_options_parse(struct orchd_options *, int argc, char *argv[]);
 void orchd_options_destroy(struct orchd_options *);
 
 void orchd_options_read_global(struct orchd_options *,
-                               const struct fibrec_global *);
+                               const struct global_follower *);
 int64_t orchd_options_feature(const struct orchd_options *,
                               enum orchd_feature);
 void orchd_options_bulker_config(const struct orchd_options *,

@@ -35,18 +35,6 @@
 
 VLOG_DEFINE_THIS_MODULE(orchd_replica);
 
-/* Replicates the Global row alone: what orchd reads to choose its paths,
- * before it knows which of the large tables to replicate
- * (orchd-replica.h). */
-void
-orchd_replica_register_global(struct ovsdb_idl *idl)
-{
-    ovsdb_idl_add_table(idl, &fibrec_table_global);
-    for (size_t i = 0; i < FIBREC_GLOBAL_N_COLUMNS; i++) {
-        ovsdb_idl_add_column(idl, &fibrec_global_columns[i]);
-    }
-}
-
 static void register_routes(struct ovsdb_idl *);
 static void register_groups(struct ovsdb_idl *);
 
@@ -55,7 +43,6 @@ static void register_groups(struct ovsdb_idl *);
 static void
 register_tables(struct ovsdb_idl *idl, enum orchd_replica_tables tables)
 {
-    orchd_replica_register_global(idl);
     ovsdb_idl_add_table(idl, &fibrec_table_vrf);
     ovsdb_idl_add_column(idl, &fibrec_vrf_col_name);
     ovsdb_idl_add_column(idl, &fibrec_vrf_col_table_id);
@@ -135,7 +122,7 @@ set_step(const struct orchd_replica_widening *w, struct ovsdb_idl *idl,
     return seqno;
 }
 
-/* Replicates the tables and columns orchd reads: Global and Vrf always;
+/* Replicates the tables and columns orchd reads: Vrf always;
  * Nexthop_Group unless 'tables' is ORCHD_REPLICA_SMALL; Route only with
  * ORCHD_REPLICA_ROUTES, its rows in steps that orchd_replica_widen(),
  * starting with 'w', brings in.  Asic_Route never (orchd-replica.h).  A

@@ -19,7 +19,7 @@
  * orchd-replica: what orchd replicates of the Fibsync database, and the
  * replicas it drops on the fast path.
  *
- * On the OVSDB path orchd's IDL replicates Global, Vrf, Route (without
+ * On the OVSDB path orchd's IDL replicates Vrf, Route (without
  * its on-demand "counters" and its "external_ids") and Nexthop_Group,
  * or, with --routes-from-file, all but Route (orchd-route-monitor.h).  On
  * the northbound fast path routes come from fpmsyncd, so there is no
@@ -93,14 +93,15 @@
  * new connection's monitor takes several round trips.)
  *
  * Which path each hop takes is known only once Global is read, so orchd
- * first reads Global through a replica of Global alone
- * (orchd_replica_register_global()), then builds its replica of what the
- * paths need (orchd_replica_register()).  A table the paths do not need is
- * not monitored at all.  Holding it instead (a condition no row meets) is
- * not enough: ovsdb-server builds the first reply of a monitor from every
- * row of each table monitored, whatever the condition, and at a million
- * routes that cost it 840 MB and 3 s at each orchd restart.  Nor is loading
- * a replica only to drop it: that raised orchd's peak RSS by two thirds.
+ * first reads Global through its follower of Global
+ * (lib/global-follower.h), which keeps following it, then builds its
+ * replica of what the paths need (orchd_replica_register()).  A table the
+ * paths do not need is not monitored at all.  Holding it instead (a
+ * condition no row meets) is not enough: ovsdb-server builds the first
+ * reply of a monitor from every row of each table monitored, whatever the
+ * condition, and at a million routes that cost it 840 MB and 3 s at each
+ * orchd restart.  Nor is loading a replica only to drop it: that raised
+ * orchd's peak RSS by two thirds.
  *
  * Thread safety: the main thread's, as the IDL.
  */
@@ -118,7 +119,7 @@ struct ovsdb_idl;
 #define ORCHD_REPLICA_STEPS 8
 #define ORCHD_REPLICA_MAX_STEPS 256
 
-/* What orchd replicates besides Global and Vrf. */
+/* What orchd replicates besides Vrf. */
 enum orchd_replica_tables {
     ORCHD_REPLICA_SMALL,        /* Nothing more: the northbound fast path. */
     ORCHD_REPLICA_GROUPS,       /* Nexthop_Group: the northbound OVSDB path
@@ -151,7 +152,6 @@ struct orchd_replica_widening {
     unsigned int n_reconciles;  /* Reconciliations asked for. */
 };
 
-void orchd_replica_register_global(struct ovsdb_idl *);
 void orchd_replica_register(struct ovsdb_idl *,
                             enum orchd_replica_tables,
                             unsigned int n_steps,

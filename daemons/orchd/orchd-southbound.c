@@ -30,8 +30,8 @@
 #include "daemons/orchd/orchd-bulker.h"
 #include "daemons/orchd/orchd-entry.h"
 #include "daemons/orchd/orchd-writebehind.h"
-#include "idl/fibsync-idl.h"
 #include "lib/fibsync-instance.h"
+#include "lib/global-follower.h"
 #include "lib/option-parse.h"
 #include "lib/route-frame.h"
 #include "lib/setting.h"
@@ -119,16 +119,14 @@ each overrides the matching Global column, chosen once at start):\n\
                           write Asic_Route rows behind the results [on]\n");
 }
 
-/* Reads the Global row 'g' (NULL if there is none) into the settings. */
+/* Reads the Global row that 'g' follows into the settings. */
 void
 orchd_southbound_read_global(struct orchd_southbound_settings *sb,
-                             const struct fibrec_global *g)
+                             const struct global_follower *g)
 {
-    setting_set_global(&sb->zmq, g && g->n_southbound_zmq,
-                       g && g->n_southbound_zmq && *g->southbound_zmq);
-    setting_set_global(&sb->write_behind, g && g->n_asic_route_write_behind,
-                       g && g->n_asic_route_write_behind
-                       && *g->asic_route_write_behind);
+    global_follower_set_boolean(g, &sb->zmq, "southbound_zmq");
+    global_follower_set_boolean(g, &sb->write_behind,
+                                "asic_route_write_behind");
 }
 
 /* Fixes the path from the settings in force, once, and returns the fast

@@ -71,7 +71,7 @@
 #include "lib/setting.h"
 
 struct ds;
-struct fibrec_global;
+struct global_follower;
 struct orchd_bulk;
 struct orchd_bulker;
 struct ovsdb_writer;
@@ -137,7 +137,7 @@ void orchd_southbound_set_write_behind(struct orchd_southbound_settings *,
 void orchd_southbound_usage(void);
 
 void orchd_southbound_read_global(struct orchd_southbound_settings *,
-                                  const struct fibrec_global *);
+                                  const struct global_follower *);
 const struct orchd_southbound_options *orchd_southbound_choose(
     struct orchd_southbound_settings *);
 bool orchd_southbound_enabled(const struct orchd_southbound_settings *);

@@ -53,6 +53,7 @@
 #include "idl/fibsync-ondemand.h"
 #include "idl/idl-ondemand.h"
 #include "lib/fibsync-instance.h"
+#include "lib/global-follower.h"
 #include "lib/perf-timer.h"
 #include "openvswitch/list.h"
 #include "openvswitch/poll-loop.h"
@@ -63,51 +64,44 @@
 
 VLOG_DEFINE_THIS_MODULE(orchd);
 
-/* Reads the replica's Global row into the features and hands the worker
- * what follows from them. */
+/* Reads the Global row into the features and hands the worker what
+ * follows from them. */
 static void
 follow_global(struct orchd *o)
 {
     struct orchd_bulker_config cfg;
 
-    orchd_options_read_global(o->opts, fibrec_global_first(o->idl));
+    o->global_seqno = global_follower_seqno(o->global);
+    orchd_options_read_global(o->opts, o->global);
     orchd_options_bulker_config(o->opts, &cfg);
     orchd_worker_set_config(o->worker, &cfg);
     orchd_worker_want_results(o->worker, orchd_options_feature(
                                   o->opts, ORCHD_F_FIB_SUPPRESSION));
 }
 
-/* Reads the Global row through a replica of Global alone, serving
- * 'unixctl' (its "exit" included) meanwhile, and fixes the paths from it
- * and the command line: orchd's replica can then ask for the large tables
- * those paths need and no other (orchd-replica.h). */
+/* Starts following the Global row and waits for its first contents,
+ * serving 'unixctl' (its "exit" included) meanwhile, then fixes the paths
+ * from them and the command line: orchd's replica can then ask for the
+ * large tables those paths need and no other (orchd-replica.h). */
 static void
 choose_paths(struct orchd *o, struct unixctl_server *unixctl)
 {
-    struct ovsdb_idl *idl = ovsdb_idl_create(o->opts->db_remote,
-                                             &fibrec_idl_class, false, true);
-
-    ovsdb_idl_set_probe_interval(idl, 0);
-    orchd_replica_register_global(idl);
-    /* Whether the server's schema has Write_Mark is known only for a table
-     * monitored (OVS's in_server_schema): one column of its few rows. */
-    ovsdb_idl_add_column(idl, &fibrec_write_mark_col_writer);
+    o->global = global_follower_create(o->opts->db_remote, NULL);
     while (!o->exiting) {
-        ovsdb_idl_run(idl);
+        global_follower_run(o->global);
         unixctl_server_run(unixctl);
-        if (ovsdb_idl_has_ever_connected(idl)) {
+        if (global_follower_has_read(o->global)) {
             break;
         }
-        ovsdb_idl_wait(idl);
+        global_follower_wait(o->global);
         unixctl_server_wait(unixctl);
         poll_block();
     }
-    orchd_options_read_global(o->opts, fibrec_global_first(idl));
+    o->global_seqno = global_follower_seqno(o->global);
+    orchd_options_read_global(o->opts, o->global);
     /* A schema before 1.5.0 has no Write_Mark table: a mark in a bulk's
      * transaction would have the server refuse the whole bulk. */
-    o->db_has_marks = ovsdb_idl_server_has_table(idl,
-                                                 &fibrec_table_write_mark);
-    ovsdb_idl_destroy(idl);
+    o->db_has_marks = global_follower_has_table(o->global, "Write_Mark");
     orchd_southbound_choose(&o->opts->sb);
 }
 
@@ -133,8 +127,8 @@ asic_oldest_unacked(void *o_)
 }
 
 /* Creates the parts of 'o': the worker, configured from the Global row
- * that choose_paths() read (again later from the replica's, which may be
- * newer), then the route source, which may need it. */
+ * that choose_paths() read (again at the end of start(), from what the
+ * follower has then), then the route source, which may need it. */
 static void
 create_parts(struct orchd *o)
 {
@@ -199,6 +193,7 @@ start(struct orchd *o, struct unixctl_server *unixctl,
         bool source_ready = orchd_source_start_run(o->source);
 
         ovsdb_idl_run(o->idl);
+        global_follower_run(o->global);
         /* The initial sync reads every row, so the changes tracked until
          * then say nothing to anyone; and OVS 3.1's IDL walks every
          * tracked row at each ovsdb_idl_run()
@@ -221,6 +216,7 @@ start(struct orchd *o, struct unixctl_server *unixctl,
             break;
         }
         ovsdb_idl_wait(o->idl);
+        global_follower_wait(o->global);
         orchd_source_start_wait(o->source);
         if (!acks_ready) {
             orchd_asic_acks_wait(o->acks);
@@ -257,7 +253,7 @@ process_changes(struct orchd *o)
 static void
 run(struct orchd *o, struct unixctl_server *unixctl)
 {
-    unsigned int global_seqno = ovsdb_idl_get_seqno(o->idl);
+    unsigned int idl_seqno = ovsdb_idl_get_seqno(o->idl);
 
     while (!o->exiting) {
         struct ovs_list results = OVS_LIST_INITIALIZER(&results);
@@ -265,9 +261,12 @@ run(struct orchd *o, struct unixctl_server *unixctl)
         ovsdb_cs_retry_run_idl(&o->idl_retry, o->idl);
         ovsdb_idl_run(o->idl);
         orchd_replica_follow(o->widening, o->idl);
-        if (ovsdb_idl_get_seqno(o->idl) != global_seqno) {
-            global_seqno = ovsdb_idl_get_seqno(o->idl);
+        global_follower_run(o->global);
+        if (global_follower_seqno(o->global) != o->global_seqno) {
             follow_global(o);
+        }
+        if (ovsdb_idl_get_seqno(o->idl) != idl_seqno) {
+            idl_seqno = ovsdb_idl_get_seqno(o->idl);
             process_changes(o);
         }
         if (orchd_replica_reconcile(o->widening, o->idl)) {
@@ -290,6 +289,7 @@ run(struct orchd *o, struct unixctl_server *unixctl)
 
         ovsdb_idl_wait(o->idl);
         ovsdb_cs_retry_wait(&o->idl_retry);
+        global_follower_wait(o->global);
         if (o->acks) {
             orchd_asic_acks_wait(o->acks);
         }
@@ -367,6 +367,7 @@ main(int argc, char *argv[])
     fibrec_ondemand_destroy(o.idl);
     ovsdb_idl_destroy(o.idl);
     ovsdb_cs_retry_destroy(&o.idl_retry);
+    global_follower_destroy(o.global);
     unixctl_server_destroy(unixctl);
     orchd_options_destroy(&opts);
     service_stop();

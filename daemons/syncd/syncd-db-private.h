@@ -20,7 +20,7 @@
 /* The OVSDB path's insides (see daemons/syncd/syncd-db.h for what the path
  * does), shared by its three files:
  *
- *   - daemons/syncd/syncd-db.c: the monitor, Global, the queue of updates
+ *   - daemons/syncd/syncd-db.c: the monitor, the queue of updates
  *     and their processing a bounded number of rows at a time, the
  *     outcomes of the apply step, the module's life cycle;
  *
@@ -55,7 +55,6 @@ struct ovsdb_cs_event;
 struct ovsdb_cs_row_update;
 struct ovsdb_cs_table_update;
 struct ovsdb_slice_reader;
-struct setting;
 struct shash;
 struct syncd_apply;
 struct syncd_writeback;
@@ -94,12 +93,7 @@ struct syncd_db {
     char *remote;               /* Database remote. */
     uint32_t budget;            /* Row updates processed per run. */
     int64_t read_slice;         /* Seq values per select of a read. */
-    struct setting *max_bulk;   /* Bulk size, or NULL (see
-                                 * syncd_db_options). */
-    struct setting *southbound_zmq; /* Global.southbound_zmq, or NULL. */
-    bool global_only;           /* Monitor Global only. */
     int instance;               /* ASIC instance whose rows are read. */
-    bool read_global;           /* First monitor contents received? */
 
     /* Reading. */
     struct ovsdb_cs *cs;        /* The monitor. */

@@ -369,7 +369,7 @@ syncd_db_process_marks(struct syncd_db *db, const struct sdb_event *ev)
 
     orchd_holds = syncd_marks_update(&db->marks, ev->mark_tu, ev->clear,
                                      &why);
-    if (!ev->clear || db->global_only || !hmap_count(&db->rows.rows)) {
+    if (!ev->clear || !hmap_count(&db->rows.rows)) {
         ds_destroy(&why);
         return;
     }

@@ -15,7 +15,7 @@
  */
 
 /* syncd-db: syncd's OVSDB path (see daemons/syncd/syncd-db.h): its
- * monitor, Global, the queue of updates processed a bounded number of rows
+ * monitor, the queue of updates processed a bounded number of rows
  * at a time, and the apply step's outcomes.  The read of Asic_Route is in
  * syncd-db-read.c, what a row change does in syncd-db-update.c. */
 
@@ -37,7 +37,6 @@
 #include "lib/ovsdb-cs-retry.h"
 #include "lib/ovsdb-slice-reader.h"
 #include "lib/ovsdb-wire.h"
-#include "lib/setting.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/hmap.h"
 #include "openvswitch/json.h"
@@ -59,67 +58,6 @@ COVERAGE_DEFINE(syncd_db_update);
 COVERAGE_DEFINE(syncd_db_other_instance);
 
 static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
-
-/* ---- Global ------------------------------------------------------------- */
-
-/* Takes in the changes 'tu' (NULL if none) to the Global table of an update
- * that replaces everything known if 'clear': applies log_level to the log
- * file, and max_bulk_size to 'db->max_bulk' and, if the value in force
- * changes, to the apply step. */
-static void
-global_update(struct syncd_db *db, const struct ovsdb_cs_table_update *tu,
-              bool clear)
-{
-    const struct shash *columns = NULL;
-    bool present = false;
-    int64_t value = 0;
-
-    if (clear) {
-        db->read_global = true;
-    }
-    if (!tu && !clear) {
-        return;
-    }
-    for (size_t i = 0; tu && i < tu->n; i++) {
-        const struct ovsdb_cs_row_update *ru = &tu->row_updates[i];
-
-        /* The table has one row at most, but a transaction may replace it:
-         * a row that is there wins over one deleted. */
-        if (ru->type != OVSDB_CS_ROW_DELETE) {
-            columns = ru->columns;
-            break;
-        }
-    }
-    if (db->southbound_zmq) {
-        const struct json *v = NULL;
-
-        if (columns) {
-            v = ovsdb_wire_get_optional(shash_find_data(columns,
-                                                        "southbound_zmq"));
-        }
-        setting_set_global(db->southbound_zmq,
-                           v && (v->type == JSON_TRUE
-                                 || v->type == JSON_FALSE),
-                           v && v->type == JSON_TRUE);
-    }
-    if (columns) {
-        setting_apply_log_level(ovsdb_wire_get_string(
-                                    shash_find_data(columns, "log_level")));
-    }
-    if (!db->max_bulk) {
-        return;
-    }
-    if (columns) {
-        const struct json *v = shash_find_data(columns, "max_bulk_size");
-
-        present = ovsdb_wire_get_integer(v, &value) && value >= 1;
-    }
-    if (setting_set_global(db->max_bulk, present, value)) {
-        VLOG_INFO("bulks of %"PRId64" routes (%s)", db->max_bulk->value,
-                  setting_source_name(db->max_bulk->source));
-        syncd_apply_set_max_bulk(db->apply, db->max_bulk->value);
-    }
-}
 
 /* Drops from 'du' the Asic_Route row changes of ASIC instances other than
  * 'db''s.  syncd monitors with the "monitor" method (version 1), whose
@@ -171,8 +109,6 @@ queue_update(struct syncd_db *db, struct ovsdb_cs_event *event)
         return;
     }
 
-    global_update(db, ovsdb_cs_db_update_find_table(du, "Global"),
-                  u->clear);
     select_instance(db, du);
 
     struct sdb_event *ev = xzalloc(sizeof *ev);
@@ -189,8 +125,9 @@ queue_update(struct syncd_db *db, struct ovsdb_cs_event *event)
 }
 
 /* The monitor request: the Asic_Route columns syncd reads, never those it
- * writes, the Vrf names it checks them against, the Write_Mark rows (when
- * the schema has them: 1.5.0 on) and the Global columns it follows.
+ * writes, the Vrf names it checks them against and the Write_Mark rows
+ * (when the schema has them: 1.5.0 on).  Global is syncd's follower's
+ * (lib/global-follower.h).
  * Asic_Route's rows are read in slices instead of coming as the monitor's
  * first contents (see "Reading" in syncd-db.h). */
 static struct json *
@@ -202,16 +139,11 @@ compose_monitor_requests(const struct json *schema, void *db_)
 
     syncd_writeback_allow_marks(db->wb, has_marks);
     requests = json_from_string(
-        db->global_only
-        ? "{\"Global\":[{\"columns\":[\"max_bulk_size\","
-          "\"southbound_zmq\",\"log_level\"]}]}"
-        : "{\""SYNCD_DB_TABLE"\":[{\"columns\":[\"instance\",\"vrf\","
-          "\"prefix\",\"packet_action\",\"nexthops\",\"seq\"],"
-          "\"select\":{\"initial\":false}}],"
-          "\"Vrf\":[{\"columns\":[\"name\"]}],"
-          "\"Global\":[{\"columns\":[\"max_bulk_size\","
-          "\"southbound_zmq\",\"log_level\"]}]}");
-    if (!db->global_only && has_marks) {
+        "{\""SYNCD_DB_TABLE"\":[{\"columns\":[\"instance\",\"vrf\","
+        "\"prefix\",\"packet_action\",\"nexthops\",\"seq\"],"
+        "\"select\":{\"initial\":false}}],"
+        "\"Vrf\":[{\"columns\":[\"name\"]}]}");
+    if (has_marks) {
         json_object_put(requests, "Write_Mark", json_from_string(
                             "[{\"columns\":[\"writer\",\"epoch\","
                             "\"txn\"]}]"));
@@ -299,7 +231,7 @@ process_events(struct syncd_db *db)
             break;
         }
 
-        if (ev->clear && !db->global_only) {
+        if (ev->clear) {
             /* The monitor (re)started: what Asic_Route holds now is
              * read, and what the read and the monitor leave unseen
              * goes. */
@@ -335,9 +267,6 @@ syncd_db_create(const struct syncd_db_options *options,
     db->budget = options->budget ? options->budget : 20000;
     db->read_slice = (options->read_slice ? options->read_slice
                       : SYNCD_DB_READ_SLICE);
-    db->max_bulk = options->max_bulk;
-    db->southbound_zmq = options->southbound_zmq;
-    db->global_only = options->global_only;
     db->instance = options->instance;
     ovs_list_init(&db->events);
     syncd_rows_init(&db->rows);
@@ -351,7 +280,7 @@ syncd_db_create(const struct syncd_db_options *options,
         .remote = db->remote,
         .batch = options->wb_batch,
         .inflight = options->wb_inflight,
-        .disabled = options->no_write_back || options->global_only,
+        .disabled = options->no_write_back,
         .instance = options->instance,
     };
     db->wb = syncd_writeback_create(&wbo, &db->rows);
@@ -427,19 +356,18 @@ syncd_db_is_connected(const struct syncd_db *db)
     return ovsdb_cs_is_connected(db->cs);
 }
 
-/* Has the monitor received its first contents, Global included (so that
- * the settings that follow Global are what Global says)? */
-bool
-syncd_db_has_read_global(const struct syncd_db *db)
-{
-    return db->read_global;
-}
+/* Stores in '*stats' the counters of 'db', all zero if 'db' is NULL (the
+ * southbound fast path programs the routes). */
 
 void
 syncd_db_get_stats(const struct syncd_db *db, struct syncd_db_stats *stats)
 {
     struct syncd_writeback_stats ws;
 
+    if (!db) {
+        memset(stats, 0, sizeof *stats);
+        return;
+    }
     syncd_writeback_get_stats(db->wb, &ws);
     *stats = db->stats;
     stats->rows = hmap_count(&db->rows.rows);

@@ -78,10 +78,9 @@
  * key) gets state "error" with a message in its error column and a
  * counter; its old route, if any, is removed.
  *
- * The monitor also follows Global.max_bulk_size and
- * Global.southbound_zmq (see 'max_bulk' and 'southbound_zmq' in struct
- * syncd_db_options).  With 'global_only', it follows them and nothing
- * else: that is all syncd needs of the database on the fast path.
+ * The Global row is not this module's: syncd follows it with a
+ * lib/global-follower.h of its own, which also decides whether this path
+ * runs at all (daemons/syncd/syncd-path.h).
  *
  * Writing back
  * ============
@@ -97,7 +96,6 @@
 #define SYNCD_DB_READ_SLICE 400000
 
 struct ds;
-struct setting;
 struct syncd_apply;
 struct syncd_route_result;
 
@@ -115,17 +113,6 @@ struct syncd_db_options {
                                  * SYNCD_DB_READ_SLICE). */
     bool no_write_back;         /* Never write outcomes back (only to
                                  * measure what writing back costs). */
-    struct setting *max_bulk;   /* If nonnull, the bulk size: the module
-                                 * applies Global.max_bulk_size to it
-                                 * (lib/setting.h: the command line
-                                 * wins) and, whenever the value in force
-                                 * changes, to the apply step. */
-    struct setting *southbound_zmq; /* If nonnull, follows
-                                     * Global.southbound_zmq. */
-    bool global_only;           /* Follow Global only: never read or write
-                                 * Asic_Route (the southbound fast path,
-                                 * daemons/syncd/syncd-zmq.h, programs the
-                                 * routes). */
     int instance;               /* ASIC instance: only the Asic_Route rows
                                  * whose "instance" is this one are
                                  * syncd's. */
@@ -179,7 +166,6 @@ void syncd_db_destroy(struct syncd_db *);
 void syncd_db_run(struct syncd_db *);
 void syncd_db_wait(struct syncd_db *);
 bool syncd_db_is_connected(const struct syncd_db *);
-bool syncd_db_has_read_global(const struct syncd_db *);
 bool syncd_db_initial_done(const struct syncd_db *);
 void syncd_db_get_stats(const struct syncd_db *, struct syncd_db_stats *);
 

@@ -243,7 +243,6 @@ options_finish(struct syncd_options *s, const char *db, char *unixctl)
     if (s->apply.max_bulk) {
         setting_set_cmdline(&s->max_bulk, s->apply.max_bulk);
     }
-    s->dbo.max_bulk = &s->max_bulk;
     s->db = abs_unix_remote(db ? db : fibsync_default_db());
     s->unixctl = unixctl ? unixctl : default_unixctl(s->instance);
     s->dbo.instance = s->instance;

@@ -29,6 +29,7 @@
 #include "daemons/syncd/syncd-zmq.h"
 #include "daemons/syncd/syncd.h"
 #include "lib/fibsync-instance.h"
+#include "lib/global-follower.h"
 #include "lib/setting.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/vlog.h"
@@ -37,23 +38,17 @@
 VLOG_DEFINE_THIS_MODULE(syncd_path);
 
 /* Starts the path that programs the routes once it is known: at once if
- * the command line says, else when the database first says what
- * Global.southbound_zmq is; until then 'd->db' follows Global only.  The
- * path is kept until syncd restarts. */
+ * the command line says, else when 'd->global' first says what
+ * Global.southbound_zmq is.  The path is kept until syncd restarts. */
 void
 syncd_path_run(struct syncd *d, struct syncd_options *s)
 {
-    if (d->path_chosen
-        || (!s->southbound_zmq.cmdline && !syncd_db_has_read_global(d->db))) {
+    if (!global_follower_choose_path(d->global, &s->southbound_zmq,
+                                     &d->path)) {
         return;
     }
-    d->path_chosen = true;
-    if (!s->southbound_zmq.value) {
-        if (s->dbo.global_only) {
-            syncd_db_destroy(d->db);
-            s->dbo.global_only = false;
-            d->db = syncd_db_create(&s->dbo, d->apply);
-        }
+    if (!d->path.zmq) {
+        d->db = syncd_db_create(&s->dbo, d->apply);
         syncd_apply_set_callback(d->apply, syncd_db_apply_result, d->db);
         VLOG_INFO("southbound path: OVSDB (Asic_Route)");
         return;
@@ -82,13 +77,13 @@ syncd_path_format(const struct syncd *d, struct ds *s)
 {
     const struct setting *sz = d->southbound_zmq;
 
-    if (!d->path_chosen) {
+    if (!d->path.chosen) {
         ds_put_cstr(s, "southbound: not chosen yet (reading Global)\n");
         return;
     }
-    ds_put_format(s, "southbound: %s (%s)", d->zmq ? "zmq" : "ovsdb",
+    ds_put_format(s, "southbound: %s (%s)", d->path.zmq ? "zmq" : "ovsdb",
                   setting_source_name(sz->source));
-    if ((d->zmq != NULL) != (sz->value != 0)) {
+    if (global_follower_path_outdated(&d->path, sz)) {
         ds_put_format(s, ", Global now says %s: until syncd restarts",
                       sz->value ? "zmq" : "ovsdb");
     }

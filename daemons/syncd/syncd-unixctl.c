@@ -39,6 +39,7 @@
 #include "daemons/syncd/syncd-zmq.h"
 #include "daemons/syncd/syncd.h"
 #include "lib/fib-prefix.h"
+#include "lib/global-follower.h"
 #include "lib/setting.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/json.h"
@@ -499,7 +500,9 @@ put_db_stats(const struct syncd *d, const struct syncd_db_stats *ds,
     ds_put_format(s, "db: %s, rows %"PRIu64" in-sync %"PRIu64" bad %"PRIu64
                   " (ever %"PRIu64") backlog %"PRIu64" updates %"PRIu64
                   " reconnects %"PRIu64"\n",
-                  syncd_db_is_connected(d->db) ? "connected" : "disconnected",
+                  (d->db ? syncd_db_is_connected(d->db)
+                   : global_follower_is_connected(d->global))
+                  ? "connected" : "disconnected",
                   ds->rows, ds->in_sync, ds->bad_rows, ds->bad_total,
                   ds->backlog, ds->updates, ds->reconnects);
     ds_put_format(s, "db rows: inserted %"PRIu64" modified %"PRIu64
@@ -558,6 +561,9 @@ cmd_stats(struct unixctl_conn *conn, int argc OVS_UNUSED,
 
     syncd_apply_get_stats(d->apply, &as);
     syncd_db_get_stats(d->db, &ds);
+    /* Updates of Global count as the monitor's: syncd follows Global over
+     * a monitor of its own (lib/global-follower.h). */
+    ds.updates += global_follower_n_updates(d->global);
     syncd_rates_get(&d->rates, d->apply, d->db, 1, &ops1, &wb1);
     syncd_rates_get(&d->rates, d->apply, d->db, 10, &ops10, &wb10);
 

@@ -45,6 +45,7 @@
 #include "daemon.h"
 #include "fatal-signal.h"
 #include "lib/fib-prefix.h"
+#include "lib/global-follower.h"
 #include "lib/perf-timer.h"
 #include "lib/setting.h"
 #include "memory.h"
@@ -79,7 +80,7 @@ warm_start(struct syncd *d)
 static void
 warm_sweep_run(struct syncd *d)
 {
-    if (!d->warm_sweep || !d->path_chosen) {
+    if (!d->warm_sweep || !d->path.chosen) {
         return;
     } else if (d->zmq) {
         d->warm_sweep = false;  /* The resync sweeps. */
@@ -127,9 +128,41 @@ start_faults(struct syncd *d, const struct syncd_options *o)
     }
 }
 
+/* The Global columns syncd follows. */
+static const char *const global_columns[] = {
+    "max_bulk_size", "southbound_zmq", "log_level", NULL
+};
+
+/* Takes the Global row into the settings, if it changed since the last
+ * call: log_level to the log file, southbound_zmq (which chooses the path
+ * once, syncd-path.h), and max_bulk_size, which goes to the apply step
+ * whenever the value in force changes. */
+static void
+follow_global(struct syncd *d, struct syncd_options *o)
+{
+    const struct global_follower *g = d->global;
+    int64_t bulk = 0;
+    bool present;
+
+    if (global_follower_seqno(g) == d->global_seqno) {
+        return;
+    }
+    d->global_seqno = global_follower_seqno(g);
+    global_follower_set_boolean(g, &o->southbound_zmq, "southbound_zmq");
+    setting_apply_log_level(global_follower_get_string(g, "log_level"));
+    present = (global_follower_get_integer(g, "max_bulk_size", &bulk)
+               && bulk >= 1);
+    if (setting_set_global(&o->max_bulk, present, bulk)) {
+        VLOG_INFO("bulks of %"PRId64" routes (%s)", o->max_bulk.value,
+                  setting_source_name(o->max_bulk.source));
+        syncd_apply_set_max_bulk(d->apply, o->max_bulk.value);
+    }
+}
+
 /* Makes the daemon 'd' from the command line 'o': its control socket, its
- * apply step (warm started, with the faults asked for), its OVSDB path
- * (Global only until the path is chosen), and its hit counters. */
+ * apply step (warm started, with the faults asked for), its follower of
+ * Global, its path (at once if the command line chose it), and its hit
+ * counters. */
 static void
 syncd_init(struct syncd *d, struct syncd_options *o)
 {
@@ -158,11 +191,8 @@ syncd_init(struct syncd *d, struct syncd_options *o)
     start_faults(d, o);
 
     o->dbo.remote = o->db;
-    o->dbo.southbound_zmq = &o->southbound_zmq;
-    o->dbo.global_only = (!o->southbound_zmq.cmdline
-                          || o->southbound_zmq.value);
     d->southbound_zmq = &o->southbound_zmq;
-    d->db = syncd_db_create(&o->dbo, d->apply);
+    d->global = global_follower_create(o->db, global_columns);
     syncd_path_run(d, o);
     o->co.remote = o->db;
     d->counters = syncd_counters_create(&o->co);
@@ -192,8 +222,12 @@ syncd_run(struct syncd *d, struct syncd_options *o)
         report_memory(d);
     }
 
-    syncd_db_run(d->db);
+    global_follower_run(d->global);
+    follow_global(d, o);
     syncd_path_run(d, o);
+    if (d->db) {
+        syncd_db_run(d->db);
+    }
     if (d->zmq) {
         syncd_zmq_run(d->zmq);
     }
@@ -209,7 +243,10 @@ syncd_run(struct syncd *d, struct syncd_options *o)
 static void
 syncd_wait(struct syncd *d)
 {
-    syncd_db_wait(d->db);
+    global_follower_wait(d->global);
+    if (d->db) {
+        syncd_db_wait(d->db);
+    }
     if (d->zmq) {
         syncd_zmq_wait(d->zmq);
     }
@@ -232,6 +269,7 @@ syncd_destroy(struct syncd *d)
     syncd_counters_destroy(d->counters);
     syncd_zmq_destroy(d->zmq);
     syncd_db_destroy(d->db);
+    global_follower_destroy(d->global);
     syncd_apply_destroy(d->apply);
     syncd_warm_start_destroy(&d->warm);
     perf_timer_destroy(d->timer);

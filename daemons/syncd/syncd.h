@@ -26,6 +26,7 @@
 
 #include "daemons/syncd/syncd-rates.h"
 #include "daemons/syncd/syncd-warm.h"
+#include "lib/global-follower.h"
 
 struct perf_timer;
 struct setting;
@@ -39,9 +40,11 @@ struct unixctl_server;
 struct syncd {
     struct unixctl_server *unixctl; /* The control socket. */
     struct syncd_apply *apply;  /* The apply step and its switch. */
-    struct syncd_db *db;        /* The OVSDB path, or only Global. */
+    struct global_follower *global; /* Follows the Global row. */
+    unsigned int global_seqno;  /* Its seqno when last taken in. */
+    struct syncd_db *db;        /* The OVSDB path, or NULL. */
     struct syncd_zmq *zmq;      /* The southbound fast path, or NULL. */
-    bool path_chosen;           /* Is it known which path programs? */
+    struct global_follower_path path; /* Which path programs, once known. */
     const struct setting *southbound_zmq; /* What chose it, and whence. */
     struct syncd_counters *counters; /* Hit counters to Route.counters. */
     struct perf_timer *timer;   /* "BULK" stage. */

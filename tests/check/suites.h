@@ -30,6 +30,7 @@
 #define FIBSYNC_SUITES \
     SUITE(paths) \
     SUITE(setting) \
+    SUITE(global_follower) \
     SUITE(ovsdb_wire) \
     SUITE(ovsdb_write_mark) \
     SUITE(ovsdb_file_replay) \
