@@ -73,7 +73,11 @@
  * are done.  On failure or loss, the writer queues again
  * (ROW_QUEUE_REQUEUE_ONCE()) each object that is still there and not
  * superseded (already queued again with a newer change, or written again
- * by a later transaction in flight), by its own rule.
+ * by a later transaction in flight), by its own rule.  A writer whose
+ * writes do not coalesce (orchd-status: each write is an object of its
+ * own, never changed) puts them back in front instead, in their order
+ * (row_queue_requeue_front()), so that no write overtakes a newer one of
+ * the same row.
  *
  * Counters
  * ========
@@ -178,6 +182,15 @@ row_queue_push_front(struct row_queue *q, void *obj)
 {
     ptr_fifo_push_front(&q->queue, obj);
     q->stats.n_queued++;
+}
+
+/* As row_queue_push_front(), for an object of a transaction that failed:
+ * counts it requeued. */
+static inline void
+row_queue_requeue_front(struct row_queue *q, void *obj)
+{
+    row_queue_push_front(q, obj);
+    q->stats.n_requeued++;
 }
 
 /* Removes and returns the object in front of the queue, or NULL if it is
