@@ -266,6 +266,16 @@ START_TEST(test_row_queue_push_front)
     ck_assert_ptr_eq(row_queue_pop(&q), &objs[0]);
     ck_assert_ptr_eq(row_queue_pop(&q), &objs[1]);
     ck_assert_ptr_null(row_queue_pop(&q));
+
+    /* A failed transaction's writes go back in front, in their order. */
+    objs_init(objs, 3);
+    ROW_QUEUE_PUSH_ONCE(&q, &objs[0], objs[0].queued);
+    row_queue_requeue_front(&q, &objs[2]);
+    row_queue_requeue_front(&q, &objs[1]);
+    ck_assert_uint_eq(q.stats.n_requeued, 2);
+    ck_assert_ptr_eq(row_queue_pop(&q), &objs[1]);
+    ck_assert_ptr_eq(row_queue_pop(&q), &objs[2]);
+    ck_assert_ptr_eq(row_queue_pop(&q), &objs[0]);
     row_queue_destroy(&q);
 }
 END_TEST
