@@ -30,6 +30,15 @@
  * mechanism, which is this module; each keeps only its decisions (what to
  * write for an object) and its operation text.
  *
+ * Two use only its transactions in flight and keep queues of their own,
+ * because theirs hold something other than objects with a queued bit:
+ * orchd-writebehind's ring holds write values (a million wait while it
+ * yields, coalesced by their position: a pointer each would cost an
+ * allocation a write), and syncd-writeback's queue holds row keys (a row
+ * may be freed while queued, and a pointer queue cannot drop it).
+ * lib/route-batch.h is built on the whole of it, adding its own choice of
+ * insert, update or delete from an optimistic believed database state.
+ *
  * Queued objects
  * ==============
  *
