@@ -40,11 +40,13 @@ lib_libfibsync_la_SOURCES += \
 	lib/fpm-route-format.c lib/fpm-route-format.h
 
 # Row keys (deterministic row UUIDs, protocol and VRF names, next-hop
-# keys), Route.status's keys and their mutates, the coalescing OVSDB write
-# batcher and the queue it shares with fpmsyncd's fast path.
+# keys), Route.status's keys and their mutates, the write-behind queue of
+# the OVSDB writers, the coalescing write batcher built on it, and the
+# pointer queue they share with fpmsyncd's fast path.
 lib_libfibsync_la_SOURCES += \
 	lib/route-key.c lib/route-key.h \
 	lib/route-status.c lib/route-status.h \
+	lib/row-queue.c lib/row-queue.h \
 	lib/route-batch.c lib/route-batch.h \
 	lib/ptr-fifo.c lib/ptr-fifo.h
 

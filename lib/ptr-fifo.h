@@ -20,7 +20,7 @@
 /* ptr-fifo: a first-in first-out queue of pointers, in a ring that doubles
  * when it is full (and never shrinks).
  *
- * It is the queue of the coalescing writers: lib/route-batch.h queues the
+ * It is the queue of the coalescing writers: lib/row-queue.h queues the
  * rows to write to OVSDB on one, fpmsyncd's fast path
  * (fpmsyncd-zmq.h) the routes to send to orchd on another.  Each
  * keeps, in its own object, a bit that says the object is queued, so that
@@ -63,6 +63,18 @@ ptr_fifo_push(struct ptr_fifo *f, void *p)
         ptr_fifo_grow(f);
     }
     f->slots[(f->head + f->n) & (f->allocated - 1)] = p;
+    f->n++;
+}
+
+/* Puts 'p' in front of 'f', as its oldest pointer. */
+static inline void
+ptr_fifo_push_front(struct ptr_fifo *f, void *p)
+{
+    if (f->n == f->allocated) {
+        ptr_fifo_grow(f);
+    }
+    f->head = (f->head - 1) & (f->allocated - 1);
+    f->slots[f->head] = p;
     f->n++;
 }
 

@@ -44,7 +44,7 @@ route_batch_init(struct route_batch *b, route_batch_idle_cb *idle,
                  route_batch_writable_cb *writable, void *aux)
 {
     memset(b, 0, sizeof *b);
-    ovs_list_init(&b->inflight);
+    row_queue_init(&b->rq);
     b->next_seq = 1;
     b->idle = idle;
     b->writable = writable;
@@ -58,12 +58,12 @@ route_batch_destroy(struct route_batch *b)
 {
     struct route_batch_txn *txn;
 
-    LIST_FOR_EACH_POP (txn, node, &b->inflight) {
+    while ((txn = route_batch_oldest_txn(b)) != NULL) {
+        row_queue_txn_done(&b->rq, &txn->rq, false);
         free(txn->ops);
         free(txn);
     }
-    ptr_fifo_destroy(&b->queue);
-    b->n_inflight = b->n_inflight_ops = 0;
+    row_queue_destroy(&b->rq);
 }
 
 /* Initializes 'e': nothing wanted, nothing in the database. */
@@ -106,23 +106,7 @@ check_idle(struct route_batch *b, struct route_batch_entry *e)
 void
 route_batch_enqueue(struct route_batch *b, struct route_batch_entry *e)
 {
-    if (e->queued) {
-        return;
-    }
-    ptr_fifo_push(&b->queue, e);
-    e->queued = true;
-}
-
-/* Removes and returns the oldest queued entry, or NULL. */
-static struct route_batch_entry *
-dequeue(struct route_batch *b)
-{
-    struct route_batch_entry *e = ptr_fifo_pop(&b->queue);
-
-    if (e) {
-        e->queued = false;
-    }
-    return e;
+    ROW_QUEUE_PUSH_ONCE(&b->rq, e, e->queued);
 }
 
 /* Records that 'e' should be in the database with content hash 'hash'.
@@ -269,6 +253,69 @@ choose_op(struct route_batch *b, struct route_batch_entry *e,
     return true;
 }
 
+/* route_batch_take()'s transaction being built: row_queue_take()'s
+ * 'aux'. */
+struct take_ctx {
+    struct route_batch *b;      /* The batcher. */
+    struct route_batch_txn *txn; /* The transaction, NULL until the first
+                                  * operation. */
+    size_t max_ops;             /* Most operations. */
+    size_t allocated;           /* Capacity of 'txn->ops'. */
+};
+
+/* row_queue_take_cb: stops in front of the deferred entry; otherwise
+ * chooses the operation for 'e_' and appends it to the transaction. */
+static enum row_queue_verdict
+take_entry(void *e_, void *ctx_)
+{
+    struct take_ctx *ctx = ctx_;
+    struct route_batch *b = ctx->b;
+    struct route_batch_txn *txn = ctx->txn;
+    struct route_batch_entry *e = e_;
+    struct route_batch_op op;
+    bool held;
+
+    if (e == b->deferred) {
+        b->stats.n_deferred_stops++;
+        return ROW_QUEUE_STOP;
+    }
+    e->queued = false;
+    if (!choose_op(b, e, &op, &held)) {
+        if (held) {
+            b->stats.n_held++;
+        } else {
+            b->stats.n_cancelled++;
+            check_idle(b, e);
+        }
+        return ROW_QUEUE_SKIP;
+    }
+    if (!txn) {
+        txn = ctx->txn = xzalloc(sizeof *txn);
+        /* 'e' is still in the queue. */
+        ctx->allocated = MIN(ctx->max_ops, row_queue_n_pending(&b->rq));
+        txn->ops = xmalloc(ctx->allocated * sizeof *txn->ops);
+    } else if (txn->n_ops == ctx->allocated) {
+        ctx->allocated = MIN(ctx->max_ops, 2 * ctx->allocated);
+        txn->ops = xrealloc(txn->ops, ctx->allocated * sizeof *txn->ops);
+    }
+    txn->ops[txn->n_ops++] = op;
+    switch (op.type) {
+    case ROUTE_BATCH_INSERT:
+        txn->n_insert++;
+        b->stats.n_insert++;
+        break;
+    case ROUTE_BATCH_UPDATE:
+        txn->n_update++;
+        b->stats.n_update++;
+        break;
+    case ROUTE_BATCH_DELETE:
+        txn->n_delete++;
+        b->stats.n_delete++;
+        break;
+    }
+    return ROW_QUEUE_TAKE;
+}
+
 /* Takes up to 'max_ops' operations from the front of the queue into a new
  * transaction and returns it, or returns NULL if the queue held nothing to
  * do.  The believed database state of each entry becomes the operation's
@@ -277,59 +324,15 @@ choose_op(struct route_batch *b, struct route_batch_entry *e,
 struct route_batch_txn *
 route_batch_take(struct route_batch *b, size_t max_ops)
 {
-    struct route_batch_txn *txn = NULL;
-    size_t allocated = 0;
+    struct take_ctx ctx = { .b = b, .max_ops = max_ops };
+    struct route_batch_txn *txn;
 
     ovs_assert(max_ops > 0);
-    while (ptr_fifo_len(&b->queue) && (!txn || txn->n_ops < max_ops)) {
-        struct route_batch_entry *e;
-        struct route_batch_op op;
-        bool held;
-
-        if (route_batch_front_is_deferred(b)) {
-            b->stats.n_deferred_stops++;
-            break;
-        }
-        e = dequeue(b);
-
-        if (!choose_op(b, e, &op, &held)) {
-            if (held) {
-                b->stats.n_held++;
-            } else {
-                b->stats.n_cancelled++;
-                check_idle(b, e);
-            }
-            continue;
-        }
-        if (!txn) {
-            txn = xzalloc(sizeof *txn);
-            allocated = MIN(max_ops, ptr_fifo_len(&b->queue) + 1);
-            txn->ops = xmalloc(allocated * sizeof *txn->ops);
-        } else if (txn->n_ops == allocated) {
-            allocated = MIN(max_ops, 2 * allocated);
-            txn->ops = xrealloc(txn->ops, allocated * sizeof *txn->ops);
-        }
-        txn->ops[txn->n_ops++] = op;
-        switch (op.type) {
-        case ROUTE_BATCH_INSERT:
-            txn->n_insert++;
-            b->stats.n_insert++;
-            break;
-        case ROUTE_BATCH_UPDATE:
-            txn->n_update++;
-            b->stats.n_update++;
-            break;
-        case ROUTE_BATCH_DELETE:
-            txn->n_delete++;
-            b->stats.n_delete++;
-            break;
-        }
-    }
+    row_queue_take(&b->rq, max_ops, take_entry, &ctx);
+    txn = ctx.txn;
     if (txn) {
         txn->seq = b->next_seq++;
-        ovs_list_push_back(&b->inflight, &txn->node);
-        b->n_inflight++;
-        b->n_inflight_ops += txn->n_ops;
+        row_queue_txn_sent(&b->rq, &txn->rq, txn->n_ops);
         b->stats.n_txn++;
     }
     return txn;
@@ -339,19 +342,15 @@ route_batch_take(struct route_batch *b, size_t max_ops)
 struct route_batch_txn *
 route_batch_oldest_txn(const struct route_batch *b)
 {
-    return (ovs_list_is_empty(&b->inflight) ? NULL
-            : CONTAINER_OF(ovs_list_front(&b->inflight),
-                           struct route_batch_txn, node));
+    struct row_queue_txn *rq = row_queue_oldest(&b->rq);
+
+    return rq ? CONTAINER_OF(rq, struct route_batch_txn, rq) : NULL;
 }
 
-/* Removes 'txn' from the in-flight list and frees it, after its entries
- * were handled. */
+/* Frees 'txn', after its entries were handled. */
 static void
-txn_finish(struct route_batch *b, struct route_batch_txn *txn)
+txn_free(struct route_batch_txn *txn)
 {
-    ovs_list_remove(&txn->node);
-    b->n_inflight--;
-    b->n_inflight_ops -= txn->n_ops;
     free(txn->ops);
     free(txn);
 }
@@ -365,7 +364,7 @@ void
 route_batch_txn_commit(struct route_batch *b, struct route_batch_txn *txn,
                        const unsigned int *counts)
 {
-    ovs_assert(txn == route_batch_oldest_txn(b));
+    row_queue_txn_done(&b->rq, &txn->rq, true);
     b->stats.n_committed++;
     b->stats.n_ops_committed += txn->n_ops;
     for (size_t i = 0; i < txn->n_ops; i++) {
@@ -383,13 +382,13 @@ route_batch_txn_commit(struct route_batch *b, struct route_batch_txn *txn,
                 e->db_hash = 0;
                 if (e->want) {
                     b->stats.n_requeued++;
-                    route_batch_enqueue(b, e);
+                    ROW_QUEUE_REQUEUE_ONCE(&b->rq, e, e->queued);
                 }
             }
         }
         check_idle(b, e);
     }
-    txn_finish(b, txn);
+    txn_free(txn);
 }
 
 /* Completes 'txn', the oldest transaction in flight, which failed as a
@@ -399,7 +398,7 @@ route_batch_txn_commit(struct route_batch *b, struct route_batch_txn *txn,
 void
 route_batch_txn_fail(struct route_batch *b, struct route_batch_txn *txn)
 {
-    ovs_assert(txn == route_batch_oldest_txn(b));
+    row_queue_txn_done(&b->rq, &txn->rq, false);
     b->stats.n_failed++;
     for (size_t i = 0; i < txn->n_ops; i++) {
         struct route_batch_entry *e = txn->ops[i].entry;
@@ -409,12 +408,11 @@ route_batch_txn_fail(struct route_batch *b, struct route_batch_txn *txn)
             e->db = ROUTE_BATCH_DB_UNKNOWN;
             e->db_hash = 0;
         }
-        if (!e->queued) {
+        if (ROW_QUEUE_REQUEUE_ONCE(&b->rq, e, e->queued)) {
             b->stats.n_requeued++;
-            route_batch_enqueue(b, e);
         }
     }
-    txn_finish(b, txn);
+    txn_free(txn);
 }
 
 /* Fails every transaction in flight, oldest first, as after losing the

@@ -97,13 +97,25 @@
  * the writer calls route_batch_defer(NULL), which it must do before it
  * frees the entry.
  *
+ * Built on the write-behind queue
+ * ===============================
+ *
+ * The queue, the transactions in flight and their in-order completion are
+ * lib/row-queue.h's, as for fibsync's other write-behind writers; what is
+ * the batcher's own is the state above: the operation is chosen from the
+ * wanted and believed states when an entry is taken, the believed state is
+ * optimistic, and an entry in flight counts its transactions (so its owner
+ * keeps it until they end, and the transactions remember it by pointer).
+ * Those do not fit the other writers, which write one kind of operation
+ * and believe nothing of the database until a reply says so: the common
+ * queue is the layer the batcher is built on, not a replacement of it.
+ *
  * Thread safety: none; one batcher belongs to one thread. */
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "lib/ptr-fifo.h"
-#include "openvswitch/list.h"
+#include "lib/row-queue.h"
 
 /* What the batcher believes the database holds for an entry. */
 enum route_batch_db {
@@ -152,7 +164,8 @@ struct route_batch_op {
 /* One transaction's worth of operations, from route_batch_take() until
  * route_batch_txn_commit() or route_batch_txn_fail(). */
 struct route_batch_txn {
-    struct ovs_list node;       /* In 'struct route_batch' 'inflight'. */
+    struct row_queue_txn rq;    /* In the batcher's queue's in-flight
+                                 * list. */
     uint64_t seq;               /* Sequence number, 1 for the first. */
     struct route_batch_op *ops;      /* Operations, in queue order. */
     size_t n_ops;               /* Number of operations. */
@@ -199,10 +212,10 @@ typedef bool route_batch_writable_cb(const struct route_batch_entry *entry,
 
 /* The batcher. */
 struct route_batch {
-    struct ptr_fifo queue;      /* Queued 'struct route_batch_entry's. */
-    struct ovs_list inflight;   /* 'struct route_batch_txn's, oldest first. */
-    size_t n_inflight;          /* Length of 'inflight'. */
-    size_t n_inflight_ops;      /* Operations in 'inflight'. */
+    struct row_queue rq;        /* Queued 'struct route_batch_entry's, and
+                                 * the 'struct route_batch_txn's in flight
+                                 * (its 'n_inflight' and 'n_inflight_ops'
+                                 * count them and their operations). */
     uint64_t next_seq;          /* Next transaction's 'seq'. */
     route_batch_idle_cb *idle;       /* Idle callback, may be NULL. */
     route_batch_writable_cb *writable; /* Writable callback, may be NULL. */
@@ -238,7 +251,7 @@ void route_batch_defer(struct route_batch *,
 static inline size_t
 route_batch_n_pending(const struct route_batch *b)
 {
-    return ptr_fifo_len(&b->queue);
+    return row_queue_n_pending(&b->rq);
 }
 
 /* Returns true if route_batch_take() would stop at once, in front of the
@@ -246,7 +259,7 @@ route_batch_n_pending(const struct route_batch *b)
 static inline bool
 route_batch_front_is_deferred(const struct route_batch *b)
 {
-    return b->deferred && ptr_fifo_peek(&b->queue) == b->deferred;
+    return b->deferred && row_queue_front(&b->rq) == b->deferred;
 }
 
 struct route_batch_txn *route_batch_take(struct route_batch *, size_t max_ops);

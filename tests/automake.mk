@@ -33,6 +33,7 @@ tests_check_fibsync_SOURCES += \
 tests_check_fibsync_SOURCES += tests/check/test-route-key.c \
 	tests/check/test-route-status.c tests/check/test-route-batch.c tests/check/test-fpmsyncd-rib.c
 tests_check_fibsync_SOURCES += tests/check/test-ptr-fifo.c \
+	tests/check/test-row-queue.c \
 	tests/check/test-fpmsyncd-zmq.c
 tests_check_fibsync_SOURCES += tests/check/test-syncd-apply.c \
 	tests/check/test-syncd-marks.c

@@ -201,7 +201,7 @@ fpmd_rib_load_begin(struct fpmd_rib *rib)
 {
     struct fpmd_route *r;
 
-    ovs_assert(!rib->batch.n_inflight);
+    ovs_assert(!rib->batch.rq.n_inflight);
     rib->loaded = false;
     /* An earlier load may have been cut short. */
     HMAP_FOR_EACH (r, node, &rib->routes) {

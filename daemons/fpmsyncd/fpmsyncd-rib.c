@@ -616,7 +616,7 @@ fpmd_rib_n_pending(const struct fpmd_rib *rib)
 size_t
 fpmd_rib_n_inflight_ops(const struct fpmd_rib *rib)
 {
-    return rib->batch.n_inflight_ops;
+    return rib->batch.rq.n_inflight_ops;
 }
 
 /* Introspection. */
@@ -681,8 +681,8 @@ fpmd_rib_format(const struct fpmd_rib *rib, struct ds *s)
                   st->load_nhgs, st->load_foreign, st->load_bad);
     ds_put_format(s, "batch: pending %"PRIuSIZE", in flight %"PRIuSIZE
                   " transactions (%"PRIuSIZE" operations)\n",
-                  route_batch_n_pending(&rib->batch), rib->batch.n_inflight,
-                  rib->batch.n_inflight_ops);
+                  route_batch_n_pending(&rib->batch), rib->batch.rq.n_inflight,
+                  rib->batch.rq.n_inflight_ops);
     ds_put_format(s, "batch: set %"PRIu64" del %"PRIu64" coalesced %"PRIu64
                   " unchanged %"PRIu64" cancelled %"PRIu64" held %"PRIu64
                   "\n", bs->n_set, bs->n_del, bs->n_coalesced,

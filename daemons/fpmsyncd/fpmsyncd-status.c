@@ -28,12 +28,11 @@
 #include "hash.h"
 #include "lib/ovsdb-wire.h"
 #include "lib/ovsdb-writer.h"
-#include "lib/ptr-fifo.h"
 #include "lib/route-status.h"
+#include "lib/row-queue.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/hmap.h"
 #include "openvswitch/json.h"
-#include "openvswitch/list.h"
 #include "openvswitch/shash.h"
 #include "util.h"
 #include "uuid.h"
@@ -61,7 +60,7 @@ struct fpmd_status_key {
 /* A transaction of status mutates, from fpmd_status_build() until
  * fpmd_status_reply(). */
 struct fpmd_status_txn {
-    struct ovs_list node;       /* In 'inflight'. */
+    struct row_queue_txn rq;    /* In 'rq''s in-flight list. */
     struct fpmd_status_key *keys; /* The routes, one per mutate, in
                                    * order. */
     size_t n;                   /* Number of mutates. */
@@ -70,18 +69,17 @@ struct fpmd_status_txn {
 /* The rib's Route.status writer: the 'aux' of its observer. */
 struct fpmd_status {
     struct fpmd_rib *rib;       /* Whose routes. */
-    struct ptr_fifo queue;      /* 'struct fpmd_route's to write, each with
-                                 * 'status_queued', first change first. */
+    struct row_queue rq;        /* 'struct fpmd_route's to write, each with
+                                 * 'status_queued', first change first, and
+                                 * the 'struct fpmd_status_txn's in flight
+                                 * (its 'stats.n_txns' counts those
+                                 * built). */
     struct hmap errors;         /* 'struct fpmd_status_error's: the error
                                  * texts, by route. */
-    struct ovs_list inflight;   /* 'struct fpmd_status_txn's, oldest
-                                 * first. */
-    size_t n_inflight_ops;      /* Mutates in 'inflight'. */
     size_t n_held;              /* Routes with 'status_held'. */
 
     /* Counters. */
     uint64_t n_unchanged;       /* Results that matched the row. */
-    uint64_t n_txns;            /* Transactions built. */
     uint64_t n_written;         /* Statuses committed: mutates... */
     uint64_t n_no_row;          /* ...(of which found no row)... */
     uint64_t n_with_row;        /* ...and in their row's insert. */
@@ -109,9 +107,8 @@ fpmd_status_attach(struct fpmd_rib *rib)
     struct fpmd_status *st = xzalloc(sizeof *st);
 
     st->rib = rib;
-    ptr_fifo_init(&st->queue);
+    row_queue_init(&st->rq);
     hmap_init(&st->errors);
-    ovs_list_init(&st->inflight);
     fpmd_rib_observe(rib, &status_observer, st);
 }
 
@@ -122,7 +119,7 @@ status_destroy(void *st_)
 {
     struct fpmd_status *st = st_;
     struct fpmd_status_error *rec;
-    struct fpmd_status_txn *txn;
+    struct row_queue_txn *rq;
 
     HMAP_FOR_EACH_POP (rec, node, &st->errors) {
         free(rec->want);
@@ -130,11 +127,15 @@ status_destroy(void *st_)
         free(rec);
     }
     hmap_destroy(&st->errors);
-    LIST_FOR_EACH_POP (txn, node, &st->inflight) {
+    while ((rq = row_queue_oldest(&st->rq)) != NULL) {
+        struct fpmd_status_txn *txn = CONTAINER_OF(rq, struct fpmd_status_txn,
+                                                   rq);
+
+        row_queue_txn_done(&st->rq, rq, false);
         free(txn->keys);
         free(txn);
     }
-    ptr_fifo_destroy(&st->queue);
+    row_queue_destroy(&st->rq);
     free(st);
 }
 
@@ -263,10 +264,7 @@ static void
 enqueue(struct fpmd_status *st, struct fpmd_route *r)
 {
     unhold(st, r);
-    if (!r->status_queued) {
-        r->status_queued = true;
-        ptr_fifo_push(&st->queue, r);
-    }
+    ROW_QUEUE_PUSH_ONCE(&st->rq, r, r->status_queued);
 }
 
 /* Queues 'r' if its row needs a status write (after what it wants or what
@@ -419,7 +417,7 @@ static const struct fpmd_rib_observer status_observer = {
 size_t
 fpmd_status_n_pending(const struct fpmd_rib *rib)
 {
-    return ptr_fifo_len(&status_of(rib)->queue);
+    return row_queue_n_pending(&status_of(rib)->rq);
 }
 
 /* Appends to 's' the map of the keys that make a status say offload=true
@@ -522,6 +520,39 @@ take_route(struct fpmd_rib *rib, struct fpmd_status_txn *txn,
     db_set(st, r, r->status_want, error);
 }
 
+/* fpmd_status_build()'s transaction being built: row_queue_take()'s
+ * 'aux'. */
+struct build_ctx {
+    struct fpmd_rib *rib;       /* Whose routes. */
+    struct fpmd_status *st;     /* Its Route.status writer. */
+    struct fpmd_status_txn *txn; /* The transaction. */
+    struct ds *ops;             /* Its operations' text. */
+};
+
+/* row_queue_take_cb: takes the status of route 'r_' into the transaction,
+ * unless it has nothing to write or its row is not written yet. */
+static enum row_queue_verdict
+build_route(void *r_, void *ctx_)
+{
+    struct build_ctx *ctx = ctx_;
+    struct fpmd_status *st = ctx->st;
+    struct fpmd_route *r = r_;
+    bool taken = false;
+
+    r->status_queued = false;
+    if (in_sync(st, r)) {
+        /* Withdrawn, or changed back, while it waited. */
+    } else if (r->be.db == ROUTE_BATCH_DB_ABSENT) {
+        /* Queued again when its row's insert is taken. */
+        hold(st, r);
+    } else {
+        take_route(ctx->rib, ctx->txn, r, ctx->ops);
+        taken = true;
+    }
+    fpmd_route_maybe_free(ctx->rib, r);
+    return taken ? ROW_QUEUE_TAKE : ROW_QUEUE_SKIP;
+}
+
 /* Takes up to 'max_ops' queued statuses as one transaction of mutates and
  * appends them to 'ops', each after a comma, as ovsdb_writer_txn_start()
  * wants them.  Returns the number of mutates, 0 if there is nothing to
@@ -532,35 +563,25 @@ fpmd_status_build(struct fpmd_rib *rib, size_t max_ops, struct ds *ops)
 {
     struct fpmd_status *st = status_of(rib);
     struct fpmd_status_txn *txn;
-    struct fpmd_route *r;
+    struct build_ctx ctx;
 
     ovs_assert(max_ops > 0);
-    if (!rib->loaded || !ptr_fifo_len(&st->queue)) {
+    if (!rib->loaded || !row_queue_n_pending(&st->rq)) {
         return 0;
     }
     txn = xzalloc(sizeof *txn);
-    txn->keys = xmalloc(MIN(max_ops, ptr_fifo_len(&st->queue))
+    txn->keys = xmalloc(MIN(max_ops, row_queue_n_pending(&st->rq))
                         * sizeof *txn->keys);
-    while (txn->n < max_ops && (r = ptr_fifo_pop(&st->queue))) {
-        r->status_queued = false;
-        if (in_sync(st, r)) {
-            /* Withdrawn, or changed back, while it waited. */
-        } else if (r->be.db == ROUTE_BATCH_DB_ABSENT) {
-            /* Queued again when its row's insert is taken. */
-            hold(st, r);
-        } else {
-            take_route(rib, txn, r, ops);
-        }
-        fpmd_route_maybe_free(rib, r);
-    }
+    ctx = (struct build_ctx) {
+        .rib = rib, .st = st, .txn = txn, .ops = ops,
+    };
+    row_queue_take(&st->rq, max_ops, build_route, &ctx);
     if (!txn->n) {
         free(txn->keys);
         free(txn);
         return 0;
     }
-    ovs_list_push_back(&st->inflight, &txn->node);
-    st->n_inflight_ops += txn->n;
-    st->n_txns++;
+    row_queue_txn_sent(&st->rq, &txn->rq, txn->n);
     return txn->n;
 }
 
@@ -575,13 +596,13 @@ fpmd_status_reply(struct fpmd_rib *rib,
 {
     bool ok = reply->result == OVSDB_WRITER_SUCCESS;
     struct fpmd_status *st = status_of(rib);
+    struct row_queue_txn *rq = row_queue_oldest(&st->rq);
     struct fpmd_status_txn *txn;
 
-    ovs_assert(!ovs_list_is_empty(&st->inflight));
-    txn = CONTAINER_OF(ovs_list_pop_front(&st->inflight),
-                       struct fpmd_status_txn, node);
+    ovs_assert(rq);
+    txn = CONTAINER_OF(rq, struct fpmd_status_txn, rq);
     ovs_assert(txn->n == reply->n_ops);
-    st->n_inflight_ops -= txn->n;
+    row_queue_txn_done(&st->rq, rq, ok);
 
     if (ok) {
         const struct json *results = reply->results;
@@ -609,7 +630,8 @@ fpmd_status_reply(struct fpmd_rib *rib,
                 if (!in_sync(st, r)) {
                     st->n_requeued++;
                     COVERAGE_INC(fpmd_status_requeued);
-                    enqueue(st, r);
+                    unhold(st, r);
+                    ROW_QUEUE_REQUEUE_ONCE(&st->rq, r, r->status_queued);
                 }
             }
         }
@@ -630,11 +652,11 @@ fpmd_status_format(const struct fpmd_rib *rib, struct ds *s)
     ds_put_format(s, "Route.status: %"PRIu64" written, %"PRIuSIZE
                   " waiting (%"PRIuSIZE" for their row), %"PRIuSIZE
                   " in flight\n", st->n_written,
-                  ptr_fifo_len(&st->queue) + st->n_held, st->n_held,
-                  st->n_inflight_ops);
+                  row_queue_n_pending(&st->rq) + st->n_held, st->n_held,
+                  st->rq.n_inflight_ops);
     ds_put_format(s, "Route.status writes: %"PRIu64" transactions, %"PRIu64
                   " results unchanged, %"PRIu64" requeued, %"PRIu64
                   " found no row, %"PRIu64" with their row's insert\n",
-                  st->n_txns, st->n_unchanged, st->n_requeued, st->n_no_row,
-                  st->n_with_row);
+                  st->rq.stats.n_txns, st->n_unchanged, st->n_requeued,
+                  st->n_no_row, st->n_with_row);
 }

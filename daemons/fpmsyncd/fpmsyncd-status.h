@@ -40,7 +40,7 @@
  * read from the row at each database load (the load selects the status
  * column unless the path is OVSDB), then what fpmsyncd wrote.  A result
  * that matches what the row says is not written.  A route to write is
- * queued once (lib/ptr-fifo.h, with a bit in the route), in first-change
+ * queued once (lib/row-queue.h, with a bit in the route), in first-change
  * order, and is written with what it wants when it is taken, so results
  * that come while it waits coalesce.  A withdrawn route wants nothing:
  * its row is deleted, status and all.
@@ -68,10 +68,12 @@
  * fpmd_status_build() takes up to N routes into one transaction of
  * mutates, as text (one mutate per route, each selected by its row's
  * UUID); fpmd_status_reply() completes the oldest.  Transactions complete
- * in the order they were built.  A transaction refused or lost makes what
- * its rows say unknown, and queues their routes again; a mutate that finds
- * no row (someone deleted it) is counted, and the row's next insert writes
- * the status again.
+ * in the order they were built.  The queue and the transactions in flight
+ * are lib/row-queue.h's; a transaction remembers its routes by key, since
+ * a route may be freed before its reply comes.  A transaction refused or
+ * lost makes what its rows say unknown, and queues their routes again; a
+ * mutate that finds no row (someone deleted it) is counted, and the row's
+ * next insert writes the status again.
  *
  * Its own writes
  * ==============

@@ -26,6 +26,7 @@
 #include "idl/fibsync-idl.h"
 #include "lib/ovsdb-writer.h"
 #include "lib/route-status.h"
+#include "lib/row-queue.h"
 #include "openvswitch/json.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/hmap.h"
@@ -54,9 +55,9 @@ enum write_kind {
     W_CLEAR,                    /* No error (an accepted refusal). */
 };
 
-/* One route's status write, queued or in flight. */
+/* One route's status write, queued or in flight.  Writes do not coalesce:
+ * each is queued once, when it is made, and never changes. */
 struct status_write {
-    struct ovs_list node;       /* In 'queue' or 'sent'. */
     struct uuid route;          /* The Route row. */
     enum write_kind kind;       /* What to write. */
     char *error;                /* W_ERROR's reason (owned). */
@@ -70,13 +71,23 @@ struct refused_route {
     char *error;                /* The error written (owned). */
 };
 
+/* The transaction in flight (one at a time). */
+struct status_txn {
+    struct row_queue_txn rq;    /* In the queue's in-flight list. */
+    struct status_write **writes; /* Its writes, in order. */
+    size_t n;                   /* Number of 'writes'. */
+    size_t allocated;           /* Capacity of 'writes'. */
+};
+
 struct orchd_status {
     struct ovsdb_idl *idl;      /* Replica with Route.status, or NULL... */
     struct ovsdb_idl_txn *txn;  /* ...its transaction in flight, or NULL. */
-    struct ovsdb_writer *writer; /* Without a replica: raw mutates... */
-    bool in_flight;             /* ...one transaction at a time. */
-    struct ovs_list sent;       /* Writes in 'txn'. */
-    struct ovs_list queue;      /* Writes waiting for a transaction. */
+    struct ovsdb_writer *writer; /* Without a replica: raw mutates. */
+    struct row_queue rq;        /* 'struct status_write's waiting for a
+                                 * transaction, oldest first, and 'sent'
+                                 * while it is in flight
+                                 * ('rq.n_inflight'). */
+    struct status_txn sent;     /* Writes in the transaction in flight. */
     struct hmap refused;        /* Routes refused now. */
     bool muted;                 /* Write nothing: another orchd instance
                                  * owns Route.status. */
@@ -96,8 +107,7 @@ status_create(void)
 {
     struct orchd_status *st = xzalloc(sizeof *st);
 
-    ovs_list_init(&st->sent);
-    ovs_list_init(&st->queue);
+    row_queue_init(&st->rq);
     hmap_init(&st->refused);
     return st;
 }
@@ -132,6 +142,45 @@ write_destroy(struct status_write *w)
     free(w);
 }
 
+/* Frees the writes queued. */
+static void
+drop_queued(struct orchd_status *st)
+{
+    struct status_write *w;
+
+    while ((w = row_queue_pop(&st->rq)) != NULL) {
+        write_destroy(w);
+    }
+}
+
+/* Frees the writes of the transaction in flight, which ended. */
+static void
+drop_sent(struct orchd_status *st)
+{
+    for (size_t i = 0; i < st->sent.n; i++) {
+        write_destroy(st->sent.writes[i]);
+    }
+    st->sent.n = 0;
+}
+
+/* Puts the writes of the transaction in flight, which did not commit, back
+ * in front of the queue, in their order. */
+static void
+requeue_sent(struct orchd_status *st)
+{
+    for (size_t i = st->sent.n; i-- > 0;) {
+        row_queue_requeue_front(&st->rq, st->sent.writes[i]);
+    }
+    st->sent.n = 0;
+}
+
+/* The transaction in flight ended: it 'committed', or not. */
+static void
+sent_done(struct orchd_status *st, bool committed)
+{
+    row_queue_txn_done(&st->rq, &st->sent.rq, committed);
+}
+
 static void
 refused_destroy(struct refused_route *r)
 {
@@ -144,7 +193,6 @@ void
 orchd_status_destroy(struct orchd_status *st)
 {
     struct refused_route *r;
-    struct status_write *w;
 
     if (!st) {
         return;
@@ -153,12 +201,10 @@ orchd_status_destroy(struct orchd_status *st)
         ovsdb_idl_txn_destroy(st->txn);
     }
     ovsdb_writer_destroy(st->writer);
-    LIST_FOR_EACH_POP (w, node, &st->sent) {
-        write_destroy(w);
-    }
-    LIST_FOR_EACH_POP (w, node, &st->queue) {
-        write_destroy(w);
-    }
+    drop_sent(st);
+    free(st->sent.writes);
+    drop_queued(st);
+    row_queue_destroy(&st->rq);
     HMAP_FOR_EACH_POP (r, node, &st->refused) {
         refused_destroy(r);
     }
@@ -177,7 +223,7 @@ queue_write(struct orchd_status *st, const struct uuid *route,
     w->route = *route;
     w->kind = kind;
     w->error = error;
-    ovs_list_push_back(&st->queue, &w->node);
+    row_queue_push(&st->rq, w);
 }
 
 /* Queues the worker's 'results' (taking them), as
@@ -330,48 +376,77 @@ static void
 raw_txn_done(void *st_, const struct ovsdb_writer_reply *reply)
 {
     struct orchd_status *st = st_;
-    struct status_write *w;
 
-    st->in_flight = false;
+    sent_done(st, reply->result == OVSDB_WRITER_SUCCESS);
     if (reply->result == OVSDB_WRITER_LOST) {
         /* Try again with the next transaction. */
         VLOG_WARN_RL(&rl, "Route.status write-back lost (%s); writing it "
                      "again", reply->error);
-        ovs_list_splice(st->queue.next, st->sent.next, &st->sent);
+        requeue_sent(st);
         return;
     } else if (reply->result == OVSDB_WRITER_ERROR) {
         /* The same writes would be refused again. */
         VLOG_WARN_RL(&rl, "Route.status write-back refused: %s",
                      reply->error);
     }
-    LIST_FOR_EACH_POP (w, node, &st->sent) {
-        write_destroy(w);
+    drop_sent(st);
+}
+
+/* take_writes()'s argument: what to do with each write taken. */
+struct take_ctx {
+    struct orchd_status *st;    /* The write-back. */
+    struct ds *ops;             /* Without a replica: the operations. */
+};
+
+/* row_queue_take_cb: adds write 'w_' to the transaction being built. */
+static enum row_queue_verdict
+take_write(void *w_, void *ctx_)
+{
+    struct take_ctx *ctx = ctx_;
+    struct status_txn *sent = &ctx->st->sent;
+    struct status_write *w = w_;
+
+    if (sent->n >= sent->allocated) {
+        sent->writes = x2nrealloc(sent->writes, &sent->allocated,
+                                  sizeof *sent->writes);
     }
+    sent->writes[sent->n++] = w;
+    if (ctx->ops) {
+        put_write_raw(w, ctx->ops);
+    } else {
+        put_write(ctx->st, w);
+    }
+    return ROW_QUEUE_TAKE;
+}
+
+/* Takes up to MAX_TXN_ROUTES writes into the transaction being built, as
+ * text appended to 'ops' or, if 'ops' is NULL, into the replica's open
+ * transaction, and records it in flight.  Returns the number taken. */
+static size_t
+take_writes(struct orchd_status *st, struct ds *ops)
+{
+    struct take_ctx ctx = { .st = st, .ops = ops };
+    size_t n = row_queue_take(&st->rq, MAX_TXN_ROUTES, take_write, &ctx);
+
+    row_queue_txn_sent(&st->rq, &st->sent.rq, n);
+    st->n_writes += n;
+    COVERAGE_ADD(orchd_status_write, n);
+    return n;
 }
 
 /* orchd_status_run() without a replica. */
 static void
 run_raw(struct orchd_status *st)
 {
-    struct status_write *w;
     struct ds ops;
-    size_t n = 0;
+    size_t n;
 
     ovsdb_writer_run(st->writer);
-    if (st->in_flight || ovs_list_is_empty(&st->queue)) {
+    if (st->rq.n_inflight || !row_queue_n_pending(&st->rq)) {
         return;
     }
     ovsdb_writer_txn_start(st->writer, &ops);
-    LIST_FOR_EACH_POP (w, node, &st->queue) {
-        ovs_list_push_back(&st->sent, &w->node);
-        put_write_raw(w, &ops);
-        if (++n >= MAX_TXN_ROUTES) {
-            break;
-        }
-    }
-    st->n_writes += n;
-    COVERAGE_ADD(orchd_status_write, n);
-    st->in_flight = true;
+    n = take_writes(st, &ops);
     ovsdb_writer_commit_ds(st->writer, &ops, n, raw_txn_done, st);
 }
 
@@ -390,12 +465,8 @@ orchd_status_mute(struct orchd_status *st)
 void
 orchd_status_run(struct orchd_status *st)
 {
-    struct status_write *w;
-
     if (st->muted) {
-        LIST_FOR_EACH_POP (w, node, &st->queue) {
-            write_destroy(w);
-        }
+        drop_queued(st);
         return;
     }
     if (st->writer) {
@@ -409,33 +480,24 @@ orchd_status_run(struct orchd_status *st)
             return;
         }
         if (s == TXN_SUCCESS || s == TXN_UNCHANGED) {
-            LIST_FOR_EACH_POP (w, node, &st->sent) {
-                write_destroy(w);
-            }
+            sent_done(st, true);
+            drop_sent(st);
         } else {
             /* Try again with the next transaction. */
             VLOG_WARN_RL(&rl, "Route.status write-back: %s",
                          ovsdb_idl_txn_status_to_string(s));
-            ovs_list_splice(st->queue.next, st->sent.next, &st->sent);
+            sent_done(st, false);
+            requeue_sent(st);
         }
         ovsdb_idl_txn_destroy(st->txn);
         st->txn = NULL;
     }
 
-    if (ovs_list_is_empty(&st->queue)) {
+    if (!row_queue_n_pending(&st->rq)) {
         return;
     }
     st->txn = ovsdb_idl_txn_create(st->idl);
-    size_t n = 0;
-    LIST_FOR_EACH_POP (w, node, &st->queue) {
-        ovs_list_push_back(&st->sent, &w->node);
-        put_write(st, w);
-        if (++n >= MAX_TXN_ROUTES) {
-            break;
-        }
-    }
-    st->n_writes += n;
-    COVERAGE_ADD(orchd_status_write, n);
+    take_writes(st, NULL);
     ovsdb_idl_txn_commit(st->txn);
 }
 
@@ -445,12 +507,12 @@ orchd_status_wait(struct orchd_status *st)
 {
     if (st->writer) {
         ovsdb_writer_wait(st->writer);
-        if (!st->in_flight && !ovs_list_is_empty(&st->queue)) {
+        if (!st->rq.n_inflight && row_queue_n_pending(&st->rq)) {
             poll_immediate_wake();
         }
     } else if (st->txn) {
         ovsdb_idl_txn_wait(st->txn);
-    } else if (!ovs_list_is_empty(&st->queue)) {
+    } else if (row_queue_n_pending(&st->rq)) {
         poll_immediate_wake();
     }
 }

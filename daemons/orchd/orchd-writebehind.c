@@ -31,6 +31,7 @@
 #include "daemons/orchd/orchd-entry.h"
 #include "lib/ovsdb-wire.h"
 #include "lib/perf-timer.h"
+#include "lib/row-queue.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/hmap.h"
 #include "openvswitch/json.h"
@@ -106,6 +107,7 @@ struct wb_slot {
 
 /* A transaction in flight. */
 struct wb_txn {
+    struct row_queue_txn rq;    /* In the owner's in-flight list. */
     struct orchd_writebehind *wb; /* Owner, NULL once it is destroyed. */
     size_t n;                   /* Writes in 'slots'. */
     long long int oldest_ms;    /* When the oldest of its writes was
@@ -120,7 +122,12 @@ struct orchd_writebehind {
     orchd_writebehind_commit_func *commit; /* Instead of 'writer'. */
     void *commit_aux;               /* Its argument. */
 
-    /* Writes not sent yet: a ring, oldest at 'head'. */
+    /* Writes not sent yet: a ring, oldest at 'head'.  Not lib/row-queue.h's
+     * queue of objects with a queued bit: a write here is a value (its
+     * content's reference, seq, outcome, insert or update), not an object
+     * of its own, and a million of them wait while the write-behind
+     * yields; a queue of pointers would cost an allocation a write.
+     * Coalescing is by position instead (orchd_writebehind_set()). */
     struct wb_op *ring;             /* 'allocated' slots, a power of 2. */
     size_t allocated;               /* Capacity of 'ring'. */
     size_t head;                    /* Index of the oldest. */
@@ -134,7 +141,10 @@ struct orchd_writebehind {
                                      * tag is its newest write's position
                                      * plus 1. */
 
-    struct wb_txn *in_flight;       /* The transaction sent, or NULL. */
+    struct row_queue rq;            /* Only its transaction in flight (one
+                                     * at a time), completed as
+                                     * lib/row-queue.h's: the queue is
+                                     * 'ring'. */
     long long int start_ms;         /* When it was created: the origin of
                                      * the writes' 'queued_ds'. */
 
@@ -150,6 +160,15 @@ struct orchd_writebehind {
 };
 
 /* ---- The queue ---------------------------------------------------------- */
+
+/* Returns the transaction in flight, or NULL. */
+static struct wb_txn *
+in_flight(const struct orchd_writebehind *wb)
+{
+    struct row_queue_txn *rq = row_queue_oldest(&wb->rq);
+
+    return rq ? CONTAINER_OF(rq, struct wb_txn, rq) : NULL;
+}
 
 /* The largest ring kept while empty, in slots. */
 #define RING_KEEP 4096
@@ -525,7 +544,8 @@ txn_done(void *txn_, const struct ovsdb_writer_reply *reply)
         free(txn);
         return;
     }
-    wb->in_flight = NULL;
+    row_queue_txn_done(&wb->rq, &txn->rq,
+                       reply->result == OVSDB_WRITER_SUCCESS);
     if (reply->result == OVSDB_WRITER_SUCCESS) {
         txn_committed(wb, txn, reply->results);
     } else {
@@ -561,7 +581,7 @@ send_txn(struct orchd_writebehind *wb)
     }
     hmap_destroy(&keys);
 
-    wb->in_flight = txn;
+    row_queue_txn_sent(&wb->rq, &txn->rq, txn->n);
     wb->stats.txns++;
     COVERAGE_INC(orchd_writebehind_txn);
     perf_timer_inc(wb->timer, txn->n);
@@ -585,6 +605,7 @@ orchd_writebehind_create(struct ovsdb_writer *writer,
     struct perf_timer_options popts;
 
     wb->writer = writer;
+    row_queue_init(&wb->rq);
     wb->start_ms = time_msec();
     wb->batch = options && options->batch ? options->batch : 100;
     wb->commit = options ? options->commit : NULL;
@@ -608,14 +629,15 @@ orchd_writebehind_destroy(struct orchd_writebehind *wb)
     if (!wb) {
         return;
     }
-    if (wb->in_flight) {
-        wb->in_flight->wb = NULL;
+    if (in_flight(wb)) {
+        in_flight(wb)->wb = NULL;
     }
     while (wb->n) {
         op_uninit(front(wb));
         pop_front(wb);
     }
     free(wb->ring);
+    row_queue_destroy(&wb->rq);
     perf_timer_flush(wb->timer);
     perf_timer_destroy(wb->timer);
     free(wb);
@@ -672,7 +694,7 @@ orchd_writebehind_yield(struct orchd_writebehind *wb, bool yield)
 void
 orchd_writebehind_run(struct orchd_writebehind *wb)
 {
-    if (!wb->in_flight && wb->n && !is_holding(wb)) {
+    if (!wb->rq.n_inflight && wb->n && !is_holding(wb)) {
         send_txn(wb);
     }
     perf_timer_run(wb->timer);
@@ -681,7 +703,7 @@ orchd_writebehind_run(struct orchd_writebehind *wb)
 void
 orchd_writebehind_wait(const struct orchd_writebehind *wb)
 {
-    if (!wb->in_flight && wb->n) {
+    if (!wb->rq.n_inflight && wb->n) {
         if (is_holding(wb)) {
             poll_timer_wait_until(yield_deadline(wb));
         } else {
@@ -695,7 +717,7 @@ orchd_writebehind_wait(const struct orchd_writebehind *wb)
 bool
 orchd_writebehind_is_idle(const struct orchd_writebehind *wb)
 {
-    return !wb->in_flight && !wb->n;
+    return !wb->rq.n_inflight && !wb->n;
 }
 
 /* Returns the number of row writes queued, not sent yet. */
@@ -709,7 +731,7 @@ orchd_writebehind_n_queued(const struct orchd_writebehind *wb)
 size_t
 orchd_writebehind_n_in_flight(const struct orchd_writebehind *wb)
 {
-    return wb->in_flight ? wb->in_flight->n : 0;
+    return wb->rq.n_inflight_ops;
 }
 
 /* Returns how long the oldest write not committed yet has waited, in
@@ -719,8 +741,8 @@ orchd_writebehind_lag_ms(const struct orchd_writebehind *wb)
 {
     long long int oldest = LLONG_MAX;
 
-    if (wb->in_flight) {
-        oldest = wb->in_flight->oldest_ms;
+    if (in_flight(wb)) {
+        oldest = in_flight(wb)->oldest_ms;
     }
     if (wb->n) {
         oldest = MIN(oldest, queued_ms(wb, &wb->ring[wb->head]));

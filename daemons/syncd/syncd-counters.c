@@ -29,9 +29,9 @@
 #include "lib/ovsdb-wire.h"
 #include "lib/ovsdb-writer.h"
 #include "lib/route-key.h"
+#include "lib/row-queue.h"
 #include "openvswitch/hmap.h"
 #include "openvswitch/json.h"
-#include "openvswitch/list.h"
 #include "openvswitch/poll-loop.h"
 #include "openvswitch/shash.h"
 #include "openvswitch/uuid.h"
@@ -48,12 +48,21 @@ COVERAGE_DEFINE(syncd_counters_row);
  * written. */
 struct counter_route {
     struct hmap_node node;      /* In 'routes', by (VR, prefix). */
-    struct ovs_list dirty_node; /* In 'dirty', if 'dirty'. */
     sai_route_entry_t entry;    /* Simulator key: switch, VR, prefix. */
     struct fib_prefix prefix;   /* The prefix, binary, for the hash. */
     struct uuid row_uuid;       /* Its Route row (lib/route-key.h). */
-    bool dirty;                 /* Hit since its count was last read? */
+    bool dirty;                 /* Hit since its count was last read?  (Its
+                                 * queued bit: on 'rq' if so.) */
     bool in_flight;             /* In the transaction outstanding? */
+};
+
+/* The transaction outstanding (one at a time). */
+struct counters_txn {
+    struct row_queue_txn rq;    /* In the queue's in-flight list. */
+    struct counter_route **routes; /* Its routes ('batch' slots), by
+                                    * pointer: a route in flight is not
+                                    * freed. */
+    size_t n;                   /* Number of 'routes'. */
 };
 
 /* The module. */
@@ -65,18 +74,17 @@ struct syncd_counters {
     sai_route_api_t *route_api; /* To read hit counts. */
 
     struct hmap routes;         /* Contains "struct counter_route"s. */
-    struct ovs_list dirty;      /* Dirty routes, in the order first hit. */
-    size_t n_dirty;             /* Length of 'dirty'. */
+    struct row_queue rq;        /* Dirty routes, in the order first hit,
+                                 * and the transaction outstanding, if
+                                 * any ('rq.n_inflight'). */
 
     long long int next_round;   /* When the next round may start. */
     bool draining;              /* In a round, with dirty routes left? */
     size_t round_left;          /* Routes of this round not sent yet: those
                                  * dirty when it started, so that constant
                                  * lookups cannot make it endless. */
-    struct counter_route **inflight; /* Routes in the outstanding
-                                      * transaction ('batch' slots). */
-    size_t n_inflight;          /* Number of 'inflight'; nonzero exactly
-                                 * when a transaction is outstanding. */
+    struct counters_txn txn;    /* The transaction outstanding, when
+                                 * 'rq.n_inflight' says there is one. */
 
     struct syncd_counters_stats stats; /* Counters (some computed). */
 };
@@ -88,7 +96,7 @@ syncd_counters_create(const struct syncd_counters_options *options)
     struct syncd_counters *c = xzalloc(sizeof *c);
 
     hmap_init(&c->routes);
-    ovs_list_init(&c->dirty);
+    row_queue_init(&c->rq);
     c->enabled = options->interval_msec > 0;
     c->interval = options->interval_msec;
     c->batch = options->batch ? options->batch : SYNCD_COUNTERS_DEFAULT_BATCH;
@@ -107,7 +115,7 @@ syncd_counters_create(const struct syncd_counters_options *options)
     c->route_api = api;
     c->writer = ovsdb_writer_create(options->remote, "Fibsync");
     ovsdb_writer_set_max_in_flight(c->writer, 1);
-    c->inflight = xmalloc(c->batch * sizeof *c->inflight);
+    c->txn.routes = xmalloc(c->batch * sizeof *c->txn.routes);
     c->next_round = time_msec() + c->interval;
     return c;
 }
@@ -133,7 +141,8 @@ syncd_counters_destroy(struct syncd_counters *c)
         route_free(c, r);
     }
     hmap_destroy(&c->routes);
-    free(c->inflight);
+    row_queue_destroy(&c->rq);
+    free(c->txn.routes);
     free(c);
 }
 
@@ -156,14 +165,12 @@ route_hash(sai_object_id_t vr_id, const struct fib_prefix *fp)
     return fib_prefix_hash(fp, hash_uint64(vr_id));
 }
 
+/* Queues 'r' to have its count read and written, unless it is queued
+ * already. */
 static void
 mark_dirty(struct syncd_counters *c, struct counter_route *r)
 {
-    if (!r->dirty) {
-        r->dirty = true;
-        ovs_list_push_back(&c->dirty, &r->dirty_node);
-        c->n_dirty++;
-    }
+    ROW_QUEUE_PUSH_ONCE(&c->rq, r, r->dirty);
 }
 
 /* Reports that a lookup hit the route 'entry', which is in VRF 'vrf' (the
@@ -235,10 +242,12 @@ txn_done(void *c_, const struct ovsdb_writer_reply *reply)
 {
     struct syncd_counters *c = c_;
     enum ovsdb_writer_result result = reply->result;
+    struct counters_txn *txn = &c->txn;
 
+    row_queue_txn_done(&c->rq, &txn->rq, result == OVSDB_WRITER_SUCCESS);
     switch (result) {
     case OVSDB_WRITER_SUCCESS:
-        c->stats.acked += c->n_inflight;
+        c->stats.acked += txn->n;
         count_missing(c, reply->results);
         break;
     case OVSDB_WRITER_ERROR:
@@ -249,18 +258,53 @@ txn_done(void *c_, const struct ovsdb_writer_reply *reply)
         break;
     }
 
-    for (size_t i = 0; i < c->n_inflight; i++) {
-        struct counter_route *r = c->inflight[i];
+    for (size_t i = 0; i < txn->n; i++) {
+        struct counter_route *r = txn->routes[i];
 
         r->in_flight = false;
         if (result == OVSDB_WRITER_LOST) {
-            mark_dirty(c, r);
+            ROW_QUEUE_REQUEUE_ONCE(&c->rq, r, r->dirty);
         }
         if (!r->dirty) {
             route_free(c, r);
         }
     }
-    c->n_inflight = 0;
+    txn->n = 0;
+}
+
+/* send_batch()'s transaction being built: row_queue_take()'s 'aux'. */
+struct send_ctx {
+    struct syncd_counters *c;   /* The module. */
+    struct json *ops;           /* The operations. */
+};
+
+/* row_queue_take_cb: reads the hit count of dirty route 'r_' and adds its
+ * mutate to the transaction, unless the round is over (the route stays
+ * queued) or the route is gone (it is freed). */
+static enum row_queue_verdict
+send_route(void *r_, void *ctx_)
+{
+    sai_attribute_t attr = { .id = ASIC_SIM_ROUTE_ENTRY_ATTR_HIT_COUNT };
+    struct send_ctx *ctx = ctx_;
+    struct syncd_counters *c = ctx->c;
+    struct counter_route *r = r_;
+
+    if (!c->round_left) {
+        return ROW_QUEUE_STOP;
+    }
+    c->round_left--;
+    r->dirty = false;
+    if (c->route_api->get_route_entry_attribute(&r->entry, 1, &attr)) {
+        /* Removed since it was hit: its Route row is going too. */
+        c->stats.gone++;
+        route_free(c, r);
+        return ROW_QUEUE_SKIP;
+    }
+    json_array_add(ctx->ops, counters_mutate_op(&r->row_uuid,
+                                                attr.value.u64));
+    r->in_flight = true;
+    c->txn.routes[c->txn.n++] = r;
+    return ROW_QUEUE_TAKE;
 }
 
 /* Reads the hit counts of up to 'batch' dirty routes of the current round
@@ -268,39 +312,20 @@ txn_done(void *c_, const struct ovsdb_writer_reply *reply)
 static void
 send_batch(struct syncd_counters *c)
 {
-    struct json *ops = json_array_create_empty();
+    struct send_ctx ctx = { .c = c, .ops = json_array_create_empty() };
 
-    ovs_assert(!c->n_inflight);
-    while (c->n_inflight < c->batch && c->round_left
-           && !ovs_list_is_empty(&c->dirty)) {
-        struct counter_route *r = CONTAINER_OF(ovs_list_pop_front(&c->dirty),
-                                               struct counter_route,
-                                               dirty_node);
-        sai_attribute_t attr = { .id = ASIC_SIM_ROUTE_ENTRY_ATTR_HIT_COUNT };
-
-        c->n_dirty--;
-        c->round_left--;
-        r->dirty = false;
-        if (c->route_api->get_route_entry_attribute(&r->entry, 1, &attr)) {
-            /* Removed since it was hit: its Route row is going too. */
-            c->stats.gone++;
-            route_free(c, r);
-            continue;
-        }
-        json_array_add(ops, counters_mutate_op(&r->row_uuid, attr.value.u64));
-        r->in_flight = true;
-        c->inflight[c->n_inflight++] = r;
-    }
-
-    if (!c->n_inflight) {
-        json_destroy(ops);
+    ovs_assert(!c->rq.n_inflight && !c->txn.n);
+    row_queue_take(&c->rq, c->batch, send_route, &ctx);
+    if (!c->txn.n) {
+        json_destroy(ctx.ops);
         return;
     }
+    row_queue_txn_sent(&c->rq, &c->txn.rq, c->txn.n);
     COVERAGE_INC(syncd_counters_txn);
-    COVERAGE_ADD(syncd_counters_row, c->n_inflight);
+    COVERAGE_ADD(syncd_counters_row, c->txn.n);
     c->stats.txns++;
-    c->stats.rows += c->n_inflight;
-    ovsdb_writer_commit(c->writer, ops, txn_done, c);
+    c->stats.rows += c->txn.n;
+    ovsdb_writer_commit(c->writer, ctx.ops, txn_done, c);
 }
 
 void
@@ -314,16 +339,16 @@ syncd_counters_run(struct syncd_counters *c)
     long long int now = time_msec();
     if (!c->draining && now >= c->next_round) {
         c->next_round = now + c->interval;
-        if (!ovs_list_is_empty(&c->dirty)) {
+        if (row_queue_n_pending(&c->rq)) {
             c->draining = true;
-            c->round_left = c->n_dirty;
+            c->round_left = row_queue_n_pending(&c->rq);
             c->stats.rounds++;
         }
     }
-    if (c->draining && !c->n_inflight
+    if (c->draining && !c->rq.n_inflight
         && ovsdb_writer_is_connected(c->writer)) {
         send_batch(c);
-        if (!c->round_left || ovs_list_is_empty(&c->dirty)) {
+        if (!c->round_left || !row_queue_n_pending(&c->rq)) {
             c->draining = false;
         }
     }
@@ -337,10 +362,10 @@ syncd_counters_wait(struct syncd_counters *c)
     }
     ovsdb_writer_wait(c->writer);
     if (c->draining) {
-        if (!c->n_inflight && ovsdb_writer_is_connected(c->writer)) {
+        if (!c->rq.n_inflight && ovsdb_writer_is_connected(c->writer)) {
             poll_immediate_wake();
         }
-    } else if (!ovs_list_is_empty(&c->dirty)) {
+    } else if (row_queue_n_pending(&c->rq)) {
         poll_timer_wait_until(c->next_round);
     }
 }
@@ -352,6 +377,6 @@ syncd_counters_get_stats(const struct syncd_counters *c,
     *stats = c->stats;
     stats->enabled = c->enabled;
     stats->connected = c->enabled && ovsdb_writer_is_connected(c->writer);
-    stats->dirty = c->n_dirty;
-    stats->inflight_rows = c->n_inflight;
+    stats->dirty = row_queue_n_pending(&c->rq);
+    stats->inflight_rows = c->rq.n_inflight_ops;
 }

@@ -29,6 +29,7 @@
 #include "lib/ovsdb-wire.h"
 #include "lib/ovsdb-write-mark.h"
 #include "lib/ovsdb-writer.h"
+#include "lib/row-queue.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/json.h"
 #include "openvswitch/vlog.h"
@@ -57,6 +58,7 @@ struct wb_entry {
 /* A write-back transaction not yet ended: the argument of its completion
  * callback. */
 struct wb_txn {
+    struct row_queue_txn rq;    /* In the owner's in-flight list. */
     struct syncd_writeback *wb; /* Owner. */
     bool marked;                /* Ends with the mark's operation? */
     size_t n;                   /* Number of 'entries'. */
@@ -77,12 +79,17 @@ struct syncd_writeback {
 
     /* Rows whose outcome to write, oldest first, from 'head'.  A row is
      * here once while SYNCD_ROW_WB_PENDING; an entry whose row has gone
-     * or was written already is skipped. */
+     * or was written already is skipped.  By key, not lib/row-queue.h's
+     * queue of pointers: a row may be freed while it is queued (its
+     * Asic_Route row deleted), and a pointer queue cannot drop it. */
     struct uuid *fifo;          /* The queue. */
     size_t head;                /* First unconsumed entry. */
     size_t n;                   /* Entries, consumed ones included. */
     size_t allocated;           /* Capacity. */
 
+    struct row_queue rq;        /* Only its transactions in flight, by
+                                 * key ('struct wb_txn'), completed oldest
+                                 * first: the queue is 'fifo'. */
     struct syncd_writeback_stats stats; /* Counters (some computed on
                                          * demand). */
 };
@@ -190,7 +197,8 @@ txn_done(void *txn_, const struct ovsdb_writer_reply *reply)
     struct wb_txn *txn = txn_;
     struct syncd_writeback *wb = txn->wb;
 
-    wb->stats.inflight_rows -= txn->n;
+    row_queue_txn_done(&wb->rq, &txn->rq,
+                       reply->result == OVSDB_WRITER_SUCCESS);
     if (txn->marked) {
         ovsdb_write_mark_done(&wb->mark,
                               reply->result == OVSDB_WRITER_SUCCESS);
@@ -303,7 +311,7 @@ send_txn(struct syncd_writeback *wb)
 
     wb->stats.txns++;
     wb->stats.rows += txn->n;
-    wb->stats.inflight_rows += txn->n;
+    row_queue_txn_sent(&wb->rq, &txn->rq, txn->n);
     COVERAGE_INC(syncd_db_wb_txn);
     COVERAGE_ADD(syncd_db_wb_row, txn->n);
     txn->marked = ovsdb_write_mark_put(&wb->mark, &ops);
@@ -323,6 +331,7 @@ syncd_writeback_create(const struct syncd_writeback_options *options,
     struct syncd_writeback *wb = xzalloc(sizeof *wb);
 
     wb->rows = rows;
+    row_queue_init(&wb->rq);
     wb->remote = xstrdup(options->remote);
     wb->instance = options->instance;
     wb->batch = options->batch ? options->batch : 5000;
@@ -345,6 +354,7 @@ syncd_writeback_destroy(struct syncd_writeback *wb)
     wb->destroying = true;
     ovsdb_writer_destroy(wb->writer);
     ovsdb_write_mark_destroy(&wb->mark);
+    row_queue_destroy(&wb->rq);
     free(wb->fifo);
     free(wb->remote);
     free(wb);
@@ -450,6 +460,7 @@ syncd_writeback_get_stats(const struct syncd_writeback *wb,
                           struct syncd_writeback_stats *stats)
 {
     *stats = wb->stats;
+    stats->inflight_rows = wb->rq.n_inflight_ops;
     stats->inflight_txns = (ovsdb_writer_n_in_flight(wb->writer)
                             + ovsdb_writer_n_queued(wb->writer));
 }

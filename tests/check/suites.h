@@ -45,6 +45,7 @@
     SUITE(frr_route_json) \
     SUITE(route_batch) \
     SUITE(ptr_fifo) \
+    SUITE(row_queue) \
     SUITE(fpmsyncd_rib) \
     SUITE(fpmsyncd_zmq) \
     SUITE(syncd_apply) \

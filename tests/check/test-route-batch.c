@@ -107,9 +107,9 @@ START_TEST(test_basic_cycle)
     ck_assert_uint_eq(route_batch_n_pending(&b), 1);
     txn = take(10, 1);
     check_op(txn, 0, &rows[0], ROUTE_BATCH_INSERT, 11);
-    ck_assert_uint_eq(b.n_inflight, 1);
+    ck_assert_uint_eq(b.rq.n_inflight, 1);
     route_batch_txn_commit(&b, txn, NULL);
-    ck_assert_uint_eq(b.n_inflight, 0);
+    ck_assert_uint_eq(b.rq.n_inflight, 0);
     ck_assert_int_eq(rows[0].be.db, ROUTE_BATCH_DB_PRESENT);
 
     route_batch_set(&b, &rows[0].be, 11);
@@ -198,7 +198,7 @@ START_TEST(test_order_and_size)
     check_op(t2, 1, &rows[4], ROUTE_BATCH_INSERT, 104);
     ck_assert_uint_eq(t1->seq + 1, t2->seq);
     ck_assert_ptr_eq(route_batch_oldest_txn(&b), t1);
-    ck_assert_uint_eq(b.n_inflight_ops, 5);
+    ck_assert_uint_eq(b.rq.n_inflight_ops, 5);
     route_batch_txn_commit(&b, t1, NULL);
     ck_assert_ptr_eq(route_batch_oldest_txn(&b), t2);
     route_batch_txn_commit(&b, t2, NULL);
@@ -335,7 +335,7 @@ START_TEST(test_fail_all)
     route_batch_set(&b, &rows[1].be, 2);
     take(10, 1);
     route_batch_fail_all(&b);
-    ck_assert_uint_eq(b.n_inflight, 0);
+    ck_assert_uint_eq(b.rq.n_inflight, 0);
     ck_assert_uint_eq(b.stats.n_failed, 2);
     ck_assert_uint_eq(route_batch_n_pending(&b), 2);
 }

@@ -57,7 +57,7 @@ FUZZ_FPMSYNCD_LOAD_OBJS = \
 	daemons/fpmsyncd/fpmsyncd-vrf.fuzzo daemons/fpmsyncd/fpmsyncd-zmq.fuzzo \
 	lib/ovsdb-select-scanner.fuzzo lib/ovsdb-wire.fuzzo \
 	lib/route-key.fuzzo lib/route-status.fuzzo lib/route-batch.fuzzo \
-	lib/ptr-fifo.fuzzo \
+	lib/ptr-fifo.fuzzo lib/row-queue.fuzzo \
 	lib/route-frame.fuzzo lib/zmq-channel.fuzzo lib/fib-prefix.fuzzo \
 	$(FUZZ_FPM_OBJS)
 
