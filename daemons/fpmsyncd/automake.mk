@@ -3,6 +3,8 @@
 noinst_LTLIBRARIES += daemons/fpmsyncd/libfpmsyncd.la
 daemons_fpmsyncd_libfpmsyncd_la_SOURCES = \
 	daemons/fpmsyncd/fpmsyncd-db.c daemons/fpmsyncd/fpmsyncd-db.h \
+	daemons/fpmsyncd/fpmsyncd-db-format.c \
+	daemons/fpmsyncd/fpmsyncd-db-private.h \
 	daemons/fpmsyncd/fpmsyncd-db-monitors.c \
 	daemons/fpmsyncd/fpmsyncd-db-monitors.h \
 	daemons/fpmsyncd/fpmsyncd-fpm.c daemons/fpmsyncd/fpmsyncd-fpm.h \

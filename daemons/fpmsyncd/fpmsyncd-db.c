@@ -16,6 +16,7 @@
 
 #include <config.h>
 #include "daemons/fpmsyncd/fpmsyncd-db.h"
+#include "daemons/fpmsyncd/fpmsyncd-db-private.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -56,86 +57,6 @@ COVERAGE_DEFINE(db_txn);
 COVERAGE_DEFINE(db_txn_ops);
 COVERAGE_DEFINE(db_txn_committed);
 COVERAGE_DEFINE(db_txn_failed);
-
-/* The state of the database connection. */
-enum fpmd_db_state {
-    FPMD_DB_DISCONNECTED,       /* Not connected (or not yet). */
-    FPMD_DB_CHECKING,           /* Connected again, reading the mark. */
-    FPMD_DB_LOADING,            /* Connected, reading the database. */
-    FPMD_DB_READY,              /* Writing. */
-};
-
-struct fpmd_db {
-    struct ovsdb_writer *writer; /* Connection and transactions. */
-    struct fpmd_rib *rib;       /* What to write. */
-    struct fpmd_settings *settings; /* The Global row changes them. */
-    struct global_follower *global; /* Follows the Global row. */
-    unsigned int global_seqno;  /* Its seqno when last taken in. */
-    struct fpmd_db_cfg cfg;     /* Where the Global row and the
-                                 * configuration monitor's rows go
-                                 * (fpmsyncd-db-monitors.c). */
-    enum fpmd_db_state state;   /* Connection state. */
-    size_t n_lost;              /* Transactions lost with the connection,
-                                 * not logged yet. */
-
-    /* Monitors. */
-    struct json *cfg_id;        /* Outstanding Vrf "monitor" id. */
-    struct json *status_id;     /* Outstanding "monitor_cond" id. */
-    bool status_monitor;        /* Route.status monitor installed. */
-
-    /* The mark (lib/ovsdb-write-mark.h): after a reconnection, whether
-     * the database still holds what fpmsyncd committed, so that it need
-     * not be read again. */
-    struct ovsdb_write_mark mark;
-    struct json *mark_id;       /* Outstanding select of the mark. */
-    struct json *schema_id;     /* Outstanding "get_schema", sent as the
-                                 * connection begins. */
-    enum {
-        MARKS_UNKNOWN,          /* No answer to "get_schema" yet. */
-        MARKS_ON,               /* The schema has Write_Mark. */
-        MARKS_OFF               /* It has not (before 1.5.0): a marked
-                                 * transaction would be refused whole. */
-    } marks;
-    bool epoch_wanted;          /* The database was read while 'marks' was
-                                 * unknown: start the epoch once known. */
-    bool kept;                  /* The check passed; fpmd_db_run() has yet
-                                 * to say so. */
-    uint64_t n_kept;            /* Reconnections that kept what fpmsyncd
-                                 * knew... */
-    uint64_t n_read_again;      /* ...and that read the database again. */
-
-    /* The load. */
-    struct ovsdb_select_reader *nhg_reader; /* The load's Nexthop_Group
-                                             * select, while under way. */
-    struct ovsdb_slice_reader *route_reader; /* Then its Route slices. */
-    long long int load_start;   /* When it started. */
-    long long int last_load_ms; /* How long the last load took. */
-    size_t last_load_slices;    /* Route slices the last load read. */
-
-    /* Flushing. */
-    long long int retry_at;     /* After a failed transaction, no flush
-                                 * before this time. */
-    int backoff;                /* Current retry backoff, ms. */
-    struct perf_timer *flush_timer; /* "FLUSH": operations serialized and
-                                     * sent. */
-    long long int last_flush;   /* Time of the last transaction of rows
-                                 * sent. */
-    long long int last_status_flush; /* Time of the last transaction of
-                                      * Route.status mutates sent. */
-    uint64_t n_flushes;         /* Transactions sent. */
-    uint64_t n_flush_ops;       /* Operations sent. */
-    size_t min_flush, max_flush; /* Smallest and largest transaction. */
-    uint64_t flush_hist[6];     /* Sizes: 1-9, 10-99, 100-999, 1000-9999,
-                                 * 10000-99999, more. */
-
-    /* Holding the writes while zebra streams (fpmd_db_hold()). */
-    long long int hold_start;   /* When the hold began, 0 if none. */
-    bool hold_spent;            /* The hold ran out during this stream: no
-                                 * other before the stream ends. */
-    uint64_t n_holds;           /* Holds begun. */
-    uint64_t n_holds_spent;     /* ...that ran out while zebra streamed. */
-    long long int held_ms;      /* Held in all, before 'hold_start'. */
-};
 
 static void db_msg_cb(void *db_, const struct jsonrpc_msg *);
 static void load_stop(struct fpmd_db *);
@@ -934,75 +855,4 @@ fpmd_db_wait(struct fpmd_db *db)
     }
     flush_wait(db);
     perf_timer_wait(db->flush_timer);
-}
-
-/* Appends fpm/show's lines about the database, the rib and the flushes to
- * 's'. */
-void
-fpmd_db_format(const struct fpmd_db *db, struct ds *s)
-{
-    static const char *states[] = { "disconnected", "checking", "loading",
-                                    "ready" };
-    long long int now = time_msec();
-    struct ovsdb_writer_stats ws;
-
-    ovsdb_writer_get_stats(db->writer, &ws);
-    ds_put_format(s, "database: %s, %s", fpmd_db_get_remote(db),
-                  states[db->state]);
-    if (db->last_load_ms) {
-        ds_put_format(s, " (last read took %lld ms, Route in %"PRIuSIZE
-                      " slices)", db->last_load_ms, db->last_load_slices);
-    }
-    ds_put_char(s, '\n');
-    ds_put_format(s, "writes held while zebra streamed: %"PRIu64" times "
-                  "(%"PRIu64" ran out), %lld ms in all%s\n", db->n_holds,
-                  db->n_holds_spent,
-                  db->held_ms + (db->hold_start ? now - db->hold_start : 0),
-                  db->hold_start ? ", holding now" : "");
-    ds_put_format(s, "reconnections: %"PRIu64" found every committed "
-                  "transaction, %"PRIu64" read the database again (mark "
-                  "%s, transaction %"PRIu64" committed)\n", db->n_kept,
-                  db->n_read_again, db->mark.enabled ? "on" : "off",
-                  db->mark.committed);
-    fpmd_rib_format(db->rib, s);
-    ds_put_format(s, "flushes: %"PRIu64" (%"PRIu64" operations; size min %"
-                  PRIuSIZE" max %"PRIuSIZE"; 1-9: %"PRIu64", 10-99: %"PRIu64
-                  ", 100-999: %"PRIu64", 1000-9999: %"PRIu64", 10000+: %"
-                  PRIu64")\n", db->n_flushes, db->n_flush_ops, db->min_flush,
-                  db->max_flush, db->flush_hist[0], db->flush_hist[1],
-                  db->flush_hist[2], db->flush_hist[3],
-                  db->flush_hist[4] + db->flush_hist[5]);
-    if (db->last_flush) {
-        ds_put_format(s, "last flush: %lld ms ago, last commit: ",
-                      now - db->last_flush);
-        if (ws.last_commit_ms) {
-            ds_put_format(s, "%lld ms ago", now - ws.last_commit_ms);
-        } else {
-            ds_put_cstr(s, "never");
-        }
-        ds_put_format(s, ", longest commit latency %lld ms\n",
-                      ws.max_latency_ms);
-    }
-    ds_put_format(s, "committed: %"PRIu64"\n", ws.n_ops_committed);
-    ds_put_format(s, "pending: %"PRIuSIZE"\n", fpmd_rib_n_pending(db->rib));
-    ds_put_format(s, "in flight: %"PRIuSIZE"\n",
-                  fpmd_rib_n_inflight_ops(db->rib));
-}
-
-/* Appends zmq/show's line about the database writer's backlog to 's':
- * rows waiting to be written, operations in flight, operations committed,
- * and how far behind the writer is. */
-void
-fpmd_db_format_backlog(const struct fpmd_db *db, struct ds *s)
-{
-    struct ovsdb_writer_stats ws;
-
-    ovsdb_writer_get_stats(db->writer, &ws);
-    ds_put_format(s, "ovsdb writer: %"PRIuSIZE" rows queued, %"PRIuSIZE
-                  " transactions (%"PRIuSIZE" operations) in flight, %"
-                  PRIu64" operations committed, %.1f s behind\n",
-                  fpmd_rib_n_pending(db->rib),
-                  ovsdb_writer_n_in_flight(db->writer),
-                  fpmd_rib_n_inflight_ops(db->rib), ws.n_ops_committed,
-                  ovsdb_writer_lag_ms(db->writer) / 1000.0);
 }
