@@ -49,6 +49,7 @@ command -v valgrind > /dev/null ||
     { echo "$0: needs valgrind (apt-get install valgrind)" >&2; exit 1; }
 . "$(dirname "$0")/bench-lib.sh"
 
+bench_machine_begin
 for build in "$@"; do
     B=$(cd "$build" && pwd)
     OVS=$(sed -n 's/^OVS_BUILDDIR = //p' "$B/Makefile")
@@ -126,3 +127,4 @@ for build in "$@"; do
                             awk '{ printf "%.0f", $1 / $2 }') a route"
     rm -rf "$d"
 done
+bench_machine_end
