@@ -38,7 +38,8 @@ tests_check_fibsync_SOURCES += tests/check/test-ptr-fifo.c \
 tests_check_fibsync_SOURCES += tests/check/test-syncd-apply.c \
 	tests/check/test-syncd-marks.c
 tests_check_fibsync_SOURCES += tests/check/test-route-index.c
-tests_check_fibsync_SOURCES += tests/check/test-orchd-bulker.c
+tests_check_fibsync_SOURCES += tests/check/test-orchd-bulker.c \
+	tests/check/orchd-test-util.c tests/check/orchd-test-util.h
 tests_check_fibsync_SOURCES += tests/check/test-syncd-nexthop-key.c
 tests_check_fibsync_SOURCES += tests/check/test-orchd-writebehind.c
 tests_check_fibsync_SOURCES += tests/check/test-orchd-route-table.c

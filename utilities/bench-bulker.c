@@ -202,7 +202,7 @@ make_entries(size_t n, const char *nh, struct uuid **keysp)
         p.addr[0] = addr >> 24;
         p.addr[1] = addr >> 16;
         p.addr[2] = addr >> 8;
-        v[i] = orchd_entry_create(0, "default", &p, ORCHD_ACTION_FORWARD,
+        v[i] = orchd_entry_create(bench_entry_space(), "default", &p, ORCHD_ACTION_FORWARD,
                                   keys, weights, 1);
         if (keysp) {
             (*keysp)[i] = v[i]->asic_uuid;

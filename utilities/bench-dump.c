@@ -127,7 +127,7 @@ fill_cache(struct orchd_cache *cache, struct orchd_bulker *bulker, size_t n)
             n_nh = 1;
         }
         /* A duplicate prefix replaces the entry: the count stays. */
-        orchd_bulker_seed(bulker, orchd_entry_create(0, "default", &p,
+        orchd_bulker_seed(bulker, orchd_entry_create(bench_entry_space(), "default", &p,
                                                      ORCHD_ACTION_FORWARD,
                                                      keys, weights, n_nh),
                           true);

@@ -18,6 +18,8 @@
 
 #include "utilities/bench-util.h"
 
+#include "daemons/orchd/orchd-entry.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -76,4 +78,19 @@ bench_median_at(const void *runs, size_t n, size_t size, size_t offset)
     median = bench_median(v, n);
     free(v);
     return median;
+}
+
+/* Returns the space of the benchmarks' orchd entries: ASIC instance 0, its
+ * VRF names kept for the process's life, as orchd keeps its own. */
+struct orchd_entry_space *
+bench_entry_space(void)
+{
+    static struct orchd_entry_space space;
+    static bool initialized;
+
+    if (!initialized) {
+        orchd_entry_space_init(&space, 0);
+        initialized = true;
+    }
+    return &space;
 }

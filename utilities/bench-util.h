@@ -23,6 +23,8 @@
 
 #include "util.h"
 
+struct orchd_entry_space;
+
 double bench_wall_s(void);
 double bench_thread_cpu_s(void);
 double bench_median(double *, size_t n);
@@ -35,5 +37,7 @@ double bench_median_at(const void *runs, size_t n, size_t size,
     bench_median_at(RUNS, N, sizeof *(RUNS),                            \
                     (BUILD_ASSERT_TYPE(&(RUNS)->FIELD, const double *), \
                      offsetof(__typeof__(*(RUNS)), FIELD)))
+
+struct orchd_entry_space *bench_entry_space(void);
 
 #endif /* bench-util.h */

@@ -31,6 +31,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "daemons/orchd/orchd-entry.h"
 #include "lib/ovsdb-cs-retry.h"
 #include "sset.h"
 
@@ -50,6 +51,8 @@ struct perf_timer;
 /* The daemon's state. */
 struct orchd {
     struct orchd_options *opts;     /* The command line and features. */
+    struct orchd_entry_space entries; /* The entries' instance and VRF
+                                       * names. */
     struct ovsdb_idl *idl;          /* Replica of the database: Vrf
                                      * always, Route and Nexthop_Group as
                                      * the source asks (Global is the

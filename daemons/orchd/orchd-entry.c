@@ -72,25 +72,40 @@ orchd_entry_asic_uuid(int instance, const char *vrf,
     route_key_asic_route_uuid(vrf, prefix, instance, uuid);
 }
 
-/* VRF names are interned: a handful of names shared by a million
- * entries, so entries cost one pointer for their VRF and compare VRFs by
- * pointer first. */
-static struct ovs_mutex vrf_mutex = OVS_MUTEX_INITIALIZER;
-static struct shash vrf_names OVS_GUARDED_BY(vrf_mutex)
-    = SHASH_INITIALIZER(&vrf_names);
+/* Initializes 'space' for the entries of ASIC instance 'instance' (0 to
+ * FIBSYNC_INSTANCE_MAX). */
+void
+orchd_entry_space_init(struct orchd_entry_space *space, int instance)
+{
+    ovs_assert(instance >= 0 && instance <= FIBSYNC_INSTANCE_MAX);
+    space->instance = instance;
+    ovs_mutex_init(&space->mutex);
+    shash_init(&space->vrf_names);
+}
 
-/* Returns the interned copy of VRF name 'name'. */
+/* Frees what 'space' holds: its entries, whose VRF names it holds, must be
+ * gone. */
+void
+orchd_entry_space_destroy(struct orchd_entry_space *space)
+{
+    ovs_mutex_lock(&space->mutex);
+    shash_destroy(&space->vrf_names);
+    ovs_mutex_unlock(&space->mutex);
+    ovs_mutex_destroy(&space->mutex);
+}
+
+/* Returns the interned copy of VRF name 'name' in 'space'. */
 static const char *
-intern_vrf(const char *name)
+intern_vrf(struct orchd_entry_space *space, const char *name)
 {
     struct shash_node *node;
 
-    ovs_mutex_lock(&vrf_mutex);
-    node = shash_find(&vrf_names, name);
+    ovs_mutex_lock(&space->mutex);
+    node = shash_find(&space->vrf_names, name);
     if (!node) {
-        node = shash_add(&vrf_names, name, NULL);
+        node = shash_add(&space->vrf_names, name, NULL);
     }
-    ovs_mutex_unlock(&vrf_mutex);
+    ovs_mutex_unlock(&space->mutex);
     return node->name;
 }
 
@@ -103,15 +118,15 @@ nexthop_cmp(const void *a_, const void *b_)
     return strcmp(a->key, b->key);
 }
 
-/* Returns a new entry (one reference) of ASIC instance 'instance' (0 to
- * FIBSYNC_INSTANCE_MAX: its Asic_Route row carries the instance and has a
- * UUID of that instance's own) that programs (vrf, prefix) with
+/* Returns a new entry (one reference) of 'space' (whose ASIC instance its
+ * Asic_Route row carries, with a UUID of that instance's own, and which
+ * holds its VRF name) that programs (vrf, prefix) with
  * 'action' and, for FORWARD, the 'n_nexthops' next hops 'nh_keys' with
  * weights 'nh_weights' (NULL, or a weight under 1, means 1; a lone next
  * hop always has weight 1).  Next hops are kept sorted by key, so equal
  * sets compare equal. */
 struct orchd_entry *
-orchd_entry_create(int instance, const char *vrf,
+orchd_entry_create(struct orchd_entry_space *space, const char *vrf,
                    const struct fib_prefix *prefix,
                    enum orchd_action action, const char **nh_keys,
                    const int64_t *nh_weights, size_t n_nexthops)
@@ -130,13 +145,12 @@ orchd_entry_create(int instance, const char *vrf,
             size += strlen(nh_keys[i]) + 1;
         }
     }
-    ovs_assert(instance >= 0 && instance <= FIBSYNC_INSTANCE_MAX);
     e = xzalloc(size);
     ovs_refcount_init(&e->ref);
-    e->vrf = intern_vrf(vrf);
+    e->vrf = intern_vrf(space, vrf);
     e->prefix = *prefix;
-    e->instance = instance;
-    orchd_entry_asic_uuid(instance, vrf, prefix, &e->asic_uuid);
+    e->instance = space->instance;
+    orchd_entry_asic_uuid(space->instance, vrf, prefix, &e->asic_uuid);
     e->action = action;
     if (forward) {
         BUILD_ASSERT(sizeof(struct orchd_entry)

@@ -29,8 +29,10 @@
 #include <stdint.h>
 
 #include "lib/fib-prefix.h"
+#include "openvswitch/shash.h"
 #include "openvswitch/util.h"
 #include "ovs-atomic.h"
+#include "ovs-thread.h"
 #include "uuid.h"
 
 struct ds;
@@ -82,7 +84,21 @@ bool orchd_action_from_string(const char *, enum orchd_action *);
 void orchd_entry_asic_uuid(int instance, const char *vrf,
                            const struct fib_prefix *, struct uuid *);
 
-struct orchd_entry *orchd_entry_create(int instance, const char *vrf,
+/* Where entries live: their ASIC instance, and their VRF names, interned
+ * (a handful of names shared by a million entries, so entries cost one
+ * pointer for their VRF and compare VRFs by pointer first).  orchd keeps
+ * one; the names live as long as it does (results outlive entries). */
+struct orchd_entry_space {
+    int instance;               /* The ASIC instance. */
+    struct ovs_mutex mutex;     /* Guards 'vrf_names'. */
+    struct shash vrf_names OVS_GUARDED; /* The names, no data. */
+};
+
+void orchd_entry_space_init(struct orchd_entry_space *, int instance);
+void orchd_entry_space_destroy(struct orchd_entry_space *);
+
+struct orchd_entry *orchd_entry_create(struct orchd_entry_space *,
+                                       const char *vrf,
                                        const struct fib_prefix *,
                                        enum orchd_action,
                                        const char **nh_keys,

@@ -49,7 +49,8 @@ struct orchd_northbound {
     struct zmq_channel *ch;     /* Bound; fpmsyncd connects. */
     char *endpoint;             /* Where. */
     struct orchd_worker *worker; /* Where routes go. */
-    int instance;               /* The ASIC instance of its entries. */
+    struct orchd_entry_space *entries; /* Its entries' instance and VRF
+                                        * names. */
 
     /* Resync: the worker's bulker keeps, for each route, whether it is
      * named and in which generation (orchd-bulker.h, "Generations"). */
@@ -111,7 +112,7 @@ static zmq_channel_peer_cb nb_peer_cb;
  * feeding 'worker'.  Exits if the channel cannot be bound. */
 struct orchd_northbound *
 orchd_northbound_create(const char *endpoint, struct orchd_worker *worker,
-                        int instance)
+                        struct orchd_entry_space *entries)
 {
     struct orchd_northbound *nb = xzalloc(sizeof *nb);
     struct zmq_channel_options opts = {
@@ -121,7 +122,7 @@ orchd_northbound_create(const char *endpoint, struct orchd_worker *worker,
     char *error;
 
     nb->endpoint = xstrdup(endpoint);
-    nb->instance = instance;
+    nb->entries = entries;
     opts.endpoint = nb->endpoint;
     nb->ch = zmq_channel_create(&opts, nb_recv_cb, nb_peer_cb, nb, &error);
     if (!nb->ch) {
@@ -336,7 +337,7 @@ handle_set(struct orchd_northbound *nb, const struct route_frame_route *e,
     for (size_t i = 0; i < n; i++) {
         nb->key_ptrs[i] = nb->keys.string + nb->key_ofs[i];
     }
-    entry = orchd_entry_create(nb->instance, vrf, &e->prefix, action,
+    entry = orchd_entry_create(nb->entries, vrf, &e->prefix, action,
                                nb->key_ptrs,
                                nb->weights, n);
     /* No Route row is replicated on this path: the entry names its route
@@ -357,7 +358,7 @@ handle_del(struct orchd_northbound *nb, const struct route_frame_route *e,
 {
     struct uuid key;
 
-    orchd_entry_asic_uuid(nb->instance, vrf, &e->prefix, &key);
+    orchd_entry_asic_uuid(nb->entries->instance, vrf, &e->prefix, &key);
     hold(nb, NULL, &key, false);
     nb->n_dels++;
     COVERAGE_INC(orchd_nb_del);

@@ -84,6 +84,7 @@
 #include <stddef.h>
 
 struct ds;
+struct orchd_entry_space;
 struct orchd_worker;
 struct ovs_list;
 struct setting;
@@ -100,7 +101,7 @@ struct setting;
 
 struct orchd_northbound *orchd_northbound_create(const char *endpoint,
                                                  struct orchd_worker *,
-                                                 int instance);
+                                                 struct orchd_entry_space *);
 void orchd_northbound_destroy(struct orchd_northbound *);
 
 void orchd_northbound_run(struct orchd_northbound *);

@@ -120,14 +120,14 @@ find_group(const struct orchd *o, int64_t id)
  * with the group's members, or with none and '*waiting' true if the group
  * is unknown or has no member. */
 struct orchd_entry *
-orchd_resolve_group_entry(const struct orchd *o, const char *vrf,
+orchd_resolve_group_entry(struct orchd *o, const char *vrf,
                           const struct fib_prefix *prefix, int64_t id,
                           bool *waiting)
 {
     const struct fibrec_nexthop_group *nhg = find_group(o, id);
 
     *waiting = !nhg || !nhg->n_members;
-    return orchd_entry_create(o->opts->instance, vrf, prefix,
+    return orchd_entry_create(&o->entries, vrf, prefix,
                               ORCHD_ACTION_FORWARD,
                               *waiting ? NULL
                                        : (const char **) nhg->key_members,
@@ -144,11 +144,10 @@ orchd_resolve_group_entry(const struct orchd *o, const char *vrf,
  * (syncd-nexthop-key.h): one it cannot read fails the whole entry, and the
  * failure comes back into Route.status.  The caller owns the reference. */
 struct orchd_entry *
-orchd_resolve_build_entry(const struct orchd *o,
+orchd_resolve_build_entry(struct orchd *o,
                           const struct orchd_route_row *row,
                           bool *waiting, char **error)
 {
-    int instance = o->opts->instance;
     struct fib_prefix prefix;
     struct orchd_entry *e;
     char *msg;
@@ -162,19 +161,19 @@ orchd_resolve_build_entry(const struct orchd *o,
         return NULL;
     }
     if (row->blackhole) {
-        e = orchd_entry_create(instance, row->vrf, &prefix,
+        e = orchd_entry_create(&o->entries, row->vrf, &prefix,
                                ORCHD_ACTION_DROP, NULL, NULL, 0);
     } else if (row->has_group) {
         e = orchd_resolve_group_entry(o, row->vrf, &prefix, row->group,
                                       waiting);
     } else if (row->n_nexthops) {
-        e = orchd_entry_create(instance, row->vrf, &prefix,
+        e = orchd_entry_create(&o->entries, row->vrf, &prefix,
                                ORCHD_ACTION_FORWARD,
                                (const char **) row->nh_keys, row->nh_weights,
                                row->n_nexthops);
     } else {
         /* No next hop at all: punt to the CPU. */
-        e = orchd_entry_create(instance, row->vrf, &prefix,
+        e = orchd_entry_create(&o->entries, row->vrf, &prefix,
                                ORCHD_ACTION_TRAP, NULL, NULL, 0);
     }
     e->route_uuid = row->uuid;

@@ -56,11 +56,11 @@ bool orchd_resolve_read_vrfs(struct orchd *, bool force,
 void orchd_resolve_row_from_idl(const struct fibrec_route *,
                                 struct orchd_route_row *);
 
-struct orchd_entry *orchd_resolve_group_entry(const struct orchd *,
+struct orchd_entry *orchd_resolve_group_entry(struct orchd *,
                                               const char *vrf,
                                               const struct fib_prefix *,
                                               int64_t id, bool *waiting);
-struct orchd_entry *orchd_resolve_build_entry(const struct orchd *,
+struct orchd_entry *orchd_resolve_build_entry(struct orchd *,
                                               const struct orchd_route_row *,
                                               bool *waiting, char **error);
 struct orchd_entry *orchd_resolve_route(struct orchd *,

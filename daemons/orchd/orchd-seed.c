@@ -58,7 +58,7 @@ seed_row(struct orchd *o, const struct orchd_asic_row *ar)
         free(error);
         return false;
     }
-    e = orchd_entry_create(o->opts->instance, ar->vrf, &prefix, action,
+    e = orchd_entry_create(&o->entries, ar->vrf, &prefix, action,
                            ar->nh_keys, ar->nh_weights, ar->n_nexthops);
     if (!uuid_equals(&e->asic_uuid, &ar->uuid)) {
         /* Not one of ours (or from another naming scheme). */

@@ -79,8 +79,7 @@ orchd_source_northbound_create(struct orchd *o)
                 ? xstrdup(o->opts->nb_endpoint)
                 : fibsync_instance_endpoint("northbound",
                                             o->opts->instance));
-    sn->nb = orchd_northbound_create(endpoint, o->worker,
-                                     o->opts->instance);
+    sn->nb = orchd_northbound_create(endpoint, o->worker, &o->entries);
     free(endpoint);
     return &sn->up;
 }

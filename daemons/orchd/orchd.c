@@ -339,6 +339,7 @@ main(int argc, char *argv[])
     memset(&o, 0, sizeof o);
     memset(&widening, 0, sizeof widening);
     o.opts = &opts;
+    orchd_entry_space_init(&o.entries, opts.instance);
     o.widening = &widening;
     sset_init(&o.vrfs);
     orchd_unixctl_register_exit(&o);
@@ -369,6 +370,7 @@ main(int argc, char *argv[])
     ovsdb_cs_retry_destroy(&o.idl_retry);
     global_follower_destroy(o.global);
     unixctl_server_destroy(unixctl);
+    orchd_entry_space_destroy(&o.entries);
     orchd_options_destroy(&opts);
     service_stop();
     return 0;

@@ -26,6 +26,7 @@
 
 #include "daemons/orchd/orchd-bulker.h"
 #include "daemons/orchd/orchd-entry.h"
+#include "tests/check/orchd-test-util.h"
 #include "lib/fib-prefix.h"
 #include "openvswitch/list.h"
 #include "tests/check/suites.h"
@@ -99,7 +100,7 @@ make_entry(int i, const char *nh)
 
     snprintf(text, sizeof text, "10.%d.%d.0/24", i / 256, i % 256);
     ck_assert_ptr_null(fib_prefix_parse(text, &p));
-    return orchd_entry_create(0, "default", &p, ORCHD_ACTION_FORWARD, keys,
+    return orchd_entry_create(test_entry_space(), "default", &p, ORCHD_ACTION_FORWARD, keys,
                               weights, 1);
 }
 

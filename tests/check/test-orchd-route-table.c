@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "daemons/orchd/orchd-entry.h"
+#include "tests/check/orchd-test-util.h"
 #include "daemons/orchd/orchd-route-table.h"
 #include "lib/fib-prefix.h"
 #include "tests/check/suites.h"
@@ -39,7 +40,7 @@ entry(int n)
     snprintf(text, sizeof text, "10.%d.0.0/16", n);
     error = fib_prefix_parse_strict(text, &prefix);
     ck_assert_ptr_null(error);
-    return orchd_entry_create(0, "default", &prefix, ORCHD_ACTION_DROP, NULL,
+    return orchd_entry_create(test_entry_space(), "default", &prefix, ORCHD_ACTION_DROP, NULL,
                               NULL, 0);
 }
 
@@ -134,7 +135,7 @@ entry_for(const char *vrf, const char *prefix)
     char *error = fib_prefix_parse_strict(prefix, &p);
 
     ck_assert_ptr_null(error);
-    return orchd_entry_create(0, vrf, &p, ORCHD_ACTION_DROP, NULL, NULL, 0);
+    return orchd_entry_create(test_entry_space(), vrf, &p, ORCHD_ACTION_DROP, NULL, NULL, 0);
 }
 
 /* The prefix of 'r' as text, or "-" for NULL. */

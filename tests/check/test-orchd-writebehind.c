@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "daemons/orchd/orchd-entry.h"
+#include "tests/check/orchd-test-util.h"
 #include "daemons/orchd/orchd-writebehind.h"
 #include "lib/fib-prefix.h"
 #include "lib/ovsdb-writer.h"
@@ -108,7 +109,7 @@ make_entry(int i)
 
     snprintf(text, sizeof text, "10.0.%d.0/24", i);
     ck_assert_ptr_null(fib_prefix_parse(text, &p));
-    return orchd_entry_create(0, "default", &p, ORCHD_ACTION_FORWARD, keys,
+    return orchd_entry_create(test_entry_space(), "default", &p, ORCHD_ACTION_FORWARD, keys,
                               weights, 1);
 }
 

@@ -31,6 +31,7 @@
 
 #include "daemons/orchd/orchd-bulker.h"
 #include "daemons/orchd/orchd-entry.h"
+#include "tests/check/orchd-test-util.h"
 #include "daemons/orchd/orchd-southbound.h"
 #include "daemons/syncd/syncd-apply.h"
 #include "daemons/syncd/syncd-zmq.h"
@@ -170,7 +171,7 @@ entry(const char *vrf, const char *prefix, const char *nh)
     struct fib_prefix p;
 
     ck_assert_ptr_null(fib_prefix_parse(prefix, &p));
-    return orchd_entry_create(0, vrf, &p, nh ? ORCHD_ACTION_FORWARD
+    return orchd_entry_create(test_entry_space(), vrf, &p, nh ? ORCHD_ACTION_FORWARD
                               : ORCHD_ACTION_DROP, keys, weights,
                               nh ? 2 : 0);
 }
