@@ -36,7 +36,6 @@
 #include "daemons/orchd/orchd-cache.h"
 #include "daemons/orchd/orchd-core.h"
 #include "daemons/orchd/orchd-entry.h"
-#include "daemons/orchd/orchd-northbound.h"
 #include "daemons/orchd/orchd-options.h"
 #include "daemons/orchd/orchd-replica.h"
 #include "daemons/orchd/orchd-resolve.h"
@@ -433,18 +432,6 @@ source_file_wait(struct orchd_source *source)
     }
 }
 
-/* orchd_source_class's 'results': orchd writes Route.status itself. */
-static void
-source_file_results(struct orchd_source *source, struct ovs_list *results)
-{
-    struct orchd *o = source->o;
-
-    orchd_status_add_results(o->status, results);
-    if (o->widening->done) {
-        orchd_status_run(o->status);
-    }
-}
-
 /* orchd_source_class's 'is_synced': not while reading the file again. */
 static bool
 source_file_is_synced(const struct orchd_source *source)
@@ -516,23 +503,6 @@ source_file_format_status(const struct orchd_source *source, struct ds *s)
     ds_put_cstr(s, "stale routes removed after a lost connection: 0\n");
 }
 
-/* orchd_source_class's 'format_features': the northbound path is
- * OVSDB. */
-static void
-source_file_format_features(const struct orchd_source *source, struct ds *s)
-{
-    orchd_northbound_format_path(
-        NULL, &source->o->opts->features[ORCHD_F_NORTHBOUND_ZMQ], s);
-}
-
-/* orchd_source_class's 'format_zmq'. */
-static void
-source_file_format_zmq(const struct orchd_source *source OVS_UNUSED,
-                     struct ds *s)
-{
-    orchd_northbound_format(NULL, s);
-}
-
 static const struct orchd_source_class source_file_class = {
     .name = "file",
     .keeps_seed_rows = true,
@@ -545,11 +515,8 @@ static const struct orchd_source_class source_file_class = {
     .vrfs_changed = source_file_vrfs_changed,
     .run = source_file_run,
     .wait = source_file_wait,
-    .results = source_file_results,
     .is_synced = source_file_is_synced,
     .show_source = source_file_show_source,
     .verify = source_file_verify,
     .format_status = source_file_format_status,
-    .format_features = source_file_format_features,
-    .format_zmq = source_file_format_zmq,
 };

@@ -35,7 +35,6 @@
 
 #include "daemons/orchd/orchd-core.h"
 #include "daemons/orchd/orchd-entry.h"
-#include "daemons/orchd/orchd-northbound.h"
 #include "daemons/orchd/orchd-options.h"
 #include "daemons/orchd/orchd-replica.h"
 #include "daemons/orchd/orchd-resolve.h"
@@ -243,20 +242,6 @@ source_replica_reconcile(struct orchd_source *source)
     orchd_worker_sweep(o->worker, "reconciliation after a lost connection");
 }
 
-/* orchd_source_class's 'results': orchd writes Route.status itself. */
-static void
-source_replica_results(struct orchd_source *source, struct ovs_list *results)
-{
-    struct orchd *o = source->o;
-
-    orchd_status_add_results(o->status, results);
-    if (o->widening->done) {
-        /* While Route is replicated again in steps, a write to a row still
-         * to come back would be dropped (orchd-replica.h). */
-        orchd_status_run(o->status);
-    }
-}
-
 /* orchd_source_class's 'show_source': the compound indexes over the
  * replica. */
 static struct orchd_show_source *
@@ -306,23 +291,6 @@ source_replica_format_status(const struct orchd_source *source,
                   PRIu64"\n", orchd_worker_n_swept(source->o->worker));
 }
 
-/* orchd_source_class's 'format_features': the northbound path is
- * OVSDB. */
-static void
-source_replica_format_features(const struct orchd_source *source, struct ds *s)
-{
-    orchd_northbound_format_path(
-        NULL, &source->o->opts->features[ORCHD_F_NORTHBOUND_ZMQ], s);
-}
-
-/* orchd_source_class's 'format_zmq'. */
-static void
-source_replica_format_zmq(const struct orchd_source *source OVS_UNUSED,
-                     struct ds *s)
-{
-    orchd_northbound_format(NULL, s);
-}
-
 static const struct orchd_source_class source_replica_class = {
     .name = "replica",
     .keeps_seed_rows = true,
@@ -332,10 +300,7 @@ static const struct orchd_source_class source_replica_class = {
     .idl_changed = source_replica_idl_changed,
     .vrfs_changed = source_replica_vrfs_changed,
     .reconcile = source_replica_reconcile,
-    .results = source_replica_results,
     .show_source = source_replica_show_source,
     .verify = source_replica_verify,
     .format_status = source_replica_format_status,
-    .format_features = source_replica_format_features,
-    .format_zmq = source_replica_format_zmq,
 };

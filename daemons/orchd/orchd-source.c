@@ -24,8 +24,11 @@
 #include "daemons/orchd/orchd-source.h"
 
 #include "daemons/orchd/orchd-core.h"
+#include "daemons/orchd/orchd-northbound.h"
 #include "daemons/orchd/orchd-options.h"
+#include "daemons/orchd/orchd-replica.h"
 #include "daemons/orchd/orchd-resolve.h"
+#include "daemons/orchd/orchd-status.h"
 #include "sset.h"
 
 /* Creates the source that the options and the Global row in force say
@@ -141,14 +144,53 @@ orchd_source_show_source(struct orchd_source *source)
             ? source->class->show_source(source) : NULL);
 }
 
-/* Calls 'format', one of the source's format hooks, if it has it. */
+/* Hands the worker's 'results' to whoever writes Route.status for the
+ * source: by default orchd itself, once Route is whole in its replica (a
+ * write to a row still to come back would be dropped: orchd-replica.h). */
 void
-orchd_source_format(const struct orchd_source *source,
-                    void (*format)(const struct orchd_source *,
-                                   struct ds *),
-                    struct ds *s)
+orchd_source_results(struct orchd_source *source, struct ovs_list *results)
 {
-    if (format) {
-        format(source, s);
+    struct orchd *o = source->o;
+
+    if (source->class->results) {
+        source->class->results(source, results);
+        return;
+    }
+    orchd_status_add_results(o->status, results);
+    if (o->widening->done) {
+        orchd_status_run(o->status);
+    }
+}
+
+/* Appends the source's lines of orchd/status to 's'. */
+void
+orchd_source_format_status(const struct orchd_source *source, struct ds *s)
+{
+    if (source->class->format_status) {
+        source->class->format_status(source, s);
+    }
+}
+
+/* Appends the source's lines of features/show to 's'. */
+void
+orchd_source_format_features(const struct orchd_source *source,
+                             struct ds *s)
+{
+    if (source->class->format_features) {
+        source->class->format_features(source, s);
+    } else {
+        orchd_northbound_format_path(
+            NULL, &source->o->opts->features[ORCHD_F_NORTHBOUND_ZMQ], s);
+    }
+}
+
+/* Appends the source's lines of zmq/show to 's'. */
+void
+orchd_source_format_zmq(const struct orchd_source *source, struct ds *s)
+{
+    if (source->class->format_zmq) {
+        source->class->format_zmq(source, s);
+    } else {
+        orchd_northbound_format(NULL, s);
     }
 }

@@ -103,7 +103,8 @@ struct orchd_source_class {
     void (*wait)(struct orchd_source *);
 
     /* Hands the worker's 'results' (struct orchd_worker_result) to whoever
-     * writes Route.status for this source; takes them. */
+     * writes Route.status for this source; takes them (optional: orchd's
+     * own write-back, orchd-status.h). */
     void (*results)(struct orchd_source *, struct ovs_list *results);
 
     /* Holds every route the database holds (false while it reads them
@@ -119,7 +120,8 @@ struct orchd_source_class {
     const char *(*verify)(struct orchd_source *, struct orchd_verify *v);
 
     /* Appends the source's lines of orchd/status, features/show and
-     * zmq/show to 's' (each optional). */
+     * zmq/show to 's' (each optional; without the latter two, the lines of
+     * a northbound path on OVSDB). */
     void (*format_status)(const struct orchd_source *, struct ds *s);
     void (*format_features)(const struct orchd_source *, struct ds *s);
     void (*format_zmq)(const struct orchd_source *, struct ds *s);
@@ -147,9 +149,9 @@ void orchd_source_run(struct orchd_source *);
 void orchd_source_wait(struct orchd_source *);
 bool orchd_source_is_synced(const struct orchd_source *);
 struct orchd_show_source *orchd_source_show_source(struct orchd_source *);
-void orchd_source_format(const struct orchd_source *,
-                         void (*format)(const struct orchd_source *,
-                                        struct ds *),
-                         struct ds *);
+void orchd_source_results(struct orchd_source *, struct ovs_list *);
+void orchd_source_format_status(const struct orchd_source *, struct ds *);
+void orchd_source_format_features(const struct orchd_source *, struct ds *);
+void orchd_source_format_zmq(const struct orchd_source *, struct ds *);
 
 #endif /* orchd-source.h */

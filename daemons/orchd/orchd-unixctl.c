@@ -116,7 +116,7 @@ orchd_unixctl_features_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
         ds_put_format(&s, "note: ring_thread is %s until orchd restarts\n",
                       ring ? "on" : "off");
     }
-    orchd_source_format(o->source, o->source->class->format_features, &s);
+    orchd_source_format_features(o->source, &s);
     orchd_southbound_format_features(&o->opts->sb, &s);
     unixctl_command_reply(conn, ds_cstr(&s));
     ds_destroy(&s);
@@ -132,7 +132,7 @@ orchd_unixctl_zmq_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
     struct ds s = DS_EMPTY_INITIALIZER;
 
     if (orchd_ready(o, conn)) {
-        orchd_source_format(o->source, o->source->class->format_zmq, &s);
+        orchd_source_format_zmq(o->source, &s);
         orchd_worker_format_southbound(o->worker, &s);
         orchd_worker_format(o->worker, &s);
         unixctl_command_reply(conn, ds_cstr(&s));
@@ -180,7 +180,7 @@ orchd_unixctl_status(struct unixctl_conn *conn, int argc OVS_UNUSED,
     if (o->widening->routes) {
         orchd_replica_format(o->widening, &s);
     }
-    orchd_source_format(o->source, o->source->class->format_status, &s);
+    orchd_source_format_status(o->source, &s);
     ds_put_format(&s, "route updates: %"PRIu64", deletes: %"PRIu64
                   ", malformed: %"PRIu64", waiting for a group: %"PRIu64
                   "\n", o->n_updates, o->n_deletes, o->n_bad,

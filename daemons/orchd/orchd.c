@@ -279,7 +279,7 @@ run(struct orchd *o, struct unixctl_server *unixctl)
         orchd_source_run(o->source);
         orchd_worker_run(o->worker);
         orchd_worker_take_results(o->worker, &results);
-        o->source->class->results(o->source, &results);
+        orchd_source_results(o->source, &results);
         idl_ondemand_run(o->idl);
         unixctl_server_run(unixctl);
         if (o->show) {
